@@ -1,0 +1,1 @@
+"""Game-independent core: bot processes, clocks, limits, records and the match loop."""

@@ -1,0 +1,1 @@
+"""One vertical slice per game: rules engine, wire protocol, reference bots."""

@@ -1,0 +1,1 @@
+"""Built-in Gomocup brains, each runnable on its own as a pbrain-* program."""
