@@ -1,0 +1,152 @@
+"""The command line: ``referee <command> ...`` (thin: parses options, calls the library)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import random
+import sys
+from pathlib import Path
+
+import click
+
+from referee import __version__
+from referee.core.clock import TimeControl
+from referee.core.errors import ConfigError, RefereeError
+from referee.core.players import check_runnable, resolve_players
+from referee.core.record import GameRecord
+from referee.output import game_line, make_console, results_table
+
+log = logging.getLogger("referee")
+
+
+def _default_out(kind: str) -> Path:
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("referee-out") / f"{kind}-{stamp}"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="referee")
+@click.option("-v", "--verbose", count=True, help="More log output on stderr (-vv: debug).")
+def main(verbose: int) -> None:
+    """Run game-playing programs against each other: start them, tell them the game,
+    enforce the rules and the clocks, record every game.
+
+    Start with `referee match gomoku threat random`.
+    """
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
+@main.group()
+def match() -> None:
+    """Play one match (one or more games) between programs."""
+
+
+@match.command("gomoku")
+@click.argument("players", nargs=2, metavar="BRAIN1 BRAIN2")
+@click.option("--rule", default="freestyle", show_default=True,
+              help="freestyle, exact5, renju or caro (or the Gomocup bitmask 0, 1, 4, 8).")
+@click.option("--size", type=int, default=15, show_default=True, help="Square board size (5..32).")
+@click.option("--width", type=int, help="Board width for a rectangular board (5..32).")
+@click.option("--height", type=int, help="Board height for a rectangular board (5..32).")
+@click.option("--games", type=int, default=2, show_default=True,
+              help="Games in the match (colours alternate).")
+@click.option("--openings", "openings_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Openings file: one per line, stones as x,y offsets from the centre; "
+                   "each opening is played with both colours.")
+@click.option("--swap2", is_flag=True, help="Open every game with swap2, played by the brains.")
+@click.option("--timeout-turn", type=int, default=5000, show_default=True,
+              help="Milliseconds per move (INFO timeout_turn).")
+@click.option("--timeout-match", type=int, default=0, show_default=True,
+              help="Milliseconds per game per brain, 0 = no limit (INFO timeout_match).")
+@click.option("--tolerance", type=int, default=500, show_default=True,
+              help="Milliseconds of grace before a late brain is forfeited.")
+@click.option("--startup", type=int, default=30000, show_default=True,
+              help="Milliseconds a brain may take to start (START/RESTART).")
+@click.option("--memory", type=int, default=0, show_default=True,
+              help="Memory limit per brain in MB (its whole process tree), 0 = none.")
+@click.option("--seed", type=int, help="Seed for the match (default: random, recorded).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder for records and logs [default: referee-out/match-<time>].")
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for brains' persistent files (INFO folder).")
+@click.option("--no-psq", is_flag=True, help="Do not write Piskvork .psq files.")
+def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | None,
+                 height: int | None, games: int, openings_file: Path | None, swap2: bool,
+                 timeout_turn: int, timeout_match: int, tolerance: int, startup: int,
+                 memory: int, seed: int | None, out_dir: Path | None, folder: Path | None,
+                 no_psq: bool) -> None:
+    """Play a Gomoku match between two Gomocup brains.
+
+    BRAIN1 and BRAIN2 are built-in brains (random, threat) or command lines, e.g.
+    "./pbrain-foo" or "python3 my_brain.py". Records (JSON and .psq) and each brain's
+    stderr log go to the output folder.
+    """
+    from referee.games.gomoku.board import Rule
+    from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
+    from referee.games.gomoku.openings import read_openings
+
+    console = make_console()
+    try:
+        try:
+            parsed_rule = Rule.parse(rule)
+        except ValueError as exc:
+            raise ConfigError(f"--rule: {exc}") from None
+        for name, value in (("--timeout-turn", timeout_turn), ("--timeout-match", timeout_match),
+                            ("--tolerance", tolerance), ("--memory", memory)):
+            if value < 0:
+                raise ConfigError(f"{name} must not be negative, got {value}")
+        if startup <= 0:
+            raise ConfigError(f"--startup must be positive, got {startup}")
+        specs = resolve_players(players, BUILTIN_BRAINS)
+        for spec in specs:
+            check_runnable(spec)
+        settings = GomokuSettings(
+            width=width or size,
+            height=height or width or size,
+            rule=parsed_rule,
+            time=TimeControl(turn=timeout_turn / 1000, game=timeout_match / 1000 or None,
+                             tolerance=tolerance / 1000, startup=startup / 1000),
+            memory_limit=memory * 2**20 or None,
+            games=games,
+            openings=read_openings(openings_file) if openings_file else [],
+            swap2=swap2,
+            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+            folder=folder.resolve() if folder else None,
+            psq=not no_psq,
+        )
+        out = (out_dir or _default_out("match")).resolve()
+        console.print(
+            f"Gomoku {settings.rule.value} {settings.width}x{settings.height}, "
+            f"{games} game(s): {specs[0].name} vs {specs[1].name}, seed {settings.seed}"
+        )
+        runner = GomokuMatch(specs, settings, out,
+                             on_game=lambda r: console.print(game_line(r, games), markup=False))
+        result = runner.run()
+    except RefereeError as exc:
+        click.echo(f"referee: error: {exc}", err=True)
+        sys.exit(2)
+    console.print(results_table(specs, result.records))
+    console.print(f"Records: {out}")
+
+
+@main.command("psq")
+@click.argument("record_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write (default: beside the record, with .psq).")
+def psq(record_file: Path, output: Path | None) -> None:
+    """Export a Gomoku game record (JSON) as a Piskvork .psq file."""
+    from referee.games.gomoku.psq import write_psq
+
+    try:
+        record = GameRecord.read(record_file)
+        path = write_psq(record, output or record_file.with_suffix(".psq"))
+    except RefereeError as exc:
+        click.echo(f"referee: error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(str(path))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""Process trees: finding every process a bot started, measuring and killing them.
+
+A bot is started in a session of its own (its pid is the session and process-group id),
+so every process it forks stays findable by session id even after the bot itself has
+exited. Children that leave the session are still found as descendants while their
+parent lives, and are remembered once seen.
+
+The ``MemoryWatchdog`` is one background thread that watches every registered tree and
+kills a tree whose total resident memory goes over its limit.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable
+
+import psutil
+
+log = logging.getLogger(__name__)
+
+Ident = tuple[int, float]
+"""A process identity: pid and creation time (pids are reused, the pair is not)."""
+
+
+def _ident(proc: psutil.Process) -> Ident | None:
+    try:
+        return proc.pid, proc.create_time()
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return None
+
+
+def session_members(sid: int) -> list[int]:
+    """Pids of all live processes whose session id is ``sid``."""
+    found = []
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        try:
+            if os.getsid(pid) == sid:
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+class ProcessTree:
+    """Every process belonging to one bot: its root, its session, its descendants."""
+
+    def __init__(self, root_pid: int) -> None:
+        self.root_pid = root_pid
+        self._seen: dict[int, float] = {}
+        self._lock = threading.Lock()
+        try:
+            root = psutil.Process(root_pid)
+            self._seen[root_pid] = root.create_time()
+        except psutil.Error:
+            pass
+
+    def processes(self) -> list[psutil.Process]:
+        """The live processes of the tree (root, session members, seen descendants)."""
+        candidates: dict[int, psutil.Process] = {}
+        pids: set[int] = set(session_members(self.root_pid))
+        with self._lock:
+            pids.update(self._seen)
+        for pid in pids:
+            try:
+                proc = psutil.Process(pid)
+            except psutil.Error:
+                continue
+            ident = _ident(proc)
+            if ident is None:
+                continue
+            known = self._seen.get(pid)
+            if known is not None and abs(known - ident[1]) > 0.01:
+                continue  # the pid was reused by an unrelated process
+            candidates[pid] = proc
+        for proc in list(candidates.values()):
+            try:
+                children = proc.children(recursive=True)
+            except psutil.Error:
+                continue
+            for child in children:
+                candidates.setdefault(child.pid, child)
+        with self._lock:
+            for proc in candidates.values():
+                ident = _ident(proc)
+                if ident is not None:
+                    self._seen.setdefault(ident[0], ident[1])
+        return list(candidates.values())
+
+    def rss(self) -> int:
+        """Total resident memory of the tree, in bytes."""
+        total = 0
+        for proc in self.processes():
+            try:
+                total += proc.memory_info().rss
+            except psutil.Error:
+                continue
+        return total
+
+    def kill(self) -> int:
+        """SIGKILL every process of the tree; returns how many were signalled."""
+        try:
+            os.killpg(self.root_pid, signal.SIGKILL)
+        except OSError:
+            pass
+        count = 0
+        for _ in range(3):  # children may fork while we kill; sweep until none is left
+            procs = [p for p in self.processes() if _alive(p)]
+            if not procs:
+                break
+            for proc in procs:
+                try:
+                    proc.kill()
+                    count += 1
+                except psutil.Error:
+                    continue
+            psutil.wait_procs(procs, timeout=0.5)
+        return count
+
+    def alive(self) -> list[int]:
+        """Pids of the tree's processes that are still running (not zombies)."""
+        return [p.pid for p in self.processes() if _alive(p)]
+
+
+def _alive(proc: psutil.Process) -> bool:
+    try:
+        return proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+class MemoryWatchdog:
+    """One thread that kills any watched process tree going over its memory limit."""
+
+    def __init__(self, interval: float = 0.1) -> None:
+        self.interval = interval
+        self._watched: dict[int, tuple[ProcessTree, int, Callable[[int], None]]] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.peaks: dict[int, int] = {}
+
+    def watch(self, tree: ProcessTree, limit: int, on_kill: Callable[[int], None]) -> None:
+        """Watch ``tree``; over ``limit`` bytes, kill it and call ``on_kill(rss)`` first."""
+        with self._lock:
+            self._watched[tree.root_pid] = (tree, limit, on_kill)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="referee-memory-watchdog", daemon=True
+                )
+                self._thread.start()
+
+    def unwatch(self, tree: ProcessTree) -> None:
+        """Stop watching ``tree``."""
+        with self._lock:
+            self._watched.pop(tree.root_pid, None)
+
+    def check(self, entries: Iterable[tuple[ProcessTree, int, Callable[[int], None]]]) -> None:
+        """Measure each tree once and kill those over their limit."""
+        for tree, limit, on_kill in entries:
+            rss = tree.rss()
+            root = tree.root_pid
+            self.peaks[root] = max(self.peaks.get(root, 0), rss)
+            if rss > limit:
+                log.warning("process tree %d uses %d bytes > limit %d: killing", root, rss, limit)
+                on_kill(rss)
+                tree.kill()
+                self.unwatch(tree)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                entries = list(self._watched.values())
+            if not entries:
+                with self._lock:
+                    if not self._watched:
+                        self._thread = None
+                        return
+                continue
+            started = time.monotonic()
+            try:
+                self.check(entries)
+            except Exception:  # the watchdog must never die silently
+                log.exception("memory watchdog check failed")
+            spent = time.monotonic() - started
+            self._wake.wait(max(self.interval, 4 * spent))
+
+
+WATCHDOG = MemoryWatchdog()
+"""The process-wide watchdog shared by every bot process."""

@@ -1,0 +1,111 @@
+"""The generic referee loop: one game engine, one driver per seat, one record.
+
+The loop asks the engine whose decision it is, asks that seat's driver (which talks to
+its bot under its clock), checks the answer with the engine, applies it and records it.
+Every forfeit is decided here: a ``BotFault`` from a driver, or an action the engine
+finds illegal, ends the game against that seat, unless the game's fault policy puts a
+replacement driver in the seat (as ICGA Mahjong does with its dummy AI).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, MutableSequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from referee.core.errors import BotFault
+from referee.core.outcome import Outcome
+from referee.core.record import GameRecord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A seat's answer: the action (in the engine's terms) and the seconds it took."""
+
+    action: Any
+    seconds: float
+
+
+class Engine(Protocol):
+    """What the loop needs of a rules engine."""
+
+    def to_play(self) -> int | None:
+        """The seat to decide next, ``None`` once the game is over."""
+
+    def illegal_reason(self, seat: int, action: Any) -> str | None:
+        """Why ``action`` is not allowed for ``seat`` now, or ``None`` if it is."""
+
+    def apply(self, seat: int, action: Any) -> None:
+        """Play a legal action."""
+
+    def notation(self, action: Any) -> str:
+        """The action written for the record."""
+
+    def scores(self) -> list[float]:
+        """Scores per seat of the finished game."""
+
+    def end_reason(self) -> str:
+        """Why the finished game ended, in words."""
+
+    def forfeit_scores(self, seat: int) -> list[float]:
+        """Scores per seat when ``seat`` forfeits."""
+
+
+class Seat(Protocol):
+    """A seat's driver: shows its bot what it may see, returns the bot's decision."""
+
+    name: str
+
+    def request(self, engine: Any) -> Decision:
+        """Ask the bot for its decision; raise ``BotFault`` if it misbehaves."""
+
+    def observe(self, engine: Any, seat: int, action: Any) -> None:
+        """Tell the bot about an action that was just applied (any seat's)."""
+
+
+FaultPolicy = Callable[[Any, int, BotFault], "Seat | None"]
+"""Decides what a fault does: return a replacement seat to go on, ``None`` to end the game."""
+
+
+def play_game(
+    engine: Engine,
+    seats: MutableSequence[Seat],
+    record: GameRecord,
+    on_fault: FaultPolicy | None = None,
+) -> GameRecord:
+    """Play ``engine`` to its end with ``seats`` and fill ``record``; returns the record."""
+    while (seat := engine.to_play()) is not None:
+        driver = seats[seat]
+        try:
+            decision = driver.request(engine)
+            illegal = engine.illegal_reason(seat, decision.action)
+            if illegal is not None:
+                record.add_move(seat, engine.notation(decision.action), decision.seconds,
+                                illegal=True)
+                raise BotFault(Outcome.ILLEGAL_MOVE, illegal)
+        except BotFault as fault:
+            replacement = on_fault(engine, seat, fault) if on_fault is not None else None
+            if replacement is not None:
+                record.add_note(seat, "takeover", f"{driver.name}: {fault.reason}")
+                seats[seat] = replacement
+                continue
+            log.info("%s forfeits: %s (%s)", driver.name, fault.reason, fault.outcome.value)
+            record.finish(engine.forfeit_scores(seat), fault.outcome,
+                          f"{driver.name}: {fault.reason}", seat)
+            return record
+        engine.apply(seat, decision.action)
+        record.add_move(seat, engine.notation(decision.action), decision.seconds)
+        for other in seats:
+            other.observe(engine, seat, decision.action)
+    record.finish(engine.scores(), Outcome.NORMAL, engine.end_reason())
+    return record
+
+
+def forfeit(record: GameRecord, seat: int, seats: int, fault: BotFault, name: str) -> None:
+    """Close ``record`` as lost by ``seat`` outside the loop (e.g. a fault while starting)."""
+    scores = [1.0] * seats
+    scores[seat] = 0.0
+    record.finish(scores, fault.outcome, f"{name}: {fault.reason}", seat)

@@ -1,0 +1,98 @@
+"""Players as the user names them: a built-in bot by name, or a command line.
+
+``resolve_players`` turns the strings a user typed into ``PlayerSpec``s with unique
+names. A string that names a built-in bot runs that bot with this Python interpreter;
+anything else is split like a shell command line (``"./pbrain-x --fast"``) and its name
+is the program's file name.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.core.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player: the name shown in results and the command that runs it."""
+
+    name: str
+    command: list[str] = field(default_factory=list)
+    builtin: bool = False
+
+
+def builtin_command(module: str) -> list[str]:
+    """The command that runs a built-in bot module with this interpreter."""
+    return [sys.executable, "-m", module]
+
+
+def resolve_player(text: str, builtins: Mapping[str, str]) -> PlayerSpec:
+    """One player from a built-in name (``builtins`` maps names to modules) or a command."""
+    key = text.strip()
+    if key in builtins:
+        return PlayerSpec(key, builtin_command(builtins[key]), builtin=True)
+    try:
+        argv = shlex.split(key)
+    except ValueError as exc:
+        raise ConfigError(f"player {text!r}: cannot split the command line: {exc}") from None
+    if not argv:
+        raise ConfigError("player: empty command line")
+    argv = [_absolute_if_file(arg, i == 0) for i, arg in enumerate(argv)]
+    name = _program_name(argv)
+    return PlayerSpec(name, argv)
+
+
+def _absolute_if_file(arg: str, program: bool) -> str:
+    """Make a relative path absolute, since bots run in a working folder of their own."""
+    if arg.startswith("-"):
+        return arg
+    path = Path(arg)
+    if path.is_absolute():
+        return arg
+    if (program and os.sep in arg) or (not program and path.is_file()):
+        return str(path.resolve())
+    return arg
+
+
+def _program_name(argv: Sequence[str]) -> str:
+    """The player's default name: the program's file name, or the script an interpreter runs."""
+    target = argv[0]
+    if len(argv) > 1 and not argv[1].startswith("-") and Path(argv[1]).is_file():
+        target = argv[1]  # "python3 my_brain.py": name it after the script
+    path = Path(target)
+    return path.stem if path.suffix.lower() in (".exe", ".py", ".js", ".jar") else path.name
+
+
+def resolve_players(texts: Sequence[str], builtins: Mapping[str, str]) -> list[PlayerSpec]:
+    """Resolve every player and make their names unique (``name``, ``name#2``...)."""
+    players = [resolve_player(t, builtins) for t in texts]
+    counts: dict[str, int] = {}
+    unique = []
+    for player in players:
+        counts[player.name] = counts.get(player.name, 0) + 1
+        if counts[player.name] > 1 or sum(p.name == player.name for p in players) > 1:
+            name = f"{player.name}#{counts[player.name]}"
+            player = PlayerSpec(name, player.command, player.builtin)
+        unique.append(player)
+    return unique
+
+
+def check_runnable(player: PlayerSpec) -> None:
+    """Raise ``ConfigError`` if the player's program cannot be found or is not executable."""
+    program = player.command[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = Path(program)
+        if not path.exists():
+            raise ConfigError(f"player {player.name}: {program} does not exist")
+        if not os.access(path, os.X_OK):
+            raise ConfigError(f"player {player.name}: {program} is not executable")
+    elif shutil.which(program) is None:
+        raise ConfigError(f"player {player.name}: {program!r} is not a built-in bot "
+                          "and is not found on PATH")

@@ -1,0 +1,404 @@
+"""A bot process: spawn it, talk to it in lines, keep it within limits, kill its whole tree.
+
+Reading never blocks the referee: the bot's stdout is non-blocking and waited on with
+``poll`` up to a deadline, together with a pidfd that wakes the referee the moment the
+bot exits. Lines may end in CR LF, LF or CR; empty lines are skipped; a line longer than
+``max_line`` bytes is cut there (the rest of it is read and dropped). Bytes that are not
+UTF-8 are replaced, never raised on.
+
+The bot's stderr goes to a log file through a small drain thread that stops writing
+(but keeps draining) past ``stderr_cap`` bytes, so a flooding bot can neither block nor
+fill the disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO
+
+from referee.core.errors import BotFault
+from referee.core.limits import WATCHDOG, MemoryWatchdog, ProcessTree
+from referee.core.outcome import Outcome
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_LINE = 64 * 1024
+DEFAULT_STDERR_CAP = 16 * 1024 * 1024
+_READ_CHUNK = 65536
+_POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
+_CR = 13
+_LF = 10
+
+
+class BotProcess:
+    """One running bot program and the line-based pipe conversation with it."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        name: str = "bot",
+        cwd: Path | str | None = None,
+        env: Mapping[str, str] | None = None,
+        stderr_log: Path | str | None = None,
+        memory_limit: int | None = None,
+        max_line: int = DEFAULT_MAX_LINE,
+        stderr_cap: int = DEFAULT_STDERR_CAP,
+        watchdog: MemoryWatchdog | None = None,
+    ) -> None:
+        if not argv:
+            raise ValueError("empty command line")
+        self.argv = list(argv)
+        self.name = name
+        self.cwd = Path(cwd) if cwd is not None else None
+        self.env = dict(env) if env is not None else None
+        self.stderr_log = Path(stderr_log) if stderr_log is not None else None
+        self.memory_limit = memory_limit
+        self.max_line = max_line
+        self.stderr_cap = stderr_cap
+        self.watchdog = watchdog or WATCHDOG
+        self.truncated_lines = 0
+        self.stderr_dropped = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._tree: ProcessTree | None = None
+        self._buf = bytearray()
+        self._skip_lf = False
+        self._discarding = False
+        self._eof = False
+        self._poll: select.poll | None = None
+        self._pidfd: int | None = None
+        self._stdin_fd = -1
+        self._stdout_fd = -1
+        self._kill_reason: tuple[Outcome, str] | None = None
+        self._stderr_thread: threading.Thread | None = None
+        self.started_at = 0.0
+
+    # -- life cycle ---------------------------------------------------------------------
+    def start(self) -> None:
+        """Spawn the program in its own session; raise ``BotFault(CRASH)`` if it cannot run."""
+        if self.cwd is not None:
+            self.cwd.mkdir(parents=True, exist_ok=True)
+        try:
+            self._proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.cwd,
+                env=self.env,
+                bufsize=0,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except OSError as exc:
+            raise BotFault(Outcome.CRASH, f"cannot start {self.argv[0]!r}: {exc}") from exc
+        self.started_at = time.monotonic()
+        assert self._proc.stdin and self._proc.stdout and self._proc.stderr
+        self._stdin_fd = self._proc.stdin.fileno()
+        self._stdout_fd = self._proc.stdout.fileno()
+        os.set_blocking(self._stdin_fd, False)
+        os.set_blocking(self._stdout_fd, False)
+        self._poll = select.poll()
+        self._poll.register(self._stdout_fd, _POLL_IN)
+        try:
+            self._pidfd = os.pidfd_open(self._proc.pid)
+            self._poll.register(self._pidfd, select.POLLIN)
+        except (AttributeError, OSError):
+            self._pidfd = None
+        self._tree = ProcessTree(self._proc.pid)
+        self._stderr_thread = threading.Thread(
+            target=self._drain_stderr,
+            args=(self._proc.stderr,),
+            name=f"stderr-{self.name}",
+            daemon=True,
+        )
+        self._stderr_thread.start()
+        if self.memory_limit:
+            self.watchdog.watch(self._tree, self.memory_limit, self._on_memory_kill)
+        log.debug("started %s (pid %d): %s", self.name, self._proc.pid, self.argv)
+
+    @property
+    def pid(self) -> int | None:
+        """The bot's process id, once started."""
+        return self._proc.pid if self._proc is not None else None
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status (negative: killed by that signal), ``None`` while running."""
+        return self._proc.poll() if self._proc is not None else None
+
+    @property
+    def running(self) -> bool:
+        """Whether the bot's own process is still running."""
+        return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def peak_memory(self) -> int:
+        """The largest total resident memory seen by the watchdog (0 if not watched)."""
+        return self.watchdog.peaks.get(self.pid or -1, 0)
+
+    def alive_processes(self) -> list[int]:
+        """Pids of the bot's process tree still running."""
+        return self._tree.alive() if self._tree is not None else []
+
+    def stop(self, grace: float = 1.0) -> None:
+        """Let the bot exit by itself within ``grace`` seconds, then kill its whole tree."""
+        if self._proc is None:
+            return
+        try:
+            self._proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            log.info("%s did not exit within %.1f s: killing it", self.name, grace)
+        self.kill()
+
+    def kill(self) -> None:
+        """Kill the whole process tree at once and release every resource."""
+        if self._proc is None:
+            return
+        if self._tree is not None:
+            self.watchdog.unwatch(self._tree)
+            self._tree.kill()
+        with contextlib.suppress(OSError):
+            self._proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(timeout=5)
+        for stream in (self._proc.stdin, self._proc.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if self._pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = None
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=2)
+            if self._proc.stderr is not None and self._stderr_thread.is_alive():
+                with contextlib.suppress(OSError):
+                    self._proc.stderr.close()
+
+    def __enter__(self) -> BotProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+    # -- writing ------------------------------------------------------------------------
+    def send(self, text: str, deadline: float | None = None) -> None:
+        """Write ``text`` (one or more lines, each already ending in a line end).
+
+        Raises ``BotFault(CRASH)`` if the bot closed its input, ``BotFault(TIMEOUT)`` if
+        it does not read its input before ``deadline`` (a ``time.monotonic()`` value).
+        """
+        data = text.encode()
+        fd = self._stdin_fd
+        try:
+            written = os.write(fd, data)
+        except BlockingIOError:
+            written = 0
+        except (BrokenPipeError, OSError) as exc:
+            raise self._dead_fault(f"broken pipe while writing: {exc}") from exc
+        if written < len(data):
+            self._send_rest(memoryview(data)[written:], deadline)
+
+    def _send_rest(self, data: memoryview, deadline: float | None) -> None:
+        poller = select.poll()
+        poller.register(self._stdin_fd, select.POLLOUT)
+        while data:
+            timeout = _ms_until(deadline)
+            if timeout == 0:
+                raise BotFault(Outcome.TIMEOUT, "does not read its input (pipe full)")
+            if not poller.poll(timeout if timeout is not None else 100):
+                if self._proc is not None and self._proc.poll() is not None:
+                    raise self._dead_fault("exited while being written to")
+                continue
+            try:
+                written = os.write(self._stdin_fd, data)
+            except BlockingIOError:
+                continue
+            except OSError as exc:
+                raise self._dead_fault(f"broken pipe while writing: {exc}") from exc
+            data = data[written:]
+
+    # -- reading ------------------------------------------------------------------------
+    def read_line(self, deadline: float | None) -> str:
+        """Return the next non-empty line (without its line end).
+
+        ``deadline`` is a ``time.monotonic()`` value (``None``: wait for ever). Raises
+        ``BotFault`` with TIMEOUT when it passes, CRASH when the bot exits or closes its
+        output, MEMORY_LIMIT when the watchdog killed it.
+        """
+        line = self._next_line()
+        while line is None:
+            if self._eof:
+                raise self._dead_fault("closed its output")
+            self._wait_readable(deadline)
+            self._fill()
+            line = self._next_line()
+        return line
+
+    def pending_line(self) -> str | None:
+        """A complete line already received, if any, without waiting."""
+        return self._next_line()
+
+    def _wait_readable(self, deadline: float | None) -> None:
+        assert self._poll is not None
+        while True:
+            timeout = _ms_until(deadline)
+            if timeout == 0:
+                raise BotFault(Outcome.TIMEOUT, "no answer in time")
+            events = self._poll.poll(timeout if timeout is not None else -1)
+            if not events:
+                continue
+            for fd, _ in events:
+                if fd == self._stdout_fd:
+                    return
+            # only the pidfd fired: the bot exited; read what it left, then report
+            self._fill()
+            if self._buf:
+                return
+            raise self._dead_fault("exited")
+
+    def _fill(self) -> None:
+        """Read one chunk of what is available now into the buffer (non-blocking)."""
+        try:
+            data = os.read(self._stdout_fd, _READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._eof = True
+            return
+        if not data:
+            self._eof = True
+            return
+        self._take(data)
+
+    def _take(self, data: bytes) -> None:
+        if self._skip_lf:
+            self._skip_lf = False
+            if data[:1] == b"\n":
+                data = data[1:]
+        if self._discarding:
+            cut = _first_line_end(data)
+            if cut < 0:
+                return
+            self._discarding = False
+            if data[cut] == _CR and data[cut + 1 : cut + 2] == b"\n":
+                cut += 1
+            elif data[cut] == _CR and cut + 1 == len(data):
+                self._skip_lf = True
+            data = data[cut + 1 :]
+            self._buf += b"\n"  # ends the cut line already in the buffer
+        buf = self._buf
+        buf += data
+        tail = max(buf.rfind(b"\n"), buf.rfind(b"\r")) + 1
+        if len(buf) - tail > self.max_line:
+            self.truncated_lines += 1
+            log.warning("%s sent a line over %d bytes: cutting it", self.name, self.max_line)
+            del buf[tail + self.max_line :]
+            self._discarding = True
+
+    def _next_line(self) -> str | None:
+        buf = self._buf
+        while buf:
+            lf = buf.find(b"\n")
+            cr = buf.find(b"\r", 0, lf if lf >= 0 else len(buf))
+            if cr < 0 and lf < 0:
+                return None
+            end = cr if cr >= 0 else lf
+            raw = bytes(buf[:end])
+            if cr >= 0 and end + 1 < len(buf) and buf[end + 1] == _LF:
+                del buf[: end + 2]
+            else:
+                if cr >= 0 and end + 1 == len(buf):
+                    self._skip_lf = True
+                del buf[: end + 1]
+            if raw.strip():
+                return raw.decode("utf-8", errors="replace")
+        return None
+
+    # -- faults -------------------------------------------------------------------------
+    def _on_memory_kill(self, rss: int) -> None:
+        limit_mb = (self.memory_limit or 0) / 2**20
+        self._kill_reason = (
+            Outcome.MEMORY_LIMIT,
+            f"memory {rss / 2**20:.1f} MB over the limit of {limit_mb:.1f} MB",
+        )
+
+    def _dead_fault(self, what: str) -> BotFault:
+        if self._kill_reason is not None:
+            return BotFault(*self._kill_reason)
+        code: int | None = None
+        if self._proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self._proc.wait(timeout=0.5)
+        if self._kill_reason is not None:
+            return BotFault(*self._kill_reason)
+        if code is None:
+            return BotFault(Outcome.CRASH, what)
+        if code < 0:
+            try:
+                sig = signal.Signals(-code).name
+            except ValueError:
+                sig = str(-code)
+            return BotFault(Outcome.CRASH, f"{what}: killed by signal {sig}")
+        return BotFault(Outcome.CRASH, f"{what}: exit code {code}")
+
+    # -- stderr -------------------------------------------------------------------------
+    def _drain_stderr(self, stream: IO[bytes]) -> None:
+        sink: IO[bytes] | None = None
+        written = 0
+        try:
+            if self.stderr_log is not None:
+                self.stderr_log.parent.mkdir(parents=True, exist_ok=True)
+                sink = open(self.stderr_log, "ab")  # noqa: SIM115 - closed in finally
+            fd = stream.fileno()
+            while True:
+                data = os.read(fd, _READ_CHUNK)
+                if not data:
+                    break
+                if sink is None:
+                    continue
+                room = self.stderr_cap - written
+                if room > 0:
+                    sink.write(data[:room])
+                    sink.flush()
+                    written += min(room, len(data))
+                    if len(data) > room:
+                        sink.write(f"\n[referee: stderr cut at {self.stderr_cap} bytes]\n".encode())
+                        sink.flush()
+                self.stderr_dropped += max(0, len(data) - max(room, 0))
+        except (OSError, ValueError):
+            pass
+        finally:
+            if sink is not None:
+                sink.close()
+
+
+def _first_line_end(data: bytes | bytearray) -> int:
+    lf = data.find(b"\n")
+    cr = data.find(b"\r")
+    if lf < 0:
+        return cr
+    if cr < 0:
+        return lf
+    return min(lf, cr)
+
+
+def _ms_until(deadline: float | None) -> int | None:
+    """Milliseconds until ``deadline`` (rounded up, at least 1), 0 if passed, None if none."""
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return 0
+    return max(1, int(left * 1000.0 + 0.999))

@@ -1,0 +1,203 @@
+"""The game record: who played, under which settings, every move with its time, the result.
+
+A record holds everything needed to replay a game exactly. It is plain data, written as
+one JSON document per game (``GameRecord.write``) and read back with ``GameRecord.read``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee import __version__
+from referee.core.errors import ConfigError
+from referee.core.outcome import Outcome
+
+FORMAT = "referee-game/1"
+MAX_NOTES = 2000
+"""Bot messages kept per game; more are counted, not stored (a flooding bot stays bounded)."""
+
+
+@dataclass
+class PlayerInfo:
+    """One seat's player: its name, the command that ran it, what it said about itself."""
+
+    name: str
+    command: list[str] = field(default_factory=list)
+    about: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class MoveRecord:
+    """One decision of one seat: the move in the game's own notation and the time it took."""
+
+    seat: int
+    move: str
+    ms: float
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Note:
+    """Something a bot said that is not a move (MESSAGE, DEBUG...), with the move it came at."""
+
+    seat: int
+    ply: int
+    kind: str
+    text: str
+
+
+def _move_dict(move: MoveRecord) -> dict[str, Any]:
+    data: dict[str, Any] = {"seat": move.seat, "move": move.move, "ms": move.ms}
+    if move.info:
+        data["info"] = move.info
+    return data
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class GameRecord:
+    """A complete game: players (in seat order), settings, seed, moves, result and reason.
+
+    ``scores`` has one entry per seat (1 win, 0.5 draw, 0 loss) once the game is over.
+    ``offender`` is the seat whose fault ended the game (``None`` for a normal end).
+    """
+
+    game: str
+    players: list[PlayerInfo]
+    settings: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    opening: list[Any] = field(default_factory=list)
+    moves: list[MoveRecord] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    notes_dropped: int = 0
+    scores: list[float] | None = None
+    outcome: Outcome | None = None
+    reason: str = ""
+    offender: int | None = None
+    round: int = 0
+    index: int = 0
+    started_at: str = field(default_factory=_now)
+    finished_at: str = ""
+    referee_version: str = __version__
+
+    # -- building -----------------------------------------------------------------------
+    def add_move(self, seat: int, move: str, seconds: float, **info: Any) -> None:
+        """Append one move and the time it took."""
+        self.moves.append(MoveRecord(seat, move, round(seconds * 1000.0, 3), info))
+
+    def add_note(self, seat: int, kind: str, text: str) -> None:
+        """Keep something a bot said (bounded: past ``MAX_NOTES`` only counted)."""
+        if len(self.notes) < MAX_NOTES:
+            self.notes.append(Note(seat, len(self.moves), kind, text[:2000]))
+        else:
+            self.notes_dropped += 1
+
+    def finish(
+        self,
+        scores: list[float],
+        outcome: Outcome,
+        reason: str,
+        offender: int | None = None,
+    ) -> None:
+        """Close the record with the result."""
+        self.scores = list(scores)
+        self.outcome = outcome
+        self.reason = reason
+        self.offender = offender
+        self.finished_at = _now()
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has a result."""
+        return self.scores is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, or ``None`` for a draw or an unfinished game."""
+        if not self.scores:
+            return None
+        best = max(self.scores)
+        leaders = [i for i, s in enumerate(self.scores) if s == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def result_text(self) -> str:
+        """The result as ``1-0``, ``0-1``, ``1/2-1/2`` (two seats) or the scores joined."""
+        if self.scores is None:
+            return "*"
+        if len(self.scores) == 2:
+            a, b = self.scores
+            if a == b:
+                return "1/2-1/2"
+            return "1-0" if a > b else "0-1"
+        return "-".join(f"{s:g}" for s in self.scores)
+
+    # -- files --------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        data: dict[str, Any] = {"format": FORMAT}
+        for name in self.__dataclass_fields__:
+            data[name] = getattr(self, name)
+        data["players"] = [asdict(p) for p in self.players]
+        data["moves"] = [_move_dict(m) for m in self.moves]
+        data["notes"] = [asdict(n) for n in self.notes]
+        data["outcome"] = self.outcome.value if self.outcome else None
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "record") -> GameRecord:
+        """Rebuild a record; raises ``ConfigError`` naming ``source`` if it is malformed."""
+        try:
+            if data.get("format") != FORMAT:
+                raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
+            fields = dict(data)
+            fields.pop("format")
+            fields["players"] = [PlayerInfo(**p) for p in data["players"]]
+            fields["moves"] = [MoveRecord(**m) for m in data["moves"]]
+            fields["notes"] = [Note(**n) for n in data.get("notes", [])]
+            outcome = data.get("outcome")
+            fields["outcome"] = Outcome(outcome) if outcome else None
+            return cls(**fields)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"{source}: not a valid game record: {exc}") from exc
+
+    def to_json(self) -> str:
+        """The record as one JSON document: one line per key, per move and per note."""
+        parts = []
+        for key, value in self.to_dict().items():
+            if key in ("moves", "notes", "players") and value:
+                body = ",\n  ".join(json.dumps(item, ensure_ascii=False) for item in value)
+                text = f"[\n  {body}\n ]"
+            else:
+                text = json.dumps(value, ensure_ascii=False)
+            parts.append(f" {json.dumps(key)}: {text}")
+        return "{\n" + ",\n".join(parts) + "\n}"
+
+    def write(self, path: Path | str) -> Path:
+        """Write the record to ``path`` atomically (temporary file, then rename)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(self.to_json() + "\n", encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def read(cls, path: Path | str) -> GameRecord:
+        """Read a record file; raises ``ConfigError`` naming the file if it is not one."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: not a valid game record: expected a JSON object")
+        return cls.from_dict(data, str(path))

@@ -1,0 +1,266 @@
+"""A Gomoku match: two brains, several games, colours alternating, records written.
+
+The brains stay running between games (RESTART; when a brain answers UNKNOWN, END and a
+fresh process). A brain that faults loses that game and is started afresh for the next.
+With openings, each opening is played twice with colours swapped; with swap2, the seat
+that opens alternates. Every game is written as JSON (and ``.psq``) in the output folder.
+
+Reusable by tournaments: ``GomokuMatch.play_game`` plays one scheduled game.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.core.clock import Clock, TimeControl
+from referee.core.errors import BotFault, ConfigError
+from referee.core.match import forfeit, play_game
+from referee.core.outcome import Outcome
+from referee.core.players import PlayerSpec
+from referee.core.process import BotProcess
+from referee.core.record import GameRecord, PlayerInfo
+from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
+from referee.games.gomoku.game import GomokuGame
+from referee.games.gomoku.openings import Offsets, place_opening
+from referee.games.gomoku.protocol import Brain, GomokuSeat
+from referee.games.gomoku.psq import write_psq
+
+log = logging.getLogger(__name__)
+
+BUILTIN_BRAINS = {
+    "random": "referee.games.gomoku.bots.random_brain",
+    "threat": "referee.games.gomoku.bots.threat_brain",
+}
+"""Built-in brains by name -> module (each also a ``pbrain-<name>`` console script)."""
+
+SEED_ENV = "REFEREE_BRAIN_SEED"
+
+
+@dataclass
+class GomokuSettings:
+    """Everything that defines a match except the players."""
+
+    width: int = 15
+    height: int = 15
+    rule: Rule = Rule.FREESTYLE
+    time: TimeControl = field(default_factory=lambda: TimeControl(turn=5.0, game=None))
+    memory_limit: int | None = None
+    games: int = 2
+    openings: list[Offsets] = field(default_factory=list)
+    swap2: bool = False
+    seed: int = 0
+    folder: Path | None = None
+    end_grace: float = 1.0
+    psq: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("width", "height"):
+            value = getattr(self, name)
+            if not MIN_SIZE <= value <= MAX_SIZE:
+                raise ConfigError(f"board {name} {value} is outside {MIN_SIZE}..{MAX_SIZE}")
+        if self.games < 1:
+            raise ConfigError(f"games must be at least 1, got {self.games}")
+        if self.swap2 and self.openings:
+            raise ConfigError("choose either openings or swap2, not both")
+        for number, opening in enumerate(self.openings, start=1):
+            place_opening(opening, self.width, self.height, f"opening {number}")
+
+    def describe(self) -> dict[str, Any]:
+        """The settings as plain data for the game record."""
+        tc = self.time
+        return {
+            "width": self.width,
+            "height": self.height,
+            "rule": self.rule.value,
+            "timeout_turn_ms": None if tc.turn is None else round(tc.turn * 1000),
+            "timeout_match_ms": None if tc.game is None else round(tc.game * 1000),
+            "tolerance_ms": round(tc.tolerance * 1000),
+            "max_memory": self.memory_limit,
+            "swap2": self.swap2,
+        }
+
+    def info_items(self) -> list[tuple[str, Any]]:
+        """The INFO lines sent to each brain before a game."""
+        tc = self.time
+        items: list[tuple[str, Any]] = []
+        if tc.turn is not None:
+            items.append(("timeout_turn", round(tc.turn * 1000)))
+        items.append(("timeout_match", 0 if tc.game is None else round(tc.game * 1000)))
+        items.append(("max_memory", self.memory_limit or 0))
+        items.append(("game_type", 1))
+        items.append(("rule", self.rule.bitmask))
+        if self.folder is not None:
+            items.append(("folder", str(self.folder)))
+        return items
+
+
+@dataclass
+class MatchResult:
+    """The games of a match and each player's points."""
+
+    players: list[PlayerSpec]
+    records: list[GameRecord]
+
+    def points(self) -> list[float]:
+        """Total points per player."""
+        totals = [0.0, 0.0]
+        for record in self.records:
+            for seat, score in enumerate(record.scores or ()):
+                totals[seat] += score
+        return totals
+
+
+class GomokuMatch:
+    """Runs games between two players; call ``run`` (or ``play_game`` and ``close``)."""
+
+    def __init__(
+        self,
+        players: Sequence[PlayerSpec],
+        settings: GomokuSettings,
+        out_dir: Path | str,
+        on_game: Callable[[GameRecord], None] | None = None,
+    ) -> None:
+        if len(players) != 2:
+            raise ConfigError(f"a gomoku match needs 2 players, got {len(players)}")
+        self.players = list(players)
+        self.settings = settings
+        self.out_dir = Path(out_dir)
+        self.on_game = on_game
+        self._brains: list[Brain | None] = [None, None]
+        self._record: GameRecord | None = None
+
+    # -- the match ----------------------------------------------------------------------
+    def run(self) -> MatchResult:
+        """Play every game of the match and return the records."""
+        records = []
+        try:
+            for index in range(self.settings.games):
+                records.append(self.play_game(index))
+        finally:
+            self.close()
+        return MatchResult(self.players, records)
+
+    def close(self) -> None:
+        """END every brain still running (wait up to the grace time, then kill)."""
+        for seat, brain in enumerate(self._brains):
+            if brain is not None:
+                brain.end(self.settings.end_grace)
+                self._brains[seat] = None
+
+    def game_setup(self, index: int) -> tuple[int, list[tuple[int, int]]]:
+        """The black (or swap2-opening) seat and the opening points of game ``index``."""
+        s = self.settings
+        first = index % 2
+        opening: list[tuple[int, int]] = []
+        if s.openings:
+            number = (index // 2) % len(s.openings)
+            opening = place_opening(s.openings[number], s.width, s.height)
+        return first, opening
+
+    def play_game(self, index: int) -> GameRecord:
+        """Play game ``index`` (0-based) and write its record."""
+        s = self.settings
+        first, opening = self.game_setup(index)
+        record = GameRecord(
+            game="gomoku",
+            players=[PlayerInfo(p.name, list(p.command)) for p in self.players],
+            settings=s.describe(),
+            seed=s.seed,
+            opening=[list(p) for p in opening],
+            index=index + 1,
+        )
+        record.settings["black"] = None if s.swap2 else first
+        record.settings["swap2_first"] = first if s.swap2 else None
+        self._record = record
+        engine = GomokuGame(
+            s.width, s.height, s.rule,
+            black_seat=first, opening=opening, swap2=s.swap2, swap2_first=first,
+        )
+        clocks = [Clock(s.time), Clock(s.time)]
+        seats: list[Any] = []
+        for seat in (0, 1):
+            try:
+                brain = self._ready(seat, index, clocks[seat])
+            except BotFault as fault:
+                self._drop(seat)
+                forfeit(record, seat, 2, fault, self.players[seat].name)
+                return self._finish(record)
+            record.players[seat].about = dict(brain.about)
+            seats.append(GomokuSeat(brain, seat, clocks[seat]))
+        play_game(engine, seats, record)
+        if engine.winner is not None and engine.win_line:
+            record.settings["win_line"] = [list(p) for p in engine.win_line]
+        record.settings["colors"] = ["black" if engine.color_of(i) == 1 else "white"
+                                     for i in (0, 1)]
+        if record.offender is not None:
+            self._drop(record.offender)
+        return self._finish(record)
+
+    def _finish(self, record: GameRecord) -> GameRecord:
+        path = self.out_dir / f"game-{record.index:03d}.json"
+        record.write(path)
+        if self.settings.psq:
+            write_psq(record, path.with_suffix(".psq"))
+        if self.on_game is not None:
+            self.on_game(record)
+        return record
+
+    # -- brains -------------------------------------------------------------------------
+    def _note(self, seat: int) -> Callable[[str, str], None]:
+        def sink(kind: str, text: str) -> None:
+            if self._record is not None:
+                self._record.add_note(seat, kind, text)
+
+        return sink
+
+    def _spawn(self, seat: int, index: int) -> Brain:
+        player = self.players[seat]
+        safe = "".join(c if c.isalnum() or c in "-_.#" else "_" for c in player.name)
+        env = dict(os.environ)
+        env[SEED_ENV] = str((self.settings.seed * 1_000_003 + index * 2 + seat) % 2**31)
+        process = BotProcess(
+            player.command,
+            name=player.name,
+            cwd=self.out_dir / "work" / safe,
+            env=env,
+            stderr_log=self.out_dir / "logs" / f"{safe}.stderr.log",
+            memory_limit=self.settings.memory_limit,
+        )
+        process.start()
+        return Brain(process, player.name, on_note=self._note(seat))
+
+    def _ready(self, seat: int, index: int, clock: Clock) -> Brain:
+        """A brain with an empty board of the right size and this game's INFO, timed."""
+        s = self.settings
+        deadline = clock.start_setup()
+        try:
+            brain = self._brains[seat]
+            if brain is not None and brain.process.running and not brain.restart(deadline):
+                log.info("%s does not know RESTART: starting it again", brain.name)
+                brain.end(s.end_grace)
+                brain = None
+            if brain is None or not brain.process.running:
+                if brain is not None:
+                    brain.process.kill()
+                brain = self._spawn(seat, index)
+                self._brains[seat] = brain
+                brain.start(s.width, s.height, deadline)
+                brain.ask_about(deadline)
+            brain.info(s.info_items(), deadline)
+        except BotFault as fault:
+            if fault.outcome is Outcome.TIMEOUT:
+                raise BotFault(fault.outcome, "not ready in time (start/restart)") from None
+            raise
+        clock.stop(counts_as_move=False)
+        return brain
+
+    def _drop(self, seat: int) -> None:
+        brain = self._brains[seat]
+        if brain is not None:
+            brain.process.kill()
+            self._brains[seat] = None

@@ -1,0 +1,261 @@
+"""The manager side of the Gomocup protocol: commands to a brain, its answers parsed strictly.
+
+``Brain`` speaks the wire (START, RECTSTART, RESTART, INFO, BEGIN, TURN, BOARD, SWAP2BOARD,
+TAKEBACK, ABOUT, END, and PLAY in answer to SUGGEST). ``GomokuSeat`` translates the game
+engine into those commands for one seat: TURN when the brain knows every stone but the
+opponent's last, BEGIN on an empty board, BOARD otherwise, SWAP2BOARD during swap2.
+
+Lines from the brain: MESSAGE and DEBUG are kept as notes and never taken for a move;
+UNKNOWN and ERROR to a command that needs an answer, and anything that is not a valid
+answer, are protocol errors. ``x,y`` answers are parsed here; whether the point is legal is
+the engine's question.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from referee.core.clock import Clock
+from referee.core.errors import BotFault, MatchAborted
+from referee.core.match import Decision
+from referee.core.outcome import Outcome
+from referee.core.process import BotProcess
+from referee.games.gomoku.game import Action, GomokuGame, Move, Phase, Stones, Swap
+
+log = logging.getLogger(__name__)
+
+EOL = "\r\n"
+UNLIMITED_MS = 2147483647
+_POINT = re.compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*")
+_ABOUT_PAIR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+
+NoteSink = Callable[[str, str], None]
+
+
+def parse_point(text: str) -> tuple[int, int] | None:
+    """Parse ``x,y`` (spaces allowed around the numbers); ``None`` if it is not one."""
+    match = _POINT.fullmatch(text)
+    if match is None:
+        return None
+    return int(match.group(1)), int(match.group(2))
+
+
+def parse_about(line: str) -> dict[str, str]:
+    """Parse an ABOUT answer: ``key="value"`` pairs, or an old free-text answer as ``text``."""
+    pairs = {k.lower(): v for k, v in _ABOUT_PAIR.findall(line)}
+    return pairs if pairs else {"text": line.strip()}
+
+
+def time_left_ms(clock: Clock) -> int:
+    """What ``INFO time_left`` says: milliseconds left, 2147483647 without a game limit."""
+    left = clock.time_left()
+    if left is None:
+        return UNLIMITED_MS
+    return int(left * 1000.0)
+
+
+class Brain:
+    """One Gomocup brain process and the commands the manager sends it."""
+
+    def __init__(self, process: BotProcess, name: str, on_note: NoteSink | None = None) -> None:
+        self.process = process
+        self.name = name
+        self.on_note = on_note
+        self.about: dict[str, str] = {}
+        self.messages = 0
+
+    # -- answers ------------------------------------------------------------------------
+    def _note(self, kind: str, text: str) -> None:
+        self.messages += 1
+        if kind == "DEBUG":
+            log.debug("%s DEBUG %s", self.name, text)
+        else:
+            log.info("%s %s %s", self.name, kind, text)
+        if self.on_note is not None:
+            self.on_note(kind, text)
+
+    def _answer(self, command: str, deadline: float) -> str:
+        """The next line that is not MESSAGE/DEBUG; UNKNOWN/ERROR are returned as is."""
+        process = self.process
+        while True:
+            line = process.read_line(deadline)
+            head = line.split(None, 1)
+            word = head[0].upper() if head else ""
+            if word in ("MESSAGE", "DEBUG"):
+                self._note(word, head[1] if len(head) > 1 else "")
+                if time.monotonic() > deadline:
+                    raise BotFault(Outcome.TIMEOUT, f"no answer to {command} in time")
+                continue
+            return line.strip()
+
+    def _fault(self, command: str, line: str) -> BotFault:
+        shown = line if len(line) <= 80 else line[:77] + "..."
+        return BotFault(Outcome.PROTOCOL_ERROR, f"answered {shown!r} to {command}")
+
+    def _read_points(self, command: str, deadline: float) -> list[tuple[int, int]]:
+        """Read an answer made of points (``x,y`` or several, space separated)."""
+        line = self._answer(command, deadline)
+        word = line.split(None, 1)[0].upper() if line else ""
+        if word == "SUGGEST":
+            point = parse_point(line[len("SUGGEST") :])
+            if point is None:
+                raise self._fault(command, line)
+            self.process.send(f"PLAY {point[0]},{point[1]}{EOL}", deadline)
+            return self._read_points("PLAY", deadline)
+        points = [parse_point(part) for part in line.split()]
+        if not points or any(p is None for p in points):
+            raise self._fault(command, line)
+        return [p for p in points if p is not None]
+
+    def _read_move(self, command: str, deadline: float) -> tuple[int, int]:
+        points = self._read_points(command, deadline)
+        if len(points) != 1:
+            raise self._fault(command, " ".join(f"{x},{y}" for x, y in points))
+        return points[0]
+
+    # -- commands -----------------------------------------------------------------------
+    def start(self, width: int, height: int, deadline: float) -> None:
+        """START (square) or RECTSTART; a refusal aborts the match with the brain's words."""
+        command = f"START {width}" if width == height else f"RECTSTART {width},{height}"
+        self.process.send(command + EOL, deadline)
+        line = self._answer(command, deadline)
+        word = line.split(None, 1)[0].upper() if line else ""
+        if word == "OK":
+            return
+        if word in ("ERROR", "UNKNOWN"):
+            words = line[len(word) :].strip() or "no reason given"
+            raise MatchAborted(
+                f"{self.name} refuses the {width}x{height} board ({command}): {word} {words}"
+            )
+        raise self._fault(command, line)
+
+    def restart(self, deadline: float) -> bool:
+        """RESTART; ``False`` when the brain does not know it (answers UNKNOWN)."""
+        self.process.send("RESTART" + EOL, deadline)
+        line = self._answer("RESTART", deadline)
+        word = line.split(None, 1)[0].upper() if line else ""
+        if word == "OK":
+            return True
+        if word == "UNKNOWN":
+            return False
+        raise self._fault("RESTART", line)
+
+    def info(self, items: Sequence[tuple[str, Any]], deadline: float | None = None) -> None:
+        """Send INFO lines (no answer expected)."""
+        if items:
+            self.process.send("".join(f"INFO {k} {v}{EOL}" for k, v in items), deadline)
+
+    def ask_about(self, deadline: float) -> dict[str, str]:
+        """ABOUT: parse ``key="value"`` pairs; old free text and UNKNOWN are accepted."""
+        self.process.send("ABOUT" + EOL, deadline)
+        line = self._answer("ABOUT", deadline)
+        if line.split(None, 1)[0].upper() in ("UNKNOWN", "ERROR"):
+            self.about = {}
+        else:
+            self.about = parse_about(line)
+        return self.about
+
+    def begin(self, time_left: int, deadline: float) -> tuple[int, int]:
+        """INFO time_left + BEGIN: the brain's first move on an empty board."""
+        self.process.send(f"INFO time_left {time_left}{EOL}BEGIN{EOL}", deadline)
+        return self._read_move("BEGIN", deadline)
+
+    def turn(self, x: int, y: int, time_left: int, deadline: float) -> tuple[int, int]:
+        """INFO time_left + TURN x,y: the opponent's move, the brain's answer."""
+        self.process.send(f"INFO time_left {time_left}{EOL}TURN {x},{y}{EOL}", deadline)
+        return self._read_move("TURN", deadline)
+
+    def board(
+        self, stones: Sequence[tuple[int, int, int]], time_left: int, deadline: float
+    ) -> tuple[int, int]:
+        """INFO time_left + BOARD with ``(x, y, field)`` lines in played order + DONE."""
+        body = "".join(f"{x},{y},{f}{EOL}" for x, y, f in stones)
+        self.process.send(f"INFO time_left {time_left}{EOL}BOARD{EOL}{body}DONE{EOL}", deadline)
+        return self._read_move("BOARD", deadline)
+
+    def swap2board(
+        self, stones: Sequence[tuple[int, int]], time_left: int, deadline: float
+    ) -> Action:
+        """INFO time_left + SWAP2BOARD with the stones so far + DONE; the brain's choice."""
+        body = "".join(f"{x},{y}{EOL}" for x, y in stones)
+        self.process.send(
+            f"INFO time_left {time_left}{EOL}SWAP2BOARD{EOL}{body}DONE{EOL}", deadline
+        )
+        line = self._answer("SWAP2BOARD", deadline)
+        if line.upper() == "SWAP":
+            return Swap()
+        points = [parse_point(part) for part in line.split()]
+        if not points or any(p is None for p in points):
+            raise self._fault("SWAP2BOARD", line)
+        clean = tuple(p for p in points if p is not None)
+        return Move(*clean[0]) if len(clean) == 1 else Stones(clean)
+
+    def takeback(self, x: int, y: int, deadline: float) -> None:
+        """TAKEBACK x,y: the brain removes that stone and answers OK."""
+        command = f"TAKEBACK {x},{y}"
+        self.process.send(command + EOL, deadline)
+        line = self._answer(command, deadline)
+        if line.split(None, 1)[0].upper() != "OK":
+            raise self._fault(command, line)
+
+    def end(self, grace: float = 1.0) -> None:
+        """END, then wait up to ``grace`` seconds for the brain to exit, then kill its tree."""
+        if self.process.running:
+            try:
+                self.process.send("END" + EOL, time.monotonic() + grace)
+            except BotFault:
+                pass
+        self.process.stop(grace)
+
+
+class GomokuSeat:
+    """Drives one brain through a game: engine state in, commands out, decision back."""
+
+    def __init__(self, brain: Brain, seat: int, clock: Clock) -> None:
+        self.brain = brain
+        self.seat = seat
+        self.clock = clock
+        self.name = brain.name
+        self.known = 0
+        """How many of the game's stones the brain has on its board (-1: unknown)."""
+
+    def request(self, engine: GomokuGame) -> Decision:
+        """Ask the brain for its decision in the engine's current phase."""
+        clock = self.clock
+        deadline = clock.start()
+        left = time_left_ms(clock)
+        brain = self.brain
+        moves = engine.board.moves
+        try:
+            if engine.phase is Phase.PLAY:
+                n = len(moves)
+                if n == 0 and self.known == 0:
+                    point = brain.begin(left, deadline)
+                elif self.known == n - 1 and n > 0:
+                    point = brain.turn(*moves[-1], left, deadline)
+                else:
+                    point = brain.board(self._stones(engine), left, deadline)
+                action: Action = Move(*point)
+                self.known = n + 1
+            else:
+                action = brain.swap2board(moves, left, deadline)
+                self.known = -1
+        except BotFault as fault:
+            if fault.outcome is Outcome.TIMEOUT:
+                raise clock.expire() from None
+            raise
+        return Decision(action, clock.stop())
+
+    def _stones(self, engine: GomokuGame) -> list[tuple[int, int, int]]:
+        own = engine.color_of(self.seat)
+        cells = engine.board.cells
+        index = engine.board.index
+        return [(x, y, 1 if cells[index(x, y)] == own else 2) for x, y in engine.board.moves]
+
+    def observe(self, engine: GomokuGame, seat: int, action: Action) -> None:
+        """Nothing to do: the brain learns the opponent's move with its next command."""
+

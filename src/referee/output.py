@@ -1,0 +1,62 @@
+"""Terminal output: rich tables and colours on a terminal, plain lines when piped."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from referee.core.players import PlayerSpec
+from referee.core.record import GameRecord
+
+
+def make_console(stderr: bool = False) -> Console:
+    """A console that styles only when writing to a terminal."""
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(file=stream, highlight=False, soft_wrap=True)
+
+
+def game_line(record: GameRecord, total: int) -> str:
+    """One line about a finished game: players, colours, result and why."""
+    colors = record.settings.get("colors") or ["", ""]
+    names = [
+        f"{p.name} ({c})" if c else p.name
+        for p, c in zip(record.players, colors, strict=False)
+    ]
+    outcome = record.outcome.value if record.outcome else "?"
+    plies = len(record.moves)
+    return (
+        f"game {record.index}/{total}: {names[0]} vs {names[1]}: "
+        f"{record.result_text()} [{outcome}] {record.reason} ({plies} moves)"
+    )
+
+
+def results_table(players: Sequence[PlayerSpec], records: Sequence[GameRecord]) -> Table:
+    """Points, wins, draws, losses and faults per player."""
+    table = Table(title="Match result")
+    for column in ("player", "points", "won", "drawn", "lost", "faults"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for seat, player in enumerate(players):
+        won = drawn = lost = 0
+        faults: Counter[str] = Counter()
+        points = 0.0
+        for record in records:
+            if not record.scores:
+                continue
+            score = record.scores[seat]
+            points += score
+            best = max(record.scores)
+            if record.scores.count(best) == len(record.scores):
+                drawn += 1
+            elif score == best:
+                won += 1
+            else:
+                lost += 1
+            if record.offender == seat and record.outcome is not None:
+                faults[record.outcome.value] += 1
+        fault_text = ", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "-"
+        table.add_row(player.name, f"{points:g}", str(won), str(drawn), str(lost), fault_text)
+    return table
