@@ -4,6 +4,9 @@ Options (argv): ``--rect-unknown`` refuse RECTSTART with UNKNOWN, ``--no-restart
 RESTART with UNKNOWN, ``--refuse N`` answer ERROR to START N, ``--order reverse`` scan from
 the last point, ``--pattern`` play only points of its own colour class so that nobody ever
 makes five (``(x + 2y) % 4 < 2`` for black): games fill the board and end drawn.
+``--log FILE`` appends every raw line received (with its line end, as Python repr) to FILE;
+``--swap2 A,B`` answers SWAP2BOARD case 2 with A (``swap``, ``one`` or ``two``) and case 3
+with B (``swap`` or ``one``).
 """
 
 import sys
@@ -14,11 +17,20 @@ def main() -> None:
     refuse = {int(args[i + 1]) for i, a in enumerate(args) if a == "--refuse"}
     reverse = "--order" in args and args[args.index("--order") + 1] == "reverse"
     pattern = "--pattern" in args
+    log = open(args[args.index("--log") + 1], "ab") if "--log" in args else None  # noqa: SIM115
+    swap2 = args[args.index("--swap2") + 1].split(",") if "--swap2" in args else ["one", "one"]
+    raw_in = sys.stdin.buffer
+
+    def readline() -> str:
+        raw = raw_in.readline()
+        if log is not None and raw:
+            log.write(repr(raw).encode() + b"\n")
+            log.flush()
+        return raw.decode()
     width = height = 0
     taken: set[tuple[int, int]] = set()
     order: list[tuple[int, int]] = []
     out = sys.stdout
-    inp = sys.stdin
 
     def reset(w: int, h: int) -> None:
         nonlocal width, height, order
@@ -45,7 +57,7 @@ def main() -> None:
                 return
 
     while True:
-        line = inp.readline()
+        line = readline()
         if not line:
             return
         cmd = line.strip()
@@ -85,12 +97,30 @@ def main() -> None:
         elif word == "BOARD":
             taken.clear()
             while True:
-                row = inp.readline().strip()
+                row = readline().strip()
                 if row.upper() == "DONE" or not row:
                     break
                 x, y, _f = (int(v) for v in row.split(","))
                 taken.add((x, y))
             play()
+        elif word == "SWAP2BOARD":
+            stones = []
+            while True:
+                row = readline().strip()
+                if row.upper() == "DONE" or not row:
+                    break
+                stones.append(row)
+            cx, cy = width // 2, height // 2
+            if not stones:
+                answer = f"{cx},{cy} {cx + 1},{cy} {cx},{cy + 1}"
+            else:
+                choice = swap2[0] if len(stones) == 3 else swap2[1]
+                answer = {"swap": "SWAP", "one": f"{cx - 1},{cy - 1}",
+                          "two": f"{cx - 1},{cy - 1} {cx + 1},{cy + 1}"}[choice]
+                if len(stones) == 5 and choice == "one":
+                    answer = f"{cx - 2},{cy - 2}"
+            out.write(answer + "\n")
+            out.flush()
         elif word == "ABOUT":
             out.write('name="instant", version="1.0", author="tests"\n')
             out.flush()

@@ -11,6 +11,7 @@ kills a tree whose total resident memory goes over its limit.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -105,10 +106,8 @@ class ProcessTree:
 
     def kill(self) -> int:
         """SIGKILL every process of the tree; returns how many were signalled."""
-        try:
+        with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
-        except OSError:
-            pass
         count = 0
         for _ in range(3):  # children may fork while we kill; sweep until none is left
             procs = [p for p in self.processes() if _alive(p)]
@@ -130,7 +129,7 @@ class ProcessTree:
 
 def _alive(proc: psutil.Process) -> bool:
     try:
-        return proc.status() != psutil.STATUS_ZOMBIE
+        return bool(proc.status() != psutil.STATUS_ZOMBIE)
     except psutil.Error:
         return False
 

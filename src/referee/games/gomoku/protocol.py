@@ -13,6 +13,7 @@ the engine's question.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import time
@@ -205,10 +206,8 @@ class Brain:
     def end(self, grace: float = 1.0) -> None:
         """END, then wait up to ``grace`` seconds for the brain to exit, then kill its tree."""
         if self.process.running:
-            try:
+            with contextlib.suppress(BotFault):
                 self.process.send("END" + EOL, time.monotonic() + grace)
-            except BotFault:
-                pass
         self.process.stop(grace)
 
 
