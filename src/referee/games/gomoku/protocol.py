@@ -39,6 +39,11 @@ NoteSink = Callable[[str, str], None]
 
 def parse_point(text: str) -> tuple[int, int] | None:
     """Parse ``x,y`` (spaces allowed around the numbers); ``None`` if it is not one."""
+    x, comma, y = text.partition(",")
+    if comma:
+        x, y = x.strip(), y.strip()
+        if x.isdecimal() and y.isdecimal() and len(x) < 7 and len(y) < 7:
+            return int(x), int(y)  # the common case, without a regular expression
     match = _POINT.fullmatch(text)
     if match is None:
         return None
@@ -84,6 +89,8 @@ class Brain:
         process = self.process
         while True:
             line = process.read_line(deadline)
+            if line[:1].isdigit():
+                return line.strip()  # the usual answer, a move: no keyword to look at
             head = line.split(None, 1)
             word = head[0].upper() if head else ""
             if word in ("MESSAGE", "DEBUG"):
@@ -100,17 +107,16 @@ class Brain:
     def _read_points(self, command: str, deadline: float) -> list[tuple[int, int]]:
         """Read an answer made of points (``x,y`` or several, space separated)."""
         line = self._answer(command, deadline)
-        word = line.split(None, 1)[0].upper() if line else ""
-        if word == "SUGGEST":
-            point = parse_point(line[len("SUGGEST") :])
+        if line[:7].upper() == "SUGGEST":
+            point = parse_point(line[7:])
             if point is None:
                 raise self._fault(command, line)
             self.process.send(f"PLAY {point[0]},{point[1]}{EOL}", deadline)
             return self._read_points("PLAY", deadline)
         points = [parse_point(part) for part in line.split()]
-        if not points or any(p is None for p in points):
+        if not points or None in points:
             raise self._fault(command, line)
-        return [p for p in points if p is not None]
+        return points  # type: ignore[return-value]
 
     def _read_move(self, command: str, deadline: float) -> tuple[int, int]:
         points = self._read_points(command, deadline)
