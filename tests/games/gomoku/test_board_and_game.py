@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.games.gomoku.board import BLACK, WHITE, Board, Rule
+from referee.games.gomoku.board import BLACK, EMPTY, PAD, WHITE, Board, Rule
 from referee.games.gomoku.game import GomokuGame, Move, Phase, Stones, Swap
 
 
@@ -193,3 +193,22 @@ def test_random_games_keep_engine_invariants(points: list[tuple[int, int]], rule
             assert game.scores()[game.winner] == 1.0
     if game.over and game.winner is None:
         assert game.board.is_full()
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 5), (32, 7), (6, 32), (15, 15)])
+def test_scans_up_to_pad_stay_in_the_array_and_meet_walls_off_board(width: int,
+                                                                     height: int) -> None:
+    board = Board(width, height)
+    assert sum(1 for c in board.cells if c == EMPTY) == width * height
+    for y in range(height):
+        for x in range(width):
+            i = board.index(x, y)
+            assert board.point(i) == (x, y)
+            for step in board.directions:
+                for k in range(1, PAD + 1):
+                    for j in (i + k * step, i - k * step):
+                        assert 0 <= j < len(board.cells)
+                        if board.cells[j] == EMPTY:  # an empty cell is the point it should be
+                            px, py = board.point(j)
+                            assert board.on_board(px, py)
+                            assert max(abs(px - x), abs(py - y)) == k

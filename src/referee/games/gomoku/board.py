@@ -1,8 +1,10 @@
 """The Gomoku board: stones, rules of winning, and fast line scans.
 
 The board is a flat ``bytearray`` with a frame of ``PAD`` wall cells around the playing
-area, so that any scan up to ``PAD`` cells away from a point never leaves the array and
-never needs a bounds check: it simply meets a ``WALL`` cell.
+area (rows are ``width + PAD`` cells apart, every row starting with ``PAD`` walls, and
+``PAD`` wall rows above and below plus ``PAD`` cells at the end), so that any scan up to
+``PAD`` cells away from a point, in any direction, stays inside the array at a
+non-negative index and never needs a bounds check: it simply meets a ``WALL`` cell.
 
 Pure and deterministic: no I/O, no clocks. ``copy()`` is cheap (one bytearray copy).
 """
@@ -90,7 +92,7 @@ class Board:
         self.height = height
         self.rule = rule
         self.stride = width + PAD
-        self.cells = bytearray([WALL]) * ((height + 2 * PAD) * self.stride)
+        self.cells = bytearray([WALL]) * ((height + 2 * PAD) * self.stride + PAD)
         for y in range(height):
             start = self.index(0, y)
             self.cells[start : start + width] = bytes(width)
@@ -100,11 +102,11 @@ class Board:
     # -- geometry -----------------------------------------------------------------------
     def index(self, x: int, y: int) -> int:
         """The cell index of point ``(x, y)`` (which must be on the board)."""
-        return (y + PAD) * self.stride + x
+        return (y + PAD) * self.stride + x + PAD
 
     def point(self, index: int) -> tuple[int, int]:
         """The ``(x, y)`` point of a cell index."""
-        y, x = divmod(index, self.stride)
+        y, x = divmod(index - PAD, self.stride)
         return x, y - PAD
 
     def on_board(self, x: int, y: int) -> bool:

@@ -1,0 +1,205 @@
+"""Renju forbidden points: where black may not play (overline, double four, double three).
+
+Only black is restricted; white may play anywhere. The rules, for a black stone ``p``:
+
+* a stone that makes an *exact five* (exactly five in a row) in any direction is never
+  forbidden, whatever else it makes;
+* otherwise a stone that makes an *overline* (six or more in a row) is forbidden;
+* a *four* is a line through ``p`` where one more black stone makes an exact five with
+  ``p`` in it. Fours are counted by their four stones: the straight four ``.XXXX.`` is
+  one four, while ``X.XXX.X`` (``p`` in the middle) and ``XX.XX.XX`` are two fours in
+  one line. Two fours or more make a *double four*, forbidden;
+* a *three* is a line through ``p`` where one more black stone at a point ``q`` makes a
+  *straight four* (four in a row whose two ends both give an exact five) holding both
+  ``p`` and ``q``, and ``q`` is not itself forbidden once ``p`` is on the board (checked
+  recursively). A line holds at most one three. Threes in two directions or more make a
+  *double three*, forbidden. A four and a three together (four-three) are allowed.
+
+The board edge blocks a line like a white stone does.
+
+How it is fast: each of the four lines through the point is read as an 11-byte slice (the
+point and five cells each side) of one copy of the board cells. Everything a line can
+tell (five, overline, number of fours, the points that turn it into a straight four) is
+worked out once per distinct slice and kept in a cache; the few points that have threes
+in two directions or more are then settled by the recursive check.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Final
+
+from .board import BLACK, EMPTY, WALL, Board
+
+__all__ = ["Forbidden", "forbidden", "is_forbidden"]
+
+
+class Forbidden(enum.Enum):
+    """Why a point is forbidden for black under renju rules."""
+
+    OVERLINE = "overline"
+    DOUBLE_FOUR = "double-four"
+    DOUBLE_THREE = "double-three"
+
+
+# -- per-line facts ---------------------------------------------------------------------
+_REACH: Final = 5
+"""Cells read each side of the point: a five holding the point spans at most 4 cells each
+side, and the cell just past it tells an exact five from an overline. The board's wall
+frame (``PAD``) is 5 cells wide, so such a read never leaves the array (but see
+``_SHIFT``)."""
+_WIDTH: Final = 2 * _REACH + 1
+_CENTRE: Final = _REACH
+
+_FIVE: Final = 1
+_OVERLINE: Final = 2
+
+_Facts = tuple[int, int, tuple[int, ...]]
+"""``(kind, fours, three_points)`` of one line through the point, once black plays there.
+
+``kind`` is ``_FIVE``, ``_OVERLINE`` or 0; ``fours`` is the number of fours holding the
+point; ``three_points`` are the offsets (in steps from the point) of the empty points that
+would turn the line into a straight four holding the point: the line is a three when one
+of them is not forbidden. No line has both fours and three points (checked over all
+``3**10`` lines), so a line is a four, a three or neither, as the rules have it.
+"""
+
+_NOTHING: Final[_Facts] = (0, 0, ())
+_FACTS: dict[bytes, _Facts] = {}
+"""Cache: line slice (cells as on the board, the centre not yet black) -> its facts.
+
+At most ``4**10`` keys in principle; in practice far fewer, as walls only come in runs
+from the edge (about 10**5 at most). Pure: the value depends on the key alone."""
+
+
+def _run(line: list[int], centre: int) -> tuple[int, int]:
+    """First and last index of the black run through ``centre`` in ``line``."""
+    lo = centre
+    while lo > 0 and line[lo - 1] == BLACK:
+        lo -= 1
+    hi = centre
+    last = len(line) - 1
+    while hi < last and line[hi + 1] == BLACK:
+        hi += 1
+    return lo, hi
+
+
+def _analyse(key: bytes) -> _Facts:
+    """The facts of one 11-cell line with black about to play at its centre."""
+    # Only three kinds of cell matter: empty, black, and anything else (white or wall).
+    line = [c if c in (EMPTY, BLACK) else WALL for c in key]
+    line[_CENTRE] = BLACK
+    lo, hi = _run(line, _CENTRE)
+    length = hi - lo + 1
+    if length == 5:
+        return (_FIVE, 0, ())
+    if length > 5:
+        return (_OVERLINE, 0, ())
+
+    # Fours: each empty point that makes an exact five holding the centre, told apart by
+    # the four stones it completes (both ends of a straight four complete the same four).
+    fours: set[tuple[int, ...]] = set()
+    for q in range(1, _WIDTH - 1):
+        if line[q] != EMPTY:
+            continue
+        line[q] = BLACK
+        lo, hi = _run(line, _CENTRE)
+        if hi - lo == 4 and lo <= q <= hi:
+            fours.add(tuple(k for k in range(lo, hi + 1) if k != q))
+        line[q] = EMPTY
+
+    # Threes: empty points that make a straight four holding the centre and themselves:
+    # a run of exactly four, both ends empty, and no black just past either end (so both
+    # ends give an exact five, not an overline). A four spans at most 3 cells each side.
+    threes: list[int] = []
+    for q in range(_CENTRE - 3, _CENTRE + 4):
+        if line[q] != EMPTY:
+            continue
+        line[q] = BLACK
+        lo, hi = _run(line, _CENTRE)
+        if (
+            hi - lo == 3
+            and lo <= q <= hi
+            and line[lo - 1] == EMPTY
+            and line[hi + 1] == EMPTY
+            and line[lo - 2] != BLACK
+            and line[hi + 2] != BLACK
+        ):
+            threes.append(q - _CENTRE)
+        line[q] = EMPTY
+
+    if not fours and not threes:
+        return _NOTHING
+    return (0, len(fours), tuple(threes))
+
+
+# -- the check --------------------------------------------------------------------------
+_SHIFT: Final = _REACH
+"""Wall bytes put before the board copy: the farthest cell up-left of a top-row point on
+the ``stride + 1`` diagonal lies just before the array start, which a slice cannot reach."""
+_LEAD: Final = bytes([WALL]) * _SHIFT
+_BLACK_BYTE: Final = bytes([BLACK])
+
+
+def forbidden(board: Board, x: int, y: int) -> Forbidden | None:
+    """Why BLACK may not play at the empty point ``(x, y)`` under renju rules, or ``None``.
+
+    The board's own rule is not consulted (callers use this for renju). ``(x, y)`` must be
+    an empty point of the board; the board is not changed.
+    """
+    if not board.on_board(x, y):
+        raise ValueError(f"point {x},{y} is not on the board")
+    i = board.index(x, y)
+    if board.cells[i] != EMPTY:
+        raise ValueError(f"point {x},{y} is not empty")
+    return _verdict(_LEAD + board.cells, i + _SHIFT, board.directions)
+
+
+def is_forbidden(board: Board, x: int, y: int) -> bool:
+    """Whether BLACK may not play at the empty point ``(x, y)`` under renju rules."""
+    return forbidden(board, x, y) is not None
+
+
+def _verdict(cells: bytes, i: int, directions: tuple[int, ...]) -> Forbidden | None:
+    """The verdict for black at the empty cell ``i`` of ``cells`` (a shifted board copy)."""
+    facts = _FACTS
+    overline = False
+    fours = 0
+    threes: list[tuple[int, tuple[int, ...]]] = []
+    for step in directions:
+        start = i - _REACH * step
+        key = cells[start : start + _WIDTH * step : step]
+        f = facts.get(key)
+        if f is None:
+            f = facts[key] = _analyse(key)
+        if f is _NOTHING:
+            continue
+        kind, n, points = f
+        if kind == _FIVE:
+            return None
+        if kind == _OVERLINE:
+            overline = True
+        fours += n
+        if points:
+            threes.append((step, points))
+    if overline:
+        return Forbidden.OVERLINE
+    if fours >= 2:
+        return Forbidden.DOUBLE_FOUR
+    if len(threes) < 2:
+        return None
+
+    # Two or more candidate threes: a three counts only if one of its straight-four points
+    # is not itself forbidden once this stone is on the board.
+    after = cells[:i] + _BLACK_BYTE + cells[i + 1 :]
+    real = 0
+    left = len(threes)
+    for step, points in threes:
+        left -= 1
+        if any(_verdict(after, i + off * step, directions) is None for off in points):
+            real += 1
+            if real >= 2:
+                return Forbidden.DOUBLE_THREE
+        if real + left < 2:
+            break
+    return None
