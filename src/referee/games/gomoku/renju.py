@@ -46,8 +46,7 @@ class Forbidden(enum.Enum):
 _REACH: Final = 5
 """Cells read each side of the point: a five holding the point spans at most 4 cells each
 side, and the cell just past it tells an exact five from an overline. The board's wall
-frame (``PAD``) is 5 cells wide, so such a read never leaves the array (but see
-``_SHIFT``)."""
+frame (``PAD``) is 5 cells wide, so such a read never leaves the array."""
 _WIDTH: Final = 2 * _REACH + 1
 _CENTRE: Final = _REACH
 
@@ -134,10 +133,6 @@ def _analyse(key: bytes) -> _Facts:
 
 
 # -- the check --------------------------------------------------------------------------
-_SHIFT: Final = _REACH
-"""Wall bytes put before the board copy: the farthest cell up-left of a top-row point on
-the ``stride + 1`` diagonal lies just before the array start, which a slice cannot reach."""
-_LEAD: Final = bytes([WALL]) * _SHIFT
 _BLACK_BYTE: Final = bytes([BLACK])
 
 
@@ -152,7 +147,7 @@ def forbidden(board: Board, x: int, y: int) -> Forbidden | None:
     i = board.index(x, y)
     if board.cells[i] != EMPTY:
         raise ValueError(f"point {x},{y} is not empty")
-    return _verdict(_LEAD + board.cells, i + _SHIFT, board.directions)
+    return _verdict(bytes(board.cells), i, board.directions)
 
 
 def is_forbidden(board: Board, x: int, y: int) -> bool:
@@ -161,7 +156,7 @@ def is_forbidden(board: Board, x: int, y: int) -> bool:
 
 
 def _verdict(cells: bytes, i: int, directions: tuple[int, ...]) -> Forbidden | None:
-    """The verdict for black at the empty cell ``i`` of ``cells`` (a shifted board copy)."""
+    """The verdict for black at the empty cell ``i`` of ``cells`` (a copy of the board cells)."""
     facts = _FACTS
     overline = False
     fours = 0
