@@ -15,7 +15,7 @@ from referee.core.clock import TimeControl
 from referee.core.errors import ConfigError, RefereeError
 from referee.core.players import check_runnable, resolve_players
 from referee.core.record import GameRecord
-from referee.output import game_line, make_console, results_table
+from referee.output import GameProgress, make_console, results_table
 
 log = logging.getLogger("referee")
 
@@ -121,9 +121,8 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
             f"Gomoku {settings.rule.value} {settings.width}x{settings.height}, "
             f"{games} game(s): {specs[0].name} vs {specs[1].name}, seed {settings.seed}"
         )
-        runner = GomokuMatch(specs, settings, out,
-                             on_game=lambda r: console.print(game_line(r, games), markup=False))
-        result = runner.run()
+        with GameProgress(console, games) as progress:
+            result = GomokuMatch(specs, settings, out, on_game=progress.game_done).run()
     except RefereeError as exc:
         click.echo(f"referee: error: {exc}", err=True)
         sys.exit(2)

@@ -5,8 +5,17 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from types import TracebackType
 
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from referee.core.players import PlayerSpec
@@ -60,3 +69,35 @@ def results_table(players: Sequence[PlayerSpec], records: Sequence[GameRecord]) 
         fault_text = ", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "-"
         table.add_row(player.name, f"{points:g}", str(won), str(drawn), str(lost), fault_text)
     return table
+
+
+class GameProgress:
+    """A line per finished game; on a terminal also a live bar with games done and ETA."""
+
+    def __init__(self, console: Console, total: int) -> None:
+        self.console = console
+        self.total = total
+        self._progress: Progress | None = None
+        self._task = TaskID(0)
+
+    def __enter__(self) -> GameProgress:
+        if self.console.is_terminal:
+            self._progress = Progress(
+                TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("ETA"), TimeRemainingColumn(), console=self.console,
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("games", total=self.total)
+        return self
+
+    def game_done(self, record: GameRecord) -> None:
+        """Report one finished game."""
+        self.console.print(game_line(record, self.total), markup=False)
+        if self._progress is not None:
+            self._progress.advance(self._task)
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.stop()
