@@ -126,6 +126,9 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
     except RefereeError as exc:
         click.echo(f"referee: error: {exc}", err=True)
         sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("referee: interrupted; the finished games are in the output folder", err=True)
+        sys.exit(130)
     console.print(results_table(specs, result.records))
     console.print(f"Records: {out}")
 
