@@ -3,7 +3,10 @@
 A bot is started in a session of its own (its pid is the session and process-group id),
 so every process it forks stays findable by session id even after the bot itself has
 exited. Children that leave the session are still found as descendants while their
-parent lives, and are remembered once seen.
+parent lives, and are remembered once seen. A child that leaves the session and loses
+its parent before anyone looked is found at kill time by the token the bot's
+environment carries (``TOKEN_VAR``), which every descendant inherits unless it clears
+its environment.
 
 The ``MemoryWatchdog`` is one background thread that watches every registered tree and
 kills a tree whose total resident memory goes over its limit.
@@ -34,6 +37,26 @@ def _ident(proc: psutil.Process) -> Ident | None:
         return None
 
 
+TOKEN_VAR = "REFEREE_BOT_TOKEN"
+"""The environment variable that marks every process of one bot (see ``marked``)."""
+
+
+def marked(token: str) -> list[int]:
+    """Pids of live processes whose environment holds ``TOKEN_VAR=token``."""
+    needle = f"{TOKEN_VAR}={token}".encode()
+    found = []
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:
+                if needle in f.read().split(b"\0"):
+                    found.append(int(name))
+        except OSError:
+            continue
+    return found
+
+
 def session_members(sid: int) -> list[int]:
     """Pids of all live processes whose session id is ``sid``."""
     found = []
@@ -52,8 +75,9 @@ def session_members(sid: int) -> list[int]:
 class ProcessTree:
     """Every process belonging to one bot: its root, its session, its descendants."""
 
-    def __init__(self, root_pid: int) -> None:
+    def __init__(self, root_pid: int, token: str | None = None) -> None:
         self.root_pid = root_pid
+        self.token = token
         self._seen: dict[int, float] = {}
         self._lock = threading.Lock()
         try:
@@ -62,10 +86,16 @@ class ProcessTree:
         except psutil.Error:
             pass
 
-    def processes(self) -> list[psutil.Process]:
-        """The live processes of the tree (root, session members, seen descendants)."""
+    def processes(self, thorough: bool = False) -> list[psutil.Process]:
+        """The live processes of the tree (root, session members, seen descendants).
+
+        ``thorough`` also looks for processes carrying the tree's token (slower: it reads
+        every process's environment), to find descendants that escaped session and parent.
+        """
         candidates: dict[int, psutil.Process] = {}
         pids: set[int] = set(session_members(self.root_pid))
+        if thorough and self.token is not None:
+            pids.update(marked(self.token))
         with self._lock:
             pids.update(self._seen)
         for pid in pids:
@@ -110,7 +140,7 @@ class ProcessTree:
             os.killpg(self.root_pid, signal.SIGKILL)
         count = 0
         for _ in range(3):  # children may fork while we kill; sweep until none is left
-            procs = [p for p in self.processes() if _alive(p)]
+            procs = [p for p in self.processes(thorough=True) if _alive(p)]
             if not procs:
                 break
             for proc in procs:
@@ -124,7 +154,7 @@ class ProcessTree:
 
     def alive(self) -> list[int]:
         """Pids of the tree's processes that are still running (not zombies)."""
-        return [p.pid for p in self.processes() if _alive(p)]
+        return [p.pid for p in self.processes(thorough=True) if _alive(p)]
 
 
 def _alive(proc: psutil.Process) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import secrets
 import select
 import signal
 import subprocess
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from referee.core.errors import BotFault
-from referee.core.limits import WATCHDOG, MemoryWatchdog, ProcessTree
+from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
 from referee.core.outcome import Outcome
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,9 @@ class BotProcess:
         """Spawn the program in its own session; raise ``BotFault(CRASH)`` if it cannot run."""
         if self.cwd is not None:
             self.cwd.mkdir(parents=True, exist_ok=True)
+        token = secrets.token_hex(12)  # marks the bot's processes, to find every one of them
+        env = dict(self.env if self.env is not None else os.environ)
+        env[TOKEN_VAR] = token
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -94,7 +98,7 @@ class BotProcess:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=self.cwd,
-                env=self.env,
+                env=env,
                 bufsize=0,
                 start_new_session=True,
                 close_fds=True,
@@ -114,7 +118,7 @@ class BotProcess:
             self._poll.register(self._pidfd, select.POLLIN)
         except (AttributeError, OSError):
             self._pidfd = None
-        self._tree = ProcessTree(self._proc.pid)
+        self._tree = ProcessTree(self._proc.pid, token)
         self._stderr_thread = threading.Thread(
             target=self._drain_stderr,
             args=(self._proc.stderr,),
@@ -316,6 +320,10 @@ class BotProcess:
                 return None
             end = cr if cr >= 0 else lf
             raw = bytes(buf[:end])
+            if len(raw) > self.max_line:  # a long line that came whole within one chunk
+                raw = raw[: self.max_line]
+                self.truncated_lines += 1
+                log.warning("%s sent a line over %d bytes: cutting it", self.name, self.max_line)
             if cr >= 0 and end + 1 < len(buf) and buf[end + 1] == _LF:
                 del buf[: end + 2]
             else:
@@ -357,6 +365,10 @@ class BotProcess:
     def _drain_stderr(self, stream: IO[bytes]) -> None:
         sink: IO[bytes] | None = None
         written = 0
+        notice = f"\n[referee: stderr cut at {self.stderr_cap} bytes]\n".encode()
+        if len(notice) > self.stderr_cap:
+            notice = b""
+        keep = self.stderr_cap - len(notice)  # the notice counts toward the cap
         try:
             if self.stderr_log is not None:
                 self.stderr_log.parent.mkdir(parents=True, exist_ok=True)
@@ -368,15 +380,15 @@ class BotProcess:
                     break
                 if sink is None:
                     continue
-                room = self.stderr_cap - written
+                room = max(keep - written, 0)
                 if room > 0:
                     sink.write(data[:room])
-                    sink.flush()
                     written += min(room, len(data))
-                    if len(data) > room:
-                        sink.write(f"\n[referee: stderr cut at {self.stderr_cap} bytes]\n".encode())
-                        sink.flush()
-                self.stderr_dropped += max(0, len(data) - max(room, 0))
+                if len(data) > room:
+                    if not self.stderr_dropped:  # the first byte dropped: say so, once
+                        sink.write(notice)
+                    self.stderr_dropped += len(data) - room
+                sink.flush()
         except (OSError, ValueError):
             pass
         finally:

@@ -1,0 +1,285 @@
+"""BotProcess against tiny real programs: line reading, deadlines, exits, kills, limits.
+
+Each test runs a short inline Python script as the bot. The scripts write with
+``os.write`` (no buffering) and sleep between writes when a test needs the bytes to
+arrive in separate chunks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import textwrap
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import psutil
+import pytest
+
+from referee.core.errors import BotFault
+from referee.core.limits import MemoryWatchdog
+from referee.core.outcome import Outcome
+from referee.core.process import BotProcess
+
+MB = 2**20
+
+
+def bot(tmp_path: Path, script: str, **options: object) -> BotProcess:
+    """A (not yet started) bot running ``script`` with this Python."""
+    return BotProcess(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        name="tiny", cwd=tmp_path / "work", stderr_log=tmp_path / "tiny.stderr.log",
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def soon(seconds: float = 5.0) -> float:
+    return time.monotonic() + seconds
+
+
+def running(pids: Sequence[int]) -> list[int]:
+    """The pids still running (zombies are dead)."""
+    alive = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                alive.append(pid)
+        except psutil.NoSuchProcess:
+            continue
+    return alive
+
+
+def wait_gone(pids: Sequence[int], within: float = 1.0) -> list[int]:
+    """Wait up to ``within`` seconds for ``pids`` to end; the ones still running."""
+    limit = time.monotonic() + within
+    while running(pids) and time.monotonic() < limit:
+        time.sleep(0.02)
+    return running(pids)
+
+
+@pytest.fixture
+def strays() -> Iterator[list[int]]:
+    """Pids a test saw; any still running at teardown (a failed test) is killed."""
+    pids: list[int] = []
+    yield pids
+    for pid in running(pids):
+        with contextlib.suppress(psutil.Error):
+            psutil.Process(pid).kill()
+
+
+# -- reading lines ----------------------------------------------------------------------
+def test_crlf_lf_and_cr_line_ends_even_split_across_chunks(tmp_path: Path) -> None:
+    script = """
+        import os, sys, time
+        os.write(1, b"crlf\\r\\nlf\\ncr\\rlast\\n")
+        os.write(1, b"split\\r")
+        sys.stdin.readline()  # the LF after "split" is sent only once the test read it
+        os.write(1, b"\\nafter\\n")
+        time.sleep(30)
+    """
+    with bot(tmp_path, script) as b:
+        assert [b.read_line(soon()) for _ in range(4)] == ["crlf", "lf", "cr", "last"]
+        # the CR alone ends "split": no waiting for a LF (which the bot has not sent yet)
+        assert b.read_line(soon(2)) == "split"
+        b.send("go\r\n")
+        # the LF that then starts the next chunk ends no extra line
+        assert b.read_line(soon()) == "after"
+        assert b.pending_line() is None
+
+
+def test_empty_and_blank_lines_are_skipped(tmp_path: Path) -> None:
+    script = """
+        import os, time
+        os.write(1, b"\\n\\r\\n\\r \\t \\nword\\n\\n")
+        time.sleep(30)
+    """
+    with bot(tmp_path, script) as b:
+        assert b.read_line(soon()) == "word"
+        assert b.pending_line() is None
+
+
+def test_long_lines_are_cut_at_max_line_and_the_next_line_still_read(tmp_path: Path) -> None:
+    script = """
+        import os, time
+        os.write(1, b"A" * 70000)
+        time.sleep(0.1)
+        os.write(1, b"A" * 70000 + b"\\r\\nnext\\n" + b"C" * 1000 + b"\\n" + b"D" * 3000 + b"\\n")
+        time.sleep(0.1)
+        os.write(1, b"B" * 5000)
+        time.sleep(0.1)
+        os.write(1, b"B" * 10 + b"\\r")  # the cut line ends with a CR ending a chunk...
+        time.sleep(0.2)
+        os.write(1, b"\\nafter\\n")  # ...and its LF starts the next one
+        time.sleep(30)
+    """
+    with bot(tmp_path, script, max_line=1000) as b:
+        assert b.read_line(soon()) == "A" * 1000  # cut while it was still arriving
+        assert b.read_line(soon()) == "next"
+        assert b.read_line(soon()) == "C" * 1000  # exactly max_line: kept whole
+        assert b.read_line(soon()) == "D" * 1000  # cut though it came whole in one chunk
+        assert b.read_line(soon()) == "B" * 1000
+        assert b.read_line(soon()) == "after"
+        assert b.truncated_lines == 3
+        assert b.pending_line() is None
+
+
+def test_invalid_utf8_is_replaced_not_raised(tmp_path: Path) -> None:
+    script = """
+        import os, time
+        os.write(1, b"\\xff\\xfeok\\xc3\\n7,7\\n")
+        time.sleep(30)
+    """
+    with bot(tmp_path, script) as b:
+        assert b.read_line(soon()) == "\ufffd\ufffdok\ufffd"
+        assert b.read_line(soon()) == "7,7"
+
+
+def test_read_timeout_raises_timeout_at_the_deadline(tmp_path: Path) -> None:
+    with bot(tmp_path, "import time; time.sleep(30)") as b:
+        started = time.monotonic()
+        with pytest.raises(BotFault) as caught:
+            b.read_line(started + 0.5)
+        waited = time.monotonic() - started
+        assert caught.value.outcome is Outcome.TIMEOUT
+        assert 0.5 <= waited < 0.7
+        assert b.running  # a read timeout does not kill the bot
+
+
+# -- exits and kills --------------------------------------------------------------------
+def test_exit_is_seen_at_once_while_a_grandchild_holds_stdout(
+    tmp_path: Path, strays: list[int]
+) -> None:
+    script = """
+        import os, subprocess, sys
+        child = subprocess.Popen(["sleep", "30"])  # inherits our stdout and keeps it open
+        os.write(1, f"{child.pid}\\n".encode())
+        sys.exit(7)
+    """
+    with bot(tmp_path, script) as b:
+        child = int(b.read_line(soon()))
+        strays.append(child)
+        assert running([child])
+        started = time.monotonic()
+        with pytest.raises(BotFault) as caught:
+            b.read_line(soon(10))
+        assert time.monotonic() - started < 0.5
+        assert caught.value.outcome is Outcome.CRASH
+        assert "exit code 7" in caught.value.reason
+        b.kill()
+        assert wait_gone([child]) == []
+
+
+def test_kill_leaves_no_process_of_the_tree(tmp_path: Path, strays: list[int]) -> None:
+    script = """
+        import os, subprocess, sys, time
+        plain = subprocess.Popen(["sleep", "300"])
+        own = subprocess.Popen(["sleep", "300"], start_new_session=True)  # calls setsid()
+        inner = ("import subprocess, time; "
+                 "g = subprocess.Popen(['sleep', '300'], start_new_session=True); "
+                 "print(g.pid, flush=True); time.sleep(300)")
+        middle = subprocess.Popen([sys.executable, "-c", inner], stdout=subprocess.PIPE)
+        grandchild = int(middle.stdout.readline())
+        os.write(1, f"{os.getpid()} {plain.pid} {own.pid} {middle.pid} {grandchild}\\n".encode())
+        time.sleep(300)
+    """
+    with bot(tmp_path, script) as b:
+        pids = [int(p) for p in b.read_line(soon(10)).split()]
+        strays.extend(pids)
+        assert len(running(pids)) == 5
+        assert sorted(b.alive_processes()) == sorted(pids)
+        b.kill()
+        assert wait_gone(pids) == []
+        assert b.alive_processes() == []
+
+
+def test_kill_finds_a_setsid_grandchild_whose_parent_already_exited(
+    tmp_path: Path, strays: list[int]
+) -> None:
+    # the grandchild leaves the session and is orphaned before the referee ever looks:
+    # neither the session nor the parent links lead to it any more
+    script = """
+        import os, subprocess, sys, time
+        inner = ("import subprocess; "
+                 "g = subprocess.Popen(['sleep', '300'], start_new_session=True, "
+                 "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+                 "print(g.pid, flush=True)")
+        middle = subprocess.run([sys.executable, "-c", inner], capture_output=True)
+        os.write(1, middle.stdout)
+        time.sleep(300)
+    """
+    with bot(tmp_path, script) as b:
+        orphan = int(b.read_line(soon(10)))
+        strays.append(orphan)
+        assert running([orphan])
+        assert psutil.Process(orphan).ppid() != b.pid
+        b.kill()
+        assert wait_gone([orphan]) == []
+
+
+def test_writing_to_a_bot_that_closed_its_input_is_a_crash(tmp_path: Path) -> None:
+    script = """
+        import os, time
+        os.close(0)
+        os.write(1, b"closed\\n")
+        time.sleep(30)
+    """
+    with bot(tmp_path, script) as b:
+        assert b.read_line(soon()) == "closed"
+        with pytest.raises(BotFault) as caught:
+            b.send("TURN 7,7\r\n", soon())
+        assert caught.value.outcome is Outcome.CRASH
+        assert "broken pipe" in caught.value.reason
+
+
+# -- stderr -----------------------------------------------------------------------------
+def test_stderr_goes_to_the_log(tmp_path: Path) -> None:
+    script = """
+        import os
+        os.write(2, b"thinking hard\\n")
+        os.write(1, b"done\\n")
+    """
+    with bot(tmp_path, script) as b:
+        assert b.read_line(soon()) == "done"
+    assert (tmp_path / "tiny.stderr.log").read_bytes() == b"thinking hard\n"
+
+
+def test_stderr_log_is_capped(tmp_path: Path) -> None:
+    script = """
+        import os
+        os.write(2, b"first words\\n")
+        for _ in range(16):
+            os.write(2, b"e" * 65536)
+        os.write(1, b"done\\n")
+    """
+    with bot(tmp_path, script, stderr_cap=10_000) as b:
+        assert b.read_line(soon()) == "done"
+    log = (tmp_path / "tiny.stderr.log").read_bytes()
+    assert log.startswith(b"first words\neeee")
+    assert 9_900 < len(log) <= 10_000
+    assert log.endswith(b"[referee: stderr cut at 10000 bytes]\n")
+    assert b.stderr_dropped > 16 * 65536 - 10_000
+
+
+# -- memory -----------------------------------------------------------------------------
+def test_memory_watchdog_kills_a_tree_over_the_limit(tmp_path: Path, strays: list[int]) -> None:
+    # the bot (~11 MB) starts two children that each note their pid, then grow to ~44 MB:
+    # no process alone comes near the 75 MB limit, the tree (~100 MB) goes over it
+    script = """
+        import subprocess, sys, time
+        hog = ("import os, time; open(f'{os.getpid()}.pid', 'w').close(); "
+               "x = b'1' * (35 << 20); time.sleep(60)")
+        kids = [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(2)]
+        time.sleep(60)
+    """
+    watchdog = MemoryWatchdog(interval=0.05)
+    with bot(tmp_path, script, memory_limit=75 * MB, watchdog=watchdog) as b:
+        with pytest.raises(BotFault) as caught:
+            b.read_line(soon(10))
+        assert caught.value.outcome is Outcome.MEMORY_LIMIT
+        assert "over the limit of 75.0 MB" in caught.value.reason
+        assert b.peak_memory > 75 * MB
+        kids = [int(p.stem) for p in (tmp_path / "work").glob("*.pid")]
+        strays.extend(kids)
+        assert len(kids) == 2
+        assert wait_gone([b.pid or 0, *kids]) == []
