@@ -133,6 +133,37 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
     console.print(f"Records: {out}")
 
 
+@main.command("tournament")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-j", "--concurrency", type=int,
+              help="Games at once (default: the file's value, else cores - 1, at least 1).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder (default: the file's output, else referee-out/<name>).")
+@click.option("--ray", "ray_address",
+              help="Run the games on a Ray cluster: an address, or 'local' for a local one "
+                   "(needs pip install 'referee[ray]').")
+def tournament(file: Path, concurrency: int | None, out_dir: Path | None,
+               ray_address: str | None) -> None:
+    """Run (or resume) the tournament described by a TOML FILE.
+
+    Every game and result goes to tournament.sqlite in the output folder, records to
+    records.jsonl beside it. Interrupted (Ctrl-C, a crash, kill -9)? Run the same command
+    again: it continues where it stopped, without losing or repeating a game.
+    """
+    from referee.tournament.session import run_tournament
+
+    console = make_console()
+    try:
+        run_tournament(file, console, concurrency=concurrency, out_dir=out_dir,
+                       ray_address=ray_address)
+    except RefereeError as exc:
+        click.echo(f"referee: error: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("referee: interrupted; run the same command again to resume", err=True)
+        sys.exit(130)
+
+
 @main.command("psq")
 @click.argument("record_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),

@@ -28,7 +28,7 @@ def make_console(stderr: bool = False) -> Console:
     return Console(file=stream, highlight=False, soft_wrap=True)
 
 
-def game_line(record: GameRecord, total: int) -> str:
+def game_line(record: GameRecord, total: int, number: int | None = None) -> str:
     """One line about a finished game: players, colours, result and why."""
     colors = record.settings.get("colors") or ["", ""]
     names = [
@@ -38,7 +38,8 @@ def game_line(record: GameRecord, total: int) -> str:
     outcome = record.outcome.value if record.outcome else "?"
     plies = len(record.moves)
     return (
-        f"game {record.index}/{total}: {names[0]} vs {names[1]}: "
+        f"game {record.index if number is None else number}/{total}: "
+        f"{' vs '.join(names)}: "
         f"{record.result_text()} [{outcome}] {record.reason} ({plies} moves)"
     )
 
@@ -74,9 +75,10 @@ def results_table(players: Sequence[PlayerSpec], records: Sequence[GameRecord]) 
 class GameProgress:
     """A line per finished game; on a terminal also a live bar with games done and ETA."""
 
-    def __init__(self, console: Console, total: int) -> None:
+    def __init__(self, console: Console, total: int, completed: int = 0) -> None:
         self.console = console
         self.total = total
+        self.completed = completed
         self._progress: Progress | None = None
         self._task = TaskID(0)
 
@@ -88,12 +90,14 @@ class GameProgress:
                 transient=True,
             )
             self._progress.start()
-            self._task = self._progress.add_task("games", total=self.total)
+            self._task = self._progress.add_task("games", total=self.total,
+                                                 completed=self.completed)
         return self
 
     def game_done(self, record: GameRecord) -> None:
         """Report one finished game."""
-        self.console.print(game_line(record, self.total), markup=False)
+        self.completed += 1
+        self.console.print(game_line(record, self.total, self.completed), markup=False)
         if self._progress is not None:
             self._progress.advance(self._task)
 

@@ -26,6 +26,8 @@ class PlayerSpec:
     name: str
     command: list[str] = field(default_factory=list)
     builtin: bool = False
+    cpus: tuple[int, ...] = ()
+    """CPUs to pin the player's processes to (empty: no pinning)."""
 
 
 def builtin_command(module: str) -> list[str]:
@@ -33,8 +35,12 @@ def builtin_command(module: str) -> list[str]:
     return [sys.executable, "-m", module]
 
 
-def resolve_player(text: str, builtins: Mapping[str, str]) -> PlayerSpec:
-    """One player from a built-in name (``builtins`` maps names to modules) or a command."""
+def resolve_player(text: str, builtins: Mapping[str, str], base: Path | None = None) -> PlayerSpec:
+    """One player from a built-in name (``builtins`` maps names to modules) or a command.
+
+    Relative paths on the command line are taken relative to ``base`` (default: the
+    current folder) and made absolute.
+    """
     key = text.strip()
     if key in builtins:
         return PlayerSpec(key, builtin_command(builtins[key]), builtin=True)
@@ -44,20 +50,21 @@ def resolve_player(text: str, builtins: Mapping[str, str]) -> PlayerSpec:
         raise ConfigError(f"player {text!r}: cannot split the command line: {exc}") from None
     if not argv:
         raise ConfigError("player: empty command line")
-    argv = [_absolute_if_file(arg, i == 0) for i, arg in enumerate(argv)]
+    argv = [_absolute_if_file(arg, i == 0, base or Path.cwd()) for i, arg in enumerate(argv)]
     name = _program_name(argv)
     return PlayerSpec(name, argv)
 
 
-def _absolute_if_file(arg: str, program: bool) -> str:
+def _absolute_if_file(arg: str, program: bool, base: Path) -> str:
     """Make a relative path absolute, since bots run in a working folder of their own."""
     if arg.startswith("-"):
         return arg
     path = Path(arg)
     if path.is_absolute():
         return arg
-    if (program and os.sep in arg) or (not program and path.is_file()):
-        return str(path.resolve())
+    full = base / path
+    if (program and os.sep in arg) or (not program and full.is_file()):
+        return str(full.resolve())
     return arg
 
 

@@ -22,7 +22,8 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -40,6 +41,31 @@ _CR = 13
 _LF = 10
 
 
+_LIVE: weakref.WeakSet[BotProcess] = weakref.WeakSet()
+_LIVE_LOCK = threading.Lock()
+_LOCAL = threading.local()
+
+
+@contextlib.contextmanager
+def spawn_listener(listener: Callable[[BotProcess], None]) -> Iterator[None]:
+    """Call ``listener`` for every bot process this thread starts inside the block."""
+    previous = getattr(_LOCAL, "listener", None)
+    _LOCAL.listener = listener
+    try:
+        yield
+    finally:
+        _LOCAL.listener = previous
+
+
+def kill_all_processes() -> int:
+    """Kill every bot process still running (all threads); returns how many."""
+    with _LIVE_LOCK:
+        live = [p for p in _LIVE if p.running]
+    for process in live:
+        process.kill()
+    return len(live)
+
+
 class BotProcess:
     """One running bot program and the line-based pipe conversation with it."""
 
@@ -55,6 +81,7 @@ class BotProcess:
         max_line: int = DEFAULT_MAX_LINE,
         stderr_cap: int = DEFAULT_STDERR_CAP,
         watchdog: MemoryWatchdog | None = None,
+        cpus: Sequence[int] = (),
     ) -> None:
         if not argv:
             raise ValueError("empty command line")
@@ -67,6 +94,7 @@ class BotProcess:
         self.max_line = max_line
         self.stderr_cap = stderr_cap
         self.watchdog = watchdog or WATCHDOG
+        self.cpus = tuple(cpus)
         self.truncated_lines = 0
         self.stderr_dropped = 0
         self._proc: subprocess.Popen[bytes] | None = None
@@ -106,6 +134,13 @@ class BotProcess:
         except OSError as exc:
             raise BotFault(Outcome.CRASH, f"cannot start {self.argv[0]!r}: {exc}") from exc
         self.started_at = time.monotonic()
+        with _LIVE_LOCK:
+            _LIVE.add(self)
+        if self.cpus:
+            try:
+                os.sched_setaffinity(self._proc.pid, self.cpus)
+            except (OSError, AttributeError) as exc:
+                log.warning("%s: cannot pin to CPUs %s: %s", self.name, self.cpus, exc)
         assert self._proc.stdin and self._proc.stdout and self._proc.stderr
         self._stdin_fd = self._proc.stdin.fileno()
         self._stdout_fd = self._proc.stdout.fileno()
@@ -129,6 +164,9 @@ class BotProcess:
         if self.memory_limit:
             self.watchdog.watch(self._tree, self.memory_limit, self._on_memory_kill)
         log.debug("started %s (pid %d): %s", self.name, self._proc.pid, self.argv)
+        listener = getattr(_LOCAL, "listener", None)
+        if listener is not None:
+            listener(self)
 
     @property
     def pid(self) -> int | None:

@@ -179,6 +179,10 @@ class GameRecord:
             parts.append(f" {json.dumps(key)}: {text}")
         return "{\n" + ",\n".join(parts) + "\n}"
 
+    def to_compact_json(self) -> str:
+        """The record as one line of JSON (for JSONL files)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
     def write(self, path: Path | str) -> Path:
         """Write the record to ``path`` atomically (temporary file, then rename)."""
         path = Path(path)

@@ -124,6 +124,7 @@ class GomokuMatch:
         settings: GomokuSettings,
         out_dir: Path | str,
         on_game: Callable[[GameRecord], None] | None = None,
+        write_files: bool = True,
     ) -> None:
         if len(players) != 2:
             raise ConfigError(f"a gomoku match needs 2 players, got {len(players)}")
@@ -131,6 +132,7 @@ class GomokuMatch:
         self.settings = settings
         self.out_dir = Path(out_dir)
         self.on_game = on_game
+        self.write_files = write_files
         self._brains: list[Brain | None] = [None, None]
         self._record: GameRecord | None = None
 
@@ -152,6 +154,21 @@ class GomokuMatch:
                 brain.end(self.settings.end_grace)
                 self._brains[seat] = None
 
+    def check_player(self, seat: int) -> dict[str, str]:
+        """Start the brain of ``seat`` and set it up as for a first game, then END it.
+
+        Returns its ABOUT answer; raises ``BotFault`` or ``MatchAborted`` (a refused
+        board) if it cannot get ready.
+        """
+        try:
+            brain = self._ready(seat, 0, Clock(self.settings.time))
+            return dict(brain.about)
+        except BaseException:
+            self._drop(seat)
+            raise
+        finally:
+            self.close()
+
     def game_setup(self, index: int) -> tuple[int, list[tuple[int, int]]]:
         """The black (or swap2-opening) seat and the opening points of game ``index``."""
         s = self.settings
@@ -162,10 +179,17 @@ class GomokuMatch:
             opening = place_opening(s.openings[number], s.width, s.height)
         return first, opening
 
-    def play_game(self, index: int) -> GameRecord:
-        """Play game ``index`` (0-based) and write its record."""
+    def play_game(self, index: int, first: int | None = None,
+                  opening: list[tuple[int, int]] | None = None) -> GameRecord:
+        """Play game ``index`` (0-based) and write its record.
+
+        ``first`` (the black or swap2-opening seat) and ``opening`` (board points) default
+        to the match's alternation (see ``game_setup``).
+        """
         s = self.settings
-        first, opening = self.game_setup(index)
+        default_first, default_opening = self.game_setup(index)
+        first = default_first if first is None else first
+        opening = default_opening if opening is None else opening
         record = GameRecord(
             game="gomoku",
             players=[PlayerInfo(p.name, list(p.command)) for p in self.players],
@@ -202,10 +226,11 @@ class GomokuMatch:
         return self._finish(record)
 
     def _finish(self, record: GameRecord) -> GameRecord:
-        path = self.out_dir / f"game-{record.index:03d}.json"
-        record.write(path)
-        if self.settings.psq:
-            write_psq(record, path.with_suffix(".psq"))
+        if self.write_files:
+            path = self.out_dir / f"game-{record.index:03d}.json"
+            record.write(path)
+            if self.settings.psq:
+                write_psq(record, path.with_suffix(".psq"))
         if self.on_game is not None:
             self.on_game(record)
         return record
@@ -230,6 +255,7 @@ class GomokuMatch:
             env=env,
             stderr_log=self.out_dir / "logs" / f"{safe}.stderr.log",
             memory_limit=self.settings.memory_limit,
+            cpus=player.cpus,
         )
         process.start()
         return Brain(process, player.name, on_note=self._note(seat))

@@ -1,0 +1,61 @@
+"""What a game slice offers to tournaments: its settings, its players, one game played.
+
+The tournament layer knows games only through this interface, so a new game needs no
+change to schedules, the store, the runner or the ratings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from referee.core.players import PlayerSpec
+from referee.core.record import GameRecord
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One scheduled game: who sits where, which opening, which seed."""
+
+    key: str
+    seats: tuple[PlayerSpec, ...]
+    seed: int
+    opening: int | None = None
+    round: int = 1
+    slot: int = 0
+    """Which of the concurrent game slots plays it (each slot has its own work folders)."""
+
+
+class GameAdapter(Protocol):
+    """A game as tournaments see it."""
+
+    name: str
+    seats: int
+    builtins: Mapping[str, str]
+
+    def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> Any:
+        """Validate the game's settings table; ``ConfigError`` names ``source`` and the key.
+
+        Relative file names in the table are taken relative to ``base``.
+        """
+
+    def describe(self, settings: Any) -> dict[str, Any]:
+        """The settings as plain data (identifies a tournament; goes into records)."""
+
+    def opening_count(self, settings: Any) -> int:
+        """How many openings the settings provide (0: games start from an empty board)."""
+
+    def check_player(self, settings: Any, player: PlayerSpec, work_dir: Path) -> None:
+        """Start the player's program, set it up as for a game, end it.
+
+        Raises ``ConfigError`` naming the player and what went wrong if it cannot get
+        ready (does not start, crashes, refuses the settings, does not answer in time).
+        """
+
+    def play(self, settings: Any, task: GameTask, work_dir: Path) -> GameRecord:
+        """Play one game with fresh bot processes and return its finished record.
+
+        Bots run in folders under ``work_dir``; their stderr logs go there too.
+        """

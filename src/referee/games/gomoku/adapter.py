@@ -1,0 +1,120 @@
+"""Gomoku as tournaments see it: the ``[settings]`` table and one game played."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from referee.core.adapter import GameTask
+from referee.core.clock import TimeControl
+from referee.core.errors import BotFault, ConfigError, MatchAborted
+from referee.core.players import PlayerSpec
+from referee.core.record import GameRecord
+from referee.core.validation import format_errors
+from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
+from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
+from referee.games.gomoku.openings import place_opening, read_openings
+
+
+class GomokuTable(BaseModel):
+    """The ``[settings]`` table of a Gomoku tournament (times in ms, memory in MB)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rule: str = "freestyle"
+    size: int = Field(default=15, ge=MIN_SIZE, le=MAX_SIZE)
+    width: int | None = Field(default=None, ge=MIN_SIZE, le=MAX_SIZE)
+    height: int | None = Field(default=None, ge=MIN_SIZE, le=MAX_SIZE)
+    timeout_turn: int = Field(default=5000, ge=0)
+    timeout_match: int = Field(default=0, ge=0)
+    tolerance: int = Field(default=500, ge=0)
+    startup: int = Field(default=30000, gt=0)
+    memory: int = Field(default=0, ge=0)
+    openings: str | None = None
+    swap2: bool = False
+    folder: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> GomokuTable:
+        Rule.parse(self.rule)  # raises ValueError with the known names
+        if self.swap2 and self.openings:
+            raise ValueError("choose either openings or swap2, not both")
+        return self
+
+
+class GomokuAdapter:
+    """The Gomoku slice for tournaments: two seats, seat 0 plays black (or opens swap2)."""
+
+    name = "gomoku"
+    seats = 2
+    builtins: Mapping[str, str] = BUILTIN_BRAINS
+
+    def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> GomokuSettings:
+        """Validate ``[settings]``; the openings file is relative to ``base``."""
+        try:
+            spec = GomokuTable.model_validate(dict(table))
+        except ValidationError as exc:
+            raise ConfigError(format_errors(source, exc, prefix="settings.")) from None
+        openings = []
+        if spec.openings:
+            path = Path(spec.openings)
+            openings = read_openings(path if path.is_absolute() else base / path)
+        width = spec.width or spec.size
+        try:
+            return GomokuSettings(
+                width=width,
+                height=spec.height or spec.width or spec.size,
+                rule=Rule.parse(spec.rule),
+                time=TimeControl(turn=spec.timeout_turn / 1000,
+                                 game=spec.timeout_match / 1000 or None,
+                                 tolerance=spec.tolerance / 1000, startup=spec.startup / 1000),
+                memory_limit=spec.memory * 2**20 or None,
+                games=1,
+                openings=openings,
+                swap2=spec.swap2,
+                folder=(base / spec.folder).resolve() if spec.folder else None,
+                psq=False,
+            )
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: settings: {exc}") from None
+
+    def describe(self, settings: GomokuSettings) -> dict[str, Any]:
+        """Settings as plain data, openings included (they decide the games)."""
+        data = settings.describe()
+        data["openings"] = settings.openings
+        return data
+
+    def opening_count(self, settings: GomokuSettings) -> int:
+        """Number of openings in the file (0 without one)."""
+        return len(settings.openings)
+
+    def check_player(self, settings: GomokuSettings, player: PlayerSpec, work_dir: Path) -> None:
+        """START the brain on the tournament's board (with its INFO), then END it."""
+        match = GomokuMatch([player, player], settings, work_dir, write_files=False)
+        try:
+            match.check_player(0)
+        except BotFault as fault:
+            raise ConfigError(f"player {player.name} cannot get ready for a game: "
+                              f"{fault.outcome.value}: {fault}") from None
+        except MatchAborted as exc:
+            raise ConfigError(f"player {player.name}: {exc}") from None
+
+    def play(self, settings: GomokuSettings, task: GameTask, work_dir: Path) -> GameRecord:
+        """One game with fresh brains: seat 0 plays black (or opens swap2)."""
+        match = GomokuMatch(task.seats, replace(settings, seed=task.seed), work_dir,
+                            write_files=False)
+        opening = []
+        if task.opening is not None:
+            opening = place_opening(settings.openings[task.opening], settings.width,
+                                    settings.height)
+        try:
+            record = match.play_game(0, first=0, opening=opening)
+        finally:
+            match.close()
+        record.seed = task.seed
+        record.settings["game_key"] = task.key
+        return record

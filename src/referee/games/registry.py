@@ -1,0 +1,12 @@
+"""The games the referee knows, by name, as tournament adapters."""
+
+from __future__ import annotations
+
+from referee.core.adapter import GameAdapter
+
+
+def game_adapters() -> dict[str, GameAdapter]:
+    """Every game by name (imported on demand)."""
+    from referee.games.gomoku.adapter import GomokuAdapter
+
+    return {"gomoku": GomokuAdapter()}

@@ -1,0 +1,1 @@
+"""Tournaments: schedules, concurrent runs, the results store, ratings and reports."""

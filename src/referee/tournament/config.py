@@ -1,0 +1,246 @@
+"""The tournament file (TOML) turned into validated settings.
+
+Every mistake is reported at once, each with its key and the reason, for example::
+
+    demo.toml: schedule.kind: Input should be 'round-robin', 'gauntlet' or 'swiss'
+    demo.toml: players[2].command: give either command or builtin
+
+A file looks like this (every key but ``game`` and ``players`` has a default)::
+
+    name = "demo"
+    game = "gomoku"
+    seed = 1
+    concurrency = 2          # games at once (default: cores - 1, at least 1)
+    output = "out/demo"      # relative to the file (default: referee-out/<name>)
+
+    [schedule]
+    kind = "round-robin"     # round-robin | gauntlet | swiss
+    rounds = 1               # round-robin/gauntlet: repetitions; swiss: rounds
+
+    [settings]               # the game's own settings (see docs/tournaments.md)
+    rule = "freestyle"
+    size = 15
+
+    [[players]]
+    name = "threat"
+    builtin = "threat"
+
+    [[players]]
+    name = "mine"
+    command = "./pbrain-mine --fast"
+    cpus = [1]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from referee.core.adapter import GameAdapter
+from referee.core.errors import ConfigError
+from referee.core.players import PlayerSpec, builtin_command, resolve_player
+from referee.core.validation import format_errors
+from referee.tournament.ratings import BayesEloParams
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PlayerEntry(_Strict):
+    """One ``[[players]]`` table."""
+
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[\w.#+-]+$")
+    command: str | list[str] | None = None
+    builtin: str | None = None
+    cpus: list[int] | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> PlayerEntry:
+        if (self.command is None) == (self.builtin is None):
+            raise ValueError("give either command or builtin")
+        if isinstance(self.command, list) and not self.command:
+            raise ValueError("command is empty")
+        return self
+
+
+class ScheduleEntry(_Strict):
+    """The ``[schedule]`` table."""
+
+    kind: Literal["round-robin", "gauntlet", "swiss"] = "round-robin"
+    rounds: int = Field(default=1, ge=1, le=100_000)
+    gauntlet: str | None = None
+    """The player who meets all others (gauntlet; default: the first player)."""
+
+
+class SprtEntry(_Strict):
+    """The ``[sprt]`` table: stop a two-player match early once the test decides."""
+
+    elo0: float = 0.0
+    elo1: float = 5.0
+    alpha: float = Field(default=0.05, gt=0, lt=0.5)
+    beta: float = Field(default=0.05, gt=0, lt=0.5)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> SprtEntry:
+        if self.elo1 <= self.elo0:
+            raise ValueError("elo1 must be greater than elo0")
+        return self
+
+
+class RatingsEntry(_Strict):
+    """The ``[ratings]`` table: BayesElo's preset and any parameter changed from it."""
+
+    preset: Literal["gomocup", "bayeselo"] = "gomocup"
+    advantage: float | None = None
+    drawelo: float | None = Field(default=None, gt=0)
+    prior: float | None = Field(default=None, ge=0)
+    offset: float = 0.0
+    confidence: float = Field(default=0.95, gt=0, lt=1)
+
+    def params(self) -> BayesEloParams:
+        """The BayesElo parameters this table selects."""
+        changes = {key: value for key, value in (
+            ("advantage", self.advantage), ("drawelo", self.drawelo), ("prior", self.prior),
+            ("offset", self.offset), ("confidence", self.confidence)) if value is not None}
+        return BayesEloParams.preset(self.preset, **changes)
+
+
+class TournamentFile(_Strict):
+    """The whole file, before the game's own settings are checked by the game."""
+
+    name: str = Field(default="tournament", min_length=1, pattern=r"^[\w.+-]+$")
+    game: str
+    seed: int = Field(default=1, ge=0)
+    concurrency: int | None = Field(default=None, ge=1, le=1024)
+    output: str | None = None
+    standings_every: int = Field(default=10, ge=1)
+    records_gzip: bool = False
+    schedule: ScheduleEntry = ScheduleEntry()
+    settings: dict[str, Any] = Field(default_factory=dict)
+    sprt: SprtEntry | None = None
+    ratings: RatingsEntry = RatingsEntry()
+    players: list[PlayerEntry] = Field(min_length=2)
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> TournamentFile:
+        names = [p.name for p in self.players]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"player names must be unique: {', '.join(twice)}")
+        if self.schedule.gauntlet is not None and self.schedule.gauntlet not in names:
+            raise ValueError(f"schedule.gauntlet {self.schedule.gauntlet!r} is not a player")
+        if self.sprt is not None and len(self.players) != 2:
+            raise ValueError("sprt needs exactly 2 players")
+        return self
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A validated tournament: the file's settings plus the game's parsed settings."""
+
+    source: Path
+    spec: TournamentFile
+    adapter: GameAdapter
+    settings: Any
+    players: tuple[PlayerSpec, ...]
+    output: Path
+
+    @property
+    def name(self) -> str:
+        """The tournament's name."""
+        return self.spec.name
+
+    def concurrency(self, override: int | None = None) -> int:
+        """Games at once: the override, the file's value, or cores - 1 (at least 1)."""
+        if override is not None:
+            return max(1, override)
+        if self.spec.concurrency is not None:
+            return self.spec.concurrency
+        return max(1, (os.cpu_count() or 2) - 1)
+
+    def fingerprint(self) -> str:
+        """A hash of everything that decides which games are played and how.
+
+        Concurrency, output folder and display options are left out: changing them does not
+        make it another tournament.
+        """
+        data = {
+            "game": self.spec.game,
+            "seed": self.spec.seed,
+            "schedule": self.spec.schedule.model_dump(),
+            "sprt": self.spec.sprt.model_dump() if self.spec.sprt else None,
+            "settings": self.adapter.describe(self.settings),
+            "players": [[p.name, p.command] for p in self.players],
+        }
+        text = json.dumps(data, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def load_tournament(path: Path | str, games: Mapping[str, GameAdapter]) -> Tournament:
+    """Read and validate a tournament file; ``ConfigError`` lists every mistake."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not a text file: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_tournament(raw, path, games)
+
+
+def parse_tournament(raw: Mapping[str, Any], path: Path,
+                     games: Mapping[str, GameAdapter]) -> Tournament:
+    """Validate an already-parsed tournament table (see ``load_tournament``)."""
+    source = str(path)
+    try:
+        spec = TournamentFile.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(format_errors(source, exc)) from None
+    adapter = games.get(spec.game)
+    if adapter is None:
+        known = ", ".join(sorted(games))
+        raise ConfigError(f"{source}: game: unknown game {spec.game!r} (known: {known})")
+    base = path.parent.resolve()
+    settings = adapter.parse_settings(spec.settings, base, source)
+    if len(spec.players) < adapter.seats:
+        raise ConfigError(f"{source}: players: {spec.game} needs at least {adapter.seats} "
+                          f"players, got {len(spec.players)}")
+    players = []
+    errors = []
+    for number, entry in enumerate(spec.players):
+        key = f"{source}: players[{number}]"
+        if entry.builtin is not None:
+            if entry.builtin not in adapter.builtins:
+                known = ", ".join(sorted(adapter.builtins))
+                errors.append(f"{key}.builtin: unknown built-in {entry.builtin!r} "
+                              f"(known: {known})")
+                continue
+            command = builtin_command(adapter.builtins[entry.builtin])
+            players.append(PlayerSpec(entry.name, command, True, tuple(entry.cpus or ())))
+            continue
+        text = entry.command if isinstance(entry.command, str) else shlex.join(entry.command or [])
+        try:
+            resolved = resolve_player(text, {}, base)
+        except ConfigError as exc:
+            errors.append(f"{key}.command: {exc}")
+            continue
+        players.append(PlayerSpec(entry.name, resolved.command, False, tuple(entry.cpus or ())))
+    if errors:
+        raise ConfigError("\n".join(errors))
+    output = Path(spec.output) if spec.output else Path("referee-out") / spec.name
+    if not output.is_absolute():
+        output = (base / output) if spec.output else output.resolve()
+    return Tournament(path, spec, adapter, settings, tuple(players), output)
+

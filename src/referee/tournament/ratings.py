@@ -1,0 +1,834 @@
+"""BayesElo ratings (Rémi Coulom's model and algorithms) from streamed game results.
+
+Facts taken from Coulom's ``bayeselo`` source (``CBradleyTerry``, ``CCondensedResults``,
+``CEloRatingCUI``, ``CCDistribution``, ``CDiscretization``), re-implemented here:
+
+* **Model** (``CBradleyTerry.h``): with ``f(d) = 1 / (1 + 10^(-d/400))`` and ``D`` the rating
+  of the first player (the side with the advantage) minus the second's,
+  ``P(first wins) = f(D + advantage - drawelo)``, ``P(second wins) = f(-D - advantage -
+  drawelo)`` and a draw is the rest. In "gamma" form (``gamma = 10^(elo/400)``,
+  ``thetaW = 10^(advantage/400)``, ``thetaD = 10^(drawelo/400)``) this is Hunter's
+  generalised Bradley-Terry model with home advantage and ties (Rao-Kupper).
+* **Prior** (``CCondensedResults::AddPrior``): ``prior`` virtual draws. For every player
+  ``i`` and each opponent ``j`` it met, ``prior * 0.25 * games(i, j) / games(i)`` draws are
+  added with ``i`` first and as many with ``j`` first; so a lone pair gets ``prior`` draws
+  in all, half with each colour. The prior enters the ratings and the intervals, not the
+  games / score / draws columns.
+* **MM** (``CBradleyTerry::MinorizationMaximization``): gammas start at 1 (and thetaW /
+  thetaD at 1 when estimated), up to 10,000 iterations, stop when the largest
+  ``|g' - g| / (g' + g)`` (and ``|theta' - theta|`` of an estimated theta) is below
+  ``epsilon`` (1e-5). thetaW is updated after the gammas, thetaD after thetaW, each with the
+  newest values; thetaD's update is ``C + sqrt(C^2 + 1)``. BayesElo sweeps the players one
+  by one (Gauss-Seidel); here all gammas are updated at once, which is also a
+  minorization-maximization step (Hunter's minorizer separates the players) and has the same
+  fixed point. Ratings are ``400 log10(gamma)`` shifted to mean 0.
+* **Scale** (``CEloRatingCUI``, command ``mm``): after ``mm`` BayesElo displays ratings
+  multiplied by ``4x / (1 + x)^2`` with ``x = 10^(-drawelo/400)`` ("maximum-likelihood
+  ratings are now scaled down so that they look more like Elostat/SSDF ratings", changelog
+  2005-12-18); ``offset`` is then added. ``scale=None`` here does the same; give ``1.0`` for
+  raw maximum-likelihood ratings.
+* **exactdist** (``GetPlayerDist``): for each player, the likelihood of its own games as its
+  rating ``x`` runs over ``resolution`` (1001) bin centres ``elo_min + (k + 0.5) *
+  (elo_max - elo_min) / resolution`` of [-1500, 1500], every other rating being moved by
+  ``-(x - elo)/(n - 1)`` so that the mean stays 0; the bounds are found on that discrete
+  distribution by trapezoid integration from each end until ``(1 - confidence) / 2``
+  (``CCDistribution::GetBoundValue``). Here only the bins within 40 nats of the maximum are
+  computed (the log-likelihood is concave in ``x``, so the others weigh less than
+  ``e^-40``).
+* **covariance** (``ComputeCovariance``): the observed information matrix (minus the Hessian
+  of the log-likelihood, prior included) with the last player's rating held fixed, inverted,
+  then mapped to mean-0 ratings: ``C = A H^-1 A^T`` with ``A = I - 1/n``. The symmetric
+  interval is ``z * sqrt(C_ii)``, ``z`` being BayesElo's discretised normal quantile
+  (``NormInv``: 1000 bins on [-10, 10]; 1.9600 for 95 %).
+* **LOS** (``ComputeLikelihoodOfSuperiority``): ``LOS(i, j) = erfc((elo_j - elo_i) /
+  sqrt(2 (C_ii + C_jj - 2 C_ij))) / 2``, 0 on the diagonal.
+* **ratings table** (``ratings``): Rank, Name, Elo, +, -, games, score, oppo. (mean rating
+  of the opponents weighted by games), draws, with BayesElo 0057's column widths and its
+  rounding (half away from zero); ``los_table`` is the ``los`` command (values truncated).
+
+Counts live in a dense players x players table: about 24 bytes per ordered pair of players
+(24 MB for 1,000 players), whatever the number of games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "BayesEloParams",
+    "MMResult",
+    "PairCounts",
+    "PlayerRating",
+    "Ratings",
+    "ResultTable",
+    "bayeselo_scale",
+    "covariance_matrix",
+    "exact_intervals",
+    "los_matrix",
+    "minorization_maximization",
+    "normal_quantile",
+    "rate",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_LN10_400 = math.log(10.0) / 400.0
+_CODES: dict[float, int] = {1.0: 0, 0.5: 1, 0.0: 2}  # first player's score -> win/draw/loss
+_BUFFER = 1 << 16
+_SHIFT_I = 42
+_SHIFT_J = 2
+_MASK_J = (1 << 40) - 1
+_WINDOW_NATS = 40.0
+
+
+# -- results -------------------------------------------------------------------------------
+class PairCounts(NamedTuple):
+    """Games of one ordered pair, seen from the first player (the one with the advantage)."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        """Number of games."""
+        return self.wins + self.draws + self.losses
+
+
+class ResultTable:
+    """Win / draw / loss counts per ordered pair (first player, second player).
+
+    Results are streamed in: the game list is never kept, only a players x players x 3
+    count table (plus a small buffer that is folded in every 65,536 results).
+    """
+
+    def __init__(self) -> None:
+        """An empty table."""
+        self._names: list[str] = []
+        self._index: dict[str, int] = {}
+        self._capacity = 0
+        self._counts: IntArray = np.zeros((0, 0, 3), dtype=np.int64)
+        self._buffer: list[int] = []
+        self._games = 0
+
+    @classmethod
+    def from_results(cls, results: Iterable[tuple[str, str, float]]) -> ResultTable:
+        """A table filled from ``(first, second, score of first)`` triples."""
+        table = cls()
+        table.add_results(results)
+        return table
+
+    # -- filling ---------------------------------------------------------------------------
+    def _player(self, name: str) -> int:
+        index = self._index.get(name)
+        if index is None:
+            if not isinstance(name, str) or not name:
+                raise ValueError(f"player names must be non-empty strings, not {name!r}")
+            index = len(self._names)
+            self._names.append(name)
+            self._index[name] = index
+            if index >= self._capacity:
+                self._grow(max(16, 2 * self._capacity))
+        return index
+
+    def _grow(self, capacity: int) -> None:
+        self._flush()
+        counts = np.zeros((capacity, capacity, 3), dtype=np.int64)
+        old = self._capacity
+        counts[:old, :old] = self._counts
+        self._counts = counts
+        self._capacity = capacity
+
+    def _flush(self) -> None:
+        if not self._buffer:
+            return
+        codes = np.array(self._buffer, dtype=np.int64)
+        self._buffer.clear()
+        first = codes >> _SHIFT_I
+        second = (codes >> _SHIFT_J) & _MASK_J
+        outcome = codes & 3
+        flat = (first * self._capacity + second) * 3 + outcome
+        np.add.at(self._counts.reshape(-1), flat, 1)
+
+    def add_result(self, first: str, second: str, score: float) -> None:
+        """Record one game: ``score`` is the first player's (1, 0.5 or 0)."""
+        code = _CODES.get(score)
+        if code is None:
+            raise ValueError(f"score must be 1, 0.5 or 0, not {score!r}")
+        if first == second:
+            raise ValueError(f"a player cannot play itself: {first!r}")
+        i = self._player(first)
+        j = self._player(second)
+        self._buffer.append((i << _SHIFT_I) | (j << _SHIFT_J) | code)
+        self._games += 1
+        if len(self._buffer) >= _BUFFER:
+            self._flush()
+
+    def add_results(self, results: Iterable[tuple[str, str, float]]) -> int:
+        """Record many games (any iterable, consumed lazily); returns how many were added."""
+        added = 0
+        for first, second, score in results:
+            self.add_result(first, second, score)
+            added += 1
+        return added
+
+    def add_counts(self, first: str, second: str, wins: int, draws: int, losses: int) -> None:
+        """Add already aggregated games of one ordered pair (counts of the first player)."""
+        if first == second:
+            raise ValueError(f"a player cannot play itself: {first!r}")
+        if min(wins, draws, losses) < 0:
+            raise ValueError("counts must not be negative")
+        i = self._player(first)
+        j = self._player(second)
+        self._flush()
+        self._counts[i, j] += (wins, draws, losses)
+        self._games += wins + draws + losses
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def players(self) -> list[str]:
+        """Player names in order of first appearance."""
+        return list(self._names)
+
+    @property
+    def games(self) -> int:
+        """Number of games recorded."""
+        return self._games
+
+    def __len__(self) -> int:
+        """Number of games recorded."""
+        return self._games
+
+    def counts(self, first: str, second: str) -> PairCounts:
+        """Games with ``first`` moving first against ``second`` (zeros if they never met)."""
+        i = self._index.get(first)
+        j = self._index.get(second)
+        if i is None or j is None:
+            return PairCounts(0, 0, 0)
+        self._flush()
+        w, d, lo = (int(x) for x in self._counts[i, j])
+        return PairCounts(w, d, lo)
+
+    def matrix(self) -> IntArray:
+        """A copy of the counts, shape (players, players, 3): [first, second, (w, d, l)]."""
+        self._flush()
+        n = len(self._names)
+        return self._counts[:n, :n].copy()
+
+    def pairs(self) -> Iterable[tuple[str, str, PairCounts]]:
+        """Every ordered pair that played: ``(first, second, counts)``."""
+        self._flush()
+        n = len(self._names)
+        totals = self._counts[:n, :n].sum(axis=2)
+        for i, j in zip(*np.nonzero(totals), strict=True):
+            w, d, lo = (int(x) for x in self._counts[i, j])
+            yield self._names[i], self._names[j], PairCounts(w, d, lo)
+
+
+# -- parameters ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BayesEloParams:
+    """Settings of a BayesElo run (defaults: BayesElo's own, except where noted).
+
+    ``advantage`` / ``drawelo`` are in Elo (``advantage`` / ``drawelo`` commands);
+    ``estimate_advantage`` / ``estimate_drawelo`` are ``mm 1 1``'s flags (defaults 0 0:
+    fixed). ``scale=None`` applies BayesElo's automatic scale (see :func:`bayeselo_scale`).
+    ``elo_min``, ``elo_max``, ``resolution`` and ``confidence`` are ``minelo``, ``maxelo``,
+    ``resolution`` and ``confidence``; ``offset`` is ``offset``.
+    """
+
+    advantage: float = 32.8
+    drawelo: float = 97.3
+    prior: float = 2.0
+    estimate_advantage: bool = False
+    estimate_drawelo: bool = False
+    epsilon: float = 1e-5
+    max_iterations: int = 10_000
+    offset: float = 0.0
+    scale: float | None = None
+    confidence: float = 0.95
+    elo_min: float = -1500.0
+    elo_max: float = 1500.0
+    resolution: int = 1001
+
+    def __post_init__(self) -> None:
+        """Reject settings the model cannot use."""
+        if not self.drawelo > 0 and not self.estimate_drawelo:
+            raise ValueError("drawelo must be > 0 (draws have probability 0 otherwise)")
+        if self.prior < 0:
+            raise ValueError("prior must be >= 0")
+        if not 0 < self.confidence < 1:
+            raise ValueError("confidence must be in (0, 1)")
+        if self.resolution < 3 or not self.elo_max > self.elo_min:
+            raise ValueError("need resolution >= 3 and elo_max > elo_min")
+        if self.epsilon <= 0 or self.max_iterations < 1:
+            raise ValueError("need epsilon > 0 and max_iterations >= 1")
+        if self.scale is not None and not self.scale > 0:
+            raise ValueError("scale must be > 0 (or None for BayesElo's automatic scale)")
+
+    @classmethod
+    def bayeselo_defaults(cls) -> BayesEloParams:
+        """BayesElo's defaults: advantage 32.8, drawelo 97.3, prior 2, offset 0, auto scale."""
+        return cls()
+
+    @classmethod
+    def gomocup(cls) -> BayesEloParams:
+        """The Gomocup settings: no first-move advantage (``advantage 0``), draws nearly
+        impossible (``drawelo 0.01``), as game-AI tournament scripts run BayesElo.
+
+        With ``drawelo`` this small the display scale is 1: ratings are the raw fit. (The
+        published Gomocup Elo list, github.com/Gomocup/GomocupEloRating, runs BayesElo's
+        defaults with ``offset 1600`` instead: ``bayeselo_defaults()`` with that offset.)
+        """
+        return cls(advantage=0.0, drawelo=0.01)
+
+    @classmethod
+    def preset(cls, name: str, **changes: Any) -> BayesEloParams:
+        """The named preset (``gomocup`` or ``bayeselo``) with ``changes`` applied."""
+        presets = {"gomocup": cls.gomocup, "bayeselo": cls.bayeselo_defaults}
+        if name not in presets:
+            raise ValueError(f"unknown ratings preset {name!r} (known: gomocup, bayeselo)")
+        return replace(presets[name](), **changes)
+
+
+def bayeselo_scale(drawelo: float) -> float:
+    """BayesElo's display scale after ``mm``: ``4x / (1 + x)^2``, ``x = 10^(-drawelo/400)``."""
+    x = math.pow(10.0, -drawelo / 400.0)
+    return 4.0 * x / ((1.0 + x) * (1.0 + x))
+
+
+# -- the condensed, prior-augmented data ----------------------------------------------------
+@dataclass
+class _Pairs:
+    """Unordered pairs a < b that met, with counts for both colour orders (prior included)."""
+
+    n: int
+    a: IntArray
+    b: IntArray
+    w_ab: FloatArray  # a first, a wins
+    d_ab: FloatArray
+    l_ab: FloatArray
+    w_ba: FloatArray  # b first, b wins
+    d_ba: FloatArray
+    l_ba: FloatArray
+    true_games: FloatArray  # games between a and b (no prior)
+
+
+def _condense(matrix: IntArray, prior: float) -> _Pairs:
+    n = matrix.shape[0]
+    totals = matrix.sum(axis=2)
+    met = totals + totals.T
+    a, b = np.nonzero(np.triu(met, 1))
+    a = a.astype(np.int64)
+    b = b.astype(np.int64)
+    wab, dab, lab = (matrix[a, b, k].astype(np.float64) for k in range(3))
+    wba, dba, lba = (matrix[b, a, k].astype(np.float64) for k in range(3))
+    games = met[a, b].astype(np.float64)
+    if prior > 0 and len(a):
+        per_player = np.bincount(a, games, n) + np.bincount(b, games, n)
+        virtual = prior * 0.25 * games * (1.0 / per_player[a] + 1.0 / per_player[b])
+        dab = dab + virtual
+        dba = dba + virtual
+    return _Pairs(n, a, b, wab, dab, lab, wba, dba, lba, games)
+
+
+def _check_finite(pairs: _Pairs, names: list[str]) -> None:
+    n = pairs.n
+    up = (np.bincount(pairs.a, pairs.w_ab + pairs.d_ab + pairs.l_ba + pairs.d_ba, n)
+          + np.bincount(pairs.b, pairs.w_ba + pairs.d_ba + pairs.l_ab + pairs.d_ab, n))
+    down = (np.bincount(pairs.a, pairs.l_ab + pairs.d_ab + pairs.w_ba + pairs.d_ba, n)
+            + np.bincount(pairs.b, pairs.l_ba + pairs.d_ba + pairs.w_ab + pairs.d_ab, n))
+    bad = [names[i] for i in np.nonzero((up <= 0) | (down <= 0))[0]]
+    if bad:
+        raise ValueError("ratings are infinite without a prior for players who won or lost "
+                         f"every game: {', '.join(bad[:10])}; use prior > 0")
+
+
+def _connected(pairs: _Pairs) -> bool:
+    parent = list(range(pairs.n))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for x, y in zip(pairs.a.tolist(), pairs.b.tolist(), strict=True):
+        rx, ry = root(x), root(y)
+        if rx != ry:
+            parent[rx] = ry
+    return len({root(x) for x in range(pairs.n)}) <= 1
+
+
+# -- maximum likelihood (MM) ------------------------------------------------------------------
+@dataclass(frozen=True)
+class MMResult:
+    """Maximum-likelihood ratings (unscaled, mean 0) and the model's two parameters."""
+
+    elo: FloatArray
+    advantage: float
+    drawelo: float
+    iterations: int
+    converged: bool
+
+
+def _mm(pairs: _Pairs, params: BayesEloParams) -> MMResult:
+    n = pairs.n
+    a, b = pairs.a, pairs.b
+    wd_ab = pairs.w_ab + pairs.d_ab
+    ld_ab = pairs.l_ab + pairs.d_ab
+    wd_ba = pairs.w_ba + pairs.d_ba
+    ld_ba = pairs.l_ba + pairs.d_ba
+    wins_like = (np.bincount(a, wd_ab + pairs.l_ba + pairs.d_ba, n)
+                 + np.bincount(b, wd_ba + pairs.l_ab + pairs.d_ab, n))
+    tw = 1.0 if params.estimate_advantage else math.pow(10.0, params.advantage / 400.0)
+    td = 1.0 if params.estimate_drawelo else math.pow(10.0, params.drawelo / 400.0)
+    tw_num = float(np.sum(wd_ab + wd_ba))
+    td_num = float(np.sum(pairs.d_ab + pairs.d_ba))
+    gamma = np.ones(n)
+    converged = False
+    iterations = 0
+    while iterations < params.max_iterations:
+        iterations += 1
+        ga, gb = gamma[a], gamma[b]
+        tdw = td * tw
+        r1 = wd_ab / (tw * ga + td * gb)
+        r2 = ld_ab / (tdw * ga + gb)
+        r3 = wd_ba / (tw * gb + td * ga)
+        r4 = ld_ba / (tdw * gb + ga)
+        denominator = (np.bincount(a, tw * r1 + tdw * r2 + td * r3 + r4, n)
+                       + np.bincount(b, tw * r3 + tdw * r4 + td * r1 + r2, n))
+        new = wins_like / denominator
+        diff = float(np.max(np.abs(new - gamma) / (new + gamma))) if n else 0.0
+        gamma = new
+        if params.estimate_advantage:
+            ga, gb = gamma[a], gamma[b]
+            den = float(np.sum(wd_ab * ga / (tw * ga + td * gb)
+                               + ld_ab * td * ga / (td * tw * ga + gb)
+                               + wd_ba * gb / (tw * gb + td * ga)
+                               + ld_ba * td * gb / (td * tw * gb + ga)))
+            new_tw = tw_num / den
+            diff = max(diff, abs(tw - new_tw))
+            tw = new_tw
+        if params.estimate_drawelo:
+            ga, gb = gamma[a], gamma[b]
+            den = float(np.sum(wd_ab * gb / (tw * ga + td * gb)
+                               + ld_ab * tw * ga / (td * tw * ga + gb)
+                               + wd_ba * ga / (tw * gb + td * ga)
+                               + ld_ba * tw * gb / (td * tw * gb + ga)))
+            c = td_num / den
+            new_td = c + math.sqrt(c * c + 1.0)
+            diff = max(diff, abs(td - new_td))
+            td = new_td
+        if diff < params.epsilon:
+            converged = True
+            break
+    elo = 400.0 * np.log10(gamma)
+    elo -= elo.mean() if n else 0.0
+    advantage = 400.0 * math.log10(tw) if params.estimate_advantage else params.advantage
+    drawelo = 400.0 * math.log10(td) if params.estimate_drawelo else params.drawelo
+    return MMResult(elo, advantage, drawelo, iterations, converged)
+
+
+def minorization_maximization(table: ResultTable,
+                              params: BayesEloParams | None = None) -> MMResult:
+    """BayesElo's ``mm``: maximum-likelihood ratings (prior included), unscaled, mean 0.
+
+    The ratings are in the order of ``table.players``.
+    """
+    params = params or BayesEloParams()
+    pairs = _condense(table.matrix(), params.prior)
+    _check_finite(pairs, table.players)
+    return _mm(pairs, params)
+
+
+# -- covariance and LOS --------------------------------------------------------------------
+def _information(pairs: _Pairs, elo: FloatArray, advantage: float,
+                 drawelo: float) -> FloatArray:
+    """Observed information (minus the Hessian of the log-likelihood) in Elo^-2 units."""
+    n = pairs.n
+    a, b = pairs.a, pairs.b
+    gamma = 10.0 ** (elo / 400.0)
+    ga, gb = gamma[a], gamma[b]
+    tw = math.pow(10.0, advantage / 400.0)
+    td = math.pow(10.0, drawelo / 400.0)
+    h = ((pairs.w_ab + pairs.d_ab) / (tw * ga + td * gb) ** 2
+         + (pairs.l_ab + pairs.d_ab) / (td * tw * ga + gb) ** 2
+         + (pairs.w_ba + pairs.d_ba) / (tw * gb + td * ga) ** 2
+         + (pairs.l_ba + pairs.d_ba) / (td * tw * gb + ga) ** 2)
+    h *= ga * gb * td * tw * _LN10_400 ** 2
+    info = np.zeros((n, n))
+    info[a, b] = -h
+    info[b, a] = -h
+    info[np.arange(n), np.arange(n)] = np.bincount(a, h, n) + np.bincount(b, h, n)
+    return info
+
+
+def _covariance(info: FloatArray, connected: bool) -> FloatArray:
+    n = info.shape[0]
+    if n < 2:
+        return np.zeros((n, n))
+    if not connected:
+        # ratings of separate groups are not tied to each other: the pseudo-inverse gives
+        # the within-group (co)variances of mean-0 ratings
+        return np.asarray(np.linalg.pinv(info, hermitian=True), dtype=np.float64)
+    mapping = np.full((n, n - 1), -1.0 / n)
+    mapping[np.arange(n - 1), np.arange(n - 1)] += 1.0
+    solved = np.linalg.solve(info[: n - 1, : n - 1], mapping.T)
+    cov = mapping @ solved
+    return np.asarray((cov + cov.T) / 2.0, dtype=np.float64)
+
+
+def covariance_matrix(table: ResultTable, fit: MMResult,
+                      params: BayesEloParams | None = None) -> FloatArray:
+    """BayesElo's ``covariance``: covariance of the (unscaled) ratings, Elo^2."""
+    params = params or BayesEloParams()
+    pairs = _condense(table.matrix(), params.prior)
+    info = _information(pairs, fit.elo, fit.advantage, fit.drawelo)
+    return _covariance(info, _connected(pairs))
+
+
+def los_matrix(elo: FloatArray, covariance: FloatArray) -> FloatArray:
+    """BayesElo's ``los``: ``LOS[i, j]`` = probability that ``i`` is stronger than ``j``."""
+    var = np.diag(covariance)
+    sigma2 = var[:, None] + var[None, :] - covariance - covariance.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = (elo[None, :] - elo[:, None]) / np.sqrt(2.0 * np.maximum(sigma2, 0.0))
+    x = np.nan_to_num(x, nan=0.0)
+    erfc = np.frompyfunc(math.erfc, 1, 1)
+    los = np.asarray(erfc(x), dtype=np.float64) / 2.0
+    np.fill_diagonal(los, 0.0)
+    return los
+
+
+# -- exactdist -----------------------------------------------------------------------------
+def _bin_values(params: BayesEloParams) -> FloatArray:
+    k = np.arange(params.resolution, dtype=np.float64)
+    step = (params.elo_max - params.elo_min) / params.resolution
+    return params.elo_min + (k + 0.5) * step
+
+
+def _bound(dist: FloatArray, values: FloatArray, confidence: float, upper: bool) -> float:
+    """``CCDistribution::GetBoundValue``: trapezoid mass from one end up to (1 - c) / 2."""
+    threshold = (1.0 - confidence) / 2.0
+    step = float(values[1] - values[0])
+    if upper:
+        dist = dist[::-1]
+        values = values[::-1]
+        step = -step
+    mass = np.cumsum(dist) - dist / 2.0
+    hit = np.nonzero(mass >= threshold)[0]
+    if len(hit) == 0:
+        return float(values[-1])
+    i = int(hit[0])
+    before = float(mass[i - 1]) if i > 0 else 0.0
+    start = float(values[i]) - step
+    return float(start + step * (threshold - before) / (float(mass[i]) - before))
+
+
+def normal_quantile(confidence: float) -> float:
+    """BayesElo's ``NormInv``: upper bound of a N(0, 1) discretised on 1000 bins of [-10, 10]."""
+    bins = -10.0 + (np.arange(1000) + 0.5) * 20.0 / 1000
+    dist = np.exp(-bins * bins / 2.0)
+    dist[0] = 0.0  # SetNormal leaves the first bin at 0
+    dist /= dist.sum()
+    return _bound(dist, bins, confidence, upper=True)
+
+
+class _PlayerRecords:
+    """For each player: its opponents and the six counts of each pairing (prior included)."""
+
+    def __init__(self, pairs: _Pairs) -> None:
+        p = np.concatenate([pairs.a, pairs.b])
+        order = np.argsort(p, kind="stable")
+        self.player = p[order]
+        self.opponent = np.concatenate([pairs.b, pairs.a])[order]
+        w_ij = np.concatenate([pairs.w_ab, pairs.w_ba])[order]
+        d_ij = np.concatenate([pairs.d_ab, pairs.d_ba])[order]
+        l_ij = np.concatenate([pairs.l_ab, pairs.l_ba])[order]
+        w_ji = np.concatenate([pairs.w_ba, pairs.w_ab])[order]
+        d_ji = np.concatenate([pairs.d_ba, pairs.d_ab])[order]
+        l_ji = np.concatenate([pairs.l_ba, pairs.l_ab])[order]
+        # log P terms as functions of lam = (elo_p - elo_o) ln10/400 (constants dropped):
+        #   +lam * (w_ij + d_ij + l_ji + d_ji)
+        #   - (w_ij + d_ij) log(tw e^lam + td) - (l_ij + d_ij) log(td tw e^lam + 1)
+        #   - (w_ji + d_ji) log(tw + td e^lam) - (l_ji + d_ji) log(td tw + e^lam)
+        self.linear = w_ij + d_ij + l_ji + d_ji
+        self.k1 = w_ij + d_ij
+        self.k2 = l_ij + d_ij
+        self.k3 = w_ji + d_ji
+        self.k4 = l_ji + d_ji
+        self.start = np.searchsorted(self.player, np.arange(pairs.n + 1))
+
+
+def _player_loglik(rec: _PlayerRecords, p: int, x: FloatArray, elo: FloatArray,
+                   shifts: tuple[float, float, float, float], n: int) -> FloatArray:
+    lo, hi = int(rec.start[p]), int(rec.start[p + 1])
+    opp = rec.opponent[lo:hi]
+    factor = n / (n - 1) if n > 1 else 1.0
+    alpha = (x * factor - elo[p] / (n - 1) if n > 1 else x) * _LN10_400
+    lam = alpha[:, None] - (elo[opp] * _LN10_400)[None, :]
+    s1, s2, s3, s4 = shifts
+    total = alpha * float(rec.linear[lo:hi].sum())
+    total -= np.logaddexp(0.0, lam + s1) @ rec.k1[lo:hi]
+    total -= np.logaddexp(0.0, lam + s2) @ rec.k2[lo:hi]
+    total -= np.logaddexp(0.0, lam + s3) @ rec.k3[lo:hi]
+    total -= np.logaddexp(0.0, lam + s4) @ rec.k4[lo:hi]
+    return np.asarray(total, dtype=np.float64)
+
+
+def _exact_intervals(pairs: _Pairs, fit: MMResult, info: FloatArray,
+                     params: BayesEloParams) -> tuple[FloatArray, FloatArray]:
+    n = pairs.n
+    rec = _PlayerRecords(pairs)
+    values = _bin_values(params)
+    size = params.resolution
+    step = float(values[1] - values[0])
+    log_tw = fit.advantage * _LN10_400
+    log_td = fit.drawelo * _LN10_400
+    # log(tw u + td) = log td + softplus(lam + log tw - log td), and so on
+    shifts = (log_tw - log_td, log_tw + log_td, log_td - log_tw, -(log_tw + log_td))
+    lower = np.zeros(n)
+    upper = np.zeros(n)
+    factor = n / (n - 1) if n > 1 else 1.0
+    for p in range(n):
+        e = float(fit.elo[p])
+        curvature = float(info[p, p]) * factor * factor
+        sigma = 1.0 / math.sqrt(curvature) if curvature > 0 else (values[-1] - values[0])
+        half = 1.3 * math.sqrt(2.0 * _WINDOW_NATS) * sigma + 2.0 * step
+        lo = max(0, int((e - half - values[0]) / step))
+        hi = min(size, int((e + half - values[0]) / step) + 2)
+        if hi - lo < 3:
+            lo, hi = max(0, min(lo, size - 3)), min(size, max(hi, lo + 3))
+        ll = _player_loglik(rec, p, values[lo:hi], fit.elo, shifts, n)
+        while True:
+            top = float(ll.max())
+            grow_left = lo > 0 and ll[0] > top - _WINDOW_NATS
+            grow_right = hi < size and ll[-1] > top - _WINDOW_NATS
+            if not (grow_left or grow_right):
+                break
+            width = hi - lo
+            if grow_left:
+                new_lo = max(0, lo - width)
+                ll = np.concatenate(
+                    [_player_loglik(rec, p, values[new_lo:lo], fit.elo, shifts, n), ll])
+                lo = new_lo
+            if grow_right:
+                new_hi = min(size, hi + width)
+                ll = np.concatenate(
+                    [ll, _player_loglik(rec, p, values[hi:new_hi], fit.elo, shifts, n)])
+                hi = new_hi
+        dist = np.zeros(size)
+        dist[lo:hi] = np.exp(ll - ll.max())
+        dist /= dist.sum()
+        lower[p] = e - _bound(dist, values, params.confidence, upper=False)
+        upper[p] = _bound(dist, values, params.confidence, upper=True) - e
+    return lower, upper
+
+
+def exact_intervals(table: ResultTable, fit: MMResult,
+                    params: BayesEloParams | None = None) -> tuple[FloatArray, FloatArray]:
+    """BayesElo's ``exactdist``: per player (unscaled Elo) ``(minus, plus)`` distances."""
+    params = params or BayesEloParams()
+    pairs = _condense(table.matrix(), params.prior)
+    info = _information(pairs, fit.elo, fit.advantage, fit.drawelo)
+    return _exact_intervals(pairs, fit, info, params)
+
+
+# -- the whole run ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayerRating:
+    """One line of the rating list (ratings and intervals scaled, offset added)."""
+
+    rank: int
+    name: str
+    elo: float
+    minus: float
+    plus: float
+    covariance_pm: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    draw_ratio: float
+    opponents_elo: float
+
+    @property
+    def score_percent(self) -> float:
+        """Score in percent (points / games * 100)."""
+        return 100.0 * self.score
+
+    @property
+    def draws_percent(self) -> float:
+        """Draws in percent of the games."""
+        return 100.0 * self.draw_ratio
+
+    @property
+    def lower(self) -> float:
+        """Lower end of the exactdist interval."""
+        return self.elo - self.minus
+
+    @property
+    def upper(self) -> float:
+        """Upper end of the exactdist interval."""
+        return self.elo + self.plus
+
+
+def _round(x: float) -> int:
+    """BayesElo's ``RoundDouble``: half away from zero."""
+    return int(x + 0.5) if x > 0 else int(x - 0.5)
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """A rating list: players best first, the LOS matrix in the same order, the fit."""
+
+    players: tuple[PlayerRating, ...]
+    los: FloatArray = field(repr=False)
+    covariance: FloatArray = field(repr=False)
+    advantage: float
+    drawelo: float
+    prior: float
+    scale: float
+    offset: float
+    confidence: float
+    iterations: int
+    converged: bool
+    connected: bool
+
+    def __len__(self) -> int:
+        """Number of players."""
+        return len(self.players)
+
+    def player(self, name: str) -> PlayerRating:
+        """The line of one player."""
+        for player in self.players:
+            if player.name == name:
+                return player
+        raise KeyError(name)
+
+    def elo(self, name: str) -> float:
+        """A player's rating (scaled, offset added)."""
+        return self.player(name).elo
+
+    def los_of(self, first: str, second: str) -> float:
+        """Likelihood that ``first`` is stronger than ``second``."""
+        index = {p.name: k for k, p in enumerate(self.players)}
+        return float(self.los[index[first], index[second]])
+
+    def table(self, min_games: int = 1) -> str:
+        """The rating list as BayesElo's ``ratings`` command prints it."""
+        width = max([4, *(len(p.name) for p in self.players)])
+        lines = [f"Rank {'Name':<{width}} {'Elo':>5} {'+':>4} {'-':>4} {'games':>5} "
+                 f"{'score':>5} {'oppo.':>5} {'draws':>5} "]
+        counter = 0
+        for p in self.players:
+            if p.games < max(1, min_games):
+                continue
+            counter += 1
+            lines.append(
+                f"{counter:>4} {p.name:<{width}} {_round(p.elo):>5} {_round(p.plus):>4} "
+                f"{_round(p.minus):>4} {p.games:>5} {_round(100 * p.score):>4}% "
+                f"{_round(p.opponents_elo):>5} {_round(100 * p.draw_ratio):>4}% ")
+        return "\n".join(lines) + "\n"
+
+    def los_table(self, first: int = 0, count: int | None = None, width: int = 3) -> str:
+        """The LOS matrix as BayesElo's ``los [first] [players] [width]`` prints it."""
+        width = max(2, width)
+        total = len(self.players)
+        first = max(0, first)
+        count = total if count is None else count
+        if first + count > total:
+            count = total - first
+        if count <= 0:
+            first, count = 0, total
+        mult = 10.0 ** (min(width, 8) - 1)
+        name_width = max((len(p.name) for p in self.players), default=0)
+        shown = range(first, first + count)
+        head = " " * name_width + " " + "".join(
+            f"{self.players[q].name[: width - 1]:>{width}}" for q in shown)
+        lines = [head]
+        for p in shown:
+            cells = "".join(
+                f"{int(self.los[p, q] * mult):>{width}}" if p != q else " " * width
+                for q in shown)
+            lines.append(f"{self.players[p].name:<{name_width}} {cells}")
+        return "\n".join(lines) + "\n"
+
+
+def rate(table: ResultTable, params: BayesEloParams | None = None, *,
+         intervals: bool = True) -> Ratings:
+    """Run BayesElo on a result table: ``mm``, ``exactdist``, ``covariance``, ``los``.
+
+    With ``intervals=False`` the exactdist intervals are skipped (minus / plus are 0).
+    """
+    params = params or BayesEloParams()
+    names = table.players
+    if len(names) < 2:
+        raise ValueError("ratings need games between at least two players")
+    matrix = table.matrix()
+    pairs = _condense(matrix, params.prior)
+    _check_finite(pairs, names)
+    fit = _mm(pairs, params)
+    info = _information(pairs, fit.elo, fit.advantage, fit.drawelo)
+    connected = _connected(pairs)
+    cov = _covariance(info, connected)
+    n = len(names)
+    if intervals:
+        minus, plus = _exact_intervals(pairs, fit, info, params)
+    else:
+        minus = plus = np.zeros(n)
+    z = normal_quantile(params.confidence)
+    cov_pm = z * np.sqrt(np.maximum(np.diag(cov), 0.0))
+    los = los_matrix(fit.elo, cov)
+    scale = bayeselo_scale(fit.drawelo) if params.scale is None else params.scale
+
+    wins = matrix[:, :, 0].sum(axis=1) + matrix[:, :, 2].sum(axis=0)
+    draws = matrix[:, :, 1].sum(axis=1) + matrix[:, :, 1].sum(axis=0)
+    games = matrix.sum(axis=(1, 2)) + matrix.sum(axis=(0, 2))
+    losses = games - wins - draws
+    opp_weight = np.bincount(pairs.a, pairs.true_games * fit.elo[pairs.b], n) + np.bincount(
+        pairs.b, pairs.true_games * fit.elo[pairs.a], n)
+    opponents = np.where(games > 0, opp_weight / np.maximum(games, 1), 0.0)
+
+    order = sorted(range(n), key=lambda i: (-float(fit.elo[i]), names[i]))
+    players = tuple(
+        PlayerRating(
+            rank=rank + 1,
+            name=names[i],
+            elo=scale * float(fit.elo[i]) + params.offset,
+            minus=scale * float(minus[i]),
+            plus=scale * float(plus[i]),
+            covariance_pm=scale * float(cov_pm[i]),
+            games=int(games[i]),
+            wins=int(wins[i]),
+            draws=int(draws[i]),
+            losses=int(losses[i]),
+            score=float((wins[i] + 0.5 * draws[i]) / games[i]),
+            draw_ratio=float(draws[i] / games[i]),
+            opponents_elo=scale * float(opponents[i]) + params.offset,
+        )
+        for rank, i in enumerate(order))
+    index = np.array(order, dtype=np.int64)
+    return Ratings(
+        players=players,
+        los=los[np.ix_(index, index)],
+        covariance=scale * scale * cov[np.ix_(index, index)],
+        advantage=fit.advantage,
+        drawelo=fit.drawelo,
+        prior=params.prior,
+        scale=scale,
+        offset=params.offset,
+        confidence=params.confidence,
+        iterations=fit.iterations,
+        converged=fit.converged,
+        connected=connected,
+    )

@@ -1,0 +1,148 @@
+"""Results read from a store: standings, crosstable, pairwise results for ratings, PGN.
+
+A game with two seats gives one pairwise result (seat 0 moves first: in Gomoku it plays
+black, the side of the advantage in BayesElo's model). A game with more seats gives a
+result for every pair of seats, by their scores; where a seat's fault ended the game, only
+that seat's results count (its losses to each other seat), as the ITPW format rates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.table import Table
+
+from referee.tournament.ratings import BayesEloParams, Ratings, ResultTable, rate
+from referee.tournament.store import GameRow, Store
+
+Result = tuple[str, str, float]
+"""(first player, second player, score of the first: 1, 0.5 or 0)."""
+
+
+def pairwise(rows: Iterable[GameRow]) -> Iterator[Result]:
+    """Pairwise results of finished games, in seat order (first = the earlier seat)."""
+    for row in rows:
+        if row.scores is None:
+            continue
+        seats = list(zip(row.seats, row.scores, strict=True))
+        for (a, sa), (b, sb) in itertools.combinations(enumerate(seats), 2):
+            if row.offender is not None and row.offender not in (a, b):
+                continue
+            first, first_score = sa
+            second, second_score = sb
+            if first_score > second_score:
+                yield first, second, 1.0
+            elif first_score < second_score:
+                yield first, second, 0.0
+            else:
+                yield first, second, 0.5
+
+
+@dataclass
+class Standing:
+    """One player's line in the standings."""
+
+    name: str
+    points: float = 0.0
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    faults: dict[str, int] = field(default_factory=dict)
+    elo: float | None = None
+    minus: float | None = None
+    plus: float | None = None
+
+    @property
+    def score(self) -> float:
+        """Points per game (0 without games)."""
+        return self.points / self.games if self.games else 0.0
+
+
+def standings(rows: Iterable[GameRow], players: Sequence[str]) -> list[Standing]:
+    """Points, wins, draws, losses and faults per player, best first."""
+    table = {name: Standing(name) for name in players}
+    for row in rows:
+        if row.scores is None:
+            continue
+        best = max(row.scores)
+        everyone_equal = all(s == best for s in row.scores)
+        for seat, (name, score) in enumerate(zip(row.seats, row.scores, strict=True)):
+            line = table.setdefault(name, Standing(name))
+            line.games += 1
+            line.points += score
+            if everyone_equal:
+                line.draws += 1
+            elif score == best:
+                line.wins += 1
+            else:
+                line.losses += 1
+            if row.offender == seat and row.outcome:
+                line.faults[row.outcome] = line.faults.get(row.outcome, 0) + 1
+    order = {name: i for i, name in enumerate(players)}
+    return sorted(table.values(), key=lambda s: (-s.points, order.get(s.name, len(order))))
+
+
+def crosstable(rows: Iterable[GameRow], players: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Points each player took from each opponent (two-seat games)."""
+    cross = {a: {b: 0.0 for b in players if b != a} for a in players}
+    for first, second, score in pairwise(rows):
+        cross.setdefault(first, {}).setdefault(second, 0.0)
+        cross.setdefault(second, {}).setdefault(first, 0.0)
+        cross[first][second] += score
+        cross[second][first] += 1.0 - score
+    return cross
+
+
+def standings_table(points: dict[str, float], title: str = "Standings") -> Table:
+    """A small table of points, best first (shown while a tournament runs)."""
+    table = Table(title=title)
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    table.add_column("points", justify="right")
+    ranked = sorted(points.items(), key=lambda item: -item[1])
+    for rank, (name, value) in enumerate(ranked, start=1):
+        table.add_row(str(rank), name, f"{value:g}")
+    return table
+
+
+def write_results_pgn(store: Store, path: Path, event: str) -> Path:
+    """Every pairwise result of the store as PGN (for BayesElo, Ordo and the like)."""
+    from referee.tournament.pgn import write_pgn
+
+    date = dt.date.today().strftime("%Y.%m.%d")
+    games = store.games(status="done", by_finish=True)
+    rounds = [row.round for row in games for _ in pairwise([row])]
+    return write_pgn(path, pairwise(games), event=event, date=date, rounds=rounds)
+
+
+def rate_results(results: Iterable[Result], params: BayesEloParams) -> Ratings | None:
+    """BayesElo ratings of pairwise results (None until two players have met)."""
+    table = ResultTable.from_results(results)
+    if len(table.players) < 2:
+        return None
+    return rate(table, params)
+
+
+def rate_store(store: Store, params: BayesEloParams) -> Ratings | None:
+    """BayesElo ratings of every finished game in the store (None if there are none)."""
+    return rate_results(pairwise(store.games(status="done")), params)
+
+
+def ratings_table(ratings: Ratings, title: str = "Ratings (BayesElo)") -> Table:
+    """The rating list as a table: Elo with its interval, games, score, draws, LOS."""
+    table = Table(title=title)
+    for column in ("#", "player", "Elo", "+", "-", "games", "score", "oppo.", "draws",
+                   "LOS next"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    count = len(ratings.players)
+    for k, p in enumerate(ratings.players):
+        los = f"{100 * ratings.los[k, k + 1]:.1f}%" if k + 1 < count else ""
+        table.add_row(str(p.rank), p.name, f"{p.elo:.0f}", f"{p.plus:.0f}", f"{p.minus:.0f}",
+                      str(p.games), f"{p.score_percent:.1f}%", f"{p.opponents_elo:.0f}",
+                      f"{p.draws_percent:.0f}%", los)
+    return table

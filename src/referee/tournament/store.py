@@ -1,0 +1,363 @@
+"""The results store: one SQLite file holding every scheduled game and its result.
+
+Records go to a JSONL file beside it (``records.jsonl``, or ``records.jsonl.gz`` where each
+record is a gzip member of its own). A game is finished in two steps: its record is
+appended to the JSONL file and flushed to disk, then one SQLite transaction marks the game
+done and moves the committed length of the JSONL file past it. On opening, the JSONL file
+is cut back to the committed length and games left ``running`` go back to ``pending``: a
+crash at any point (even ``kill -9``) loses no finished game and counts none twice.
+
+The store remembers the tournament's fingerprint; opening it for another tournament is an
+error before anything is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.core.errors import ConfigError
+from referee.core.record import GameRecord
+from referee.tournament.schedule import ScheduledGame
+
+SCHEMA_VERSION = "1"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    key TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL UNIQUE,
+    round INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    opening INTEGER,
+    pair TEXT,
+    status TEXT NOT NULL DEFAULT 'pending',
+    scores TEXT,
+    outcome TEXT,
+    reason TEXT,
+    offender INTEGER,
+    plies INTEGER,
+    finished_seq INTEGER,
+    record_offset INTEGER,
+    record_length INTEGER
+);
+CREATE INDEX IF NOT EXISTS games_status ON games(status, seq);
+CREATE TABLE IF NOT EXISTS byes (round INTEGER NOT NULL, player TEXT NOT NULL,
+                                 PRIMARY KEY (round, player));
+CREATE TABLE IF NOT EXISTS processes (pid INTEGER NOT NULL, started REAL NOT NULL,
+                                      game TEXT NOT NULL, PRIMARY KEY (pid, started));
+"""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game as stored: the schedule's facts and, once played, its result."""
+
+    key: str
+    seq: int
+    round: int
+    seats: tuple[str, ...]
+    seed: int
+    opening: int | None
+    pair: str | None
+    status: str
+    scores: tuple[float, ...] | None
+    outcome: str | None
+    reason: str | None
+    offender: int | None
+    plies: int | None
+    finished_seq: int | None
+
+    def scheduled(self) -> ScheduledGame:
+        """The schedule's view of this game."""
+        return ScheduledGame(self.key, self.round, self.seats, self.seed, self.opening,
+                             self.pair)
+
+
+class Store:
+    """One tournament's SQLite store and its JSONL records (thread-safe)."""
+
+    def __init__(self, folder: Path | str, gzip_records: bool = False) -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / "tournament.sqlite"
+        self.records_path = self.folder / ("records.jsonl.gz" if gzip_records else
+                                           "records.jsonl")
+        self.gzip = gzip_records
+        self._lock = threading.RLock()
+        self._db: sqlite3.Connection | None = None
+
+    # -- opening ------------------------------------------------------------------------
+    def open(self, fingerprint: str, name: str, create: bool = True) -> Store:
+        """Open (or create) the store for the tournament with this fingerprint.
+
+        Raises ``ConfigError`` if the store belongs to another tournament (nothing is
+        written to it then). Recovers from an earlier crash (see the module docstring).
+        """
+        exists = self.path.exists()
+        if not exists and not create:
+            raise ConfigError(f"{self.path}: no tournament store here")
+        if exists:
+            self._check(fingerprint, name)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(_SCHEMA)
+        self._db = db
+        with self._transaction():
+            self._put_default("schema", SCHEMA_VERSION)
+            self._put_default("fingerprint", fingerprint)
+            self._put_default("name", name)
+            self._put_default("committed", "0")
+            self._put_default("gzip", "1" if self.gzip else "0")
+        if self.meta("gzip") != ("1" if self.gzip else "0"):
+            raise ConfigError(f"{self.path}: records were written "
+                              f"{'with' if self.meta('gzip') == '1' else 'without'} gzip; "
+                              "keep records_gzip as it was")
+        self._recover()
+        return self
+
+    @classmethod
+    def open_existing(cls, folder_or_file: Path | str) -> Store:
+        """Open a store for reading, whatever tournament it holds."""
+        path = Path(folder_or_file)
+        folder = path.parent if path.suffix == ".sqlite" else path
+        if not (folder / "tournament.sqlite").exists():
+            raise ConfigError(f"{path}: no tournament store (tournament.sqlite) here")
+        db = sqlite3.connect(f"file:{folder / 'tournament.sqlite'}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key='gzip'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise ConfigError(f"{folder / 'tournament.sqlite'}: not a tournament store: "
+                              f"{exc}") from None
+        finally:
+            db.close()
+        store = cls(folder, gzip_records=bool(row and row[0] == "1"))
+        store._db = sqlite3.connect(store.path, check_same_thread=False, isolation_level=None)
+        return store
+
+    def _check(self, fingerprint: str, name: str) -> None:
+        try:
+            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                rows = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            finally:
+                db.close()
+        except sqlite3.DatabaseError as exc:
+            raise ConfigError(f"{self.path}: not a tournament store: {exc}") from None
+        if rows.get("fingerprint") != fingerprint:
+            other = rows.get("name", "?")
+            raise ConfigError(
+                f"{self.path}: this store belongs to another tournament ({other!r}, or the "
+                f"same file with other players, settings, schedule or seed); nothing was "
+                "written. Use another output folder, or the original tournament file."
+            )
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The open connection."""
+        if self._db is None:
+            raise RuntimeError("store is not open")
+        return self._db
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _put_default(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    def meta(self, key: str) -> str | None:
+        """A value of the meta table."""
+        with self._lock:
+            row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Set a value of the meta table."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    def _recover(self) -> None:
+        committed = int(self.meta("committed") or 0)
+        if self.records_path.exists() and self.records_path.stat().st_size != committed:
+            with open(self.records_path, "r+b") as handle:
+                handle.truncate(committed)
+        with self._transaction() as db:
+            db.execute("UPDATE games SET status='pending' WHERE status='running'")
+
+    # -- schedule -----------------------------------------------------------------------
+    def add_games(self, games: Sequence[ScheduledGame]) -> int:
+        """Insert scheduled games not yet in the store; returns how many were new."""
+        with self._transaction() as db:
+            seq = db.execute("SELECT COALESCE(MAX(seq), 0) FROM games").fetchone()[0]
+            added = 0
+            for game in games:
+                cursor = db.execute(
+                    "INSERT OR IGNORE INTO games(key, seq, round, seats, seed, opening, pair) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game.key, seq + 1, game.round, json.dumps(list(game.seats)), game.seed,
+                     game.opening, game.pair),
+                )
+                if cursor.rowcount:
+                    seq += 1
+                    added += 1
+        return added
+
+    def add_bye(self, round_number: int, player: str) -> None:
+        """Note that ``player`` sits out ``round_number``."""
+        with self._transaction() as db:
+            db.execute("INSERT OR IGNORE INTO byes(round, player) VALUES (?, ?)",
+                       (round_number, player))
+
+    def byes(self) -> dict[str, int]:
+        """How many rounds each player sat out."""
+        with self._lock:
+            rows = self.db.execute("SELECT player, COUNT(*) FROM byes GROUP BY player")
+            return {str(p): int(n) for p, n in rows.fetchall()}
+
+    def games(self, status: str | None = None, round_number: int | None = None,
+              by_finish: bool = False) -> list[GameRow]:
+        """Games in schedule order (or the order they finished), optionally filtered."""
+        query = "SELECT * FROM games"
+        where: list[str] = []
+        args: list[str | int] = []
+        if status is not None:
+            where.append("status=?")
+            args.append(status)
+        if round_number is not None:
+            where.append("round=?")
+            args.append(round_number)
+        if where:
+            query += " WHERE " + " AND ".join(where)
+        query += " ORDER BY finished_seq, seq" if by_finish else " ORDER BY seq"
+        with self._lock:
+            cursor = self.db.execute(query, args)
+            names = [d[0] for d in cursor.description]
+            rows = cursor.fetchall()
+        return [_row(dict(zip(names, r, strict=True))) for r in rows]
+
+    def rounds_scheduled(self) -> int:
+        """The highest round with games in the store (0 if none)."""
+        with self._lock:
+            return int(self.db.execute("SELECT COALESCE(MAX(round), 0) FROM games")
+                       .fetchone()[0])
+
+    def mark_running(self, key: str) -> None:
+        """Note that a game has started."""
+        with self._transaction() as db:
+            db.execute("UPDATE games SET status='running' WHERE key=? AND status='pending'",
+                       (key,))
+
+    def cancel_pending(self) -> int:
+        """Mark every game not yet played as cancelled (e.g. after an SPRT verdict)."""
+        with self._transaction() as db:
+            return db.execute("UPDATE games SET status='cancelled' "
+                              "WHERE status IN ('pending', 'running')").rowcount
+
+    # -- results ------------------------------------------------------------------------
+    def commit(self, key: str, record: GameRecord) -> None:
+        """Append the record, then mark the game done in one transaction (see module doc)."""
+        line = (record.to_compact_json() + "\n").encode()
+        data = gzip.compress(line, mtime=0) if self.gzip else line
+        with self._lock:
+            row = self.db.execute("SELECT status FROM games WHERE key=?", (key,)).fetchone()
+            if row is None:
+                raise KeyError(f"game {key!r} is not in the store")
+            if row[0] == "done":
+                return  # already counted: never twice
+            committed = int(self.meta("committed") or 0)
+            with open(self.records_path, "ab") as handle:
+                handle.truncate(committed)
+                handle.seek(committed)
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            done = self.db.execute("SELECT COUNT(*) FROM games WHERE status='done'").fetchone()[0]
+            with self._transaction() as db:
+                db.execute(
+                    "UPDATE games SET status='done', scores=?, outcome=?, reason=?, offender=?,"
+                    " plies=?, finished_seq=?, record_offset=?, record_length=? WHERE key=?",
+                    (json.dumps(record.scores), record.outcome.value if record.outcome else None,
+                     record.reason, record.offender, len(record.moves), done + 1, committed,
+                     len(data), key),
+                )
+                db.execute("UPDATE meta SET value=? WHERE key='committed'",
+                           (str(committed + len(data)),))
+
+    def record(self, key: str) -> GameRecord:
+        """The record of a finished game."""
+        with self._lock:
+            row = self.db.execute("SELECT record_offset, record_length FROM games WHERE key=?",
+                                  (key,)).fetchone()
+        if row is None or row[0] is None:
+            raise KeyError(f"game {key!r} has no record")
+        with open(self.records_path, "rb") as handle:
+            handle.seek(row[0])
+            data = handle.read(row[1])
+        if self.gzip:
+            data = gzip.decompress(data)
+        return GameRecord.from_dict(json.loads(data), f"{self.records_path}:{key}")
+
+    def records(self) -> Iterator[GameRecord]:
+        """Every committed record, in the order they finished."""
+        for row in self.games(status="done", by_finish=True):
+            yield self.record(row.key)
+
+    # -- leftover processes -------------------------------------------------------------
+    def note_process(self, pid: int, started: float, game: str) -> None:
+        """Remember a bot process, so that a crashed referee's orphans can be killed."""
+        with self._transaction() as db:
+            db.execute("INSERT OR IGNORE INTO processes(pid, started, game) VALUES (?, ?, ?)",
+                       (pid, started, game))
+
+    def forget_processes(self, game: str) -> None:
+        """Forget the processes of a finished game."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM processes WHERE game=?", (game,))
+
+    def noted_processes(self) -> list[tuple[int, float]]:
+        """Processes noted and not forgotten (left by a crash)."""
+        with self._lock:
+            rows = self.db.execute("SELECT pid, started FROM processes").fetchall()
+        return [(int(p), float(s)) for p, s in rows]
+
+    def clear_processes(self) -> None:
+        """Forget every noted process."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM processes")
+
+
+def _row(data: dict[str, Any]) -> GameRow:
+    scores = json.loads(data["scores"]) if data["scores"] else None
+    return GameRow(
+        key=data["key"], seq=data["seq"], round=data["round"],
+        seats=tuple(json.loads(data["seats"])), seed=data["seed"], opening=data["opening"],
+        pair=data["pair"], status=data["status"],
+        scores=tuple(scores) if scores is not None else None, outcome=data["outcome"],
+        reason=data["reason"], offender=data["offender"], plies=data["plies"],
+        finished_seq=data["finished_seq"],
+    )

@@ -1,0 +1,94 @@
+"""The SQLite store: schedule, commit, recovery after a crash, foreign stores refused."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.core.errors import ConfigError
+from referee.core.outcome import Outcome
+from referee.core.record import GameRecord, PlayerInfo
+from referee.tournament.schedule import RoundRobin
+from referee.tournament.store import Store
+
+
+def record(key: str, scores: list[float]) -> GameRecord:
+    r = GameRecord("gomoku", [PlayerInfo("a"), PlayerInfo("b")], settings={"game_key": key})
+    r.add_move(0, "7,7", 0.001)
+    r.finish(scores, Outcome.NORMAL, "five")
+    return r
+
+
+def opened(tmp_path: Path, gz: bool = False, fingerprint: str = "f1") -> Store:
+    store = Store(tmp_path, gzip_records=gz).open(fingerprint, "t")
+    store.add_games(RoundRobin(["a", "b"], 1, 1, 0).round_games(1, {}, {}))
+    return store
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_commit_and_read_back(tmp_path: Path, gz: bool) -> None:
+    store = opened(tmp_path, gz)
+    keys = [g.key for g in store.games()]
+    assert [g.status for g in store.games()] == ["pending", "pending"]
+    store.mark_running(keys[1])
+    store.commit(keys[1], record(keys[1], [1.0, 0.0]))
+    store.commit(keys[1], record(keys[1], [0.0, 1.0]))  # a second commit is ignored
+    done = store.games(status="done")
+    assert [g.key for g in done] == [keys[1]] and done[0].scores == (1.0, 0.0)
+    assert store.record(keys[1]).settings["game_key"] == keys[1]
+    store.commit(keys[0], record(keys[0], [0.5, 0.5]))
+    assert [r.scores for r in store.records()] == [[1.0, 0.0], [0.5, 0.5]]
+    raw = store.records_path.read_bytes()
+    lines = (gzip.decompress(raw) if gz else raw).decode().splitlines()
+    assert [json.loads(line)["scores"] for line in lines] == [[1.0, 0.0], [0.5, 0.5]]
+    assert store.add_games(RoundRobin(["a", "b"], 1, 1, 0).round_games(1, {}, {})) == 0
+
+
+def test_recovery_cuts_uncommitted_records_and_replays_running_games(tmp_path: Path) -> None:
+    store = opened(tmp_path)
+    first, second = (g.key for g in store.games())
+    store.commit(first, record(first, [1.0, 0.0]))
+    size = store.records_path.stat().st_size
+    store.mark_running(second)
+    with open(store.records_path, "ab") as handle:  # a crash after the append, before commit
+        handle.write(b'{"half": ')
+    store.close()
+    again = Store(tmp_path).open("f1", "t")
+    assert again.records_path.stat().st_size == size
+    assert {g.key: g.status for g in again.games()} == {first: "done", second: "pending"}
+    again.commit(second, record(second, [0.0, 1.0]))
+    assert len(list(again.records())) == 2
+
+
+def test_a_store_of_another_tournament_is_refused_untouched(tmp_path: Path) -> None:
+    opened(tmp_path).close()
+    before = (tmp_path / "tournament.sqlite").read_bytes()
+    with pytest.raises(ConfigError, match="belongs to another tournament"):
+        Store(tmp_path).open("f2", "t")
+    assert (tmp_path / "tournament.sqlite").read_bytes() == before
+
+
+def test_not_a_store(tmp_path: Path) -> None:
+    (tmp_path / "tournament.sqlite").write_text("hello")
+    with pytest.raises(ConfigError, match="not a tournament store"):
+        Store(tmp_path).open("f", "t")
+    with pytest.raises(ConfigError, match="no tournament store"):
+        Store.open_existing(tmp_path / "elsewhere")
+
+
+def test_gzip_choice_is_kept(tmp_path: Path) -> None:
+    opened(tmp_path, gz=False).close()
+    with pytest.raises(ConfigError, match="keep records_gzip"):
+        Store(tmp_path, gzip_records=True).open("f1", "t")
+
+
+def test_cancel_and_processes(tmp_path: Path) -> None:
+    store = opened(tmp_path)
+    assert store.cancel_pending() == 2
+    store.note_process(123, 4.5, "g")
+    assert store.noted_processes() == [(123, 4.5)]
+    store.forget_processes("g")
+    assert store.noted_processes() == []
