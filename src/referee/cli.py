@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import random
+import signal
 import sys
 from pathlib import Path
 
@@ -153,6 +154,7 @@ def tournament(file: Path, concurrency: int | None, out_dir: Path | None,
     from referee.tournament.session import run_tournament
 
     console = make_console()
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         run_tournament(file, console, concurrency=concurrency, out_dir=out_dir,
                        ray_address=ray_address)
@@ -162,6 +164,98 @@ def tournament(file: Path, concurrency: int | None, out_dir: Path | None,
     except KeyboardInterrupt:
         click.echo("referee: interrupted; run the same command again to resume", err=True)
         sys.exit(130)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM ends a tournament as Ctrl-C does (bots killed, finished games kept)."""
+    raise KeyboardInterrupt
+
+
+@main.command("ratings")
+@click.argument("sources", nargs=-1, required=True, metavar="SOURCE...",
+                type=click.Path(path_type=Path))
+@click.option("--preset", type=click.Choice(["gomocup", "bayeselo"]),
+              help="BayesElo settings: gomocup (advantage 0, drawelo 0.01) or bayeselo "
+                   "(advantage 32.8, drawelo 97.3, prior 2) [default: a store's own "
+                   "settings, else bayeselo].")
+@click.option("--advantage", type=float, help="Elo advantage of the first player (White).")
+@click.option("--drawelo", type=float, help="Draw Elo (> 0).")
+@click.option("--prior", type=float, help="Virtual draws of the prior (>= 0).")
+@click.option("--offset", type=float, help="Added to every rating.")
+@click.option("--confidence", type=float, help="Confidence of the intervals (default 0.95).")
+@click.option("--los", "show_los", is_flag=True, help="Also print the LOS matrix.")
+@click.option("--min-games", type=int, default=1, show_default=True,
+              help="List only players with at least this many games.")
+@click.option("--pgn", "pgn_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write every result as PGN to this file (for BayesElo, Ordo...).")
+def ratings(sources: tuple[Path, ...], preset: str | None, advantage: float | None,
+            drawelo: float | None, prior: float | None, offset: float | None,
+            confidence: float | None, show_los: bool, min_games: int,
+            pgn_out: Path | None) -> None:
+    """BayesElo ratings of the results in tournament stores and PGN files.
+
+    Each SOURCE is a tournament's output folder (or its tournament.sqlite) or a PGN
+    file; results of all of them are rated together. In PGN, White is the player who
+    moved first (the side of the advantage). Prints BayesElo's rating list.
+    """
+    from referee.tournament.pgn import write_pgn_results
+    from referee.tournament.ratings import BayesEloParams, ResultTable, rate
+    from referee.tournament.sources import ResultSource, all_results
+
+    try:
+        found = [ResultSource(path) for path in sources]
+        for source in found:
+            source.check()
+        base = None if preset else next((p for s in found if (p := s.params())), None)
+        try:
+            params = (base or BayesEloParams.preset(preset or "bayeselo")).changed(
+                advantage=advantage, drawelo=drawelo, prior=prior, offset=offset,
+                confidence=confidence)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        table = ResultTable.from_results(all_results(found))
+        if pgn_out is not None:
+            count = write_pgn_results(pgn_out, all_results(found), event="referee ratings")
+            click.echo(f"wrote {count} results to {pgn_out}", err=True)
+        if len(table.players) < 2:
+            raise ConfigError("no results to rate (need games between two players)")
+        result = rate(table, params)
+    except RefereeError as exc:
+        click.echo(f"referee: error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(f"{table.games} games, {len(table.players)} players; advantage "
+               f"{params.advantage:g}, drawelo {params.drawelo:g}, prior {params.prior:g}, "
+               f"offset {params.offset:g}" + ("" if result.connected else
+                                              "; WARNING: players fall into separate groups "
+                                              "that never met, ratings across them are not "
+                                              "comparable"))
+    click.echo(result.table(min_games), nl=False)
+    if show_los:
+        click.echo()
+        click.echo(result.los_table(), nl=False)
+
+
+@main.command("report")
+@click.argument("store", type=click.Path(path_type=Path))
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for the site [default: STORE/report].")
+def report(store: Path, out_dir: Path | None) -> None:
+    """Write the results site of a tournament store (its folder or tournament.sqlite).
+
+    Static HTML, no server needed: standings with BayesElo ratings, crosstable, a page
+    per player and per game (with a board replay), and the rating history.
+    """
+    from referee.tournament.report import build_site
+
+    folder = store.parent if store.suffix == ".sqlite" else store
+    try:
+        index = build_site(store, out_dir or folder / "report")
+    except RefereeError as exc:
+        click.echo(f"referee: error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(str(index))
 
 
 @main.command("psq")

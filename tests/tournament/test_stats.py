@@ -9,6 +9,7 @@ import pytest
 
 from referee.tournament.stats import (
     SPRT,
+    HeadToHead,
     Pentanomial,
     SprtVerdict,
     Trinomial,
@@ -219,3 +220,31 @@ def test_verdict_from_games_uses_pairs() -> None:
     assert sprt.verdict_from_games([], "new") is None
     lone = [(("old", "new"), (1.0, 0.0), None)] * 400
     assert sprt.verdict_from_games(lone, "new") == "H0 accepted"
+
+
+def test_head_to_head_counts_pairs_singles_and_unfinished_pairs() -> None:
+    match = HeadToHead("new")
+    assert match.estimate() is None and match.verdict(SPRT(0, 10)) is None
+    assert match.summary() == "new: no games yet"
+    match.add(("new", "old"), (1.0, 0.0), "p1")
+    assert match.pentanomial().pairs == 0 and match.trinomial() == (1, 0, 0)
+    match.add(("old", "new"), (0.5, 0.5), "p1")  # completes p1: a WD pair
+    match.add(("old", "new"), (1.0, 0.0), "p2")  # p2 still open: a loss
+    match.add(("new", "old"), (0.0, 1.0), None)  # a lone game: a loss
+    match.add(("x", "y"), (1.0, 0.0), None)  # not the player's game
+    match.add(("new", "a", "b"), (1.0, 0.0, 0.0), None)  # not a two-seat game
+    assert match.pentanomial() == Pentanomial(0, 0, 0, 0, 1, 0)
+    assert match.trinomial() == Trinomial(1, 1, 2) and match.games == 4
+    estimate = match.estimate()
+    assert estimate is not None and estimate.samples == 1  # one complete pair
+    assert "Ptnml(0-2): 0, 0, 0, 1, 0" in match.summary()
+    assert "games 4, W 1 D 1 L 2" in match.summary()
+
+
+def test_head_to_head_without_pairs_uses_games_and_finds_the_verdict() -> None:
+    match = HeadToHead("new")
+    for _ in range(400):
+        match.add(("old", "new"), (1.0, 0.0), None)
+    estimate = match.estimate()
+    assert estimate is not None and estimate.samples == 400 and estimate.score == 0.0
+    assert match.verdict(SPRT(0.0, 10.0)) == "H0 accepted"

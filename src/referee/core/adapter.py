@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
+from referee.core.replay import ReplayView
 
 
 @dataclass(frozen=True)
@@ -58,4 +59,11 @@ class GameAdapter(Protocol):
         """Play one game with fresh bot processes and return its finished record.
 
         Bots run in folders under ``work_dir``; their stderr logs go there too.
+        """
+
+    def replay(self, record: GameRecord) -> ReplayView:
+        """The finished game as a board picture built up move by move (for game pages).
+
+        One step per move of ``record.moves``, in order; pure (no I/O). Raises
+        ``ValueError`` if the record is not one of this game's.
         """

@@ -66,6 +66,25 @@ def kill_all_processes() -> int:
     return len(live)
 
 
+_stopping = threading.Event()
+
+
+def stop_all_processes() -> int:
+    """Kill every bot process and refuse to start new ones until ``allow_processes``.
+
+    A game that is starting a bot at that very moment gets a ``BotFault`` instead of a
+    bot that outlives the stop. Returns how many were killed.
+    """
+    with _LIVE_LOCK:
+        _stopping.set()
+    return kill_all_processes()
+
+
+def allow_processes() -> None:
+    """Allow bot processes to start again (after ``stop_all_processes``)."""
+    _stopping.clear()
+
+
 class BotProcess:
     """One running bot program and the line-based pipe conversation with it."""
 
@@ -119,6 +138,8 @@ class BotProcess:
         token = secrets.token_hex(12)  # marks the bot's processes, to find every one of them
         env = dict(self.env if self.env is not None else os.environ)
         env[TOKEN_VAR] = token
+        if _stopping.is_set():
+            raise BotFault(Outcome.CRASH, "not started: the referee is stopping")
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -134,8 +155,6 @@ class BotProcess:
         except OSError as exc:
             raise BotFault(Outcome.CRASH, f"cannot start {self.argv[0]!r}: {exc}") from exc
         self.started_at = time.monotonic()
-        with _LIVE_LOCK:
-            _LIVE.add(self)
         if self.cpus:
             try:
                 os.sched_setaffinity(self._proc.pid, self.cpus)
@@ -163,6 +182,12 @@ class BotProcess:
         self._stderr_thread.start()
         if self.memory_limit:
             self.watchdog.watch(self._tree, self.memory_limit, self._on_memory_kill)
+        with _LIVE_LOCK:  # from here on ``stop_all_processes`` sees it, or it sees the stop
+            _LIVE.add(self)
+            stopping = _stopping.is_set()
+        if stopping:
+            self.kill()
+            raise BotFault(Outcome.CRASH, "not started: the referee is stopping")
         log.debug("started %s (pid %d): %s", self.name, self._proc.pid, self.argv)
         listener = getattr(_LOCAL, "listener", None)
         if listener is not None:

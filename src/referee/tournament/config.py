@@ -89,6 +89,9 @@ class SprtEntry(_Strict):
     elo1: float = 5.0
     alpha: float = Field(default=0.05, gt=0, lt=0.5)
     beta: float = Field(default=0.05, gt=0, lt=0.5)
+    model: Literal["normalized", "logistic", "bayesian"] = "normalized"
+    """fastchess' SPRT models: normalized (bounds in nElo, the default), logistic (Elo),
+    bayesian (BayesElo)."""
 
     @model_validator(mode="after")
     def _ordered(self) -> SprtEntry:
@@ -109,10 +112,9 @@ class RatingsEntry(_Strict):
 
     def params(self) -> BayesEloParams:
         """The BayesElo parameters this table selects."""
-        changes = {key: value for key, value in (
-            ("advantage", self.advantage), ("drawelo", self.drawelo), ("prior", self.prior),
-            ("offset", self.offset), ("confidence", self.confidence)) if value is not None}
-        return BayesEloParams.preset(self.preset, **changes)
+        return BayesEloParams.preset(
+            self.preset, advantage=self.advantage, drawelo=self.drawelo, prior=self.prior,
+            offset=self.offset, confidence=self.confidence)
 
 
 class TournamentFile(_Strict):

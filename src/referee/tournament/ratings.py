@@ -295,7 +295,11 @@ class BayesEloParams:
         presets = {"gomocup": cls.gomocup, "bayeselo": cls.bayeselo_defaults}
         if name not in presets:
             raise ValueError(f"unknown ratings preset {name!r} (known: gomocup, bayeselo)")
-        return replace(presets[name](), **changes)
+        return presets[name]().changed(**changes)
+
+    def changed(self, **changes: Any) -> BayesEloParams:
+        """A copy with the given settings changed; ``None`` values change nothing."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
 def bayeselo_scale(drawelo: float) -> float:

@@ -53,6 +53,7 @@ from referee.core.adapter import GameTask
 from referee.core.errors import ConfigError, RefereeError
 from referee.core.record import GameRecord
 from referee.tournament.config import Tournament
+from referee.tournament.runner import slot_folder
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +210,7 @@ class RayPlayer:
         ray = _import_ray()
         self.address = address
         self.workers = max(1, workers)
-        self.work_dir = tournament.output / "work"
+        self.output = tournament.output
         self._game = tournament.spec.game
         self._idle = threading.Condition()
         self._running: set[Any] = set()  # ray.ObjectRef of the games being played
@@ -245,7 +246,8 @@ class RayPlayer:
         with self._idle:
             if self._closed:
                 raise RefereeError(f"game {task.key}: the Ray player is closed")
-            ref = self._remote.remote(self._game, self._settings, task, str(self.work_dir))
+            work = slot_folder(self.output, task.slot)
+            ref = self._remote.remote(self._game, self._settings, task, str(work))
             self._running.add(ref)
         try:
             result = self._wait(ref, task.key)

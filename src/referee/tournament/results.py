@@ -98,6 +98,18 @@ def crosstable(rows: Iterable[GameRow], players: Sequence[str]) -> dict[str, dic
     return cross
 
 
+def final_table(lines: Sequence[Standing], title: str = "Final standings") -> Table:
+    """Points, games, wins, draws, losses and faults per player, best first."""
+    table = Table(title=title)
+    for column in ("#", "player", "points", "games", "won", "drawn", "lost", "faults"):
+        table.add_column(column, justify="left" if column in ("player", "faults") else "right")
+    for rank, line in enumerate(lines, start=1):
+        faults = ", ".join(f"{kind} {n}" for kind, n in sorted(line.faults.items())) or "-"
+        table.add_row(str(rank), line.name, f"{line.points:g}", str(line.games),
+                      str(line.wins), str(line.draws), str(line.losses), faults)
+    return table
+
+
 def standings_table(points: dict[str, float], title: str = "Standings") -> Table:
     """A small table of points, best first (shown while a tournament runs)."""
     table = Table(title=title)

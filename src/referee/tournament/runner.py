@@ -6,9 +6,14 @@ committed to the store by the main thread only, in the order they finish; the sc
 the seeds and the store keys do not depend on that order, so the results are the same
 whatever the concurrency.
 
-An interrupt (Ctrl-C) kills every bot process at once and commits nothing more: the games
-that were running are played again on resume. After a ``kill -9`` of the referee, the bot
-processes it had started are found through the store and killed on resume.
+Each game runs in a numbered slot (1..concurrency): the slot's folder holds the working
+folders and stderr logs of the bots playing in it, so two instances of one program never
+share a folder.
+
+An interrupt (Ctrl-C) kills every bot process at once, starts no new one and commits
+nothing more: the games that were running are played again on resume. After a ``kill
+-9`` of the referee, the bot processes it had started are found through the store and
+killed on resume.
 """
 
 from __future__ import annotations
@@ -16,22 +21,20 @@ from __future__ import annotations
 import concurrent.futures as cf
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
 
 from referee.core.adapter import GameTask
-from referee.core.errors import RefereeError
 from referee.core.limits import ProcessTree
-from referee.core.players import PlayerSpec
-from referee.core.process import BotProcess, kill_all_processes, spawn_listener
+from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
 from referee.core.record import GameRecord
 from referee.tournament.config import Tournament
 from referee.tournament.schedule import Schedule, ScheduledGame, Swiss, make_schedule
-from referee.tournament.stats import SPRT
-from referee.tournament.store import Store
+from referee.tournament.stats import SPRT, HeadToHead
+from referee.tournament.store import GameRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +51,30 @@ class Progress:
     started: float
     standings: dict[str, float] = field(default_factory=dict)
     sprt: str | None = None
+    head_to_head: HeadToHead | None = None
+
+
+class Tally:
+    """Running totals of the finished games: points per player, and the head-to-head
+    counts of the first player when exactly two play (for the SPRT and Elo report)."""
+
+    def __init__(self, players: list[str]) -> None:
+        """Empty totals for ``players`` (in the file's order)."""
+        self.points = {name: 0.0 for name in players}
+        self.head_to_head = HeadToHead(players[0]) if len(players) == 2 else None
+
+    def add(self, seats: tuple[str, ...], scores: Iterable[float], pair: str | None) -> None:
+        """Count one finished game."""
+        values = list(scores)
+        for name, score in zip(seats, values, strict=False):
+            self.points[name] = self.points.get(name, 0.0) + score
+        if self.head_to_head is not None:
+            self.head_to_head.add(seats, values, pair)
+
+    def add_row(self, row: GameRow) -> None:
+        """Count a finished game read from the store."""
+        if row.scores is not None:
+            self.add(row.seats, row.scores, row.pair)
 
 
 class TournamentRunner:
@@ -64,31 +91,38 @@ class TournamentRunner:
         self._play = play or self._play_locally
         self.sprt_verdict: str | None = None
         spec = tournament.spec
+        self.sprt = SPRT(spec.sprt.elo0, spec.sprt.elo1, spec.sprt.alpha, spec.sprt.beta,
+                         spec.sprt.model) if spec.sprt else None
         self.schedule: Schedule = make_schedule(
             spec.schedule.kind, [p.name for p in tournament.players], spec.schedule.rounds,
             spec.seed, tournament.adapter.opening_count(tournament.settings),
             spec.schedule.gauntlet,
         )
+        self.tally = Tally([p.name for p in tournament.players])
+        self.done = 0
 
     # -- running ------------------------------------------------------------------------
     def run(self) -> int:
         """Play every game not played yet; returns how many were played now."""
+        allow_processes()
         self._kill_orphans()
         if self.schedule.static:
             for number in range(1, self.schedule.rounds + 1):
                 self.store.add_games(self.schedule.round_games(number, {}, {}))
+        self.tally = Tally([p.name for p in self.tournament.players])
+        for row in self.store.games(status="done", by_finish=True):
+            self.tally.add_row(row)
+        self.done = self.store.count("done")
         self.sprt_verdict = self.store.meta("sprt_verdict")
         if self.sprt_verdict:
             return 0
         played = 0
-        number = 1 if not self.schedule.static else self.schedule.rounds
+        number = self.schedule.rounds if self.schedule.static else 1
         while True:
             if not self.schedule.static:
                 self._schedule_swiss_round(number)
-            pending = self.store.games(status="pending")
-            if pending:
-                played += self._run_games([g.scheduled() for g in pending])
-            if self.sprt_verdict or self.schedule.static or number >= self.schedule.rounds:
+            played += self._run_games(row.scheduled() for row in self.store.pending())
+            if self.sprt_verdict or number >= self.schedule.rounds:
                 break
             number += 1
         return played
@@ -113,73 +147,77 @@ class TournamentRunner:
 
     def points(self) -> dict[str, float]:
         """Points per player over the finished games."""
-        totals = {name: 0.0 for name in self.players}
-        for row in self.store.games(status="done"):
-            for name, score in zip(row.seats, row.scores or (), strict=False):
-                totals[name] += score
-        return totals
+        return dict(self.tally.points)
 
     def total_games(self) -> int:
         """Games in the whole schedule."""
         return self.schedule.total_games()
 
-    def _run_games(self, games: list[ScheduledGame]) -> int:
+    def _run_games(self, games: Iterator[ScheduledGame]) -> int:
         total = self.total_games()
-        done = len(self.store.games(status="done"))
         started = time.monotonic()
         played = 0
         pool = cf.ThreadPoolExecutor(max_workers=self.concurrency,
                                      thread_name_prefix="referee-game")
-        queue = iter(games)
-        running: dict[cf.Future[GameRecord], ScheduledGame] = {}
+        running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]] = {}
         try:
-            self._fill(pool, queue, running)
+            self._fill(pool, games, running)
             while running:
                 finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
                 for future in finished:
-                    game = running.pop(future)
+                    game, _slot = running.pop(future)
                     record = future.result()
                     self.store.commit(game.key, record)
                     self.store.forget_processes(game.key)
-                    done += 1
+                    self.tally.add(game.seats, record.scores or (), game.pair)
+                    self.done += 1
                     played += 1
                     self._check_sprt()
                     if self.on_progress is not None:
-                        self.on_progress(Progress(done, total, record, started,
-                                                  self.points(), self.sprt_verdict))
+                        self.on_progress(Progress(self.done, total, record, started,
+                                                  self.points(), self.sprt_verdict,
+                                                  self.tally.head_to_head))
                 if self.sprt_verdict:
                     self.store.cancel_pending()
-                    for future in running:
-                        future.cancel()
-                    kill_all_processes()
-                    continue
-                self._fill(pool, queue, running)
+                    self._stop(running)
+                    break
+                self._fill(pool, games, running)
         except BaseException:
-            for future in running:
-                future.cancel()
-            kill_all_processes()
+            self._stop(running)
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            allow_processes()
         return played
 
-    def _fill(self, pool: cf.ThreadPoolExecutor, queue: Iterable[ScheduledGame],
-              running: dict[cf.Future[GameRecord], ScheduledGame]) -> None:
-        iterator = iter(queue)
+    def _stop(self, running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]]) -> None:
+        """Stop the games in flight: their bots are killed and no new bot starts."""
+        for future in running:
+            future.cancel()
+        running.clear()
+        stop_all_processes()
+        cancel = getattr(self._play, "cancel", None)
+        if callable(cancel):
+            cancel()
+
+    def _fill(self, pool: cf.ThreadPoolExecutor, games: Iterator[ScheduledGame],
+              running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]]) -> None:
         while len(running) < self.concurrency:
-            game = next(iterator, None)
+            game = next(games, None)
             if game is None:
                 return
+            busy = {slot for _, slot in running.values()}
+            slot = min(set(range(1, self.concurrency + 1)) - busy)
             self.store.mark_running(game.key)
-            running[pool.submit(self._play, self.task(game))] = game
+            running[pool.submit(self._play, self.task(game, slot))] = (game, slot)
 
-    def task(self, game: ScheduledGame) -> GameTask:
-        """The adapter's view of a scheduled game."""
+    def task(self, game: ScheduledGame, slot: int = 1) -> GameTask:
+        """The adapter's view of a scheduled game, played in game slot ``slot``."""
         seats = tuple(self.players[name] for name in game.seats)
-        return GameTask(game.key, seats, game.seed, game.opening, game.round)
+        return GameTask(game.key, seats, game.seed, game.opening, game.round, slot)
 
     def _play_locally(self, task: GameTask) -> GameRecord:
-        work = self.tournament.output / "work"
+        work = slot_folder(self.tournament.output, task.slot)
 
         def note(process: BotProcess) -> None:
             if process.pid is not None:
@@ -196,14 +234,9 @@ class TournamentRunner:
 
     # -- SPRT and leftovers ---------------------------------------------------------------
     def _check_sprt(self) -> None:
-        sprt = self.tournament.spec.sprt
-        if sprt is None or self.sprt_verdict:
+        if self.sprt is None or self.sprt_verdict or self.tally.head_to_head is None:
             return
-        test = SPRT(sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta)
-        first = self.tournament.players[0].name
-        verdict = test.verdict_from_games(
-            [(row.seats, row.scores, row.pair) for row in self.store.games(status="done")
-             if row.scores is not None], first)
+        verdict = self.tally.head_to_head.verdict(self.sprt)
         if verdict is not None:
             self.sprt_verdict = verdict
             self.store.set_meta("sprt_verdict", verdict)
@@ -221,17 +254,13 @@ class TournamentRunner:
         self.store.clear_processes()
 
 
-def check_players(players: Iterable[PlayerSpec]) -> None:
-    """Every player's program exists and is executable (``ConfigError`` otherwise)."""
-    from referee.core.players import check_runnable
+def slot_folder(output: Path, slot: int) -> Path:
+    """The folder of game slot ``slot``: its bots' working folders and stderr logs.
 
-    for player in players:
-        check_runnable(player)
-
-
-def output_is_free(path: Path) -> bool:
-    """Whether a folder holds no tournament store yet."""
-    return not (path / "tournament.sqlite").exists()
+    Games that run at the same time have different slots, so two instances of one program
+    never share a working folder or a log.
+    """
+    return output / "slots" / str(slot)
 
 
-__all__ = ["Progress", "RefereeError", "TournamentRunner", "check_players", "output_is_free"]
+__all__ = ["Progress", "Tally", "TournamentRunner", "slot_folder"]

@@ -6,39 +6,52 @@ first game starts, and nothing is written to a store that belongs to another tou
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import dataclasses
 import json
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from referee.core.errors import ConfigError
-from referee.core.players import check_runnable
+from referee.core.players import PlayerSpec, check_runnable
 from referee.games.registry import game_adapters
 from referee.output import GameProgress
 from referee.tournament.config import Tournament, load_tournament
+from referee.tournament.report import build_site
 from referee.tournament.results import (
-    rate_store,
+    final_table,
+    pairwise,
+    rate_results,
     ratings_table,
+    standings,
     standings_table,
     write_results_pgn,
 )
 from referee.tournament.runner import Progress, TournamentRunner
 from referee.tournament.store import Store
 
+if TYPE_CHECKING:
+    from referee.tournament.ray_runner import RayPlayer
+
 log = logging.getLogger(__name__)
 
 
-def prepare(file: Path, out_dir: Path | None = None) -> tuple[Tournament, Store]:
-    """Load and check the tournament and open its store (no game is played)."""
+def prepare(file: Path, out_dir: Path | None = None,
+            workers: int | None = None) -> tuple[Tournament, Store]:
+    """Load and check the tournament and open its store (no game is played).
+
+    In order: the file, the players' programs, the store (one of another tournament is
+    refused before anything is written), then every player is started once and set up
+    as for a game. Each step reports every problem it finds in one ``ConfigError``.
+    """
     tournament = load_tournament(file, game_adapters())
     if out_dir is not None:
-        from dataclasses import replace
-
-        tournament = replace(tournament, output=out_dir.resolve())
+        tournament = dataclasses.replace(tournament, output=out_dir.resolve())
     problems = []
     for player in tournament.players:
         try:
@@ -48,8 +61,27 @@ def prepare(file: Path, out_dir: Path | None = None) -> tuple[Tournament, Store]
     if problems:
         raise ConfigError("\n".join(problems))
     store = Store(tournament.output, gzip_records=tournament.spec.records_gzip)
+    store.check(tournament.fingerprint())
+    check_players(tournament, tournament.concurrency(workers))
     store.open(tournament.fingerprint(), tournament.name)
     return tournament, store
+
+
+def check_players(tournament: Tournament, workers: int) -> None:
+    """Start every player once (several at a time) and set it up as for a game."""
+    folder = tournament.output / "slots" / "check"
+
+    def check(player: PlayerSpec) -> str | None:
+        try:
+            tournament.adapter.check_player(tournament.settings, player, folder)
+        except ConfigError as exc:
+            return f"{tournament.source}: {exc}"
+        return None
+
+    with cf.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        problems = [p for p in pool.map(check, tournament.players) if p]
+    if problems:
+        raise ConfigError("\n".join(problems))
 
 
 def describe(tournament: Tournament, total: int) -> dict[str, Any]:
@@ -68,21 +100,23 @@ def describe(tournament: Tournament, total: int) -> dict[str, Any]:
 
 
 def run_tournament(file: Path, console: Console, *, concurrency: int | None = None,
-                   out_dir: Path | None = None, ray_address: str | None = None) -> None:
-    """Run or resume a tournament, printing progress and the final standings."""
-    tournament, store = prepare(file, out_dir)
+                   out_dir: Path | None = None, ray_address: str | None = None) -> Path:
+    """Run or resume a tournament, printing progress and the final standings.
+
+    Returns the output folder.
+    """
+    tournament, store = prepare(file, out_dir, concurrency)
+    play: RayPlayer | None = None
     try:
         workers = tournament.concurrency(concurrency)
-        play = None
         if ray_address is not None:
             from referee.tournament.ray_runner import RayPlayer
 
             play = RayPlayer(tournament, ray_address, workers)
-        every = tournament.spec.standings_every
         runner = TournamentRunner(tournament, store, workers, play=play)
         total = runner.total_games()
         store.set_meta("tournament", json.dumps(describe(tournament, total), default=str))
-        done = len(store.games(status="done"))
+        done = store.count("done")
         console.print(
             f"Tournament {tournament.name}: {tournament.spec.game}, "
             f"{len(tournament.players)} players, {tournament.spec.schedule.kind}, "
@@ -90,29 +124,60 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
             + (f" on Ray ({ray_address})" if ray_address else "")
         )
         console.print(f"Store: {store.path}", markup=False)
-        started = time.monotonic()
-
         bar = GameProgress(console, total, done)
-
-        def report(progress: Progress) -> None:
-            bar.game_done(progress.record)
-            if progress.done % every == 0 or progress.done == progress.total:
-                console.print(standings_table(progress.standings, title=(
-                    f"Standings after {progress.done}/{progress.total} games "
-                    f"({time.monotonic() - started:.0f} s)")))
-            if progress.sprt:
-                console.print(f"SPRT: {progress.sprt}")
-
-        runner.on_progress = report
+        runner.on_progress = _reporter(console, bar, runner, tournament.spec.standings_every)
         with bar:
             runner.run()
-        if runner.sprt_verdict:
-            console.print(f"SPRT verdict: {runner.sprt_verdict}")
-        ratings = rate_store(store, tournament.spec.ratings.params())
-        if ratings is not None:
-            console.print(ratings_table(ratings))
-        pgn = write_results_pgn(store, tournament.output / "results.pgn", tournament.name)
-        console.print(f"Results (PGN): {pgn}", markup=False)
+        _summary(console, tournament, store, runner)
     finally:
+        if play is not None:
+            play.close()
         store.close()
+    return tournament.output
 
+
+def _reporter(console: Console, bar: GameProgress, runner: TournamentRunner,
+              every: int) -> Callable[[Progress], None]:
+    """What is shown after each game: its line, and every ``every`` games the standings."""
+
+    def report(progress: Progress) -> None:
+        bar.game_done(progress.record)
+        if (progress.done % every or progress.done == progress.total) and not progress.sprt:
+            return
+        elapsed = time.monotonic() - progress.started
+        console.print(standings_table(progress.standings, title=(
+            f"Standings after {progress.done}/{progress.total} games ({elapsed:.0f} s)")))
+        _head_to_head(console, runner)
+
+    return report
+
+
+def _head_to_head(console: Console, runner: TournamentRunner) -> None:
+    """Elo / LOS (and the SPRT's LLR) of a two-player tournament, as fastchess shows it."""
+    match = runner.tally.head_to_head
+    if match is None or not match.games:
+        return
+    console.print(match.summary(), markup=False)
+    if runner.sprt is not None:
+        llr = match.llr(runner.sprt)
+        if llr is not None:
+            console.print("SPRT " + runner.sprt.describe(llr), markup=False)
+
+
+def _summary(console: Console, tournament: Tournament, store: Store,
+             runner: TournamentRunner) -> None:
+    """The end of a run: final standings, head-to-head, ratings, PGN."""
+    rows = store.games(status="done", by_finish=True)
+    names = [p.name for p in tournament.players]
+    console.print(final_table(standings(rows, names)))
+    _head_to_head(console, runner)
+    if runner.sprt_verdict:
+        console.print(f"SPRT verdict: {runner.sprt_verdict} "
+                      f"(the {store.count('cancelled')} games left were cancelled)")
+    ratings = rate_results(pairwise(rows), tournament.spec.ratings.params())
+    if ratings is not None:
+        console.print(ratings_table(ratings))
+    pgn = write_results_pgn(store, tournament.output / "results.pgn", tournament.name)
+    console.print(f"Results (PGN): {pgn}", markup=False)
+    site = build_site(tournament.output, tournament.output / "report")
+    console.print(f"Results site: {site}", markup=False)

@@ -36,6 +36,7 @@ __all__ = [
     "CI95_Z",
     "SPRT",
     "EloEstimate",
+    "HeadToHead",
     "Pentanomial",
     "SprtVerdict",
     "Trinomial",
@@ -304,6 +305,11 @@ class SPRT:
         self.lower = math.log(beta / (1.0 - alpha))
         self.upper = math.log((1.0 - beta) / alpha)
 
+    def describe(self, llr: float) -> str:
+        """fastchess' SPRT line: ``LLR: x (lower, upper) [elo0, elo1]``."""
+        return (f"LLR: {llr:.2f} ({self.lower:.2f}, {self.upper:.2f}) "
+                f"[{self.elo0:g}, {self.elo1:g}]")
+
     def __repr__(self) -> str:
         """Parameters, for logs."""
         return (f"SPRT(elo0={self.elo0}, elo1={self.elo1}, alpha={self.alpha}, "
@@ -373,29 +379,104 @@ class SPRT:
                            player: str) -> str | None:
         """The verdict for ``player`` from ``(seats, scores, pair key)`` of finished games.
 
-        Games of a pair (same key) with both games finished count as pentanomial pairs when
-        there is at least one such pair (fastchess' pentanomial report); otherwise the games
-        are counted one by one. Returns the verdict's text, or None while the test goes on.
+        See :class:`HeadToHead` for how games are counted. Returns the verdict's text, or
+        None while the test goes on.
         """
-        singles: list[float] = []
-        paired: dict[str, list[float]] = {}
+        match = HeadToHead(player)
         for seats, scores, pair in games:
-            if len(seats) != 2 or player not in seats or len(scores) != 2:
-                continue
-            score = float(scores[list(seats).index(player)])
-            if pair is None:
-                singles.append(score)
-            else:
-                paired.setdefault(pair, []).append(score)
-        complete = [(s[0], s[1]) for s in paired.values() if len(s) == 2]
-        if complete and self.model != "bayesian":
-            verdict = self.verdict(Pentanomial.from_pairs(complete))
-        else:
-            scores = singles + [x for s in paired.values() for x in s]
-            if not scores:
-                return None
-            verdict = self.verdict(Trinomial.from_scores(scores))
+            match.add(seats, scores, pair)
+        return match.verdict(self)
+
+
+class HeadToHead:
+    """Running counts of one player's games against the others, fed one game at a time.
+
+    Games of a pair (same pair key, colours swapped) count as pentanomial pairs once both
+    are finished, as fastchess reports them; the games of unfinished pairs and games
+    without a pair key count one by one (trinomial). While no pair is complete, the whole
+    match is counted one game at a time.
+    """
+
+    def __init__(self, player: str) -> None:
+        """Counts for ``player`` (its opponents are whoever sits in the other seat)."""
+        self.player = player
+        self._singles = [0, 0, 0]  # wins, draws, losses of games without a pair key
+        self._open: dict[str, float] = {}  # pair key -> score of its first finished game
+        self._pairs = {"ll": 0, "ld": 0, "wl": 0, "dd": 0, "wd": 0, "ww": 0}
+
+    def add(self, seats: Sequence[str], scores: Sequence[float], pair: str | None) -> None:
+        """Count one finished two-seat game (others, or without ``player``, are ignored)."""
+        if len(seats) != 2 or len(scores) != 2 or self.player not in seats:
+            return
+        score = float(scores[list(seats).index(self.player)])
+        if pair is None:
+            self._singles[0 if score > 0.5 else 2 if score < 0.5 else 1] += 1
+            return
+        first = self._open.pop(pair, None)
+        if first is None:
+            self._open[pair] = score
+            return
+        counted = Pentanomial.from_pairs([(first, score)])
+        for key, value in counted._asdict().items():
+            self._pairs[key] += value
+
+    def pentanomial(self) -> Pentanomial:
+        """The complete pairs."""
+        return Pentanomial(**self._pairs)
+
+    def trinomial(self) -> Trinomial:
+        """Every game, counted one by one."""
+        loose = Trinomial.from_scores(self._open.values())
+        paired = self.pentanomial().trinomial()
+        return Trinomial(*(a + b + c for a, b, c in zip(self._singles, loose, paired,
+                                                         strict=True)))
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.trinomial().games
+
+    def estimate(self) -> EloEstimate | None:
+        """Elo, nElo and LOS: pentanomial once a pair is complete, else from the games."""
+        penta = self.pentanomial()
+        if penta.pairs:
+            return elo_pentanomial(penta)
+        tri = self.trinomial()
+        return elo_wdl(*tri) if tri.games else None
+
+    def llr(self, sprt: SPRT) -> float | None:
+        """The SPRT's log-likelihood ratio so far (None before any game).
+
+        Pentanomial once a pair is complete (except for the bayesian model), else from
+        the games one by one.
+        """
+        penta = self.pentanomial()
+        if penta.pairs and sprt.model != "bayesian":
+            return sprt.llr_pentanomial(penta)
+        tri = self.trinomial()
+        return sprt.llr(*tri) if tri.games else None
+
+    def verdict(self, sprt: SPRT) -> str | None:
+        """The SPRT's verdict as text, or None while it goes on (or before any game)."""
+        llr = self.llr(sprt)
+        if llr is None:
+            return None
+        verdict = sprt.verdict(llr)
         return None if verdict is SprtVerdict.CONTINUE else verdict.value
+
+    def summary(self) -> str:
+        """fastchess-style lines: games and W/D/L, Elo / nElo / LOS, pentanomial counts."""
+        tri = self.trinomial()
+        estimate = self.estimate()
+        if estimate is None:
+            return f"{self.player}: no games yet"
+        score = 100.0 * (tri.wins + 0.5 * tri.draws) / tri.games
+        lines = [f"{self.player}: games {tri.games}, W {tri.wins} D {tri.draws} L {tri.losses}"
+                 f" (score {score:.1f} %)", str(estimate)]
+        penta = self.pentanomial()
+        if penta.pairs:
+            lines.append("Ptnml(0-2): " + ", ".join(str(c) for c in penta.buckets()))
+        return "\n".join(lines)
 
 
 def _bayeselo_score(bayeselo: float, drawelo: float) -> float:

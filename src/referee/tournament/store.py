@@ -50,6 +50,7 @@ CREATE TABLE IF NOT EXISTS games (
     record_length INTEGER
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status, seq);
+CREATE INDEX IF NOT EXISTS games_finished ON games(finished_seq);
 CREATE TABLE IF NOT EXISTS byes (round INTEGER NOT NULL, player TEXT NOT NULL,
                                  PRIMARY KEY (round, player));
 CREATE TABLE IF NOT EXISTS processes (pid INTEGER NOT NULL, started REAL NOT NULL,
@@ -104,8 +105,7 @@ class Store:
         exists = self.path.exists()
         if not exists and not create:
             raise ConfigError(f"{self.path}: no tournament store here")
-        if exists:
-            self._check(fingerprint, name)
+        self.check(fingerprint)
         self.folder.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
@@ -132,7 +132,7 @@ class Store:
         folder = path.parent if path.suffix == ".sqlite" else path
         if not (folder / "tournament.sqlite").exists():
             raise ConfigError(f"{path}: no tournament store (tournament.sqlite) here")
-        db = sqlite3.connect(f"file:{folder / 'tournament.sqlite'}?mode=ro", uri=True)
+        db = _read_only(folder / "tournament.sqlite")
         try:
             row = db.execute("SELECT value FROM meta WHERE key='gzip'").fetchone()
         except sqlite3.DatabaseError as exc:
@@ -144,9 +144,12 @@ class Store:
         store._db = sqlite3.connect(store.path, check_same_thread=False, isolation_level=None)
         return store
 
-    def _check(self, fingerprint: str, name: str) -> None:
+    def check(self, fingerprint: str) -> None:
+        """Raise ``ConfigError`` if a store exists here for another tournament (read only)."""
+        if not self.path.exists():
+            return
         try:
-            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            db = _read_only(self.path)
             try:
                 rows = dict(db.execute("SELECT key, value FROM meta").fetchall())
             finally:
@@ -260,6 +263,30 @@ class Store:
             rows = cursor.fetchall()
         return [_row(dict(zip(names, r, strict=True))) for r in rows]
 
+    def count(self, status: str | None = None) -> int:
+        """How many games (with ``status``, if given) the store holds."""
+        query = "SELECT COUNT(*) FROM games" + (" WHERE status=?" if status else "")
+        with self._lock:
+            return int(self.db.execute(query, (status,) if status else ()).fetchone()[0])
+
+    def pending(self, batch: int = 256) -> Iterator[GameRow]:
+        """Pending games in schedule order, fetched a batch at a time (memory stays flat).
+
+        Games that become pending again later (none do while a run goes on) are not seen.
+        """
+        after = 0
+        while True:
+            with self._lock:
+                cursor = self.db.execute(
+                    "SELECT * FROM games WHERE status='pending' AND seq>? ORDER BY seq LIMIT ?",
+                    (after, batch))
+                names = [d[0] for d in cursor.description]
+                rows = [_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
+            if not rows:
+                return
+            yield from rows
+            after = rows[-1].seq
+
     def rounds_scheduled(self) -> int:
         """The highest round with games in the store (0 if none)."""
         with self._lock:
@@ -296,7 +323,8 @@ class Store:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
-            done = self.db.execute("SELECT COUNT(*) FROM games WHERE status='done'").fetchone()[0]
+            done = self.db.execute("SELECT COALESCE(MAX(finished_seq), 0) FROM games"
+                                   ).fetchone()[0]
             with self._transaction() as db:
                 db.execute(
                     "UPDATE games SET status='done', scores=?, outcome=?, reason=?, offender=?,"
@@ -349,6 +377,18 @@ class Store:
         """Forget every noted process."""
         with self._transaction() as db:
             db.execute("DELETE FROM processes")
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection that leaves no file behind.
+
+    A cleanly closed store has no write-ahead log, and is opened as immutable (SQLite
+    then creates no ``-shm`` file either); one with a log left by a crash is opened
+    read-only the normal way, so that what is in the log is seen.
+    """
+    wal = path.with_name(path.name + "-wal")
+    flags = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+    return sqlite3.connect(f"file:{path}?{flags}", uri=True)
 
 
 def _row(data: dict[str, Any]) -> GameRow:

@@ -14,10 +14,12 @@ from referee.core.clock import TimeControl
 from referee.core.errors import BotFault, ConfigError, MatchAborted
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
+from referee.core.replay import ReplayView
 from referee.core.validation import format_errors
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
 from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
 from referee.games.gomoku.openings import place_opening, read_openings
+from referee.games.gomoku.replay import gomoku_replay
 
 
 class GomokuTable(BaseModel):
@@ -118,3 +120,7 @@ class GomokuAdapter:
         record.seed = task.seed
         record.settings["game_key"] = task.key
         return record
+
+    def replay(self, record: GameRecord) -> ReplayView:
+        """The board move by move, numbered stones, last move and winning line marked."""
+        return gomoku_replay(record)

@@ -1,0 +1,183 @@
+"""A Gomoku record as a replay: the board in SVG, one step per recorded move.
+
+The background is the board (grid, coordinates as written in moves: ``x`` along the top
+from 0, ``y`` down the left from 0) with the opening stones, unnumbered. Stones alternate
+black / white from the first stone on the board (opening stones included), as the engine
+places them, so swap2 stones (several in one move) get the right colours; ``SWAP`` adds
+nothing. Placed stones are numbered 1, 2, 3... in the order they were placed. The current
+step's stones are ringed, an illegal move shows as a red cross (no stone), and the winning
+line (``settings["win_line"]``) is drawn over the last step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from referee.core.record import GameRecord, MoveRecord
+from referee.core.replay import ReplayStep, ReplayView
+from referee.games.gomoku.protocol import parse_point
+
+CELL = 30
+"""Distance between two lines, in SVG units."""
+MARGIN = 42
+"""Distance from the picture's edge to the outer lines (room for the coordinates)."""
+LABEL = 14
+"""Distance from the picture's edge to the middle of the coordinates."""
+RADIUS = 13
+MAX_TEXT = 80
+
+STYLE = (
+    ".gk-board{fill:#dcb468}"
+    ".gk-grid{stroke:#6b5330;stroke-width:1;fill:none}"
+    ".gk-lbl{font:11px sans-serif;fill:#5b4526;text-anchor:middle;dominant-baseline:central}"
+    ".gk-dot{fill:#6b5330}"
+    ".gk-b{fill:#1b1b1b;stroke:#000;stroke-width:1}"
+    ".gk-w{fill:#fafafa;stroke:#444;stroke-width:1}"
+    ".gk-n{font:bold 12px sans-serif;text-anchor:middle;dominant-baseline:central}"
+    ".gk-n3{font-size:9.5px}"
+    ".gk-nb{fill:#fff}.gk-nw{fill:#111}"
+    ".gk-last{fill:none;stroke:#e0202a;stroke-width:2.5}"
+    ".gk-win{stroke:#e0202a;stroke-width:6;stroke-linecap:round;opacity:.55}"
+    ".gk-x{stroke:#e0202a;stroke-width:3;stroke-linecap:round;fill:none}"
+)
+"""The CSS of the classes the fragments use (prefixed ``gk-``; stones also carry ``stone``)."""
+
+
+def _pos(value: int) -> int:
+    return MARGIN + value * CELL
+
+
+def _stone(x: int, y: int, black: bool, number: int | None) -> str:
+    cx, cy = _pos(x), _pos(y)
+    colour = "gk-b" if black else "gk-w"
+    text = ""
+    if number is not None:
+        size = " gk-n3" if number >= 100 else ""
+        ink = "gk-nb" if black else "gk-nw"
+        text = f'<text class="gk-n{size} {ink}" x="{cx}" y="{cy}">{number}</text>'
+    return f'<circle class="stone {colour}" cx="{cx}" cy="{cy}" r="{RADIUS}"/>{text}'
+
+
+def _ring(x: int, y: int) -> str:
+    return f'<circle class="gk-last" cx="{_pos(x)}" cy="{_pos(y)}" r="{RADIUS + 2}"/>'
+
+
+def _cross(x: int, y: int) -> str:
+    cx, cy, d = _pos(x), _pos(y), RADIUS - 3
+    return (f'<path class="gk-x" d="M{cx - d},{cy - d}L{cx + d},{cy + d}'
+            f'M{cx - d},{cy + d}L{cx + d},{cy - d}"/>')
+
+
+def _background(width: int, height: int, opening: list[tuple[int, int]]) -> str:
+    w_px, h_px = _size(width), _size(height)
+    lines = "".join(f"M{_pos(x)},{MARGIN}V{_pos(height - 1)}" for x in range(width))
+    lines += "".join(f"M{MARGIN},{_pos(y)}H{_pos(width - 1)}" for y in range(height))
+    parts = [
+        f'<rect class="gk-board" width="{w_px}" height="{h_px}" rx="4"/>',
+        f'<path class="gk-grid" d="{lines}"/>',
+    ]
+    parts.extend(f'<text class="gk-lbl" x="{_pos(x)}" y="{LABEL}">{x}</text>'
+                 for x in range(width))
+    parts.extend(f'<text class="gk-lbl" x="{LABEL}" y="{_pos(y)}">{y}</text>'
+                 for y in range(height))
+    if width % 2 and height % 2:
+        parts.append(f'<circle class="gk-dot" cx="{_pos(width // 2)}" '
+                     f'cy="{_pos(height // 2)}" r="3"/>')
+    parts.extend(_stone(x, y, k % 2 == 0, None) for k, (x, y) in enumerate(opening))
+    return "".join(parts)
+
+
+def _size(lines: int) -> int:
+    return 2 * MARGIN + (lines - 1) * CELL
+
+
+def _points(text: str) -> list[tuple[int, int]] | None:
+    points = [parse_point(part) for part in text.split()]
+    if not points or any(p is None for p in points):
+        return None
+    return [p for p in points if p is not None]
+
+
+def _roles(settings: dict[str, Any]) -> tuple[str, ...]:
+    colors = settings.get("colors")
+    if isinstance(colors, list) and len(colors) == 2 and all(isinstance(c, str) for c in colors):
+        return tuple(colors)
+    black = settings.get("black")
+    if black is None:
+        black = settings.get("swap2_first")
+    if black in (0, 1):
+        return ("black", "white") if black == 0 else ("white", "black")
+    return ()
+
+
+def _win_line(line: Any) -> str:
+    """The winning line drawn from its first to its last stone ("" if there is none)."""
+    try:
+        (x1, y1), (x2, y2) = line[0], line[-1]
+        ends = [_pos(int(v)) for v in (x1, y1, x2, y2)]
+    except (TypeError, ValueError, IndexError):
+        return ""
+    return '<line class="gk-win" x1="{}" y1="{}" x2="{}" y2="{}"/>'.format(*ends)
+
+
+def _int_setting(settings: dict[str, Any], key: str, default: int) -> int:
+    value = settings.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
+        raise ValueError(f"gomoku record: bad {key} {value!r}")
+    return value
+
+
+def gomoku_replay(record: GameRecord) -> ReplayView:
+    """The replay of a Gomoku record (see the module docstring)."""
+    if record.game != "gomoku":
+        raise ValueError(f"not a gomoku record: {record.game!r}")
+    settings = record.settings
+    width = _int_setting(settings, "width", 15)
+    height = _int_setting(settings, "height", width)
+
+    def on_board(point: tuple[int, int]) -> bool:
+        return 0 <= point[0] < width and 0 <= point[1] < height
+
+    opening = [(int(p[0]), int(p[1])) for p in record.opening]
+    opening = [p for p in opening if on_board(p)]
+    placed = len(opening)  # stones on the board: the next one is black when even
+    number = 0
+    steps: list[ReplayStep] = []
+    for move in record.moves:
+        step, added = _step(move, placed, number, on_board)
+        steps.append(step)
+        placed += added
+        number += added
+    if steps:
+        last = steps[-1]
+        win = _win_line(settings.get("win_line"))
+        if win:
+            steps[-1] = ReplayStep(last.seat, last.text, last.svg, last.mark + win, last.note)
+    return ReplayView(
+        width=_size(width),
+        height=_size(height),
+        background=_background(width, height, opening),
+        steps=tuple(steps),
+        style=STYLE,
+        roles=_roles(settings),
+    )
+
+
+def _step(move: MoveRecord, placed: int, number: int,
+          on_board: Callable[[tuple[int, int]], bool]) -> tuple[ReplayStep, int]:
+    """One move as a step, and how many stones it put on the board."""
+    text = move.move if len(move.move) <= MAX_TEXT else move.move[: MAX_TEXT - 3] + "..."
+    if move.move.strip().upper() == "SWAP":
+        return ReplayStep(move.seat, text, note="swap"), 0
+    single = parse_point(move.move)
+    points = [single] if single is not None else _points(move.move)
+    if move.info.get("illegal"):
+        cross = "".join(_cross(*p) for p in points or () if on_board(p))
+        return ReplayStep(move.seat, text, svg=cross, note="illegal"), 0
+    if points is None or not all(on_board(p) for p in points):
+        return ReplayStep(move.seat, text, note="unreadable"), 0
+    svg = "".join(_stone(x, y, (placed + k) % 2 == 0, number + k + 1)
+                  for k, (x, y) in enumerate(points))
+    mark = "".join(_ring(x, y) for x, y in points)
+    return ReplayStep(move.seat, text, svg=svg, mark=mark), len(points)

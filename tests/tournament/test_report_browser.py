@@ -1,0 +1,186 @@
+"""The results site in a real browser (headless Chromium from file:// URLs): the standings
+show, links lead to a game page, and the replay steps with its buttons, the arrow keys and
+the move list, with no console or page error."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from referee.tournament.report import build_site
+from referee.tournament.report.site import Paths
+from referee.tournament.session import run_tournament
+from referee.tournament.store import Store
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium); the browser tests "
+                "use it through Playwright and never download a browser",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="playwright is not installed (pip install '.[test]')")
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+TOURNAMENT = """
+name = "browser-test"
+game = "gomoku"
+seed = 3
+concurrency = 2
+output = "out"
+
+[schedule]
+kind = "round-robin"
+
+[settings]
+size = 9
+timeout_turn = 2000
+openings = "openings.txt"
+
+[[players]]
+name = "threat"
+builtin = "threat"
+
+[[players]]
+name = "random"
+builtin = "random"
+"""
+
+SHOWN = """e => { for (let n = e; n instanceof Element; n = n.parentNode) {
+    if (getComputedStyle(n).display === 'none') return false; } return true; }"""
+VISIBLE_STONES = f"""() => Array.from(document.querySelectorAll('svg.board circle.stone'))
+    .filter({SHOWN}).length"""
+VISIBLE_WIN = f"""() => Array.from(document.querySelectorAll('svg.board .gk-win'))
+    .filter({SHOWN}).length"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A real two-game tournament on 9x9 with a three-stone opening, and its site."""
+    folder = tmp_path_factory.mktemp("browser")
+    (folder / "openings.txt").write_text("0,0 1,1 -1,1\n", encoding="utf-8")
+    (folder / "t.toml").write_text(TOURNAMENT, encoding="utf-8")
+    run_tournament(folder / "t.toml", Console(file=io.StringIO(), width=120))
+    return folder / "out", build_site(folder / "out", folder / "site")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class Page:
+    """A page with its console errors and page errors collected."""
+
+    def __init__(self, browser: object, javascript: bool = True) -> None:
+        self.context = browser.new_context(  # type: ignore[attr-defined]
+            java_script_enabled=javascript)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(10_000)
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) -> None:
+    store_folder, index = site
+    store = Store.open_existing(store_folder)
+    try:
+        rows = sorted(store.games(status="done"), key=lambda r: r.seq)
+        record = store.record(rows[0].key)
+    finally:
+        store.close()
+    moves = len(record.moves)
+    opening = len(record.opening)
+    assert opening == 3 and moves >= 5
+
+    tab = Page(browser)
+    page = tab.page
+    try:
+        page.goto(index.as_uri())
+        standings = page.locator("#standings-table")
+        assert standings.is_visible()
+        assert standings.locator("tbody tr").count() == 2
+        assert page.locator("svg.chart polyline.rating-line").count() == 2
+
+        page.get_by_role("link", name="All 2 games").click()
+        page.wait_for_url("**/games.html")
+        page.locator("#games").get_by_role("link", name="#1", exact=True).click()
+        page.wait_for_url(f"**/{Paths.game(rows[0])}")
+
+        def state() -> tuple[str, int]:
+            return (page.locator(".replay-pos").inner_text(),
+                    int(page.evaluate(VISIBLE_STONES)))
+
+        assert page.locator(".replay-controls").is_visible()
+        assert state() == (str(moves), opening + moves)  # the final position first
+        assert page.evaluate(VISIBLE_WIN) == 1
+        assert page.locator(".replay-total").inner_text() == str(moves)
+
+        page.get_by_role("button", name="First").click()
+        assert state() == ("0", opening)
+        assert page.get_by_role("button", name="Prev").is_disabled()
+        page.get_by_role("button", name="Next").click()
+        assert state() == ("1", opening + 1)
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert state() == ("3", opening + 3)
+        page.keyboard.press("ArrowLeft")
+        assert state() == ("2", opening + 2)
+        assert page.locator(".replay-moves li.current").get_attribute("id") == "m2"
+        page.keyboard.press("End")
+        assert state() == (str(moves), opening + moves)
+        assert page.get_by_role("button", name="Next").is_disabled()
+        page.keyboard.press("ArrowLeft")
+        assert state() == (str(moves - 1), opening + moves - 1)
+        assert page.evaluate(VISIBLE_WIN) == 0
+        page.keyboard.press("Home")
+        assert state() == ("0", opening)
+        page.get_by_role("button", name="Last").click()
+        assert state() == (str(moves), opening + moves)
+        page.locator('.replay-moves a[data-step="4"]').click()
+        assert state() == ("4", opening + 4)
+        assert page.locator(".replay-moves li.current").get_attribute("id") == "m4"
+
+        page.get_by_role("link", name="threat").first.click()
+        page.wait_for_url("**/players/threat.html")
+        assert page.locator("#player-games tbody tr").count() == 2
+        assert tab.errors == []
+    finally:
+        tab.close()
+
+
+def test_without_javascript_the_final_position_shows(site: tuple[Path, Path],
+                                                     browser: object) -> None:
+    store_folder, index = site
+    store = Store.open_existing(store_folder)
+    try:
+        row = sorted(store.games(status="done"), key=lambda r: r.seq)[-1]
+        record = store.record(row.key)
+    finally:
+        store.close()
+    tab = Page(browser, javascript=False)
+    try:
+        tab.page.goto((index.parent / Paths.game(row)).as_uri())
+        assert not tab.page.locator(".replay-controls").is_visible()
+        stones = tab.page.locator("svg.board circle.stone")
+        visible = sum(1 for k in range(stones.count()) if stones.nth(k).is_visible())
+        assert visible == len(record.opening) + len(record.moves)
+        assert tab.page.locator(".replay-pos").inner_text() == str(len(record.moves))
+        assert tab.errors == []
+    finally:
+        tab.close()
