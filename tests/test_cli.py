@@ -18,7 +18,8 @@ def referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
                           text=True, timeout=120, cwd=cwd)
 
 
-@pytest.mark.parametrize("command", [[], ["match"], ["match", "gomoku"], ["psq"]])
+@pytest.mark.parametrize("command", [[], ["match"], ["match", "gomoku"], ["psq"],
+                                     ["tournament"], ["ratings"], ["report"]])
 def test_every_command_has_help(command: list[str]) -> None:
     run = referee(*command, "--help")
     assert run.returncode == 0, run.stderr
@@ -27,7 +28,8 @@ def test_every_command_has_help(command: list[str]) -> None:
 
 def test_help_lists_the_commands() -> None:
     out = referee("--help").stdout
-    assert "match" in out and "psq" in out
+    for command in ("match", "psq", "tournament", "ratings", "report"):
+        assert command in out
     out = referee("match", "gomoku", "--help").stdout
     for option in ("--rule", "--size", "--width", "--openings", "--swap2", "--timeout-turn",
                    "--timeout-match", "--tolerance", "--memory", "--seed", "--out"):

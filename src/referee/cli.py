@@ -8,6 +8,7 @@ import random
 import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -19,6 +20,19 @@ from referee.core.record import GameRecord
 from referee.output import GameProgress, make_console, results_table
 
 log = logging.getLogger("referee")
+
+
+def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
+    """End a command on an exception: a ``RefereeError`` is one clear line and exit
+    status 2, Ctrl-C (or SIGTERM) exit status 130; anything else goes on up."""
+    if isinstance(exc, RefereeError):
+        click.echo(f"referee: error: {exc}", err=True)
+        sys.exit(2)
+    if isinstance(exc, KeyboardInterrupt):
+        click.echo("referee: interrupted" + (f"; {interrupted}" if interrupted else ""),
+                   err=True)
+        sys.exit(130)
+    raise exc
 
 
 def _default_out(kind: str) -> Path:
@@ -124,12 +138,8 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
         )
         with GameProgress(console, games) as progress:
             result = GomokuMatch(specs, settings, out, on_game=progress.game_done).run()
-    except RefereeError as exc:
-        click.echo(f"referee: error: {exc}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        click.echo("referee: interrupted; the finished games are in the output folder", err=True)
-        sys.exit(130)
+    except BaseException as exc:
+        fail(exc, "the finished games are in the output folder")
     console.print(results_table(specs, result.records))
     console.print(f"Records: {out}")
 
@@ -158,12 +168,8 @@ def tournament(file: Path, concurrency: int | None, out_dir: Path | None,
     try:
         run_tournament(file, console, concurrency=concurrency, out_dir=out_dir,
                        ray_address=ray_address)
-    except RefereeError as exc:
-        click.echo(f"referee: error: {exc}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        click.echo("referee: interrupted; run the same command again to resume", err=True)
-        sys.exit(130)
+    except BaseException as exc:
+        fail(exc, "run the same command again to resume")
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -222,9 +228,8 @@ def ratings(sources: tuple[Path, ...], preset: str | None, advantage: float | No
         if len(table.players) < 2:
             raise ConfigError("no results to rate (need games between two players)")
         result = rate(table, params)
-    except RefereeError as exc:
-        click.echo(f"referee: error: {exc}", err=True)
-        sys.exit(2)
+    except BaseException as exc:
+        fail(exc)
     click.echo(f"{table.games} games, {len(table.players)} players; advantage "
                f"{params.advantage:g}, drawelo {params.drawelo:g}, prior {params.prior:g}, "
                f"offset {params.offset:g}" + ("" if result.connected else
@@ -252,9 +257,8 @@ def report(store: Path, out_dir: Path | None) -> None:
     folder = store.parent if store.suffix == ".sqlite" else store
     try:
         index = build_site(store, out_dir or folder / "report")
-    except RefereeError as exc:
-        click.echo(f"referee: error: {exc}", err=True)
-        sys.exit(2)
+    except BaseException as exc:
+        fail(exc)
     click.echo(str(index))
 
 
@@ -269,9 +273,8 @@ def psq(record_file: Path, output: Path | None) -> None:
     try:
         record = GameRecord.read(record_file)
         path = write_psq(record, output or record_file.with_suffix(".psq"))
-    except RefereeError as exc:
-        click.echo(f"referee: error: {exc}", err=True)
-        sys.exit(2)
+    except BaseException as exc:
+        fail(exc)
     click.echo(str(path))
 
 

@@ -104,6 +104,22 @@ class PgnReader:
         self.games += 1
         return GameResult(white, black, score)
 
+    def _tag(self, game: _Game | None, number: int,
+             match: re.Match[str]) -> tuple[GameResult | None, _Game]:
+        """Add a tag pair; a tag after movetext, or one the game has, starts a new game.
+
+        Returns the result of the game this ended (if any) and the game the tag is in.
+        """
+        name, value = match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
+        finished = None
+        if game is not None and (game.moves or name in game.tags):
+            finished = self._finish(game)
+            game = None
+        if game is None:
+            game = _Game(number)
+        game.tags[name] = value
+        return finished, game
+
     def _parse(self, handle: IO[str]) -> Iterator[GameResult]:
         game: _Game | None = None
         in_comment = False
@@ -124,15 +140,9 @@ class PgnReader:
             if start == 0 and stripped.startswith("[") and stripped.endswith("]") and depth == 0:
                 match = _TAG.fullmatch(stripped)
                 if match is not None:
-                    name, value = match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
-                    if game is not None and (game.moves or name in game.tags):
-                        finished = self._finish(game)
-                        if finished is not None:
-                            yield finished
-                        game = None
-                    if game is None:
-                        game = _Game(number)
-                    game.tags[name] = value
+                    finished, game = self._tag(game, number, match)
+                    if finished is not None:
+                        yield finished
                     continue
             pos = start
             while True:
@@ -158,15 +168,9 @@ class PgnReader:
                     if match is None:
                         raise self._error(number, "unreadable tag pair")
                     pos = match.end()
-                    name, value = match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
-                    if game is not None and (game.moves or name in game.tags):
-                        finished = self._finish(game)
-                        if finished is not None:
-                            yield finished
-                        game = None
-                    if game is None:
-                        game = _Game(number)
-                    game.tags[name] = value
+                    finished, game = self._tag(game, number, match)
+                    if finished is not None:
+                        yield finished
                 elif depth == 0 and text in _MARKERS:
                     if game is not None:
                         finished = self._finish(game)

@@ -55,10 +55,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from referee.tournament.stats import Trinomial
 
 __all__ = [
     "BayesEloParams",
@@ -89,17 +91,9 @@ _WINDOW_NATS = 40.0
 
 
 # -- results -------------------------------------------------------------------------------
-class PairCounts(NamedTuple):
-    """Games of one ordered pair, seen from the first player (the one with the advantage)."""
-
-    wins: int
-    draws: int
-    losses: int
-
-    @property
-    def games(self) -> int:
-        """Number of games."""
-        return self.wins + self.draws + self.losses
+PairCounts = Trinomial
+"""Games of one ordered pair, seen from the first player (the one with the advantage):
+wins, draws, losses (the same counts as a head-to-head ``Trinomial``)."""
 
 
 class ResultTable:

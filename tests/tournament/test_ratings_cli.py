@@ -1,0 +1,108 @@
+"""``referee ratings`` and ``referee report`` as real programs, on PGN files and stores."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.tournament.pgn import read_pgn_results
+from referee.tournament.ratings import BayesEloParams, ResultTable, rate
+
+PGN = """\
+[Event "elsewhere"]
+[White "Alpha"]
+[Black "Beta"]
+[Result "1-0"]
+
+1. e4 {a comment
+over two lines} e5 (1... c5) 2. Nf3 1-0
+
+[White "Beta"]
+[Black "Alpha"]
+[Result "1/2-1/2"]
+
+1/2-1/2
+
+[White "Alpha"]
+[Black "Gamma"]
+[Result "0-1"]
+0-1
+[White "Gamma"]
+[Black "Beta"]
+[Result "*"]
+*
+"""
+
+
+def referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True,
+                          text=True, timeout=120, cwd=cwd)
+
+
+def test_ratings_of_a_pgn_file_are_bayeselo_s_list(tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(PGN)
+    run = referee("ratings", str(pgn), "--offset", "1600", "--los")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("3 games, 3 players; advantage 32.8, drawelo 97.3, prior 2, "
+                               "offset 1600")
+    assert lines[1] == "Rank Name    Elo    +    - games score oppo. draws "
+    expected = rate(ResultTable.from_results(read_pgn_results(pgn)),
+                    BayesEloParams(offset=1600))
+    assert expected.table() in run.stdout
+    assert expected.los_table() in run.stdout
+    gomocup = referee("ratings", str(pgn), "--preset", "gomocup")
+    assert "advantage 0, drawelo 0.01" in gomocup.stdout
+
+
+def test_ratings_write_pgn_and_combine_sources(tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(PGN)
+    out = tmp_path / "all.pgn"
+    run = referee("ratings", str(pgn), str(pgn), "--pgn", str(out))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("6 games, 3 players")
+    assert len(list(read_pgn_results(out))) == 6
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["missing.pgn"], "missing.pgn: no such file or folder"),
+    (["bad.pgn"], "bad.pgn:2: "),
+    (["empty.pgn"], "no results to rate"),
+    (["games.pgn", "--drawelo", "0"], "drawelo must be > 0"),
+    (["folder"], "folder: a folder without a tournament store"),
+])
+def test_bad_sources_give_one_clear_error(tmp_path: Path, args: list[str], words: str) -> None:
+    (tmp_path / "games.pgn").write_text(PGN)
+    (tmp_path / "bad.pgn").write_text('[White "A"]\n[Black "B" oops\n[Result "1-0"]\n')
+    (tmp_path / "empty.pgn").write_text("")
+    (tmp_path / "folder").mkdir()
+    run = referee("ratings", *args, cwd=tmp_path)
+    assert run.returncode == 2
+    assert words in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_ratings_and_report_of_a_store(tmp_path: Path) -> None:
+    file = tmp_path / "t.toml"
+    file.write_text('name = "t"\ngame = "gomoku"\n[settings]\nsize = 9\n'
+                    '[ratings]\npreset = "bayeselo"\noffset = 1000\n'
+                    '[[players]]\nname = "a"\nbuiltin = "random"\n'
+                    '[[players]]\nname = "b"\nbuiltin = "threat"\n')
+    played = referee("tournament", str(file), "--out", str(tmp_path / "out"))
+    assert played.returncode == 0, played.stderr
+    run = referee("ratings", str(tmp_path / "out"))
+    assert run.returncode == 0, run.stderr
+    assert "2 games, 2 players; advantage 32.8, drawelo 97.3, prior 2, offset 1000" in run.stdout
+    site = referee("report", str(tmp_path / "out" / "tournament.sqlite"), "-o",
+                   str(tmp_path / "site"))
+    assert site.returncode == 0, site.stderr
+    assert Path(site.stdout.strip()) == tmp_path / "site" / "index.html"
+    assert len(list((tmp_path / "site" / "games").glob("*.html"))) == 2
+    assert (tmp_path / "out" / "report" / "index.html").is_file()  # written by the run
+    nothing = referee("report", str(tmp_path / "nothing"))
+    assert nothing.returncode == 2 and "no tournament store" in nothing.stderr
