@@ -334,3 +334,20 @@ def test_a_brain_refusing_the_board_is_named_before_any_game(tmp_path: Path) -> 
         f'[[players]]\nname = "picky"\ncommand = "{sys.executable} {instant} --refuse 12"\n'))
     with pytest.raises(ConfigError, match="picky refuses the 12x12 board"):
         run(path, tmp_path / "out")
+
+
+def test_players_are_pinned_to_their_cpus(tmp_path: Path) -> None:
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("no CPU affinity on this system")
+    instant = Path(__file__).resolve().parents[1] / "brains" / "instant.py"
+    wrapper = tmp_path / "pinned.py"  # notes its CPUs, then becomes the instant brain
+    wrapper.write_text(
+        "import os, sys\n"
+        f"with open({str(tmp_path / 'cpus.txt')!r}, 'a') as f:\n"
+        "    f.write(' '.join(map(str, sorted(os.sched_getaffinity(0)))) + '\\n')\n"
+        f"os.execv(sys.executable, [sys.executable, {str(instant)!r}])\n")
+    path = tournament_file(tmp_path, players=1, player_lines=(
+        f'[[players]]\nname = "pinned"\ncommand = "{sys.executable} {wrapper}"\ncpus = [0]\n'))
+    run(path, tmp_path / "out")
+    seen = (tmp_path / "cpus.txt").read_text().split("\n")[:-1]
+    assert len(seen) == 3 and set(seen) == {"0"}  # the start-up check and both games
