@@ -15,7 +15,6 @@ from referee.tournament.pgn import (
     format_game,
     read_pgn_results,
     result_token,
-    write_pgn,
     write_pgn_results,
 )
 from referee.tournament.ratings import ResultTable
@@ -125,8 +124,8 @@ def test_missing_file_raises_when_iterated(tmp_path: Path) -> None:
 
 
 def test_write_pgn_with_round_labels(tmp_path: Path) -> None:
-    path = write_pgn(tmp_path / "r.pgn", [("a", "b", 1.0), ("b", "a", 0.5)], event="E",
-                     rounds=[3, 4])
+    path = tmp_path / "r.pgn"
+    write_pgn_results(path, [("a", "b", 1.0), ("b", "a", 0.5)], event="E", rounds=[3, 4])
     text = path.read_text(encoding="utf-8")
     assert '[Round "3"]' in text and '[Round "4"]' in text and '[Event "E"]' in text
     assert [r.score for r in read_pgn_results(path)] == [1.0, 0.5]

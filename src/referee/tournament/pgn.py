@@ -29,7 +29,6 @@ __all__ = [
     "format_game",
     "read_pgn_results",
     "result_token",
-    "write_pgn",
     "write_pgn_results",
 ]
 
@@ -222,38 +221,28 @@ def format_game(white: str, black: str, score: float, *, event: str = "?", site:
 def write_pgn_results(target: str | Path | IO[str],
                       results: Iterable[tuple[str, str, float]], *, event: str = "?",
                       site: str = "?", date: str | Date | None = None,
-                      number_rounds: bool = True) -> int:
+                      number_rounds: bool = True,
+                      rounds: Iterable[str | int] | None = None) -> int:
     """Write results as PGN (streaming) to a path or an open text file; returns the count.
 
-    With ``number_rounds`` games get Round 1, 2, 3...; otherwise Round is ``?``.
+    Round labels: one from ``rounds`` per game when given (``?`` once it runs out), else
+    1, 2, 3... with ``number_rounds``, else ``?``.
     """
+    labels = iter(rounds) if rounds is not None else None
 
     def write(out: IO[str]) -> int:
         count = 0
         for white, black, score in results:
             count += 1
+            if labels is not None:
+                label: str | int = next(labels, "?")
+            else:
+                label = count if number_rounds else "?"
             out.write(format_game(white, black, score, event=event, site=site, date=date,
-                                  round_label=count if number_rounds else "?"))
+                                  round_label=label))
         return count
 
     if isinstance(target, str | Path):
         with open(target, "w", encoding="utf-8", newline="\n") as handle:
             return write(handle)
     return write(target)
-
-
-def write_pgn(path: str | Path, results: Iterable[tuple[str, str, float]], *,
-              event: str = "?", site: str = "?", date: str | Date | None = None,
-              rounds: Iterable[str | int] | None = None) -> Path:
-    """Write results as PGN to ``path``, with one Round label per game if ``rounds`` is given.
-
-    Without ``rounds`` games are numbered 1, 2, 3...; returns the path written.
-    """
-    target = Path(path)
-    labels = iter(rounds) if rounds is not None else None
-    with open(target, "w", encoding="utf-8", newline="\n") as handle:
-        for count, (white, black, score) in enumerate(results, 1):
-            label = next(labels, "?") if labels is not None else count
-            handle.write(format_game(white, black, score, event=event, site=site, date=date,
-                                     round_label=label))
-    return target

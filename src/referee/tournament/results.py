@@ -124,12 +124,13 @@ def standings_table(points: dict[str, float], title: str = "Standings") -> Table
 
 def write_results_pgn(store: Store, path: Path, event: str) -> Path:
     """Every pairwise result of the store as PGN (for BayesElo, Ordo and the like)."""
-    from referee.tournament.pgn import write_pgn
+    from referee.tournament.pgn import write_pgn_results
 
     date = dt.date.today().strftime("%Y.%m.%d")
     games = store.games(status="done", by_finish=True)
     rounds = [row.round for row in games for _ in pairwise([row])]
-    return write_pgn(path, pairwise(games), event=event, date=date, rounds=rounds)
+    write_pgn_results(path, pairwise(games), event=event, date=date, rounds=rounds)
+    return path
 
 
 def rate_results(results: Iterable[Result], params: BayesEloParams) -> Ratings | None:
@@ -138,11 +139,6 @@ def rate_results(results: Iterable[Result], params: BayesEloParams) -> Ratings |
     if len(table.players) < 2:
         return None
     return rate(table, params)
-
-
-def rate_store(store: Store, params: BayesEloParams) -> Ratings | None:
-    """BayesElo ratings of every finished game in the store (None if there are none)."""
-    return rate_results(pairwise(store.games(status="done")), params)
 
 
 def ratings_table(ratings: Ratings, title: str = "Ratings (BayesElo)") -> Table:

@@ -292,12 +292,6 @@ class Store:
             yield from rows
             after = rows[-1].seq
 
-    def rounds_scheduled(self) -> int:
-        """The highest round with games in the store (0 if none)."""
-        with self._lock:
-            return int(self.db.execute("SELECT COALESCE(MAX(round), 0) FROM games")
-                       .fetchone()[0])
-
     def mark_running(self, key: str) -> None:
         """Note that a game has started."""
         with self._transaction() as db:

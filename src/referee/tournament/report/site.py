@@ -335,15 +335,14 @@ class SiteBuilder:
     def replay(self, record: GameRecord) -> ReplayView | None:
         """The game slice's replay of a record, ``None`` if it has none."""
         adapter = self.adapter(record.game)
+        if adapter is None:
+            log.info("game %s is unknown here: no replay", record.game)
+            return None
         try:
-            if adapter is None:
-                raise KeyError(record.game)
             return adapter.replay(record)
-        except (AttributeError, KeyError, NotImplementedError) as exc:
-            log.info("game %s has no replay: %s", record.game, exc)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError) as exc:  # a record the game cannot read
             log.warning("no replay for game %s: %s", record.settings.get("game_key"), exc)
-        return None
+            return None
 
     def write_game_pages(self) -> None:
         """One page per finished game, records read one at a time (schedule order)."""
