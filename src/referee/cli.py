@@ -13,7 +13,6 @@ from typing import NoReturn
 import click
 
 from referee import __version__
-from referee.core.clock import TimeControl
 from referee.core.errors import ConfigError, RefereeError
 from referee.core.players import check_runnable, resolve_players
 from referee.core.record import GameRecord
@@ -117,13 +116,10 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
         specs = resolve_players(players, BUILTIN_BRAINS)
         for spec in specs:
             check_runnable(spec)
-        settings = GomokuSettings(
-            width=width or size,
-            height=height or width or size,
+        settings = GomokuSettings.from_options(
+            size=size, width=width, height=height, timeout_turn=timeout_turn,
+            timeout_match=timeout_match, tolerance=tolerance, startup=startup, memory=memory,
             rule=parsed_rule,
-            time=TimeControl(turn=timeout_turn / 1000, game=timeout_match / 1000 or None,
-                             tolerance=tolerance / 1000, startup=startup / 1000),
-            memory_limit=memory * 2**20 or None,
             games=games,
             openings=read_openings(openings_file) if openings_file else [],
             swap2=swap2,

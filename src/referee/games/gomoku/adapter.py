@@ -10,7 +10,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from referee.core.adapter import GameTask
-from referee.core.clock import TimeControl
 from referee.core.errors import BotFault, ConfigError, MatchAborted
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
@@ -43,8 +42,6 @@ class GomokuTable(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> GomokuTable:
         Rule.parse(self.rule)  # raises ValueError with the known names
-        if self.swap2 and self.openings:
-            raise ValueError("choose either openings or swap2, not both")
         return self
 
 
@@ -65,21 +62,13 @@ class GomokuAdapter:
         if spec.openings:
             path = Path(spec.openings)
             openings = read_openings(path if path.is_absolute() else base / path)
-        width = spec.width or spec.size
         try:
-            return GomokuSettings(
-                width=width,
-                height=spec.height or spec.width or spec.size,
-                rule=Rule.parse(spec.rule),
-                time=TimeControl(turn=spec.timeout_turn / 1000,
-                                 game=spec.timeout_match / 1000 or None,
-                                 tolerance=spec.tolerance / 1000, startup=spec.startup / 1000),
-                memory_limit=spec.memory * 2**20 or None,
-                games=1,
-                openings=openings,
-                swap2=spec.swap2,
-                folder=(base / spec.folder).resolve() if spec.folder else None,
-                psq=False,
+            return GomokuSettings.from_options(
+                size=spec.size, width=spec.width, height=spec.height,
+                timeout_turn=spec.timeout_turn, timeout_match=spec.timeout_match,
+                tolerance=spec.tolerance, startup=spec.startup, memory=spec.memory,
+                rule=Rule.parse(spec.rule), games=1, openings=openings, swap2=spec.swap2,
+                folder=(base / spec.folder).resolve() if spec.folder else None, psq=False,
             )
         except ConfigError as exc:
             raise ConfigError(f"{source}: settings: {exc}") from None

@@ -70,6 +70,23 @@ class GomokuSettings:
         for number, opening in enumerate(self.openings, start=1):
             place_opening(opening, self.width, self.height, f"opening {number}")
 
+    @classmethod
+    def from_options(cls, *, size: int = 15, width: int | None = None,
+                     height: int | None = None, timeout_turn: int = 5000,
+                     timeout_match: int = 0, tolerance: int = 500, startup: int = 30000,
+                     memory: int = 0, **rest: Any) -> GomokuSettings:
+        """Settings from the options as users give them (``referee match gomoku`` and a
+        tournament's ``[settings]``): a size or width and height, times in milliseconds
+        (``timeout_match`` 0: no limit), memory in MB (0: none); ``rest`` as it is."""
+        return cls(
+            width=width or size,
+            height=height or width or size,
+            time=TimeControl(turn=timeout_turn / 1000, game=timeout_match / 1000 or None,
+                             tolerance=tolerance / 1000, startup=startup / 1000),
+            memory_limit=memory * 2**20 or None,
+            **rest,
+        )
+
     def describe(self) -> dict[str, Any]:
         """The settings as plain data for the game record."""
         tc = self.time
