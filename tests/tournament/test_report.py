@@ -266,8 +266,8 @@ def test_crosstable_and_faults(tournament: tuple[Path, Path]) -> None:
                 assert cell == "\u2014"
                 continue
             got, games = cell.split("/")
-            assert float(got.replace("\u00bd", ".5")) == cross[name][other]
-            assert int(games) == 4
+            assert float(got.replace("\u00bd", ".5")) == cross[name][other].points
+            assert int(games) == cross[name][other].games == 4
     faults = parser.tables["faults-table"]
     assert faults[0][0] == "Player" and "normal" not in faults[0]
     assert "timeout" in faults[0] and faults[0][-1] == "total"

@@ -87,14 +87,38 @@ def standings(rows: Iterable[GameRow], players: Sequence[str]) -> list[Standing]
     return sorted(table.values(), key=lambda s: (-s.points, order.get(s.name, len(order))))
 
 
-def crosstable(rows: Iterable[GameRow], players: Sequence[str]) -> dict[str, dict[str, float]]:
-    """Points each player took from each opponent (two-seat games)."""
-    cross = {a: {b: 0.0 for b in players if b != a} for a in players}
+@dataclass
+class PairRecord:
+    """One player's games against one opponent, counted as the ratings count them."""
+
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def points(self) -> float:
+        """Wins plus half the draws."""
+        return self.wins + 0.5 * self.draws
+
+    def add(self, score: float) -> None:
+        """Count one game in which this player scored ``score`` (1, 0.5 or 0)."""
+        self.games += 1
+        if score > 0.5:
+            self.wins += 1
+        elif score < 0.5:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+
+def crosstable(rows: Iterable[GameRow],
+               players: Sequence[str]) -> dict[str, dict[str, PairRecord]]:
+    """Each player's games, wins, draws, losses and points against each opponent."""
+    cross = {a: {b: PairRecord() for b in players if b != a} for a in players}
     for first, second, score in pairwise(rows):
-        cross.setdefault(first, {}).setdefault(second, 0.0)
-        cross.setdefault(second, {}).setdefault(first, 0.0)
-        cross[first][second] += score
-        cross[second][first] += 1.0 - score
+        cross.setdefault(first, {}).setdefault(second, PairRecord()).add(score)
+        cross.setdefault(second, {}).setdefault(first, PairRecord()).add(1.0 - score)
     return cross
 
 

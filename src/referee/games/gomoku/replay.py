@@ -16,6 +16,7 @@ from typing import Any
 
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView
+from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE
 from referee.games.gomoku.protocol import parse_point
 
 CELL = 30
@@ -123,7 +124,7 @@ def _win_line(line: Any) -> str:
 
 def _int_setting(settings: dict[str, Any], key: str, default: int) -> int:
     value = settings.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
+    if isinstance(value, bool) or not isinstance(value, int) or not MIN_SIZE <= value <= MAX_SIZE:
         raise ValueError(f"gomoku record: bad {key} {value!r}")
     return value
 

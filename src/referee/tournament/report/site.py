@@ -45,7 +45,14 @@ from referee.games.registry import game_adapters
 from referee.tournament.ratings import BayesEloParams, Ratings
 from referee.tournament.report.markup import Html, esc, facts, h, join, link, page, table
 from referee.tournament.report.plot import rating_chart, rating_history
-from referee.tournament.results import Standing, pairwise, rate_results, standings
+from referee.tournament.results import (
+    PairRecord,
+    Standing,
+    crosstable,
+    pairwise,
+    rate_results,
+    standings,
+)
 from referee.tournament.store import GameRow, Store
 
 log = logging.getLogger(__name__)
@@ -76,21 +83,6 @@ class TournamentInfo:
 
 
 @dataclass
-class HeadToHead:
-    """One player's results against one opponent (pairwise, as the ratings count them)."""
-
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def points(self) -> float:
-        """Wins plus half the draws."""
-        return self.wins + 0.5 * self.draws
-
-
-@dataclass
 class Summary:
     """Everything computed from the store's rows before any page is written."""
 
@@ -100,7 +92,7 @@ class Summary:
     standings: list[Standing]
     ratings: Ratings | None
     order: list[str]
-    heads: dict[str, dict[str, HeadToHead]] = field(default_factory=dict)
+    heads: dict[str, dict[str, PairRecord]] = field(default_factory=dict)
 
 
 def _read_info(store: Store, rows: Sequence[GameRow]) -> TournamentInfo:
@@ -149,21 +141,7 @@ def summarize(store: Store) -> Summary:
         ratings = None
     order = [p.name for p in ratings.players] if ratings else []
     order += [s.name for s in table if s.name not in order]
-    heads: dict[str, dict[str, HeadToHead]] = {name: {} for name in order}
-    for first, second, score in pairwise(done):
-        a = heads.setdefault(first, {}).setdefault(second, HeadToHead())
-        b = heads.setdefault(second, {}).setdefault(first, HeadToHead())
-        a.games += 1
-        b.games += 1
-        if score == 1.0:
-            a.wins += 1
-            b.losses += 1
-        elif score == 0.0:
-            a.losses += 1
-            b.wins += 1
-        else:
-            a.draws += 1
-            b.draws += 1
+    heads = crosstable(done, order)
     return Summary(info, rows, done, table, ratings, order, heads)
 
 
@@ -534,7 +512,7 @@ class SiteBuilder:
         opponents = []
         for other in s.order:
             head = s.heads.get(name, {}).get(other)
-            if head is None:
+            if head is None or not head.games:
                 continue
             los = (_percent(100 * s.ratings.los_of(name, other))
                    if rated is not None and s.ratings is not None and other in
