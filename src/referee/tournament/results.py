@@ -17,7 +17,7 @@ from pathlib import Path
 from rich.table import Table
 
 from referee.tournament.ratings import BayesEloParams, Ratings, ResultTable, rate
-from referee.tournament.store import GameRow, Store
+from referee.tournament.store import GameRow
 
 Result = tuple[str, str, float]
 """(first player, second player, score of the first: 1, 0.5 or 0)."""
@@ -146,14 +146,13 @@ def standings_table(points: dict[str, float], title: str = "Standings") -> Table
     return table
 
 
-def write_results_pgn(store: Store, path: Path, event: str) -> Path:
-    """Every pairwise result of the store as PGN (for BayesElo, Ordo and the like)."""
+def write_results_pgn(rows: Sequence[GameRow], path: Path, event: str) -> Path:
+    """Every pairwise result of finished games as PGN (for BayesElo, Ordo and the like)."""
     from referee.tournament.pgn import write_pgn_results
 
     date = dt.date.today().strftime("%Y.%m.%d")
-    games = store.games(status="done", by_finish=True)
-    rounds = [row.round for row in games for _ in pairwise([row])]
-    write_pgn_results(path, pairwise(games), event=event, date=date, rounds=rounds)
+    rounds = [row.round for row in rows for _ in pairwise([row])]
+    write_pgn_results(path, pairwise(rows), event=event, date=date, rounds=rounds)
     return path
 
 

@@ -177,7 +177,7 @@ def _summary(console: Console, tournament: Tournament, store: Store,
     ratings = rate_results(pairwise(rows), tournament.spec.ratings.params())
     if ratings is not None:
         console.print(ratings_table(ratings))
-    pgn = write_results_pgn(store, tournament.output / "results.pgn", tournament.name)
+    pgn = write_results_pgn(rows, tournament.output / "results.pgn", tournament.name)
     console.print(f"Results (PGN): {pgn}", markup=False)
     site = build_site(tournament.output, tournament.output / "report")
     console.print(f"Results site: {site}", markup=False)

@@ -96,15 +96,12 @@ class Store:
         self._db: sqlite3.Connection | None = None
 
     # -- opening ------------------------------------------------------------------------
-    def open(self, fingerprint: str, name: str, create: bool = True) -> Store:
+    def open(self, fingerprint: str, name: str) -> Store:
         """Open (or create) the store for the tournament with this fingerprint.
 
         Raises ``ConfigError`` if the store belongs to another tournament (nothing is
         written to it then). Recovers from an earlier crash (see the module docstring).
         """
-        exists = self.path.exists()
-        if not exists and not create:
-            raise ConfigError(f"{self.path}: no tournament store here")
         self.check(fingerprint)
         self.folder.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
