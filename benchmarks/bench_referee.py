@@ -35,16 +35,17 @@ INSTANT = ROOT / "tests" / "brains" / "instant.py"
 ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write('7,7\\n'); sys.stdout.flush()\n"
 
 
-def baseline(pings: int) -> float:
-    """CPU seconds per raw pipe round trip (write a line, wait, read the answer)."""
-    child = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE,
+def baseline(pings: int, echo: str = ECHO,
+             message: bytes = b"INFO time_left 2147483647\r\nTURN 7,7\r\n") -> float:
+    """CPU seconds per raw pipe round trip (write ``message``, wait, read the answer of the
+    ``echo`` program, a line)."""
+    child = subprocess.Popen([sys.executable, "-c", echo], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, bufsize=0)
     assert child.stdin and child.stdout
     win, rout = child.stdin.fileno(), child.stdout.fileno()
     os.set_blocking(rout, False)
     poller = select.poll()
     poller.register(rout, select.POLLIN)
-    message = b"INFO time_left 2147483647\r\nTURN 7,7\r\n"
     for _ in range(200):  # warm up
         os.write(win, message)
         poller.poll(1000)

@@ -140,6 +140,141 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
     console.print(f"Records: {out}")
 
 
+@match.command("planowanie")
+@click.argument("players", nargs=-1, required=True, metavar="PLAYER1 PLAYER2 [PLAYER3 [PLAYER4]]")
+@click.option("--games", type=int, help="Games to play; seats rotate each game "
+              "[default: one per player, every player once in every seat].")
+@click.option("--values", default="23456789TJQKA", show_default=True,
+              help="Card values, lowest first (set_deck).")
+@click.option("--suits", default="CDHS", show_default=True,
+              help="Suits; the first is trumps (set_deck).")
+@click.option("--deals", help="The deals as set_game's arguments, 'd c1 s1 ... cd sd' "
+              "[default: 13 deals of 1..13 cards, the starter moving one seat each deal].")
+@click.option("--time", "time_ms", type=int, default=180000, show_default=True,
+              help="Milliseconds per player for the whole game (time_left), 0 = no limit.")
+@click.option("--tolerance", type=int, default=500, show_default=True,
+              help="Milliseconds of grace before a late player is forfeited.")
+@click.option("--startup", type=int, default=30000, show_default=True,
+              help="Milliseconds a player may take to start and take the configuration.")
+@click.option("--memory", type=int, default=400, show_default=True,
+              help="Memory limit per player in MB (its whole process tree), 0 = none.")
+@click.option("--quit", "quit_at_end", is_flag=True,
+              help="End the programs with quit after each game instead of killing them.")
+@click.option("--seed", type=int, help="Seed of the deals (default: random, recorded).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder for records and logs [default: referee-out/match-<time>].")
+def match_planowanie(players: tuple[str, ...], games: int | None, values: str, suits: str,
+                     deals: str | None, time_ms: int, tolerance: int, startup: int,
+                     memory: int, quit_at_end: bool, seed: int | None,
+                     out_dir: Path | None) -> None:
+    """Play Planowanie (the ITPW card game) between 2 to 4 player programs.
+
+    Each PLAYER is a built-in player (random, heuristic) or a command line, e.g.
+    "./my-player" or "python3 player.py". Every game starts the programs afresh; the
+    seats rotate from game to game, and each full rotation plays the same deals. Records
+    (JSON) and each program's stderr log go to the output folder.
+    """
+    from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, run_match
+
+    console = make_console()
+    try:
+        if not 2 <= len(players) <= 4:
+            raise ConfigError(f"planowanie needs 2 to 4 players, got {len(players)}")
+        for name, value in (("--time", time_ms), ("--tolerance", tolerance),
+                            ("--memory", memory)):
+            if value < 0:
+                raise ConfigError(f"{name} must not be negative, got {value}")
+        if startup <= 0:
+            raise ConfigError(f"--startup must be positive, got {startup}")
+        count = len(players) if games is None else games
+        if count < 1:
+            raise ConfigError(f"--games must be at least 1, got {count}")
+        specs = resolve_players(players, BUILTIN_PLAYERS)
+        for spec in specs:
+            check_runnable(spec)
+        try:
+            settings = PlanowanieSettings.from_options(
+                values=values, suits=suits, players=len(specs), deals=deals, time=time_ms,
+                tolerance=tolerance, startup=startup, memory=memory, quit_at_end=quit_at_end)
+        except ConfigError as exc:
+            raise ConfigError(f"--values/--suits/--deals: {exc}") from None
+        chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        out = (out_dir or _default_out("match")).resolve()
+        console.print(f"Planowanie, {len(settings.rules.deals)} deals, deck "
+                      f"{values}/{suits} ({suits[0]} trumps), {count} game(s): "
+                      f"{', '.join(s.name for s in specs)}, seed {chosen}")
+        with GameProgress(console, count) as progress:
+            records = run_match(specs, settings, chosen, count, out, on_game=progress.game_done)
+    except BaseException as exc:
+        fail(exc, "the finished games are in the output folder")
+    console.print(results_table(specs, records))
+    console.print(f"Records: {out}")
+
+
+@main.group("console")
+def console_group() -> None:
+    """Talk to one game program by hand: a debug console, like ITPW's testing applet."""
+
+
+@console_group.command("planowanie")
+@click.argument("player", metavar="PLAYER")
+@click.option("--values", default="23456789TJQKA", show_default=True,
+              help="Card values, lowest first (set_deck).")
+@click.option("--suits", default="CDHS", show_default=True,
+              help="Suits; the first is trumps (set_deck).")
+@click.option("--players", type=int, default=4, show_default=True,
+              help="Players at the table, 2..4 (set_players).")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="The program's seat, 0-based (set_players).")
+@click.option("--deals", help="The deals as set_game's arguments, 'd c1 s1 ... cd sd' "
+              "[default: 13 deals of 1..13 cards, the starter moving one seat each deal].")
+@click.option("--opponents", type=click.Choice(["random", "heuristic"]), default="random",
+              show_default=True, help="The built-in strategy playing the other seats.")
+@click.option("--timeout", type=int, default=10000, show_default=True,
+              help="Milliseconds to wait for each answer.")
+@click.option("--time", "time_ms", type=int, default=180000, show_default=True,
+              help="Milliseconds of game time told with time_left (not enforced).")
+@click.option("--seed", type=int, help="Seed of the deals and the opponents (default: random).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for the program's work folder and stderr log "
+                   "[default: referee-out/console-<time>].")
+def console_planowanie(player: str, values: str, suits: str, players: int, seat: int,
+                       deals: str | None, opponents: str, timeout: int, time_ms: int,
+                       seed: int | None, out_dir: Path | None) -> None:
+    """Start a Planowanie PLAYER and talk to it (type :help for the commands).
+
+    PLAYER is a built-in player (random, heuristic) or a command line. Any line typed is
+    sent to the program and its answer shown; :new, :step and :auto run a game the
+    console referees (the other seats played by --opponents), :declare and :play act by
+    hand, :state shows the game, :quit sends quit and lets the program exit.
+    """
+    from referee.games.planowanie.console import ConsoleConfig, ConsoleSession
+    from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings
+
+    try:
+        spec = resolve_players([player], BUILTIN_PLAYERS)[0]
+        check_runnable(spec)
+        try:
+            rules = PlanowanieSettings.from_options(values=values, suits=suits,
+                                                    players=players, deals=deals).rules
+        except ConfigError as exc:
+            raise ConfigError(f"--values/--suits/--players/--deals: {exc}") from None
+        try:
+            config = ConsoleConfig(
+                rules, seat=seat, opponents=opponents, timeout_ms=timeout, time_ms=time_ms,
+                seed=seed if seed is not None else random.SystemRandom().randrange(2**31))
+        except ConfigError as exc:
+            raise ConfigError(f"--seat/--timeout/--time: {exc}") from None
+        out = (out_dir or _default_out("console")).resolve()
+        session = ConsoleSession(spec, out, config, stdin=sys.stdin, stdout=sys.stdout,
+                                 prompt="planowanie> " if sys.stdin.isatty() else "")
+        code = session.run()
+    except BaseException as exc:
+        fail(exc)
+    if code:
+        sys.exit(code)
+
+
 @main.command("tournament")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-j", "--concurrency", type=int,
@@ -178,10 +313,10 @@ def _interrupt(signum: int, frame: object) -> None:
 @main.command("ratings")
 @click.argument("sources", nargs=-1, required=True, metavar="SOURCE...",
                 type=click.Path(path_type=Path))
-@click.option("--preset", type=click.Choice(["gomocup", "bayeselo"]),
-              help="BayesElo settings: gomocup (advantage 0, drawelo 0.01) or bayeselo "
-                   "(advantage 32.8, drawelo 97.3, prior 2) [default: a store's own "
-                   "settings, else bayeselo].")
+@click.option("--preset", type=click.Choice(["gomocup", "bayeselo", "itpw"]),
+              help="BayesElo settings: gomocup (advantage 0, drawelo 0.01), bayeselo "
+                   "(advantage 32.8, drawelo 97.3, prior 2) or itpw (bayeselo with "
+                   "advantage 0) [default: a store's own settings, else bayeselo].")
 @click.option("--advantage", type=float, help="Elo advantage of the first player (White).")
 @click.option("--drawelo", type=float, help="Draw Elo (> 0).")
 @click.option("--prior", type=float, help="Virtual draws of the prior (>= 0).")

@@ -30,7 +30,7 @@ def make_console(stderr: bool = False) -> Console:
 
 def game_line(record: GameRecord, total: int, number: int | None = None) -> str:
     """One line about a finished game: players, colours, result and why."""
-    colors = record.settings.get("colors") or ["", ""]
+    colors = record.settings.get("colors") or [""] * len(record.players)
     names = [
         f"{p.name} ({c})" if c else p.name
         for p, c in zip(record.players, colors, strict=False)
@@ -45,17 +45,20 @@ def game_line(record: GameRecord, total: int, number: int | None = None) -> str:
 
 
 def results_table(players: Sequence[PlayerSpec], records: Sequence[GameRecord]) -> Table:
-    """Points, wins, draws, losses and faults per player."""
+    """Points, wins, draws, losses and faults per player (found by name in each game, so
+    players may change seats between games)."""
     table = Table(title="Match result")
     for column in ("player", "points", "won", "drawn", "lost", "faults"):
         table.add_column(column, justify="left" if column == "player" else "right")
-    for seat, player in enumerate(players):
+    for player in players:
         won = drawn = lost = 0
         faults: Counter[str] = Counter()
         points = 0.0
         for record in records:
-            if not record.scores:
+            seats = [i for i, p in enumerate(record.players) if p.name == player.name]
+            if not record.scores or not seats:
                 continue
+            seat = seats[0]
             score = record.scores[seat]
             points += score
             best = max(record.scores)

@@ -80,7 +80,7 @@ def test_fingerprint_follows_what_decides_the_games(tmp_path: Path) -> None:
     ("change", "messages"),
     [
         (('kind = "round-robin"', 'kind = "knockout"'),
-         ["t.toml: schedule.kind: Input should be 'round-robin', 'gauntlet' or 'swiss'"]),
+         ["t.toml: schedule.kind: Input should be 'round-robin', 'gauntlet', 'swiss' or 'itpw'"]),
         (("rounds = 2", "rounds = 0"), ["schedule.rounds: Input should be greater than or equal"]),
         (("size = 12", "size = 40"), ["t.toml: settings.size: Input should be less than or equal"]),
         (('rule = "renju"', 'rule = "chess"'), ["settings: unknown rule 'chess'"]),
@@ -89,7 +89,8 @@ def test_fingerprint_follows_what_decides_the_games(tmp_path: Path) -> None:
         (('builtin = "random"', 'builtin = "rnd"'),
          ["players[1].builtin: unknown built-in 'rnd' (known: random, threat)"]),
         (('name = "mine"', 'name = "threat"'), ["player names must be unique: threat"]),
-        (('game = "gomoku"', 'game = "go"'), ["game: unknown game 'go' (known: gomoku)"]),
+        (('game = "gomoku"', 'game = "go"'),
+         ["game: unknown game 'go' (known: gomoku, planowanie)"]),
         (('command = "python3 brain.py --fast"', ""),
          ["players[2]: give either command or builtin"]),
         (("seed = 3", "seed = -1\nspeed = 2"),

@@ -33,8 +33,15 @@ class GameAdapter(Protocol):
     """A game as tournaments see it."""
 
     name: str
-    seats: int
     builtins: Mapping[str, str]
+    """Built-in bots by name -> module (the first one is the default house bot)."""
+    rating_preset: str
+    """The BayesElo preset its tournaments use unless they name one."""
+    schedules: tuple[str, ...]
+    """The schedule kinds that suit it (the ITPW groups work for any number of seats)."""
+
+    def seat_count(self, settings: Any) -> int:
+        """Players in one game under ``settings``."""
 
     def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> Any:
         """Validate the game's settings table; ``ConfigError`` names ``source`` and the key.

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from referee.core.errors import BotFault
 from referee.core.outcome import Outcome
 
+UNLIMITED_MS = 2147483647
+"""What a clock without a game limit reports as milliseconds left (the largest int32)."""
+
 
 @dataclass(frozen=True)
 class TimeControl:
@@ -54,6 +57,14 @@ class Clock:
         if self.control.game is None:
             return None
         return self.control.game - self.used
+
+    def time_left_ms(self) -> int:
+        """Milliseconds left of the game limit as protocols send it (``time_left``):
+        ``UNLIMITED_MS`` without a game limit, never below 0."""
+        left = self.time_left()
+        if left is None:
+            return UNLIMITED_MS
+        return max(0, int(left * 1000.0))
 
     def start(self, now: float | None = None) -> float:
         """Start timing a move; returns the deadline for its answer (``None``: none)."""
@@ -113,4 +124,8 @@ class Clock:
         elapsed = now - self._started if self._started is not None else 0.0
         self._started = None
         self.used += elapsed
-        return BotFault(Outcome.TIMEOUT, f"no answer within {elapsed * 1000:.0f} ms")
+        text = f"no answer within {elapsed * 1000:.0f} ms"
+        game = self.control.game
+        if game is not None and self.used > game:
+            text += f" (the game clock of {game * 1000:.0f} ms ran out)"
+        return BotFault(Outcome.TIMEOUT, text)

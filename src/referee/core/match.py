@@ -63,7 +63,8 @@ class Seat(Protocol):
         """Ask the bot for its decision; raise ``BotFault`` if it misbehaves."""
 
     def observe(self, engine: Any, seat: int, action: Any) -> None:
-        """Tell the bot about an action that was just applied (any seat's)."""
+        """Tell the bot about an action that was just applied (any seat's); raise
+        ``BotFault`` if it misbehaves (the fault policy then applies to this seat)."""
 
 
 FaultPolicy = Callable[[Any, int, BotFault], "Seat | None"]
@@ -87,21 +88,35 @@ def play_game(
                                 illegal=True)
                 raise BotFault(Outcome.ILLEGAL_MOVE, illegal)
         except BotFault as fault:
-            replacement = on_fault(engine, seat, fault) if on_fault is not None else None
-            if replacement is not None:
-                record.add_note(seat, "takeover", f"{driver.name}: {fault.reason}")
-                seats[seat] = replacement
-                continue
-            log.info("%s forfeits: %s (%s)", driver.name, fault.reason, fault.outcome.value)
-            record.finish(engine.forfeit_scores(seat), fault.outcome,
-                          f"{driver.name}: {fault.reason}", seat)
-            return record
+            if not _survive(engine, seats, seat, fault, record, on_fault):
+                return record
+            continue
         engine.apply(seat, decision.action)
         record.add_move(seat, engine.notation(decision.action), decision.seconds)
-        for other in seats:
-            other.observe(engine, seat, decision.action)
+        for index, other in enumerate(seats):
+            try:
+                other.observe(engine, seat, decision.action)
+            except BotFault as fault:
+                if not _survive(engine, seats, index, fault, record, on_fault):
+                    return record
     record.finish(engine.scores(), Outcome.NORMAL, engine.end_reason())
     return record
+
+
+def _survive(engine: Engine, seats: MutableSequence[Seat], seat: int, fault: BotFault,
+             record: GameRecord, on_fault: FaultPolicy | None) -> bool:
+    """Apply the fault policy to ``seat``'s fault: ``True`` if a replacement takes the seat
+    and the game goes on, ``False`` once the record is closed as lost by ``seat``."""
+    driver = seats[seat]
+    replacement = on_fault(engine, seat, fault) if on_fault is not None else None
+    if replacement is not None:
+        record.add_note(seat, "takeover", f"{driver.name}: {fault.reason}")
+        seats[seat] = replacement
+        return True
+    log.info("%s forfeits: %s (%s)", driver.name, fault.reason, fault.outcome.value)
+    record.finish(engine.forfeit_scores(seat), fault.outcome,
+                  f"{driver.name}: {fault.reason}", seat)
+    return False
 
 
 def forfeit(record: GameRecord, seat: int, seats: int, fault: BotFault, name: str) -> None:

@@ -16,7 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.core.botseed import SEED_ENV
 from referee.core.errors import ConfigError
+from referee.core.process import BotProcess
 
 
 @dataclass(frozen=True)
@@ -103,3 +105,31 @@ def check_runnable(player: PlayerSpec) -> None:
     elif shutil.which(program) is None:
         raise ConfigError(f"player {player.name}: {program!r} is not a built-in bot "
                           "and is not found on PATH")
+
+
+def folder_name(name: str) -> str:
+    """A player's name made safe as a file or folder name."""
+    return "".join(c if c.isalnum() or c in "-_.#" else "_" for c in name)
+
+
+def start_player(player: PlayerSpec, folder: Path, *, seed: int,
+                 memory_limit: int | None = None, tag: str = "") -> BotProcess:
+    """Start ``player``'s program: it runs in ``folder/work/<tag><name>``, its stderr goes
+    to ``folder/logs/<tag><name>.stderr.log``, its seed is in ``SEED_ENV``.
+
+    Raises ``BotFault(CRASH)`` if the program cannot run.
+    """
+    safe = tag + folder_name(player.name)
+    env = dict(os.environ)
+    env[SEED_ENV] = str(seed % 2**31)
+    process = BotProcess(
+        player.command,
+        name=player.name,
+        cwd=folder / "work" / safe,
+        env=env,
+        stderr_log=folder / "logs" / f"{safe}.stderr.log",
+        memory_limit=memory_limit,
+        cpus=player.cpus,
+    )
+    process.start()
+    return process

@@ -217,6 +217,12 @@ class BotProcess:
         """Pids of the bot's process tree still running."""
         return self._tree.alive() if self._tree is not None else []
 
+    def wait_stderr(self, timeout: float = 1.0) -> None:
+        """Wait up to ``timeout`` seconds for the stderr log to have everything the bot
+        wrote (it is complete once the bot and its children have closed stderr)."""
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout)
+
     def stop(self, grace: float = 1.0) -> None:
         """Let the bot exit by itself within ``grace`` seconds, then kill its whole tree."""
         if self._proc is None:
@@ -297,25 +303,26 @@ class BotProcess:
             data = data[written:]
 
     # -- reading ------------------------------------------------------------------------
-    def read_line(self, deadline: float | None) -> str:
+    def read_line(self, deadline: float | None, *, keep_empty: bool = False) -> str:
         """Return the next non-empty line (without its line end).
 
         ``deadline`` is a ``time.monotonic()`` value (``None``: wait for ever). Raises
         ``BotFault`` with TIMEOUT when it passes, CRASH when the bot exits or closes its
-        output, MEMORY_LIMIT when the watchdog killed it.
+        output, MEMORY_LIMIT when the watchdog killed it. With ``keep_empty`` empty (or
+        blank) lines are returned too, as ``""`` (protocols that end answers with one).
         """
-        line = self._next_line()
+        line = self._next_line(keep_empty)
         while line is None:
             if self._eof:
                 raise self._dead_fault("closed its output")
             self._wait_readable(deadline)
             self._fill()
-            line = self._next_line()
+            line = self._next_line(keep_empty)
         return line
 
-    def pending_line(self) -> str | None:
+    def pending_line(self, *, keep_empty: bool = False) -> str | None:
         """A complete line already received, if any, without waiting."""
-        return self._next_line()
+        return self._next_line(keep_empty)
 
     def _wait_readable(self, deadline: float | None) -> None:
         assert self._poll is not None
@@ -374,7 +381,7 @@ class BotProcess:
             del buf[tail + self.max_line :]
             self._discarding = True
 
-    def _next_line(self) -> str | None:
+    def _next_line(self, keep_empty: bool = False) -> str | None:
         buf = self._buf
         while buf:
             lf = buf.find(b"\n")
@@ -395,6 +402,8 @@ class BotProcess:
                 del buf[: end + 1]
             if raw.strip():
                 return raw.decode("utf-8", errors="replace")
+            if keep_empty:
+                return ""
         return None
 
     # -- faults -------------------------------------------------------------------------
@@ -470,8 +479,9 @@ def _first_line_end(data: bytes | bytearray) -> int:
 
 
 def _ms_until(deadline: float | None) -> int | None:
-    """Milliseconds until ``deadline`` (rounded up, at least 1), 0 if passed, None if none."""
-    if deadline is None:
+    """Milliseconds until ``deadline`` (rounded up, at least 1), 0 if passed, None if none
+    (``None`` or infinite)."""
+    if deadline is None or deadline == float("inf"):
         return None
     left = deadline - time.monotonic()
     if left <= 0:

@@ -8,5 +8,6 @@ from referee.core.adapter import GameAdapter
 def game_adapters() -> dict[str, GameAdapter]:
     """Every game by name (imported on demand)."""
     from referee.games.gomoku.adapter import GomokuAdapter
+    from referee.games.planowanie.adapter import PlanowanieAdapter
 
-    return {"gomoku": GomokuAdapter()}
+    return {"gomoku": GomokuAdapter(), "planowanie": PlanowanieAdapter()}

@@ -2,7 +2,7 @@
 
 Every mistake is reported at once, each with its key and the reason, for example::
 
-    demo.toml: schedule.kind: Input should be 'round-robin', 'gauntlet' or 'swiss'
+    demo.toml: schedule.kind: Input should be 'round-robin', 'gauntlet', 'swiss' or 'itpw'
     demo.toml: players[2].command: give either command or builtin
 
 A file looks like this (every key but ``game`` and ``players`` has a default)::
@@ -76,10 +76,15 @@ class PlayerEntry(_Strict):
 class ScheduleEntry(_Strict):
     """The ``[schedule]`` table."""
 
-    kind: Literal["round-robin", "gauntlet", "swiss"] = "round-robin"
+    kind: Literal["round-robin", "gauntlet", "swiss", "itpw"] = "round-robin"
     rounds: int = Field(default=1, ge=1, le=100_000)
     gauntlet: str | None = None
     """The player who meets all others (gauntlet; default: the first player)."""
+    random_rounds: int = Field(default=10, ge=0)
+    """ITPW: rounds whose groups are drawn at random before the variance-minimising ones."""
+    house: str | None = None
+    """ITPW: the built-in bot that fills the field up to a multiple of the group size
+    (default: the game's first built-in)."""
 
 
 class SprtEntry(_Strict):
@@ -103,18 +108,20 @@ class SprtEntry(_Strict):
 class RatingsEntry(_Strict):
     """The ``[ratings]`` table: BayesElo's preset and any parameter changed from it."""
 
-    preset: Literal["gomocup", "bayeselo"] = "gomocup"
+    preset: Literal["gomocup", "bayeselo", "itpw"] | None = None
+    """Default: the game's own (gomocup for Gomoku, itpw for Planowanie)."""
     advantage: float | None = None
     drawelo: float | None = Field(default=None, gt=0)
     prior: float | None = Field(default=None, ge=0)
     offset: float = 0.0
     confidence: float = Field(default=0.95, gt=0, lt=1)
 
-    def params(self) -> BayesEloParams:
-        """The BayesElo parameters this table selects."""
+    def params(self, default: str = "gomocup") -> BayesEloParams:
+        """The BayesElo parameters this table selects (``default``: the preset when the
+        table names none)."""
         return BayesEloParams.preset(
-            self.preset, advantage=self.advantage, drawelo=self.drawelo, prior=self.prior,
-            offset=self.offset, confidence=self.confidence)
+            self.preset or default, advantage=self.advantage, drawelo=self.drawelo,
+            prior=self.prior, offset=self.offset, confidence=self.confidence)
 
 
 class TournamentFile(_Strict):
@@ -161,6 +168,10 @@ class Tournament:
     def name(self) -> str:
         """The tournament's name."""
         return self.spec.name
+
+    def rating_params(self) -> BayesEloParams:
+        """The BayesElo parameters of this tournament (the game's preset by default)."""
+        return self.spec.ratings.params(self.adapter.rating_preset)
 
     def concurrency(self, override: int | None = None) -> int:
         """Games at once: the override, the file's value, or cores - 1 (at least 1)."""
@@ -216,8 +227,13 @@ def parse_tournament(raw: Mapping[str, Any], path: Path,
         raise ConfigError(f"{source}: game: unknown game {spec.game!r} (known: {known})")
     base = path.parent.resolve()
     settings = adapter.parse_settings(spec.settings, base, source)
-    if len(spec.players) < adapter.seats:
-        raise ConfigError(f"{source}: players: {spec.game} needs at least {adapter.seats} "
+    seats = adapter.seat_count(settings)
+    kind = spec.schedule.kind
+    if kind not in adapter.schedules:
+        raise ConfigError(f"{source}: schedule.kind: {spec.game} is played with "
+                          f"{' or '.join(adapter.schedules)}, not {kind}")
+    if kind != "itpw" and len(spec.players) < seats:
+        raise ConfigError(f"{source}: players: {spec.game} needs at least {seats} "
                           f"players, got {len(spec.players)}")
     players = []
     errors = []
@@ -241,8 +257,32 @@ def parse_tournament(raw: Mapping[str, Any], path: Path,
         players.append(PlayerSpec(entry.name, resolved.command, False, tuple(entry.cpus or ())))
     if errors:
         raise ConfigError("\n".join(errors))
+    if kind == "itpw":
+        players.extend(house_players(spec, adapter, seats, source))
     output = Path(spec.output) if spec.output else Path("referee-out") / spec.name
     if not output.is_absolute():
         output = (base / output) if spec.output else output.resolve()
     return Tournament(path, spec, adapter, settings, tuple(players), output)
 
+
+
+def house_players(spec: TournamentFile, adapter: GameAdapter, seats: int,
+                  source: str) -> list[PlayerSpec]:
+    """ITPW: the house bots that fill the field up to a multiple of the group size.
+
+    They are named ``house-1``, ``house-2``... and run ``schedule.house`` (default: the
+    game's first built-in bot).
+    """
+    house = spec.schedule.house or next(iter(adapter.builtins))
+    if house not in adapter.builtins:
+        known = ", ".join(sorted(adapter.builtins))
+        raise ConfigError(f"{source}: schedule.house: unknown built-in {house!r} "
+                          f"(known: {known})")
+    missing = -len(spec.players) % seats
+    if not missing:
+        return []
+    names = {p.name for p in spec.players}
+    house_names = [f"house-{k}" for k in range(1, missing + len(names) + 2)
+                   if f"house-{k}" not in names][:missing]
+    command = builtin_command(adapter.builtins[house])
+    return [PlayerSpec(name, command, True) for name in house_names]

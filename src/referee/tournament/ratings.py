@@ -68,6 +68,7 @@ __all__ = [
     "PairCounts",
     "PlayerRating",
     "Ratings",
+    "Result",
     "ResultTable",
     "bayeselo_scale",
     "covariance_matrix",
@@ -226,7 +227,14 @@ class ResultTable:
             yield self._names[i], self._names[j], PairCounts(w, d, lo)
 
 
+Result = tuple[str, str, float]
+"""One pairwise result: (first player, second player, score of the first: 1, 0.5 or 0)."""
+
+
 # -- parameters ----------------------------------------------------------------------------
+PRESETS = ("gomocup", "bayeselo", "itpw")
+"""Names of the BayesElo parameter presets (``BayesEloParams.preset``)."""
+
 @dataclass(frozen=True)
 class BayesEloParams:
     """Settings of a BayesElo run (defaults: BayesElo's own, except where noted).
@@ -284,11 +292,18 @@ class BayesEloParams:
         return cls(advantage=0.0, drawelo=0.01)
 
     @classmethod
+    def itpw(cls) -> BayesEloParams:
+        """For games of more seats rated pairwise (the ITPW format): BayesElo's defaults
+        without a first-seat advantage, since seats rotate and every pair's order in a
+        game is only its seat order (``advantage 0``, ``drawelo 97.3``)."""
+        return cls(advantage=0.0)
+
+    @classmethod
     def preset(cls, name: str, **changes: Any) -> BayesEloParams:
-        """The named preset (``gomocup`` or ``bayeselo``) with ``changes`` applied."""
-        presets = {"gomocup": cls.gomocup, "bayeselo": cls.bayeselo_defaults}
+        """The named preset (``PRESETS``) with ``changes`` applied."""
+        presets = {"gomocup": cls.gomocup, "bayeselo": cls.bayeselo_defaults, "itpw": cls.itpw}
         if name not in presets:
-            raise ValueError(f"unknown ratings preset {name!r} (known: gomocup, bayeselo)")
+            raise ValueError(f"unknown ratings preset {name!r} (known: {', '.join(PRESETS)})")
         return presets[name]().changed(**changes)
 
     def changed(self, **changes: Any) -> BayesEloParams:

@@ -16,11 +16,8 @@ from pathlib import Path
 
 from rich.table import Table
 
-from referee.tournament.ratings import BayesEloParams, Ratings, ResultTable, rate
+from referee.tournament.ratings import BayesEloParams, Ratings, Result, ResultTable, rate
 from referee.tournament.store import GameRow
-
-Result = tuple[str, str, float]
-"""(first player, second player, score of the first: 1, 0.5 or 0)."""
 
 
 def pairwise(rows: Iterable[GameRow]) -> Iterator[Result]:

@@ -19,6 +19,7 @@ killed on resume.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import itertools
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -32,7 +33,8 @@ from referee.core.limits import ProcessTree
 from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
 from referee.core.record import GameRecord
 from referee.tournament.config import Tournament
-from referee.tournament.schedule import Schedule, ScheduledGame, Swiss, make_schedule
+from referee.tournament.results import pairwise
+from referee.tournament.schedule import Itpw, Schedule, ScheduledGame, Swiss, make_schedule
 from referee.tournament.stats import SPRT, HeadToHead
 from referee.tournament.store import GameRow, Store
 
@@ -96,7 +98,8 @@ class TournamentRunner:
         self.schedule: Schedule = make_schedule(
             spec.schedule.kind, [p.name for p in tournament.players], spec.schedule.rounds,
             spec.seed, tournament.adapter.opening_count(tournament.settings),
-            spec.schedule.gauntlet,
+            spec.schedule.gauntlet, seats=tournament.adapter.seat_count(tournament.settings),
+            random_rounds=spec.schedule.random_rounds, params=tournament.rating_params(),
         )
         self.tally = Tally([p.name for p in tournament.players])
         self.done = 0
@@ -120,27 +123,32 @@ class TournamentRunner:
         number = self.schedule.rounds if self.schedule.static else 1
         while True:
             if not self.schedule.static:
-                self._schedule_swiss_round(number)
+                self._schedule_round(number)
             played += self._run_games(row.scheduled() for row in self.store.pending())
             if self.sprt_verdict or number >= self.schedule.rounds:
                 break
             number += 1
         return played
 
-    def _schedule_swiss_round(self, number: int) -> None:
+    def _schedule_round(self, number: int) -> None:
+        """Pair (Swiss) or group (ITPW) round ``number`` from the results so far."""
         if self.store.games(round_number=number):
-            return  # already paired (resume): keep the same pairings
-        assert isinstance(self.schedule, Swiss)
-        games = self.schedule.round_games(number, self.points(), self._met())
+            return  # already scheduled (resume): keep the same games
+        results = list(pairwise(self.store.games(status="done"))) \
+            if isinstance(self.schedule, Itpw) else []
+        games = self.schedule.round_games(number, self.points(), self._met(), results)
         self.store.add_games(games)
-        for player in self.schedule.sitting_out(games):
-            self.store.add_bye(number, player)
+        if isinstance(self.schedule, Swiss):
+            for player in self.schedule.sitting_out(games):
+                self.store.add_bye(number, player)
 
     def _met(self) -> dict[frozenset[str], int]:
+        """How many games each pair of players has played together (and byes per player)."""
         met: dict[frozenset[str], int] = {}
         for row in self.store.games():
-            pair = frozenset(row.seats)
-            met[pair] = met.get(pair, 0) + 1
+            for a, b in itertools.combinations(row.seats, 2):
+                pair = frozenset((a, b))
+                met[pair] = met.get(pair, 0) + 1
         for player, count in self.store.byes().items():
             met[frozenset((player,))] = count
         return met

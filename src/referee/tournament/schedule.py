@@ -7,18 +7,23 @@ games (and the same seeds) however many run at once and however often it is resu
 Two-seat games are played in pairs on the same opening with the seats (colours) swapped,
 as fastchess does; ``pair`` links the two games of a pair (for pentanomial statistics).
 Static schedules (round-robin, gauntlet) know all their rounds at once; Swiss pairs each
-round from the standings after the previous one. Schedules for more seats (the ITPW
-groups of four, with seat rotations and one deal per round) fit the same shape: a game has
-any number of seats and the round decides the seed.
+round from the standings after the previous one. The ITPW format (``Itpw``) splits the
+field into groups of a game's seat count each round, plays every cyclic seat rotation in
+each group, and gives every game of a round the same seed (the same deals); its groups are
+drawn at random for the first rounds, then chosen from the ratings (``itpw``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from referee.tournament.itpw import random_groups, variance_groups
+from referee.tournament.ratings import BayesEloParams, Result
 
 
 @dataclass(frozen=True)
@@ -55,8 +60,10 @@ class Schedule(ABC):
 
     @abstractmethod
     def round_games(self, number: int, scores: Mapping[str, float],
-                    met: Mapping[frozenset[str], int]) -> list[ScheduledGame]:
-        """The games of round ``number`` (1-based), given the standings so far."""
+                    met: Mapping[frozenset[str], int],
+                    results: Sequence[Result] = ()) -> list[ScheduledGame]:
+        """The games of round ``number`` (1-based), given the standings so far: points,
+        how often each pair met, the pairwise results."""
 
     @abstractmethod
     def total_games(self) -> int:
@@ -86,7 +93,8 @@ class RoundRobin(Schedule):
         return list(itertools.combinations(self.players, 2))
 
     def round_games(self, number: int, scores: Mapping[str, float],
-                    met: Mapping[frozenset[str], int]) -> list[ScheduledGame]:
+                    met: Mapping[frozenset[str], int],
+                    results: Sequence[Result] = ()) -> list[ScheduledGame]:
         """All encounters of the round, every opening, both colours."""
         games = []
         for first, second in self.encounters():
@@ -126,7 +134,8 @@ class Swiss(Schedule):
         return False
 
     def round_games(self, number: int, scores: Mapping[str, float],
-                    met: Mapping[frozenset[str], int]) -> list[ScheduledGame]:
+                    met: Mapping[frozenset[str], int],
+                    results: Sequence[Result] = ()) -> list[ScheduledGame]:
         """Pair the field by score for round ``number``."""
         order = {p: i for i, p in enumerate(self.players)}
         ranked = sorted(self.players, key=lambda p: (-scores.get(p, 0.0), order[p]))
@@ -156,13 +165,69 @@ class Swiss(Schedule):
         return (len(self.players) // 2) * 2 * self.rounds
 
 
+class Itpw(Schedule):
+    """The ITPW format: each round, groups of ``size`` play every cyclic seat rotation.
+
+    All games of a round share one seed (the same deals everywhere). The groups of the
+    first ``random_rounds`` rounds are drawn at random (from the tournament seed and the
+    round); later ones minimise the variance of the ratings (``variance_groups``, with
+    ``params``). The field must be a multiple of ``size`` (house bots fill it up). Games
+    of one group share a ``pair`` tag (for two seats: a colour-swapped pair).
+    """
+
+    def __init__(self, players: Sequence[str], rounds: int, seed: int, size: int,
+                 random_rounds: int, params: BayesEloParams) -> None:
+        super().__init__(players, rounds, seed, 0)
+        if size < 2 or len(self.players) % size:
+            raise ValueError(f"{len(self.players)} players cannot be split into groups "
+                             f"of {size}")
+        self.size = size
+        self.random_rounds = random_rounds
+        self.params = params
+
+    @property
+    def static(self) -> bool:
+        """Later rounds depend on the ratings so far."""
+        return False
+
+    def groups(self, number: int, met: Mapping[frozenset[str], int],
+               results: Sequence[Result]) -> list[list[str]]:
+        """The groups of round ``number``."""
+        if number <= self.random_rounds or not results:
+            rng = random.Random(derive_seed(self.seed, "groups", number))
+            return random_groups(self.players, self.size, rng)
+        return variance_groups(self.players, self.size, results, self.params, met)
+
+    def round_games(self, number: int, scores: Mapping[str, float],
+                    met: Mapping[frozenset[str], int],
+                    results: Sequence[Result] = ()) -> list[ScheduledGame]:
+        """Every rotation of every group, all on the round's seed."""
+        seed = derive_seed(self.seed, "round", number)
+        games = []
+        for index, group in enumerate(self.groups(number, met, results), start=1):
+            tag = f"r{number}:g{index}"
+            for shift in range(self.size):
+                seats = tuple(group[shift:] + group[:shift])
+                games.append(ScheduledGame(f"{tag}:s{shift}", number, seats, seed, None, tag))
+        return games
+
+    def total_games(self) -> int:
+        """One game per player per round (groups of n play n rotations)."""
+        return len(self.players) * self.rounds
+
+
 def make_schedule(kind: str, players: Sequence[str], rounds: int, seed: int, openings: int,
-                  gauntlet: str | None = None) -> Schedule:
-    """The schedule named ``kind`` (round-robin, gauntlet, swiss)."""
+                  gauntlet: str | None = None, *, seats: int = 2, random_rounds: int = 10,
+                  params: BayesEloParams | None = None) -> Schedule:
+    """The schedule named ``kind`` (round-robin, gauntlet, swiss, itpw); ``seats``,
+    ``random_rounds`` and ``params`` are the ITPW group size, random rounds and ratings."""
     if kind == "round-robin":
         return RoundRobin(players, rounds, seed, openings)
     if kind == "gauntlet":
         return Gauntlet(players, rounds, seed, openings, gauntlet)
     if kind == "swiss":
         return Swiss(players, rounds, seed, openings)
+    if kind == "itpw":
+        return Itpw(players, rounds, seed, seats, random_rounds,
+                    params or BayesEloParams.itpw())
     raise ValueError(f"unknown schedule {kind!r}")

@@ -95,7 +95,7 @@ def describe(tournament: Tournament, total: int) -> dict[str, Any]:
         "total_games": total,
         "seed": tournament.spec.seed,
         "settings": tournament.adapter.describe(tournament.settings),
-        "ratings": dataclasses.asdict(tournament.spec.ratings.params()),
+        "ratings": dataclasses.asdict(tournament.rating_params()),
     }
 
 
@@ -174,7 +174,7 @@ def _summary(console: Console, tournament: Tournament, store: Store,
     if runner.sprt_verdict:
         console.print(f"SPRT verdict: {runner.sprt_verdict} "
                       f"(the {store.count('cancelled')} games left were cancelled)")
-    ratings = rate_results(pairwise(rows), tournament.spec.ratings.params())
+    ratings = rate_results(pairwise(rows), tournament.rating_params())
     if ratings is not None:
         console.print(ratings_table(ratings))
     pgn = write_results_pgn(rows, tournament.output / "results.pgn", tournament.name)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from referee.core.errors import ConfigError
 from referee.tournament.pgn import PgnError, read_pgn_results
-from referee.tournament.ratings import BayesEloParams
-from referee.tournament.results import Result, pairwise
+from referee.tournament.ratings import BayesEloParams, Result
+from referee.tournament.results import pairwise
 from referee.tournament.store import Store
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from referee.core.botseed import seed_from
 from referee.games.gomoku.board import BLACK, EMPTY, WALL, WHITE, Board, Rule, opponent
 from referee.games.gomoku.bots.brain import (
     DEFAULT_BUDGET,
@@ -27,7 +28,7 @@ from referee.games.gomoku.bots.brain import (
     format_about,
     run_brain,
 )
-from referee.games.gomoku.bots.random_brain import RandomStrategy, seed_from
+from referee.games.gomoku.bots.random_brain import RandomStrategy
 from referee.games.gomoku.bots.threat_brain import ThreatStrategy
 from referee.games.gomoku.renju import is_forbidden
 

@@ -49,8 +49,13 @@ class GomokuAdapter:
     """The Gomoku slice for tournaments: two seats, seat 0 plays black (or opens swap2)."""
 
     name = "gomoku"
-    seats = 2
     builtins: Mapping[str, str] = BUILTIN_BRAINS
+    rating_preset: str = "gomocup"
+    schedules: tuple[str, ...] = ("round-robin", "gauntlet", "swiss", "itpw")
+
+    def seat_count(self, settings: GomokuSettings) -> int:
+        """Two players."""
+        return 2
 
     def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> GomokuSettings:
         """Validate ``[settings]``; the openings file is relative to ``base``."""

@@ -11,7 +11,6 @@ Reusable by tournaments: ``GomokuMatch.play_game`` plays one scheduled game.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +20,7 @@ from referee.core.clock import Clock, TimeControl
 from referee.core.errors import BotFault, ConfigError
 from referee.core.match import forfeit, play_game
 from referee.core.outcome import Outcome
-from referee.core.players import PlayerSpec
-from referee.core.process import BotProcess
+from referee.core.players import PlayerSpec, start_player
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
 from referee.games.gomoku.game import GomokuGame
@@ -37,8 +35,6 @@ BUILTIN_BRAINS = {
     "threat": "referee.games.gomoku.bots.threat_brain",
 }
 """Built-in brains by name -> module (each also a ``pbrain-<name>`` console script)."""
-
-SEED_ENV = "REFEREE_BRAIN_SEED"
 
 
 @dataclass
@@ -261,21 +257,10 @@ class GomokuMatch:
         return sink
 
     def _spawn(self, seat: int, index: int) -> Brain:
-        player = self.players[seat]
-        safe = "".join(c if c.isalnum() or c in "-_.#" else "_" for c in player.name)
-        env = dict(os.environ)
-        env[SEED_ENV] = str((self.settings.seed * 1_000_003 + index * 2 + seat) % 2**31)
-        process = BotProcess(
-            player.command,
-            name=player.name,
-            cwd=self.out_dir / "work" / safe,
-            env=env,
-            stderr_log=self.out_dir / "logs" / f"{safe}.stderr.log",
-            memory_limit=self.settings.memory_limit,
-            cpus=player.cpus,
-        )
-        process.start()
-        return Brain(process, player.name, on_note=self._note(seat))
+        process = start_player(self.players[seat], self.out_dir,
+                               seed=self.settings.seed * 1_000_003 + index * 2 + seat,
+                               memory_limit=self.settings.memory_limit)
+        return Brain(process, self.players[seat].name, on_note=self._note(seat))
 
     def _ready(self, seat: int, index: int, clock: Clock) -> Brain:
         """A brain with an empty board of the right size and this game's INFO, timed."""

@@ -30,7 +30,6 @@ from referee.games.gomoku.game import Action, GomokuGame, Move, Phase, Stones, S
 log = logging.getLogger(__name__)
 
 EOL = "\r\n"
-UNLIMITED_MS = 2147483647
 _POINT = re.compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*")
 _ABOUT_PAIR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
 
@@ -54,14 +53,6 @@ def parse_about(line: str) -> dict[str, str]:
     """Parse an ABOUT answer: ``key="value"`` pairs, or an old free-text answer as ``text``."""
     pairs = {k.lower(): v for k, v in _ABOUT_PAIR.findall(line)}
     return pairs if pairs else {"text": line.strip()}
-
-
-def time_left_ms(clock: Clock) -> int:
-    """What ``INFO time_left`` says: milliseconds left, 2147483647 without a game limit."""
-    left = clock.time_left()
-    if left is None:
-        return UNLIMITED_MS
-    return int(left * 1000.0)
 
 
 class Brain:
@@ -232,7 +223,7 @@ class GomokuSeat:
         """Ask the brain for its decision in the engine's current phase."""
         clock = self.clock
         deadline = clock.start()
-        left = time_left_ms(clock)
+        left = clock.time_left_ms()
         brain = self.brain
         moves = engine.board.moves
         try:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import random
 from collections.abc import Sequence
 
+from referee.core.botseed import SEED_ENV, seed_from
 from referee.games.gomoku.board import Board
 from referee.games.gomoku.bots.brain import (
     SWAP,
@@ -29,7 +29,6 @@ log = logging.getLogger(__name__)
 
 NAME = "pbrain-random"
 VERSION = "1.0"
-SEED_ENV = "REFEREE_BRAIN_SEED"
 NEAR_CENTER = 2
 """Swap2 stones go within this many points of the centre (further out if it is full)."""
 
@@ -87,20 +86,6 @@ class RandomStrategy(Strategy):
     def swap2_final(self, board: Board, stones: Sequence[Point]) -> Swap2Choice:
         """SWAP or one stone, at random."""
         return SWAP if self.rng.randrange(2) == 0 else self._stones(board, 1)
-
-
-def seed_from(arg: int | None, environ: dict[str, str] | None = None) -> int | None:
-    """The seed: ``--seed`` first, then ``REFEREE_BRAIN_SEED``, else ``None`` (random)."""
-    if arg is not None:
-        return arg
-    text = (os.environ if environ is None else environ).get(SEED_ENV, "").strip()
-    if not text:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        log.warning("ignoring %s=%r: not an integer", SEED_ENV, text)
-        return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,131 @@
+"""An ITPW tournament at full length: 12 player programs, 100 rounds, killed and resumed.
+
+Writes a tournament file (4 heuristic and 8 random built-in players, 100 rounds, 10
+random rounds, 400 MB and a 3-minute game clock per program), starts ``referee
+tournament`` as a process of its own, kills it with SIGKILL once ``--kill-at`` games are
+done, then runs the same command again to the end. Reports the games, wall time, games per
+second, the referee's peak memory (RSS, from ``/usr/bin/time``-style ``ru_maxrss`` of each
+run) and the final rating list. The baseline is the same games' count times the wall time
+of one game played alone (``play_planowanie``), so the ratio shows what concurrency and
+the tournament machinery give.
+
+Run: ``.venv/bin/python benchmarks/bench_itpw.py`` (``--rounds``, ``-j``, ``--json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from referee.core.players import PlayerSpec, builtin_command
+from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
+
+
+def tournament_file(folder: Path, rounds: int) -> Path:
+    """The tournament: 4 heuristic and 8 random players."""
+    lines = ['name = "itpw-bench"', 'game = "planowanie"', "seed = 7", "standings_every = 1000",
+             "[schedule]", 'kind = "itpw"', f"rounds = {rounds}", "random_rounds = 10",
+             "[settings]", "time = 180000", "memory = 400"]
+    for k in range(1, 13):
+        kind = "heuristic" if k <= 4 else "random"
+        lines += ["[[players]]", f'name = "{kind[0]}{k}"', f'builtin = "{kind}"']
+    path = folder / "itpw-bench.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def done(out: Path) -> int:
+    """Finished games in the store (read-only)."""
+    path = out / "tournament.sqlite"
+    if not path.exists():
+        return 0
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(db.execute("SELECT COUNT(*) FROM games WHERE status='done'")
+                       .fetchone()[0])
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return 0
+
+
+def command(path: Path, out: Path, jobs: int) -> list[str]:
+    """The referee command line."""
+    return [sys.executable, "-m", "referee.cli", "tournament", str(path), "--out", str(out),
+            "-j", str(jobs)]
+
+
+def one_game_wall(repeat: int = 3) -> float:
+    """Wall seconds of one game played alone."""
+    players = [PlayerSpec(f"r{k}", builtin_command(BUILTIN_PLAYERS["random"]))
+               for k in range(4)]
+    times = []
+    with tempfile.TemporaryDirectory() as folder:
+        for seed in range(repeat):
+            start = time.perf_counter()
+            play_planowanie(players, PlanowanieSettings(), seed, Path(folder))
+            times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2]
+
+
+def main() -> None:
+    """Run, kill, resume, report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--kill-at", type=int, default=400)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    single = one_game_wall()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        path = tournament_file(folder, args.rounds)
+        out = folder / "out"
+        start = time.perf_counter()
+        first = subprocess.Popen(command(path, out, args.jobs), stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+        while done(out) < args.kill_at and first.poll() is None:
+            time.sleep(0.05)
+        first.kill()
+        first.wait()
+        killed_at = done(out)
+        second = subprocess.run(command(path, out, args.jobs), capture_output=True, text=True,
+                                check=False)
+        wall = time.perf_counter() - start
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        total = done(out)
+        ratings = second.stdout[second.stdout.find("Ratings (BayesElo)"):]
+        ratings = ratings[: ratings.find("Results (PGN)")].rstrip()
+    games = 12 * args.rounds
+    result = {
+        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
+                   f"Python {platform.python_version()}",
+        "rounds": args.rounds, "jobs": args.jobs, "games": games, "done": total,
+        "killed_at": killed_at, "resume_exit": second.returncode,
+        "wall_s": round(wall, 1), "games_per_s": round(total / wall, 2),
+        "one_game_alone_s": round(single, 3),
+        "speedup_vs_one_at_a_time": round(single * total / wall, 2),
+        "peak_rss_mb_largest_child": round(peak_mb, 1),
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    for key, value in result.items():
+        print(f"{key}: {value}")
+    print(ratings)
+    if second.returncode != 0:
+        print(second.stderr[-2000:])
+
+
+if __name__ == "__main__":
+    main()

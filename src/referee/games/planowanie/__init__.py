@@ -1,0 +1,1 @@
+"""Planowanie (ITPW): the trick-taking card game, its GTP-style protocol and bots."""

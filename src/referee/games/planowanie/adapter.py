@@ -1,0 +1,101 @@
+"""Planowanie as tournaments see it: the ``[settings]`` table and one game played."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from referee.core.adapter import GameTask
+from referee.core.clock import Clock
+from referee.core.errors import BotFault, ConfigError
+from referee.core.players import PlayerSpec, start_player
+from referee.core.record import GameRecord
+from referee.core.replay import ReplayView
+from referee.core.validation import format_errors
+from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
+from referee.games.planowanie.protocol import PlayerProgram
+from referee.games.planowanie.replay import planowanie_replay
+
+
+class PlanowanieTable(BaseModel):
+    """The ``[settings]`` table of a Planowanie tournament (times in ms, memory in MB)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    values: str = "23456789TJQKA"
+    suits: str = "CDHS"
+    players: int = Field(default=4, ge=2, le=4)
+    deals: str | None = None
+    """``set_game``'s arguments (``d c1 s1 ... cd sd``); default: the tournament's 13."""
+    time: int = Field(default=180_000, ge=0)
+    tolerance: int = Field(default=500, ge=0)
+    startup: int = Field(default=30_000, gt=0)
+    memory: int = Field(default=400, ge=0)
+    quit_at_end: bool = False
+
+
+class PlanowanieAdapter:
+    """The Planowanie slice for tournaments: 2 to 4 seats, one deal per seed."""
+
+    name = "planowanie"
+    builtins: Mapping[str, str] = BUILTIN_PLAYERS
+    rating_preset: str = "itpw"
+    schedules: tuple[str, ...] = ("itpw",)
+
+    def parse_settings(self, table: Mapping[str, Any], base: Path,
+                       source: str) -> PlanowanieSettings:
+        """Validate ``[settings]`` (the deck, players, deals, clock, memory)."""
+        try:
+            spec = PlanowanieTable.model_validate(dict(table))
+        except ValidationError as exc:
+            raise ConfigError(format_errors(source, exc, prefix="settings.")) from None
+        try:
+            return PlanowanieSettings.from_options(**spec.model_dump())
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: settings: {exc}") from None
+
+    def seat_count(self, settings: PlanowanieSettings) -> int:
+        """Players per game."""
+        return settings.rules.players
+
+    def describe(self, settings: PlanowanieSettings) -> dict[str, Any]:
+        """Settings as plain data."""
+        data = settings.describe()
+        data["quit_at_end"] = settings.quit_at_end
+        return data
+
+    def opening_count(self, settings: PlanowanieSettings) -> int:
+        """No openings: the seed decides the deals."""
+        return 0
+
+    def check_player(self, settings: PlanowanieSettings, player: PlayerSpec,
+                     work_dir: Path) -> None:
+        """Start the program, send it the game's configuration as seat 0, end it."""
+        program: PlayerProgram | None = None
+        try:
+            process = start_player(player, work_dir, seed=0,
+                                   memory_limit=settings.memory_limit, tag="check-")
+            program = PlayerProgram(process, player.name, Clock(settings.time))
+            program.setup(settings.rules, 0)
+        except BotFault as fault:
+            raise ConfigError(f"player {player.name} cannot get ready for a game: "
+                              f"{fault.outcome.value}: {fault}") from None
+        finally:
+            if program is not None:
+                program.finish(settings.end_grace, polite=True)
+
+    def play(self, settings: PlanowanieSettings, task: GameTask, work_dir: Path) -> GameRecord:
+        """One game with fresh programs, seats as scheduled, the deals from the task's seed."""
+        bot_seed = zlib.crc32(task.key.encode())  # each game's own, the deals the round's
+        record = play_planowanie(task.seats, settings, task.seed, work_dir, bot_seed=bot_seed)
+        record.settings["game_key"] = task.key
+        return record
+
+    def replay(self, record: GameRecord) -> ReplayView:
+        """The deals card by card: hands, the trick, declarations and points."""
+        return planowanie_replay(record)
+

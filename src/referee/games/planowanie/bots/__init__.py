@@ -1,0 +1,1 @@
+"""Reference Planowanie players (random, heuristic), runnable as protocol programs."""

@@ -1,0 +1,168 @@
+"""A Planowanie game between player programs: start them, set them up, play, record.
+
+Every game starts fresh programs (one per seat) and ends them: killed, as the contest's
+referee does, or with ``quit`` if the settings ask for it. A program that cannot start or
+refuses the configuration loses the game before it begins; during the game every fault
+(an invalid declaration or card, a crash, the game clock, a broken answer) ends it: the
+offender loses, every other seat wins, and the record says why.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.core.clock import Clock, TimeControl
+from referee.core.errors import BotFault, ConfigError
+from referee.core.match import forfeit, play_game
+from referee.core.outcome import Outcome
+from referee.core.players import PlayerSpec, start_player
+from referee.core.record import GameRecord, PlayerInfo
+from referee.games.planowanie.protocol import PlanowanieSeat, PlayerProgram
+from referee.games.planowanie.rules import (
+    Deck,
+    PlanowanieGame,
+    Rules,
+    parse_deals,
+    tournament_deals,
+)
+
+log = logging.getLogger(__name__)
+
+BUILTIN_PLAYERS = {
+    "heuristic": "referee.games.planowanie.bots.heuristic_player",
+    "random": "referee.games.planowanie.bots.random_player",
+}
+"""Built-in players by name -> module (each also a ``planowanie-<name>`` script)."""
+
+
+@dataclass(frozen=True)
+class PlanowanieSettings:
+    """Everything that defines a game except the players and the seed."""
+
+    rules: Rules = field(default_factory=Rules)
+    time: TimeControl = field(
+        default_factory=lambda: TimeControl(turn=None, game=180.0, tolerance=0.5))
+    memory_limit: int | None = None
+    quit_at_end: bool = False
+    end_grace: float = 1.0
+
+    @classmethod
+    def from_options(cls, *, values: str = "23456789TJQKA", suits: str = "CDHS",
+                     players: int = 4, deals: str | None = None, time: int = 180_000,
+                     tolerance: int = 500, startup: int = 30_000, memory: int = 0,
+                     quit_at_end: bool = False) -> PlanowanieSettings:
+        """Settings from the options as users give them (``referee match planowanie`` and
+        a tournament's ``[settings]``): the deck, the number of players, the deals as
+        ``set_game``'s arguments (default: the tournament's 1..13 cards), the game clock,
+        tolerance and startup in milliseconds (``time`` 0: no limit), memory in MB (0:
+        none). Raises ``ConfigError`` naming the bad value."""
+        deck = Deck(values, suits)
+        schedule = parse_deals(deals.split()) if deals else tournament_deals(players)
+        if not schedule:
+            raise ConfigError("the game needs at least one deal")
+        try:
+            control = TimeControl(turn=None, game=time / 1000 or None,
+                                  tolerance=tolerance / 1000, startup=startup / 1000)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return cls(Rules(deck, players, schedule), control, memory * 2**20 or None,
+                   quit_at_end)
+
+    def describe(self) -> dict[str, Any]:
+        """The settings as plain data for the game record."""
+        rules = self.rules
+        game = self.time.game
+        return {
+            "values": rules.deck.values,
+            "suits": rules.deck.suits,
+            "players": rules.players,
+            "deals": [list(d) for d in rules.deals],
+            "time_ms": None if game is None else round(game * 1000),
+            "tolerance_ms": round(self.time.tolerance * 1000),
+            "max_memory": self.memory_limit,
+        }
+
+
+def play_planowanie(players: Sequence[PlayerSpec], settings: PlanowanieSettings, seed: int,
+                    work_dir: Path, index: int = 1, bot_seed: int | None = None) -> GameRecord:
+    """Play one game with fresh programs in seat order and return its finished record.
+
+    ``seed`` decides the deals; ``bot_seed`` (default: ``seed``) the seeds handed to the
+    programs (``REFEREE_BRAIN_SEED``), so games on the same deals can differ in play.
+    """
+    rules = settings.rules
+    if len(players) != rules.players:
+        raise ConfigError(f"the game is for {rules.players} players, got {len(players)}")
+    record = GameRecord(
+        game="planowanie",
+        players=[PlayerInfo(p.name, list(p.command)) for p in players],
+        settings=settings.describe(),
+        seed=seed,
+        index=index,
+    )
+    engine = PlanowanieGame(rules, seed)
+    programs: list[PlayerProgram] = []
+    try:
+        _start_and_play(players, settings, seed if bot_seed is None else bot_seed, work_dir,
+                        engine, programs, record)
+    finally:
+        for program in programs:
+            program.finish(settings.end_grace, settings.quit_at_end)
+    record.settings["points"] = list(engine.table.points)
+    over = engine.to_play() is None
+    record.settings["deals_played"] = engine.table.deal + (1 if over else 0)
+    return record
+
+
+def _start_and_play(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
+                    bot_seed: int, work_dir: Path, engine: PlanowanieGame,
+                    programs: list[PlayerProgram], record: GameRecord) -> None:
+    """Start every program (into ``programs``), set it up, play; a fault closes the record."""
+    rules = settings.rules
+    for seat, player in enumerate(players):
+        try:
+            process = start_player(player, work_dir, seed=bot_seed * 7 + seat,
+                                   memory_limit=settings.memory_limit, tag=f"{seat}-")
+        except BotFault as fault:
+            forfeit(record, seat, rules.players, fault, player.name)
+            return
+        programs.append(PlayerProgram(process, player.name, Clock(settings.time)))
+    for seat, program in enumerate(programs):
+        try:
+            program.setup(rules, seat)
+        except BotFault as fault:
+            if fault.outcome is Outcome.TIMEOUT:
+                fault = BotFault(fault.outcome,
+                                 "not ready in time (set_deck, set_players, set_game)")
+            forfeit(record, seat, rules.players, fault, program.name)
+            return
+    seats: list[Any] = [PlanowanieSeat(p, seat) for seat, p in enumerate(programs)]
+    play_game(engine, seats, record)
+
+
+def rotation(players: Sequence[PlayerSpec], game: int) -> list[PlayerSpec]:
+    """The seating of game ``game`` (0-based) of a match: the players' cyclic rotation
+    ``game mod n``, so every ``n`` games each player sits once in each seat."""
+    shift = game % len(players)
+    return list(players[shift:]) + list(players[:shift])
+
+
+def run_match(players: Sequence[PlayerSpec], settings: PlanowanieSettings, seed: int,
+              games: int, out_dir: Path,
+              on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """Play ``games`` games, seats rotating each game; each cycle of rotations plays the
+    same deals (seed ``seed + cycle``), as ITPW rounds do. Records go to ``out_dir``."""
+    records = []
+    for game in range(games):
+        seated = rotation(players, game)
+        record = play_planowanie(seated, settings, seed + game // len(players), out_dir,
+                                 index=game + 1, bot_seed=seed * 1009 + game)
+        record.write(out_dir / f"game-{game + 1:03d}.json")
+        records.append(record)
+        if on_game is not None:
+            on_game(record)
+    return records
