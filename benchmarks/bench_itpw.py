@@ -84,11 +84,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--kill-at", type=int, default=400)
+    parser.add_argument("--keep", type=Path, help="run in this folder and keep the output")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     single = one_game_wall()
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         path = tournament_file(folder, args.rounds)
         out = folder / "out"
         start = time.perf_counter()

@@ -7,13 +7,21 @@ points), a header (deal, cards per player, trump suit, what is going on) and the
 trick in the middle. Hands list the trumps first (suit colours, trumps bold and
 underlined). A declaration shows as ``?`` until every seat has declared.
 
-The names and the row lines are the background; every step's fragment draws an opaque
-panel over the rest with the whole state after that step, so the picture after ``k``
-steps is the state after move ``k``. After the last card of a deal the panel shows the
-finished deal (its last trick, the tricks taken, bids made in green, the points gained);
-the next deal appears with its first declaration. The step's mark rings the card just
-played or the declaration just made; an illegal move (not applied) shows struck out in
-red, and the last step's mark shows how the game ended when the record says.
+The fragments are incremental, so that a game's page stays small. The background is the
+frame, the names and the whole table at the start; the first step of the game and the
+first step of every later deal redraw the whole table (an opaque panel over everything
+right of the names, with the deal's hands). A deal's cards keep their places in a hand
+for the whole deal, so every other step only draws what it changes, over small opaque
+covers: the slot of the card just played, the card on the table (the first card of a
+trick clears the table first), the winner's box, the tricks and points cells, the bid
+cells, and the header whenever its text changes. After the last card of a deal the table
+shows the finished deal (its last trick, the tricks taken, bids made in green, the points
+gained); the next deal appears with its first declaration.
+
+The step's mark (shown only while the step is current) tints the row of the seat to act
+next and rings the card just played or the declaration just made; an illegal move (not
+applied) shows struck out in red, and the last step's mark shows how the game ended when
+the record says.
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ WIDTH = 760
 """Width of the picture, in SVG units."""
 PANEL_X = 176
 """Left edge of the state panel (the player names are left of it)."""
+PANEL_W = WIDTH - PANEL_X
 HEAD_H = 30
 """Height of the header strip (deal, cards, trumps, status)."""
 ROW_TOP = 54
@@ -48,10 +57,17 @@ HAND_W = 380
 """Room for a hand; a longer one is squeezed into it."""
 CHAR_W = 8.4
 """Estimated width of one character of a hand (14px monospace)."""
+GLYPH_W = 2 * CHAR_W
+"""Width of a card's name in a hand (every name is a value and a suit character)."""
 GROUP_GAP = 6
 """Extra space between the suits of a hand."""
 BID_X, TRICKS_X, POINTS_X = 604, 662, 724
 """Centres of the declaration, tricks and points columns."""
+COLUMN_X = (BID_X, TRICKS_X, POINTS_X)
+COLUMN_EDGES = (574, 633, 691, WIDTH)
+"""Where the declaration, tricks and points cells start and end (their opaque covers)."""
+BID, TRICKS, POINTS = 0, 1, 2
+"""The columns, as indexes of ``COLUMN_X``."""
 TRICK_H = 78
 """Height of the trick area under the rows."""
 BOX_W, BOX_H, BOX_GAP = 54, 36, 12
@@ -78,7 +94,7 @@ STYLE = (
     ".pw-tr{fill:#1b7a33;font-weight:bold;text-decoration:underline}"
     ".pw-dim{fill:#aaa}.pw-ok{fill:#1b7a33}.pw-no{fill:#c62828}"
     ".pw-g{font-size:11px;fill:#1b7a33}"
-    ".pw-nx{fill:#fff0b8}"
+    ".pw-nx{fill:#ffd200;fill-opacity:.25;pointer-events:none}"
     ".pw-c{fill:#fff;stroke:#999}"
     ".pw-w{fill:#fff8d8;stroke:#d4a017;stroke-width:2.5}"
     ".pw-k{font:bold 15px monospace;text-anchor:middle;dominant-baseline:central}"
@@ -99,6 +115,22 @@ def _esc(text: str) -> str:
 
 def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _num(value: float) -> str:
+    """A coordinate, to a tenth, as short as it gets (``233``, ``233.4``)."""
+    return f"{round(value, 1):g}"
+
+
+def _box(x: float, y: float, w: float, h: float) -> str:
+    """A rectangle as path data (``M x y h w v h h -w z``)."""
+    width = _num(w)
+    return f"M{_num(x)} {_num(y)}h{width}v{_num(h)}h-{width}z"
+
+
+def _cover(*boxes: str) -> str:
+    """An opaque patch of the table's colour over some rectangles (``_box``)."""
+    return f'<path class="pw-p" d="{"".join(boxes)}"/>' if boxes else ""
 
 
 @dataclass
@@ -164,6 +196,26 @@ class _Layout:
         span = n * BOX_W + (n - 1) * BOX_GAP
         return (PANEL_X + WIDTH) // 2 - span // 2 + slot * (BOX_W + BOX_GAP)
 
+    def cell(self, seat: int, column: int) -> str:
+        """The box of a seat's declaration, tricks or points cell (``_box``)."""
+        left, right = COLUMN_EDGES[column], COLUMN_EDGES[column + 1]
+        return _box(left, self.row_top(seat) + 1, right - left, ROW_H - 2)
+
+    def cells(self, seat: int) -> str:
+        """The box of all of a seat's cells (``_box``)."""
+        left = COLUMN_EDGES[0]
+        return _box(left, self.row_top(seat) + 1, WIDTH - left, ROW_H - 2)
+
+    @property
+    def table(self) -> str:
+        """The box of the trick area (``_box``)."""
+        return _box(PANEL_X, self.trick_top + 1, PANEL_W, TRICK_H - 1)
+
+    @property
+    def head(self) -> str:
+        """The box of the header's text (``_box``)."""
+        return _box(PANEL_X, 0, PANEL_W, HEAD_H)
+
 
 def _rules(settings: dict[str, Any]) -> Rules:
     """The rules the record's settings describe; ``ValueError`` if they are missing or bad."""
@@ -200,7 +252,7 @@ def _parse(text: str, deck: Deck) -> Action | None:
 
 
 class _Replayer:
-    """Replays the moves of a record through the engine, drawing the state as it goes."""
+    """Replays the moves of a record through the engine, drawing the changes as it goes."""
 
     def __init__(self, rules: Rules, seed: int, names: Sequence[str]) -> None:
         self.rules = rules
@@ -210,12 +262,60 @@ class _Replayer:
         self.game = PlanowanieGame(rules, seed)
         self.layout = _Layout(rules.players)
         self.state = _State.new_deal(self.game)
+        self.slots: list[dict[int, float]] = []
+        """Per seat, the left edge of each card of the deal's hand, in display order."""
+        self.pitch = 3 * CHAR_W
+        """How far apart the cards of a hand are this deal."""
+        self.glyph = GLYPH_W
+        """How wide a card's name is drawn in a hand this deal (less when squeezed)."""
+        self.digits = 0
+        """Decimals of the places in a hand this deal (a tenth when they are tight)."""
+        self.drawn_header = ""
+        """The header's markup as last drawn (it is redrawn when it changes)."""
+        self.fresh = True
+        """Whether the next step redraws the whole table (the first step, a new deal)."""
+        self.lay_out()
 
     # -- drawing ------------------------------------------------------------------------
     def suit_class(self, card: int) -> str:
         """The CSS class of a card's suit (``pw-tr`` for trumps)."""
         suit = self.deck.suit(card)
         return "pw-tr" if suit == 0 else f"pw-s{1 + (suit - 1) % (SUIT_COLOURS - 1)}"
+
+    def groups(self, mask: int) -> list[list[int]]:
+        """A hand's cards by suit, trumps first, each suit high to low (no empty suit)."""
+        groups = []
+        for suit in range(len(self.deck.suits)):
+            cards = [c for c in range((suit + 1) * self.width - 1, suit * self.width - 1, -1)
+                     if mask >> c & 1]
+            if cards:
+                groups.append(cards)
+        return groups
+
+    def lay_out(self) -> None:
+        """Fix where every card of the deal goes in its hand, for the whole deal.
+
+        Cards are ``3 * CHAR_W`` apart (a name and a space), the suits a little further;
+        a hand that does not fit in ``HAND_W`` has its cards closer and narrower.
+        """
+        cards = self.state.cards
+        groups = min(cards, len(self.deck.suits))
+        gap = float(GROUP_GAP)
+        if groups > 1 and GROUP_GAP * (groups - 1) > HAND_W / 4:
+            gap = HAND_W / 4 / (groups - 1)
+        pitch = 3 * CHAR_W
+        if cards > 1:
+            pitch = min(pitch, (HAND_W - gap * (groups - 1) - GLYPH_W) / (cards - 1))
+        self.pitch = pitch
+        self.glyph = min(GLYPH_W, 0.85 * pitch) if cards > 1 else GLYPH_W
+        self.digits = 0 if pitch >= 10 else 1
+        self.slots = []
+        for mask in self.state.hands:
+            slots: dict[int, float] = {}
+            for k, suit in enumerate(self.groups(mask)):
+                for card in suit:
+                    slots[card] = round(HAND_X + len(slots) * pitch + k * gap, self.digits)
+            self.slots.append(slots)
 
     def background(self) -> str:
         """The frame, the title, the column heads and the player names."""
@@ -241,23 +341,22 @@ class _Replayer:
                          f'<text class="pw-se" x="12" y="{top + 31}">seat {seat}</text>')
         return "".join(parts)
 
-    def panel(self) -> str:
-        """The whole state after the current step, over an opaque panel."""
-        st, lay, n = self.state, self.layout, self.rules.players
-        right = WIDTH - PANEL_X
-        boxes = [f"M{PANEL_X} 0h{right}v{HEAD_H}h-{right}z"]
-        boxes.extend(f"M{PANEL_X} {lay.row_top(s) + 1}h{right}v{ROW_H - 2}h-{right}z"
-                     for s in range(n))
-        boxes.append(f"M{PANEL_X} {lay.trick_top + 1}h{right}v{TRICK_H - 1}h-{right}z")
-        parts = [f'<path class="pw-p" d="{"".join(boxes)}"/>']
-        if st.to_act is not None and not st.deal_over:
-            parts.append(f'<rect class="pw-nx" x="{PANEL_X}" y="{lay.row_top(st.to_act) + 1}"'
-                         f' width="{right}" height="{ROW_H - 2}"/>')
-        parts.append(self.header())
+    def panel(self, highlight: bool = False) -> str:
+        """The whole table at the start of a deal, over an opaque panel (the table is
+        empty then: no trick is drawn). ``highlight`` tints the row of the seat to act,
+        for the background (later, the marks do)."""
+        lay, n = self.layout, self.rules.players
+        boxes = [lay.head]
+        boxes.extend(_box(PANEL_X, lay.row_top(s) + 1, PANEL_W, ROW_H - 2) for s in range(n))
+        boxes.append(lay.table)
+        parts = [_cover(*boxes)]
+        if highlight:
+            parts.append(self.highlight())
+        self.drawn_header = self.header()
+        parts.append(self.drawn_header)
         for seat in range(n):
             parts.append(self.hand(seat))
             parts.append(self.row(seat))
-        parts.append(self.trick())
         return "".join(parts)
 
     def header(self) -> str:
@@ -277,76 +376,125 @@ class _Replayer:
                 f' each \u00b7 trumps <tspan class="pw-tr">{_esc(trumps)}</tspan>'
                 f" \u00b7 {status}</text>")
 
-    def hand(self, seat: int) -> str:
-        """A seat's remaining cards, trumps first, each suit high to low."""
-        mask = self.state.hands[seat]
-        if not mask:
+    def header_update(self) -> str:
+        """The header over its old text if it has changed, else nothing."""
+        header = self.header()
+        if header == self.drawn_header:
             return ""
-        groups: list[list[int]] = []
-        for suit in range(len(self.deck.suits)):
-            cards = [c for c in range(suit * self.width, (suit + 1) * self.width)
-                     if mask >> c & 1]
-            if cards:
-                groups.append(cards[::-1])
-        chars = 0
-        spans = []
-        for k, cards in enumerate(groups):
-            names = " ".join(_esc(self.deck.name(c)) for c in cards)
-            chars += sum(len(self.deck.name(c)) + 1 for c in cards)
-            gap = f' dx="{GROUP_GAP}"' if k else ""
-            spans.append(f'<tspan class="{self.suit_class(cards[0])}"{gap}>{names}</tspan>')
-        estimate = chars * CHAR_W + GROUP_GAP * (len(groups) - 1)
-        squeeze = (f' textLength="{HAND_W}" lengthAdjust="spacingAndGlyphs"'
-                   if estimate > HAND_W else "")
-        return (f'<text class="pw-h" x="{HAND_X}" y="{self.layout.row_mid(seat)}"{squeeze}>'
-                f'{" ".join(spans)}</text>')
+        self.drawn_header = header
+        return _cover(self.layout.head) + header
 
-    def row(self, seat: int) -> str:
-        """A seat's declaration, tricks taken and points."""
+    def hand(self, seat: int) -> str:
+        """A seat's cards, each in its slot for the deal (see ``lay_out``): a ``tspan`` per
+        suit (its colour) placing every character of its cards' names (``x`` lists)."""
+        mask = self.state.hands[seat]
+        slots, second = self.slots[seat], self.glyph / 2
+        suits = []
+        for cards in self.groups(mask):
+            places = " ".join(f"{_num(slots[c])} {_num(round(slots[c] + second, self.digits))}"
+                              for c in cards)
+            names = "".join(_esc(self.deck.name(c)) for c in cards)
+            suits.append(f'<tspan class="{self.suit_class(cards[0])}" x="{places}">{names}'
+                         "</tspan>")
+        if not suits:
+            return ""
+        size = ""
+        if self.glyph < GLYPH_W:
+            size = f' style="font-size:{_num(14 * self.glyph / GLYPH_W)}px"'
+        return (f'<text class="pw-h" y="{self.layout.row_mid(seat)}"{size}>{"".join(suits)}'
+                "</text>")
+
+    def unhand(self, seat: int, card: int) -> str:
+        """An opaque cover over the slot of a card that has left a seat's hand."""
+        x = self.slots[seat][card]
+        margin = min(1.0, (self.pitch - self.glyph) / 2)
+        top = self.layout.row_top(seat)
+        return _cover(_box(x - margin, top + 5, self.glyph + 2 * margin, ROW_H - 10))
+
+    def cell(self, seat: int, column: int) -> tuple[str, str]:
+        """The content of a seat's declaration, tricks or points cell: an extra CSS class
+        for it (or ``""``) and its markup."""
         st = self.state
+        if column == TRICKS:
+            return "", str(st.tricks[seat])
+        if column == POINTS:
+            gain = ""
+            if st.gains is not None:
+                gain = f'<tspan class="pw-g"> +{st.gains[seat]}</tspan>'
+            return "", f"{st.points[seat]}{gain}"
         bid = st.bids[seat]
         if bid is None:
-            shown = '<tspan class="pw-dim">\u00b7</tspan>'
-        elif not st.revealed:
-            shown = "?"
-        elif st.deal_over:
-            made = "ok" if st.tricks[seat] == bid else "no"
-            shown = f'<tspan class="pw-{made}">{bid}</tspan>'
-        else:
-            shown = str(bid)
-        gain = ""
-        if st.gains is not None:
-            gain = f'<tspan class="pw-g"> +{st.gains[seat]}</tspan>'
-        return (f'<text class="pw-r" y="{self.layout.row_mid(seat)}"><tspan x="{BID_X}">'
-                f'{shown}</tspan><tspan x="{TRICKS_X}">{st.tricks[seat]}</tspan>'
-                f'<tspan x="{POINTS_X}">{st.points[seat]}{gain}</tspan></text>')
+            return "pw-dim", "\u00b7"
+        if not st.revealed:
+            return "", "?"
+        if st.deal_over:
+            return ("pw-ok" if st.tricks[seat] == bid else "pw-no"), str(bid)
+        return "", str(bid)
 
-    def trick(self) -> str:
-        """The cards on the table in play order (who played each under it), the winner's
-        box gold once the trick is complete."""
+    def row(self, seat: int) -> str:
+        """A seat's declaration, tricks taken and points (drawn on a clear row)."""
+        cells = []
+        for column, x in enumerate(COLUMN_X):
+            css, markup = self.cell(seat, column)
+            css = f' class="{css}"' if css else ""
+            cells.append(f'<tspan x="{x}"{css}>{markup}</tspan>')
+        return f'<text class="pw-r" y="{self.layout.row_mid(seat)}">{"".join(cells)}</text>'
+
+    def cell_text(self, seat: int, column: int) -> str:
+        """One cell of a seat's row as a text of its own."""
+        css, markup = self.cell(seat, column)
+        css = f" {css}" if css else ""
+        return (f'<text class="pw-r{css}" x="{COLUMN_X[column]}" '
+                f'y="{self.layout.row_mid(seat)}">{markup}</text>')
+
+    def redraw_cell(self, seat: int, column: int) -> str:
+        """One cell of a seat's row, over its old content."""
+        return _cover(self.layout.cell(seat, column)) + self.cell_text(seat, column)
+
+    def redraw_column(self, column: int) -> str:
+        """One cell of every row, over the old ones."""
+        seats = range(self.rules.players)
+        return (_cover(*(self.layout.cell(s, column) for s in seats))
+                + "".join(self.cell_text(s, column) for s in seats))
+
+    def redraw_rows(self) -> str:
+        """Every cell of every row, over the old ones."""
+        seats = range(self.rules.players)
+        return (_cover(*(self.layout.cells(s) for s in seats))
+                + "".join(self.row(s) for s in seats))
+
+    def table_card(self, slot: int, seat: int, card: int, won: bool = False) -> str:
+        """A card on the table, in its box (the winner's gold), who played it under it."""
+        lay = self.layout
+        x, y = lay.box_x(slot), lay.box_y
+        mid = x + BOX_W // 2
+        if won:
+            box = (f'<rect class="pw-w" x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" '
+                   'rx="4"/>')
+        else:
+            box = f'<path class="pw-c" d="{_box(x, y, BOX_W, BOX_H)}"/>'
+        return (f'{box}<text class="pw-k {self.suit_class(card)}" x="{mid}" '
+                f'y="{y + BOX_H // 2}">{_esc(self.deck.name(card))}</text>'
+                + ("" if won else f'<text class="pw-q" x="{mid}" y="{y + BOX_H + 14}">'
+                   f"seat {seat}</text>"))
+
+    def taken(self) -> str:
+        """The finished trick: the winner's card in a gold box, who took it on the right."""
         st, lay = self.state, self.layout
-        if not st.trick:
+        if st.winner is None:
             return ""
-        y = lay.box_y
-        boxes, cards, seats, won = [], [], [], ""
-        for slot, (seat, card) in enumerate(st.trick):
-            x = lay.box_x(slot)
-            mid = x + BOX_W // 2
-            if seat == st.winner:
-                won = (f'<rect class="pw-w" x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" '
-                       'rx="4"/>')
-            else:
-                boxes.append(f"M{x} {y}h{BOX_W}v{BOX_H}h-{BOX_W}z")
-            cards.append(f'<tspan class="{self.suit_class(card)}" x="{mid}">'
-                         f"{_esc(self.deck.name(card))}</tspan>")
-            seats.append(f'<tspan x="{mid}">seat {seat}</tspan>')
-        parts = [f'<path class="pw-c" d="{"".join(boxes)}"/>' if boxes else "", won,
-                 f'<text class="pw-k" y="{y + BOX_H // 2}">{"".join(cards)}</text>',
-                 f'<text class="pw-q" y="{y + BOX_H + 14}">{"".join(seats)}</text>']
-        if st.winner is not None:
-            parts.append(f'<text class="pw-wn" x="{WIDTH - 10}" y="{y + BOX_H // 2}">'
-                         f"taken by seat {st.winner}</text>")
-        return "".join(parts)
+        slot = next(k for k, (seat, _) in enumerate(st.trick) if seat == st.winner)
+        return (self.table_card(slot, st.winner, st.trick[slot][1], won=True)
+                + f'<text class="pw-wn" x="{WIDTH - 10}" y="{lay.box_y + BOX_H // 2}">'
+                f"taken by seat {st.winner}</text>")
+
+    def highlight(self) -> str:
+        """A tint over the row of the seat to act (none once the deal is over)."""
+        st = self.state
+        if st.to_act is None or st.deal_over:
+            return ""
+        return (f'<rect class="pw-nx" x="{PANEL_X}" y="{self.layout.row_top(st.to_act) + 1}"'
+                f' width="{PANEL_W}" height="{ROW_H - 2}"/>')
 
     def ring_bid(self, seat: int) -> str:
         """The mark of a declaration: a ring around the seat's bid."""
@@ -381,7 +529,7 @@ class _Replayer:
 
     # -- replaying ----------------------------------------------------------------------
     def step(self, number: int, move: MoveRecord) -> ReplayStep:
-        """Replay one move (``number`` counts from 1) and draw the state after it."""
+        """Replay one move (``number`` counts from 1) and draw what it changes."""
         game = self.game
         text = move.move if len(move.move) <= MAX_TEXT else move.move[: MAX_TEXT - 3] + "..."
         seat = game.to_play()
@@ -393,13 +541,18 @@ class _Replayer:
                              f"{move.seat}, seat {seat} was to play")
         if self.state.deal_over:
             self.state = _State.new_deal(game)
+            self.lay_out()
+            self.fresh = True
         st = self.state
         action = _parse(move.move, self.deck)
+        parts: list[str] = []
         if move.info.get("illegal"):
             if not isinstance(action, Declare) and st.winner is not None:
                 st.trick, st.winner = [], None
+                parts.append(_cover(self.layout.table))
             mark = self.struck(move.move, seat, action)
-            return ReplayStep(seat, text, svg=self.panel(), mark=mark, note="illegal")
+            return ReplayStep(seat, text, svg=self.draw(parts), mark=self.highlight() + mark,
+                              note="illegal")
         if action is None:
             raise ValueError(f"planowanie record: move {number} ({move.move!r}) is neither "
                              "'declare N' nor a card of the deck")
@@ -411,30 +564,47 @@ class _Replayer:
             game.apply(seat, action)
             st.bids[seat] = action.tricks
             st.revealed = None not in st.bids
+            parts.append(self.redraw_column(BID) if st.revealed else self.redraw_cell(seat, BID))
             mark = self.ring_bid(seat)
         else:
-            self.play(seat, action)
+            parts.extend(self.play(seat, action))
             mark = self.ring_slot(len(st.trick) - 1)
         st.to_act = game.to_play()
-        return ReplayStep(seat, text, svg=self.panel(), mark=mark)
+        return ReplayStep(seat, text, svg=self.draw(parts), mark=self.highlight() + mark)
 
-    def play(self, seat: int, card: int) -> None:
-        """Put a legal card on the trick, in the engine and in the picture."""
+    def draw(self, parts: list[str]) -> str:
+        """A step's fragment: the whole table on a fresh step, else the changes (``parts``)
+        and the header if it changed."""
+        if self.fresh:
+            self.fresh = False
+            return self.panel()
+        return "".join(parts) + self.header_update()
+
+    def play(self, seat: int, card: int) -> list[str]:
+        """Put a legal card on the trick, in the engine and in the picture; the changes."""
         st, game = self.state, self.game
+        parts = [self.unhand(seat, card)]
         if st.winner is not None:
             st.trick, st.winner = [], None
+            parts.append(_cover(self.layout.table))
         st.trick.append((seat, card))
         st.hands[seat] &= ~(1 << card)
+        parts.append(self.table_card(len(st.trick) - 1, seat, card))
         if len(st.trick) == self.rules.players:
             cards = [c for _, c in st.trick]
             st.winner = (st.trick[0][0] + game.table.trick_winner_index(cards)) % len(cards)
             st.tricks[st.winner] += 1
+            parts.append(self.taken())
         game.apply(seat, card)
         if sum(st.tricks) == st.cards:
             points = game.table.points[:]
             st.gains = [new - old for new, old in zip(points, st.points, strict=True)]
             st.points = points
             st.deal_over = True
+            parts.append(self.redraw_rows())
+        elif st.winner is not None:
+            parts.append(self.redraw_cell(st.winner, TRICKS))
+        return parts
 
 
 def _names(record: GameRecord, players: int) -> list[str]:
@@ -464,7 +634,7 @@ def planowanie_replay(record: GameRecord) -> ReplayView:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"planowanie record: bad seed {seed!r}")
     replayer = _Replayer(rules, seed, _names(record, rules.players))
-    background = replayer.background() + replayer.panel()
+    background = replayer.background() + replayer.panel(highlight=True)
     steps = [replayer.step(k, move) for k, move in enumerate(record.moves, start=1)]
     if steps:
         last = steps[-1]
