@@ -19,7 +19,6 @@ import json
 import os
 import platform
 import resource
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,7 @@ from pathlib import Path
 
 from referee.core.players import PlayerSpec, builtin_command
 from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
+from referee.tournament.store import Store
 
 
 def tournament_file(folder: Path, rounds: int) -> Path:
@@ -45,18 +45,7 @@ def tournament_file(folder: Path, rounds: int) -> Path:
 
 def done(out: Path) -> int:
     """Finished games in the store (read-only)."""
-    path = out / "tournament.sqlite"
-    if not path.exists():
-        return 0
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            return int(db.execute("SELECT COUNT(*) FROM games WHERE status='done'")
-                       .fetchone()[0])
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return 0
+    return Store.peek_done(out)
 
 
 def command(path: Path, out: Path, jobs: int) -> list[str]:

@@ -12,7 +12,6 @@ import io
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -74,18 +73,7 @@ def referee_cli(*args: str, cwd: Path, tag: str) -> subprocess.Popen[str]:
 
 def done_count(out: Path) -> int:
     """Finished games in the store, read without disturbing the running referee."""
-    path = out / "tournament.sqlite"
-    if not path.exists():
-        return 0
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            return int(db.execute("SELECT COUNT(*) FROM games WHERE status='done'")
-                       .fetchone()[0])
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return 0
+    return Store.peek_done(out)
 
 
 def tagged(tag: str) -> list[psutil.Process]:

@@ -127,6 +127,23 @@ class Store:
         self._recover()
         return self
 
+    @staticmethod
+    def peek_done(folder: Path | str) -> int:
+        """Finished games in the store in ``folder``, read without disturbing a referee
+        writing to it (0 if there is no readable store yet): for progress watchers."""
+        path = Path(folder) / "tournament.sqlite"
+        if not path.exists():
+            return 0
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+            try:
+                return int(db.execute("SELECT COUNT(*) FROM games WHERE status='done'")
+                           .fetchone()[0])
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return 0
+
     @classmethod
     def open_existing(cls, folder_or_file: Path | str) -> Store:
         """Open a store for reading, whatever tournament it holds."""

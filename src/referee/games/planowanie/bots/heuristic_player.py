@@ -14,12 +14,10 @@ system.
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Callable, Sequence
 
-from referee.core.botseed import SEED_ENV, seed_from
-from referee.games.planowanie.bots.player import run_player
+from referee.games.planowanie.bots.player import player_main
 from referee.games.planowanie.rules import SeatView, Table, cards_of
 
 NAME = "planowanie-heuristic"
@@ -325,10 +323,7 @@ class HeuristicStrategy:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the heuristic player on stdin/stdout."""
-    parser = argparse.ArgumentParser(prog=NAME, description="Heuristic Planowanie player.")
-    parser.add_argument("--seed", type=int, default=None, help=f"random seed (or ${SEED_ENV})")
-    args = parser.parse_args(argv)
-    return run_player(HeuristicStrategy(seed_from(args.seed)), NAME)
+    return player_main(argv, NAME, "Heuristic Planowanie player.", HeuristicStrategy)
 
 
 if __name__ == "__main__":

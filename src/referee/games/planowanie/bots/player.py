@@ -8,10 +8,12 @@ declarations and cards. ``play_local`` plays a whole game in-process with strate
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, TextIO
 
+from referee.core.botseed import SEED_ENV, seed_from
 from referee.core.errors import ConfigError
 from referee.games.planowanie.rules import (
     Deck,
@@ -159,6 +161,16 @@ def run_player(strategy: Strategy, name: str, version: str = "1.0",
         if words[0] == "quit":
             break
     return 0
+
+
+def player_main(argv: Sequence[str] | None, name: str, description: str,
+                make: Callable[[int | None], Strategy]) -> int:
+    """The command line of a built-in player: ``--seed N`` (else ``REFEREE_BRAIN_SEED``,
+    else random), then the protocol loop with the strategy ``make(seed)`` builds."""
+    parser = argparse.ArgumentParser(prog=name, description=description)
+    parser.add_argument("--seed", type=int, default=None, help=f"random seed (or ${SEED_ENV})")
+    args = parser.parse_args(argv)
+    return run_player(make(seed_from(args.seed)), name)
 
 
 def play_local(rules: Rules, seed: int, strategies: Sequence[Strategy]) -> PlanowanieGame:

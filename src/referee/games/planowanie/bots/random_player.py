@@ -7,12 +7,10 @@ repeatable game; by default it is seeded from the system.
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Sequence
 
-from referee.core.botseed import SEED_ENV, seed_from
-from referee.games.planowanie.bots.player import run_player
+from referee.games.planowanie.bots.player import player_main
 from referee.games.planowanie.rules import SeatView
 
 NAME = "planowanie-random"
@@ -35,10 +33,7 @@ class RandomStrategy:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the random player on stdin/stdout."""
-    parser = argparse.ArgumentParser(prog=NAME, description="Random Planowanie player.")
-    parser.add_argument("--seed", type=int, default=None, help=f"random seed (or ${SEED_ENV})")
-    args = parser.parse_args(argv)
-    return run_player(RandomStrategy(seed_from(args.seed)), NAME)
+    return player_main(argv, NAME, "Random Planowanie player.", RandomStrategy)
 
 
 if __name__ == "__main__":
