@@ -19,7 +19,9 @@ def referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 
 
 @pytest.mark.parametrize("command", [[], ["match"], ["match", "gomoku"], ["psq"],
-                                     ["tournament"], ["ratings"], ["report"]])
+                                     ["tournament"], ["ratings"], ["report"],
+                                     ["match", "planowanie"], ["console"],
+                                     ["console", "planowanie"]])
 def test_every_command_has_help(command: list[str]) -> None:
     run = referee(*command, "--help")
     assert run.returncode == 0, run.stderr
@@ -28,7 +30,7 @@ def test_every_command_has_help(command: list[str]) -> None:
 
 def test_help_lists_the_commands() -> None:
     out = referee("--help").stdout
-    for command in ("match", "psq", "tournament", "ratings", "report"):
+    for command in ("match", "psq", "tournament", "ratings", "report", "console"):
         assert command in out
     out = referee("match", "gomoku", "--help").stdout
     for option in ("--rule", "--size", "--width", "--openings", "--swap2", "--timeout-turn",
@@ -112,3 +114,39 @@ def test_psq_of_a_bad_record_is_a_clear_error(tmp_path: Path) -> None:
     bad.write_text("[]")
     run = referee("psq", str(bad))
     assert run.returncode == 2 and "x.json: not a valid game record" in run.stderr
+
+
+def test_planowanie_match_rotates_seats_and_writes_records(tmp_path: Path) -> None:
+    run = referee("match", "planowanie", "heuristic", "random", "random", "--seed", "3",
+                  "--out", str(tmp_path / "out"))
+    assert run.returncode == 0, run.stderr
+    assert "game 3/3" in run.stdout and "Match result" in run.stdout
+    seatings = []
+    for n in (1, 2, 3):
+        record = json.loads((tmp_path / "out" / f"game-00{n}.json").read_text())
+        assert record["game"] == "planowanie" and record["outcome"] == "normal"
+        assert record["seed"] == 3 and record["settings"]["players"] == 3
+        assert record["scores"] == [float(p) for p in record["settings"]["points"]]
+        seatings.append([p["name"] for p in record["players"]])
+    assert seatings == [["heuristic", "random#1", "random#2"],
+                        ["random#1", "random#2", "heuristic"],
+                        ["random#2", "heuristic", "random#1"]]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["random"], "planowanie needs 2 to 4 players, got 1"),
+        (["random", "random", "--deals", "1 30 0"], "deal 1: 30 cards for 2 players need 60"),
+        (["random", "random", "--values", "22"], "deck values '22' repeat a character"),
+        (["random", "random", "--time", "-1"], "--time must not be negative"),
+        (["random", "random", "--games", "0"], "--games must be at least 1"),
+        (["random", "./no-such-player"], "no-such-player does not exist"),
+    ],
+)
+def test_bad_planowanie_options_give_one_clear_error(tmp_path: Path, args: list[str],
+                                                     message: str) -> None:
+    run = referee("match", "planowanie", *args, "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
