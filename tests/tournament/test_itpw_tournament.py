@@ -35,7 +35,7 @@ from referee.tournament.results import pairwise, rate_results
 from referee.tournament.runner import TournamentRunner
 from referee.tournament.schedule import Itpw, derive_seed
 from referee.tournament.session import run_tournament
-from referee.tournament.store import Store
+from referee.tournament.store import GameRow, Store
 
 
 def itpw_file(folder: Path, players: list[tuple[str, str]], *, rounds: int = 3,
@@ -263,3 +263,19 @@ def test_a_tournament_of_real_programs_runs_and_resumes_after_kill_9(
     assert all(outcome == "normal" for _, _, outcome in games.values())
     assert all(len(moves) == 416 for moves, _, _ in games.values())
     assert (out / "report" / "index.html").is_file()
+
+
+def row(seats: tuple[str, ...], scores: tuple[float, ...], offender: int | None = None
+        ) -> GameRow:
+    """A finished four-seat game as the store gives it."""
+    return GameRow("k", 1, 1, seats, 1, None, None, "done", scores,
+                   "normal" if offender is None else "crash", "", offender, 416, 1)
+
+
+def test_each_game_gives_every_pair_a_result_and_a_fault_only_the_offender_s_losses() -> None:
+    seats = ("a", "b", "c", "d")
+    normal = list(pairwise([row(seats, (30.0, 41.0, 30.0, 12.0))]))
+    assert normal == [("a", "b", 0.0), ("a", "c", 0.5), ("a", "d", 1.0),
+                      ("b", "c", 1.0), ("b", "d", 1.0), ("c", "d", 1.0)]
+    faulted = list(pairwise([row(seats, (1.0, 1.0, 0.0, 1.0), offender=2)]))
+    assert faulted == [("a", "c", 1.0), ("b", "c", 1.0), ("c", "d", 0.0)]
