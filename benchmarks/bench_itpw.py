@@ -4,12 +4,13 @@ Writes a tournament file (4 heuristic and 8 random built-in players, 100 rounds,
 random rounds, 400 MB and a 3-minute game clock per program), starts ``referee
 tournament`` as a process of its own, kills it with SIGKILL once ``--kill-at`` games are
 done, then runs the same command again to the end. Reports the games, wall time, games per
-second, the referee's peak memory (RSS, from ``/usr/bin/time``-style ``ru_maxrss`` of each
-run) and the final rating list. The baseline is the same games' count times the wall time
-of one game played alone (``play_planowanie``), so the ratio shows what concurrency and
+second, the referee process's peak memory (VmHWM, sampled every 50 ms in both runs; the
+players are not counted) and the final rating list. The baseline is the same games'
+count times the wall time of one game played alone (``play_planowanie``), so the ratio shows what concurrency and
 the tournament machinery give.
 
-Run: ``.venv/bin/python benchmarks/bench_itpw.py`` (``--rounds``, ``-j``, ``--json``).
+Run: ``.venv/bin/python benchmarks/bench_itpw.py`` (``--rounds``, ``-j``, ``--kill-at``,
+``--keep DIR``, ``--json``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import tempfile
@@ -54,6 +54,18 @@ def command(path: Path, out: Path, jobs: int) -> list[str]:
             "-j", str(jobs)]
 
 
+def peak_kb(pid: int) -> int:
+    """The process's peak resident memory so far (VmHWM), 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def one_game_wall(repeat: int = 3) -> float:
     """Wall seconds of one game played alone."""
     players = [PlayerSpec(f"r{k}", builtin_command(BUILTIN_PLAYERS["random"]))
@@ -84,18 +96,26 @@ def main() -> None:
         out = folder / "out"
         start = time.perf_counter()
         first = subprocess.Popen(command(path, out, args.jobs), stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE, text=True)
+                                 stderr=subprocess.DEVNULL)
+        peak = 0
         while done(out) < args.kill_at and first.poll() is None:
+            peak = max(peak, peak_kb(first.pid))
             time.sleep(0.05)
         first.kill()
         first.wait()
         killed_at = done(out)
-        second = subprocess.run(command(path, out, args.jobs), capture_output=True, text=True,
-                                check=False)
+        with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
+            second = subprocess.Popen(command(path, out, args.jobs), stdout=stdout,
+                                      stderr=stderr, text=True)
+            while second.poll() is None:
+                peak = max(peak, peak_kb(second.pid))
+                time.sleep(0.05)
+            stdout.seek(0)
+            stderr.seek(0)
+            text, errors = stdout.read(), stderr.read()
         wall = time.perf_counter() - start
-        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         total = done(out)
-        ratings = second.stdout[second.stdout.find("Ratings (BayesElo)"):]
+        ratings = text[text.find("Ratings (BayesElo)"):]
         ratings = ratings[: ratings.find("Results (PGN)")].rstrip()
     games = 12 * args.rounds
     result = {
@@ -106,7 +126,7 @@ def main() -> None:
         "wall_s": round(wall, 1), "games_per_s": round(total / wall, 2),
         "one_game_alone_s": round(single, 3),
         "speedup_vs_one_at_a_time": round(single * total / wall, 2),
-        "peak_rss_mb_largest_child": round(peak_mb, 1),
+        "referee_peak_rss_mb": round(peak / 1024, 1),
     }
     if args.json:
         print(json.dumps(result))
@@ -115,7 +135,7 @@ def main() -> None:
         print(f"{key}: {value}")
     print(ratings)
     if second.returncode != 0:
-        print(second.stderr[-2000:])
+        print(errors[-2000:])
 
 
 if __name__ == "__main__":

@@ -66,7 +66,10 @@ def played(out: Path) -> dict[str, tuple[list[str], list[float], str]]:
 def referee_cli(*args: str, cwd: Path, tag: str) -> subprocess.Popen[str]:
     """``referee ARGS`` as a real process of its own (its bots carry ``tag``)."""
     env = dict(os.environ, **{TAG: tag})
-    code = "import sys; from referee.cli import main; sys.exit(main())"
+    # Ctrl-C must raise KeyboardInterrupt in the referee even if something in this test
+    # process (a library started earlier) ignores SIGINT, which a child would inherit
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from referee.cli import main; sys.exit(main())")
     return subprocess.Popen([sys.executable, "-c", code, *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
