@@ -6,8 +6,8 @@ tournament`` as a process of its own, kills it with SIGKILL once ``--kill-at`` g
 done, then runs the same command again to the end. Reports the games, wall time, games per
 second, the referee process's peak memory (VmHWM, sampled every 50 ms in both runs; the
 players are not counted) and the final rating list. The baseline is the same games'
-count times the wall time of one game played alone (``play_planowanie``), so the ratio shows what concurrency and
-the tournament machinery give.
+count times the wall time of one game played alone (``play_planowanie``), so the ratio
+shows what concurrency and the tournament machinery give.
 
 Run: ``.venv/bin/python benchmarks/bench_itpw.py`` (``--rounds``, ``-j``, ``--kill-at``,
 ``--keep DIR``, ``--json``).
