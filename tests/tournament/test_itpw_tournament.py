@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import sys
 import time
 import zlib
 from collections import Counter
@@ -279,3 +280,16 @@ def test_each_game_gives_every_pair_a_result_and_a_fault_only_the_offender_s_los
                       ("b", "c", 1.0), ("b", "d", 1.0), ("c", "d", 1.0)]
     faulted = list(pairwise([row(seats, (1.0, 1.0, 0.0, 1.0), offender=2)]))
     assert faulted == [("a", "c", 1.0), ("b", "c", 1.0), ("c", "d", 0.0)]
+
+
+def test_a_player_refusing_the_configuration_is_named_before_any_game(tmp_path: Path) -> None:
+    faulty = Path(__file__).resolve().parents[1] / "brains" / "planowanie_faulty.py"
+    path = itpw_file(tmp_path, field(3, 1))
+    path.write_text(path.read_text() + "[[players]]\nname = \"picky\"\n"
+                    f"command = [{str(sys.executable)!r}, {str(faulty)!r}, "
+                    "\"refuse-setup\"]\n")
+    out = tmp_path / "out"
+    with pytest.raises(ConfigError, match="player picky cannot get ready for a game: "
+                                          "protocol-error: answered \\? to set_deck"):
+        run_tournament(path, Console(file=io.StringIO()), out_dir=out)
+    assert Store.peek_done(out) == 0
