@@ -575,11 +575,16 @@ def _cell(row: Mapping[str, str | None], key: str) -> str:
 
 
 def read_trial_list(path: str | Path) -> list[dict[str, str]]:
-    """The parameter sets (rows) of a trial list CSV file, as column-name to value dicts."""
+    """The parameter sets (rows) of a trial list CSV file, as column-name to value dicts.
+
+    Lines starting with ``#`` and blank lines are skipped (modifier files begin with
+    comments).
+    """
     path = Path(path)
     try:
         with path.open(newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
+            lines = [line for line in fh if line.strip() and not line.lstrip().startswith("#")]
+            reader = csv.DictReader(lines)
             if not reader.fieldnames:
                 raise ConfigError(f"{path}: empty trial list file")
             rows = [
