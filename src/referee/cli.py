@@ -275,6 +275,28 @@ def console_planowanie(player: str, values: str, suits: str, players: int, seat:
         sys.exit(code)
 
 
+@main.command("gohr", context_settings={"ignore_unknown_options": True})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="[key=value...] RULES BOARD...")
+def gohr(args: tuple[str, ...]) -> None:
+    """The captive game server of the Game of Hidden Rules, on standard input and output.
+
+    RULES is a rule-set file followed by the boards: a board file (.json), a number of
+    pieces or a range (3, 2:4), or pieces, shapes and colors (5 1:3 3:4); or a trial list
+    (.csv) and a row number; or R:rules:modifier. Options as key=value: seed=, inputDir=,
+    output=brief|standard|full, condTrain=, condTest=, colors=, shapes=, log=,
+    logappend=, log.nickname=, log.run=, log.format=long|compact. Type HELP for the
+    commands, EXIT to leave.
+    """
+    from referee.games.gohr.captive import serve_pipe
+    from referee.games.gohr.setup import build_setup
+
+    try:
+        setup = build_setup(args)
+        serve_pipe(setup, sys.stdin.buffer, sys.stdout)
+    except BaseException as exc:
+        fail(exc)
+
+
 @main.command("tournament")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-j", "--concurrency", type=int,

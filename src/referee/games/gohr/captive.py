@@ -1,0 +1,301 @@
+"""The captive game server's conversation: one command line in, the reference's lines out.
+
+``CaptiveSession`` knows nothing of pipes or sockets: the pipe server (``referee gohr``)
+and the socket server feed it lines and write what it returns. Output follows the
+reference server: a status line ``code finish_code attempts``, the board as one JSON line
+(not after a MOVE in brief mode), ``#`` comment lines (the ASCII board in full mode).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+from referee.core.errors import ConfigError
+from referee.games.gohr.board import LEGACY_COLORS, LEGACY_SHAPES, Board, bucket_at, render_ascii
+from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
+from referee.games.gohr.results_log import EpisodeResult, ResultsLog
+from referee.games.gohr.setup import GameSetup
+
+log = logging.getLogger(__name__)
+
+VERSION = "7.007-referee"
+"""The version this server reports (the reference protocol it follows is CGS 7.x)."""
+MAX_TRIES = 1000
+"""Boards drawn to meet the condition file before giving up (as the reference does)."""
+
+HELP = """\
+# Commands:
+#   NEW                       start a new episode (give up the current one)
+#   MOVE id bucket            move piece id to bucket 0..3 (0 top-left, clockwise)
+#   MOVE row col brow bcol    the same by the piece's cell and the bucket's (0 or 7, 0 or 7)
+#   DISPLAY                   the board as JSON; DISPLAYFULL: as ASCII art
+#   FEATURES                  the properties of pieces and their values
+#   MODE brief|standard|full  the output mode
+#   COND [train|test]         show or set the board conditions mode
+#   VERSION, HELP, EXIT"""
+
+
+class SessionOver(Exception):
+    """The session cannot go on (no board meets the conditions)."""
+
+
+class CaptiveSession:
+    """One session: episodes one after another under one rule set and board source."""
+
+    def __init__(self, setup: GameSetup, results: ResultsLog | None = None) -> None:
+        self.setup = setup
+        self.results = results
+        self.mode = setup.output
+        self.episodes = 0
+        self.episode: Episode | None = None
+        self.pieces = 0
+        self.last_cell: int | None = None
+
+    # -- episodes -------------------------------------------------------------------------
+    def _board(self) -> Board:
+        conditions = self.setup.conditions
+        if conditions is None:
+            return self.setup.next_board()
+        for _ in range(MAX_TRIES):
+            board = self.setup.next_board()
+            matched = any(matches_condition(row, piece, board)
+                          for row in conditions.rows for piece in board)
+            if matched == self.setup.test_mode:
+                return board
+        mode = "test" if self.setup.test_mode else "train"
+        raise SessionOver(f"no board meeting the {mode} conditions of {conditions.name} "
+                          f"in {MAX_TRIES} tries: the conditions cannot be met with these "
+                          "board parameters")
+
+    def _close_episode(self) -> None:
+        episode = self.episode
+        if episode is not None and self.results is not None:
+            self.results.add(EpisodeResult(self.pieces, episode.attempts, episode.accepted,
+                                           episode.finish is Finish.CLEARED))
+        self.episode = None
+
+    def new_episode(self) -> list[str]:
+        """Start the next episode; its opening lines."""
+        self._close_episode()
+        board = self._board()
+        self.episode = Episode(self.setup.rules, board)
+        self.pieces = len(board)
+        self.last_cell = None
+        self.episodes += 1
+        lines = [self._status(Code.NEW_GAME),
+                 f"# Hello. This is Captive Game Server ver. {VERSION}. "
+                 f"Starting a new episode (no. {self.episodes})",
+                 self._json()]
+        if self.mode == "full":
+            lines.extend(self._ascii())
+        return lines
+
+    def close(self) -> None:
+        """End the session: the current episode goes to the results file."""
+        self._close_episode()
+        if self.results is not None:
+            self.results.close()
+            self.results = None
+
+    # -- output ---------------------------------------------------------------------------
+    def _status(self, code: int) -> str:
+        episode = self.episode
+        if episode is None:
+            return f"{code} 0 0"
+        return f"{code} {int(episode.finish)} {episode.attempts}"
+
+    def _json(self) -> str:
+        episode = self.episode
+        if episode is None:
+            return '{"id":0,"value":[]}'
+        return episode.board.to_json_line(episode.buckets())
+
+    def _ascii(self) -> list[str]:
+        episode = self.episode
+        if episode is None:
+            return ["# no episode"]
+        movable = [pid for pid, buckets in episode.buckets().items() if buckets]
+        return render_ascii(episode.board, movable, self.last_cell).splitlines()
+
+    # -- commands -------------------------------------------------------------------------
+    def handle(self, line: str) -> tuple[list[str], bool]:
+        """The answer to one command line, and whether the session ends."""
+        words = line.split()
+        if not words:
+            return [], False
+        command, args = words[0].upper(), words[1:]
+        if command == "EXIT":
+            status = self._status(Code.EXIT)
+            self.close()
+            return [status, "# Goodbye"], True
+        handler = {
+            "NEW": self._new, "MOVE": self._move, "DISPLAY": self._display,
+            "DISPLAYFULL": self._display_full, "FEATURES": self._features,
+            "MODE": self._mode, "COND": self._cond, "VERSION": self._version,
+            "HELP": self._help,
+        }.get(command)
+        if handler is None:
+            return [self._status(Code.INVALID_COMMAND),
+                    f"# unknown command {command[:40]!r}; HELP lists the commands"], False
+        return handler(args), False
+
+    def _new(self, args: list[str]) -> list[str]:
+        return self.new_episode()
+
+    def _move(self, args: list[str]) -> list[str]:
+        if len(args) not in (2, 4) or not all(_is_int(a) for a in args):
+            return [self._status(Code.INVALID_ARGUMENTS),
+                    "# MOVE takes: piece_id bucket_id, or row col bucket_row bucket_col"]
+        numbers = [int(a) for a in args]
+        episode = self.episode
+        if episode is None or episode.finish is not Finish.PLAYING:
+            return [self._status(Code.NO_GAME), "# no game is on: NEW starts one"]
+        if len(numbers) == 2:
+            piece_id, bucket = numbers
+            if not 0 <= bucket <= 3:
+                return [self._status(Code.INVALID_POS), "# buckets are 0..3"]
+            piece = episode.board.by_id(piece_id)
+            if piece is None:
+                return [self._status(Code.INVALID_ARGUMENTS),
+                        f"# no piece {piece_id} on the board"]
+            self.last_cell = piece.cell
+            code = episode.move(piece_id, bucket)
+        else:
+            row, col, brow, bcol = numbers
+            target = bucket_at(brow, bcol)
+            if not (1 <= row <= 6 and 1 <= col <= 6) or target is None:
+                return [self._status(Code.INVALID_POS),
+                        "# cells are row 1..6 col 1..6; buckets at (0|7, 0|7)"]
+            self.last_cell = col + (row - 1) * 6
+            code = episode.move_at(col, row, target)
+        lines = [self._status(code)]
+        if self.mode != "brief":
+            lines.append(self._json())
+        if self.mode == "full":
+            lines.extend(self._ascii())
+        return lines
+
+    def _display(self, args: list[str]) -> list[str]:
+        lines = [self._json()]
+        if self.mode == "full":
+            lines.extend(self._ascii())
+        return lines
+
+    def _display_full(self, args: list[str]) -> list[str]:
+        return self._ascii()
+
+    def _features(self, args: list[str]) -> list[str]:
+        options = self.setup.options
+        shapes = [s.upper() for s in options.get("shapes", "").split(";") if s] or \
+            list(LEGACY_SHAPES)
+        colors = [c.upper() for c in options.get("colors", "").split(";") if c] or \
+            list(LEGACY_COLORS)
+        return [json.dumps({"shape": shapes, "color": colors}, separators=(",", ":"))]
+
+    def _mode(self, args: list[str]) -> list[str]:
+        modes = {"BRIEF": "brief", "STANDARD": "standard", "FULL": "full"}
+        if len(args) != 1 or args[0].upper() not in modes:
+            return [self._status(Code.INVALID_ARGUMENTS), "# MODE brief|standard|full"]
+        self.mode = modes[args[0].upper()]  # type: ignore[assignment]
+        return [f"# OK, mode={self.mode}"]
+
+    def _cond(self, args: list[str]) -> list[str]:
+        if args:
+            word = args[0].lower()
+            if len(args) != 1 or word not in ("train", "test"):
+                return [self._status(Code.INVALID_ARGUMENTS), "# COND [train|test]"]
+            self.setup.test_mode = word == "test"
+        return [f"# OK, cond={'test' if self.setup.test_mode else 'train'}"]
+
+    def _version(self, args: list[str]) -> list[str]:
+        return [f"# Captive Game Server ver. {VERSION}"]
+
+    def _help(self, args: list[str]) -> list[str]:
+        return HELP.splitlines()
+
+
+def _is_int(text: str) -> bool:
+    return text.lstrip("+-").isdecimal() and len(text) < 10
+
+
+def run_lines(session: CaptiveSession, lines: Iterable[str]) -> Iterable[str]:
+    """The whole conversation over ``lines`` (the session's opening lines first)."""
+    try:
+        yield from session.new_episode()
+        for line in lines:
+            answer, done = session.handle(line)
+            yield from answer
+            if done:
+                return
+    except SessionOver as exc:
+        raise ConfigError(str(exc)) from None
+    finally:
+        session.close()
+
+
+MAX_LINE = 65536
+"""Longest command line read; longer ones are answered INVALID_COMMAND and skipped."""
+
+
+def read_commands(stream: BinaryIO) -> Iterator[str]:
+    """Command lines from a byte stream: decoded leniently, overlong lines cut short (and
+    then refused by the session as an unknown command)."""
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            while True:  # skip the rest of the overlong line
+                more = stream.readline(MAX_LINE)
+                if not more or more.endswith(b"\n"):
+                    break
+            yield "OVERLONG-LINE"
+            continue
+        yield raw.decode("utf-8", errors="replace")
+
+
+def open_results(setup: GameSetup) -> ResultsLog | None:
+    """The results file the options ask for (``log=``, ``logappend=``, ``log.*``)."""
+    options = setup.options
+    name = options.get("log")
+    append_text = options.get("logappend", "true")
+    append = append_text.lower() not in ("false", "no", "0")
+    if name is None and append_text.lower() not in ("true", "false", "yes", "no", "1", "0"):
+        name = append_text  # logappend=FILE: append to that file
+        append = True
+    if name is None:
+        return None
+    fmt = options.get("log.format", "long").lower()
+    if fmt not in ("long", "compact"):
+        raise ConfigError(f"log.format={options['log.format']}: expected long or compact")
+    run_text = options.get("log.run", "0")
+    if not run_text.isdecimal():
+        raise ConfigError(f"log.run={run_text}: expected a run number")
+    return ResultsLog(Path(name), nickname=options.get("log.nickname", "anonymous"),
+                      rule_name=setup.rule_name, run=int(run_text),
+                      fmt="long" if fmt == "long" else "compact", append=append)
+
+
+def serve_pipe(setup: GameSetup, stdin: BinaryIO, stdout: TextIO) -> None:
+    """The pipe-based server: commands from ``stdin``, each answer flushed to ``stdout``."""
+    session = CaptiveSession(setup, open_results(setup))
+
+    def send(lines: Iterable[str]) -> None:
+        stdout.write("".join(line + "\n" for line in lines))
+        stdout.flush()
+
+    try:
+        send(session.new_episode())
+        for line in read_commands(stdin):
+            answer, done = session.handle(line)
+            send(answer)
+            if done:
+                return
+    except SessionOver as exc:
+        raise ConfigError(str(exc)) from None
+    finally:
+        session.close()

@@ -1,0 +1,672 @@
+"""The GOHR episode engine: which rule row is in force, which moves it accepts, what a move does.
+
+Pure and deterministic: no I/O, no randomness. The control flow follows
+``specs/gohr/README.md`` ("Control flow"): a row's counters are reset whenever it becomes active;
+its atoms are OR-ed; an accepted move decrements the counters of every accepting atom and the
+row's global counter, removes the piece, and the row passes control cyclically to the next one
+once it is exhausted or can move nothing. A full cycle without a playable row is a stalemate.
+
+Variables available to expressions (bucket, code and GS5 property fields): ``p``, ``pc``,
+``ps``, ``Nearby``, ``Remotest``, ``pos``, ``this``/``this.F``, ``last``/``last.F``,
+``q.PROP``/``q.PROP.F``, ``p.PROP``, ``q.bucket``/``q.bucket.F`` and order names (the cells of
+the order's first occupied group). ``F`` is ``color``, ``shape``, ``pos``, ``x``, ``y``, ``id``,
+``bucket`` or an object property.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from referee.games.gohr.board import BUCKETS, Board, N, Piece, nearby, remotest
+from referee.games.gohr.expr import (
+    BinOp,
+    Expr,
+    Range,
+    SetLit,
+    Str,
+    Unary,
+    Value,
+    Var,
+    evaluate_buckets,
+    evaluate_values,
+)
+from referee.games.gohr.ruleset import (
+    BUILTIN_ORDERS,
+    Atom,
+    Order,
+    PositionSet,
+    RuleRow,
+    RuleSet,
+    ValueSpec,
+)
+
+__all__ = ["Code", "Episode", "Finish", "matches_condition"]
+
+
+class Code(enum.IntEnum):
+    """Response codes of the captive server."""
+
+    ACCEPT = 0
+    STALEMATE = 2
+    EMPTY_CELL = 3
+    DENY = 4
+    EXIT = 5
+    NEW_GAME = 6
+    IMMOVABLE = 7
+    INVALID_COMMAND = -1
+    INVALID_ARGUMENTS = -2
+    INVALID_POS = -3
+    NO_GAME = -4
+    INVALID_RULES = -5
+
+
+class Finish(enum.IntEnum):
+    """Finish codes: still playing, board cleared, stalemate."""
+
+    PLAYING = 0
+    CLEARED = 1
+    STALEMATE = 2
+
+
+Fields = dict[str, frozenset[Value]]
+"""The fields of a piece (or of a removed piece, with its ``bucket``) as value sets."""
+
+_ONE: frozenset[Value] = frozenset({1})
+_EMPTY: frozenset[int] = frozenset()
+_ALL: frozenset[int] = frozenset(BUCKETS)
+_INT = re.compile(r"-?[0-9]+")
+_LEGACY_VARS = frozenset({"p", "pc", "ps", "Nearby", "Remotest", "pos", "this", "last"})
+
+
+def _norm(v: Value) -> Value:
+    """Normalize a value for equality: integer-like strings become ints, strings lower-case."""
+    if isinstance(v, int):
+        return v
+    text = v.strip()
+    return int(text) if _INT.fullmatch(text) else text.lower()
+
+
+# --------------------------------------------------------------------------------------------
+# Compilation of rule rows
+
+
+def _var_names(expr: Expr, out: set[str]) -> None:
+    if isinstance(expr, Var):
+        out.add(expr.name)
+    elif isinstance(expr, SetLit):
+        for item in expr.items:
+            _var_names(item, out)
+    elif isinstance(expr, Unary):
+        _var_names(expr.operand, out)
+    elif isinstance(expr, BinOp):
+        _var_names(expr.left, out)
+        _var_names(expr.right, out)
+
+
+def _constants(expr: Expr, known: frozenset[str]) -> Expr:
+    """In a property field, bare undotted names that are no variable are string constants."""
+    if isinstance(expr, Var):
+        if "." not in expr.name and expr.name not in known:
+            return Str(expr.name)
+        return expr
+    if isinstance(expr, SetLit):
+        return SetLit(tuple(_constants(i, known) for i in expr.items))
+    if isinstance(expr, Unary):
+        return Unary(expr.op, _constants(expr.operand, known))
+    if isinstance(expr, BinOp):
+        return BinOp(expr.op, _constants(expr.left, known), _constants(expr.right, known))
+    return expr
+
+
+def _is_constant(expr: Expr) -> bool:
+    names: set[str] = set()
+    _var_names(expr, names)
+    return not names and not isinstance(expr, Range)
+
+
+Spec = frozenset[Value] | Expr | None
+"""A compiled value clause: normalized constants, an expression, or None for ``*``."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Pos:
+    """A compiled position set: literal cells and orders."""
+
+    cells: frozenset[int]
+    orders: tuple[Order, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _CAtom:
+    """A compiled atom."""
+
+    count: int | None
+    shapes: Spec
+    colors: Spec
+    props: tuple[tuple[str, Spec], ...]
+    code: Expr | None
+    positions: tuple[_Pos, ...]
+    postpos: _Pos | None
+    bucket_const: frozenset[int] | None
+    bucket_expr: Expr
+    names: tuple[str, ...]
+    per_bucket: bool
+
+
+def _compile_pos(ps: PositionSet, orders: Mapping[str, Order]) -> _Pos:
+    return _Pos(ps.cells, tuple(orders[name] for name in ps.orders))
+
+
+def _compile_spec(spec: ValueSpec | None, known: frozenset[str], names: set[str]) -> Spec:
+    if spec is None:
+        return None
+    if isinstance(spec, frozenset):
+        return frozenset(_norm(v) for v in spec)
+    expr = _constants(spec, known)
+    if _is_constant(expr):
+        return frozenset(_norm(v) for v in evaluate_values(expr, {}))
+    _var_names(expr, names)
+    return expr
+
+
+def _compile_atom(atom: Atom, orders: Mapping[str, Order]) -> _CAtom:
+    known = _LEGACY_VARS | frozenset(orders)
+    names: set[str] = set()
+    shapes = _compile_spec(atom.shapes, known, names)
+    colors = _compile_spec(atom.colors, known, names)
+    props = tuple((k, _compile_spec(v, known, names)) for k, v in atom.properties)
+    if atom.code is not None:
+        _var_names(atom.code, names)
+    bucket_const: frozenset[int] | None = None
+    if _is_constant(atom.buckets):
+        bucket_const = evaluate_buckets(atom.buckets, {})
+    else:
+        _var_names(atom.buckets, names)
+    per_bucket = any(
+        n == "this.bucket" or n == "q.bucket" or n.startswith("q.bucket.") or n == "p.bucket"
+        for n in names
+    )
+    return _CAtom(
+        count=atom.count,
+        shapes=shapes,
+        colors=colors,
+        props=props,
+        code=atom.code,
+        positions=tuple(_compile_pos(p, orders) for p in atom.positions),
+        postpos=None if atom.postpos is None else _compile_pos(atom.postpos, orders),
+        bucket_const=bucket_const,
+        bucket_expr=atom.buckets,
+        names=tuple(sorted(names)),
+        per_bucket=per_bucket,
+    )
+
+
+def _compile_row(row: RuleRow, orders: Mapping[str, Order]) -> tuple[_CAtom, ...]:
+    return tuple(_compile_atom(a, orders) for a in row.atoms)
+
+
+def _piece_fields(piece: Piece) -> Fields:
+    """The fields of a piece as value sets (props first, so the built-in fields win)."""
+    fields: Fields = {}
+    for key, value in piece.props.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, str)):
+            fields[key] = frozenset({value})
+        elif isinstance(value, float) and value.is_integer():
+            fields[key] = frozenset({int(value)})
+    if piece.color:
+        fields["color"] = frozenset({piece.color})
+    if piece.shape:
+        fields["shape"] = frozenset({piece.shape})
+    fields["pos"] = frozenset({piece.cell})
+    fields["x"] = frozenset({piece.x})
+    fields["y"] = frozenset({piece.y})
+    fields["id"] = frozenset({piece.id})
+    return fields
+
+
+def _first_group(order: Order, occupied: frozenset[int]) -> frozenset[int]:
+    for group in order.groups:
+        if not group.isdisjoint(occupied):
+            return group
+    return frozenset()
+
+
+def _pos_ok(pos: _Pos, cell: int, occupied: frozenset[int],
+            cache: dict[str, frozenset[int]]) -> bool:
+    if cell in pos.cells:
+        return True
+    for order in pos.orders:
+        group = cache.get(order.name)
+        if group is None:
+            group = cache[order.name] = _first_group(order, occupied)
+        if cell in group:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------------------------
+# History and evaluation context
+
+
+@dataclass(slots=True)
+class _History:
+    """What has been removed so far: the last record, the last per field value, per bucket."""
+
+    last: Fields | None
+    by_value: dict[tuple[str, Value], Fields]
+    by_bucket: dict[int, Fields]
+
+    def copy(self) -> _History:
+        return _History(self.last, dict(self.by_value), dict(self.by_bucket))
+
+    def record(self, fields: Fields, bucket: int) -> None:
+        rec: Fields = dict(fields)
+        rec["bucket"] = frozenset({bucket})
+        self.last = rec
+        self.by_bucket[bucket] = rec
+        for key, values in fields.items():
+            if key in ("pos", "x", "y", "id"):
+                continue
+            for v in values:
+                self.by_value[(key, _norm(v))] = rec
+
+
+class _Context:
+    """Evaluates atoms against one board state (pieces on the board, history)."""
+
+    __slots__ = ("fields", "history", "memo", "occupied", "order_cache", "orders", "pieces")
+
+    def __init__(self, pieces: Sequence[Piece], fields: Mapping[int, Fields],
+                 history: _History, orders: Mapping[str, Order]) -> None:
+        self.pieces = pieces
+        self.fields = fields
+        self.history = history
+        self.orders = orders
+        self.occupied = frozenset(p.cell for p in pieces)
+        self.order_cache: dict[str, frozenset[int]] = {}
+        self.memo: dict[tuple[int, tuple[frozenset[Value] | None, ...]], frozenset[int]] = {}
+
+    def _eval_buckets(self, atom: _CAtom, env: Mapping[str, frozenset[Value]]) -> frozenset[int]:
+        """The atom's bucket expression, memoized on the values of its variables."""
+        key = (id(atom), tuple(env.get(n) for n in atom.names))
+        out = self.memo.get(key)
+        if out is None:
+            out = self.memo[key] = evaluate_buckets(atom.bucket_expr, env)
+        return out
+
+    def _q(self, prop: str, fields: Fields, bucket: int | None) -> Fields | None:
+        if prop == "bucket":
+            return None if bucket is None else self.history.by_bucket.get(bucket)
+        values = fields.get(prop)
+        if not values:
+            return None
+        for v in values:
+            rec = self.history.by_value.get((prop, _norm(v)))
+            if rec is not None:
+                return rec
+        return None
+
+    def resolve(self, name: str, piece: Piece, bucket: int | None) -> frozenset[Value] | None:
+        """The value of variable ``name`` for ``piece`` (moved to ``bucket``), None if undefined."""
+        fields = self.fields[piece.id]
+        hist = self.history
+        if name == "p":
+            return None if hist.last is None else hist.last["bucket"]
+        if name in ("pc", "ps"):
+            rec = self._q("color" if name == "pc" else "shape", fields, bucket)
+            return None if rec is None else rec["bucket"]
+        if name == "Nearby":
+            return frozenset({nearby(piece.x, piece.y)})
+        if name == "Remotest":
+            return frozenset({remotest(piece.x, piece.y)})
+        if name == "pos":
+            return fields["pos"]
+        if name == "this":
+            return _ONE
+        if name == "last":
+            return None if hist.last is None else _ONE
+        head, _, rest = name.partition(".")
+        if head == "this" and rest:
+            if rest == "bucket":
+                return None if bucket is None else frozenset({bucket})
+            return fields.get(rest)
+        if head == "last" and rest:
+            return None if hist.last is None else hist.last.get(rest)
+        if head in ("q", "p") and rest:
+            prop, _, field = rest.partition(".")
+            rec = self._q(prop, fields, bucket)
+            if rec is None:
+                return None
+            if head == "p":
+                return rec["bucket"] if not field else None
+            return _ONE if not field else rec.get(field)
+        order = self.orders.get(name)
+        if order is not None:
+            group = self.order_cache.get(name)
+            if group is None:
+                group = self.order_cache[name] = _first_group(order, self.occupied)
+            return frozenset(group)
+        return None
+
+    def env(self, atom: _CAtom, piece: Piece, bucket: int | None) -> dict[str, frozenset[Value]]:
+        """The environment of the variables this atom uses."""
+        env: dict[str, frozenset[Value]] = {}
+        for name in atom.names:
+            value = self.resolve(name, piece, bucket)
+            if value is not None:
+                env[name] = value
+        return env
+
+    @staticmethod
+    def _spec_ok(spec: Spec, values: frozenset[Value] | None,
+                 env: Mapping[str, frozenset[Value]]) -> bool:
+        if spec is None:
+            return True
+        if not values:
+            return False
+        allowed = spec if isinstance(spec, frozenset) else frozenset(
+            _norm(v) for v in evaluate_values(spec, env))
+        return any(_norm(v) in allowed for v in values)
+
+    def _fields_ok(self, atom: _CAtom, fields: Fields, env: Mapping[str, frozenset[Value]]) -> bool:
+        if not self._spec_ok(atom.shapes, fields.get("shape"), env):
+            return False
+        if not self._spec_ok(atom.colors, fields.get("color"), env):
+            return False
+        for key, spec in atom.props:
+            values = fields.get(key)
+            if values is None:
+                lower = key.lower()
+                values = next((v for k, v in fields.items() if k.lower() == lower), None)
+            if not self._spec_ok(spec, values, env):
+                return False
+        return atom.code is None or bool(evaluate_values(atom.code, env))
+
+    def atom_buckets(self, atom: _CAtom, piece: Piece) -> frozenset[int]:
+        """The buckets this atom accepts ``piece`` into (before ``postpos``)."""
+        fields = self.fields[piece.id]
+        if not atom.names and not self._fields_ok(atom, fields, {}):
+            return _EMPTY
+        for pos in atom.positions:
+            if not _pos_ok(pos, piece.cell, self.occupied, self.order_cache):
+                return _EMPTY
+        if not atom.per_bucket:
+            env = self.env(atom, piece, None) if atom.names else {}
+            if atom.names and not self._fields_ok(atom, fields, env):
+                return _EMPTY
+            if atom.bucket_const is not None:
+                return atom.bucket_const
+            return self._eval_buckets(atom, env)
+        out: set[int] = set()
+        for b in BUCKETS:
+            env = self.env(atom, piece, b)
+            if not self._fields_ok(atom, fields, env):
+                continue
+            allowed = atom.bucket_const
+            if allowed is None:
+                allowed = self._eval_buckets(atom, env)
+            if b in allowed:
+                out.add(b)
+        return frozenset(out)
+
+    def atom_table(self, atom: _CAtom) -> dict[int, frozenset[int]]:
+        """Piece id -> non-empty bucket set this atom accepts, ``postpos`` applied."""
+        table: dict[int, frozenset[int]] = {}
+        for piece in self.pieces:
+            bs = self.atom_buckets(atom, piece)
+            if bs:
+                table[piece.id] = bs
+        if atom.postpos is not None and table:
+            by_id = {p.id: p for p in self.pieces if p.id in table}
+            selected = frozenset(p.cell for p in by_id.values())
+            cache: dict[str, frozenset[int]] = {}
+            table = {pid: bs for pid, bs in table.items()
+                     if _pos_ok(atom.postpos, by_id[pid].cell, selected, cache)}
+        return table
+
+
+# --------------------------------------------------------------------------------------------
+# The episode
+
+
+class _Compiled:
+    """A rule set compiled once and shared by all copies of an episode."""
+
+    __slots__ = ("orders", "rows", "rules")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.orders = rules.orders
+        self.rows = tuple(_compile_row(r, rules.orders) for r in rules.rows)
+
+
+_COMPILED: dict[int, _Compiled] = {}
+_COMPILED_MAX = 64
+
+
+def _compiled(rules: RuleSet) -> _Compiled:
+    """The compiled form of ``rules``, cached by identity (the entry keeps ``rules`` alive)."""
+    found = _COMPILED.get(id(rules))
+    if found is not None and found.rules is rules:
+        return found
+    if len(_COMPILED) >= _COMPILED_MAX:
+        _COMPILED.clear()
+    found = _COMPILED[id(rules)] = _Compiled(rules)
+    return found
+
+
+class Episode:
+    """One episode: a board played under a rule set from its first row."""
+
+    board: Board
+    finish: Finish
+    attempts: int
+    accepted: int
+    row: int
+    last_cell: int | None
+
+    def __init__(self, rules: RuleSet, board: Board) -> None:
+        """Start with row 0 in force; advance at once if it cannot move anything."""
+        self._c = _compiled(rules)
+        self.board = board
+        self.finish = Finish.PLAYING
+        self.attempts = 0
+        self.accepted = 0
+        self.row = 0
+        self.last_cell = None
+        self._fields: dict[int, Fields] = {p.id: _piece_fields(p) for p in board}
+        self._by_id: dict[int, Piece] = {p.id: p for p in board}
+        self._history = _History(None, {}, {})
+        self._counters: list[int | None] = []
+        self._global: int | None = None
+        self._tables: tuple[dict[int, frozenset[int]], ...] | None = None
+        self._buckets: dict[int, frozenset[int]] | None = None
+        self._activate(0)
+        self._settle()
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set being played."""
+        return self._c.rules
+
+    # ------------------------------------------------------------------ state helpers
+
+    def _activate(self, row: int) -> None:
+        self.row = row
+        self._counters = [a.count for a in self._c.rows[row]]
+        self._global = self._c.rules.rows[row].count
+        self._tables = None
+        self._buckets = None
+
+    def _exhausted(self) -> bool:
+        if self._global == 0:
+            return True
+        return all(c == 0 for c in self._counters)
+
+    def _compute(self) -> dict[int, frozenset[int]]:
+        if self._buckets is not None:
+            return self._buckets
+        pieces = self.board.pieces
+        ctx = _Context(pieces, self._fields, self._history, self._c.orders)
+        tables: list[dict[int, frozenset[int]]] = []
+        accepting = self._global != 0
+        for atom, counter in zip(self._c.rows[self.row], self._counters, strict=True):
+            tables.append(ctx.atom_table(atom) if accepting and counter != 0 else {})
+        merged: dict[int, frozenset[int]] = {}
+        for p in pieces:
+            sets = [t[p.id] for t in tables if p.id in t]
+            if not sets:
+                merged[p.id] = _EMPTY
+            elif len(sets) == 1:
+                merged[p.id] = sets[0]
+            else:
+                merged[p.id] = frozenset().union(*sets)
+        self._tables = tuple(tables)
+        self._buckets = merged
+        return merged
+
+    def _playable(self) -> bool:
+        if self._exhausted():
+            return False
+        return any(self._compute().values())
+
+    def _settle(self) -> None:
+        """Finish the episode or pass control on until a row can move something."""
+        if not self.board.pieces:
+            self.finish = Finish.CLEARED
+            return
+        if self._playable():
+            return
+        nrows = len(self._c.rows)
+        start = self.row
+        for step in range(1, nrows + 1):
+            self._activate((start + step) % nrows)
+            if self._playable():
+                return
+        self.finish = Finish.STALEMATE
+
+    # ------------------------------------------------------------------ public API
+
+    def buckets(self) -> dict[int, frozenset[int]]:
+        """Piece id -> buckets it may go to now (``postpos`` applied), for every piece."""
+        if self.finish is not Finish.PLAYING:
+            return {p.id: _EMPTY for p in self.board}
+        return dict(self._compute())
+
+    def movable(self) -> frozenset[int]:
+        """Ids of the pieces that can go somewhere now."""
+        return frozenset(pid for pid, bs in self.buckets().items() if bs)
+
+    def _finished_code(self) -> Code | None:
+        if self.finish is Finish.CLEARED:
+            return Code.NO_GAME
+        if self.finish is Finish.STALEMATE:
+            return Code.STALEMATE
+        return None
+
+    def move(self, piece_id: int, bucket: int) -> Code:
+        """Try to move piece ``piece_id`` into ``bucket``.
+
+        ACCEPT, DENY or IMMOVABLE (each counted as an attempt); once the episode is over,
+        NO_GAME (cleared) or STALEMATE, not counted; INVALID_ARGUMENTS (not counted) for a
+        bucket outside 0..3 or an id naming no piece on the board.
+        """
+        done = self._finished_code()
+        if done is not None:
+            return done
+        piece = self._by_id.get(piece_id)
+        if piece is None or bucket not in _ALL:
+            return Code.INVALID_ARGUMENTS
+        return self._try(piece, bucket)
+
+    def move_at(self, x: int, y: int, bucket: int) -> Code:
+        """Try to move the piece on column ``x``, row ``y``; EMPTY_CELL (counted) if none.
+
+        INVALID_POS (not counted) for a cell off the board, INVALID_ARGUMENTS for a bad bucket.
+        """
+        done = self._finished_code()
+        if done is not None:
+            return done
+        if not (1 <= x <= N and 1 <= y <= N):
+            return Code.INVALID_POS
+        if bucket not in _ALL:
+            return Code.INVALID_ARGUMENTS
+        piece = self.board.at(x, y)
+        if piece is None:
+            self.attempts += 1
+            return Code.EMPTY_CELL
+        return self._try(piece, bucket)
+
+    def _try(self, piece: Piece, bucket: int) -> Code:
+        self.attempts += 1
+        allowed = self._compute().get(piece.id, _EMPTY)
+        if bucket not in allowed:
+            return Code.DENY if allowed else Code.IMMOVABLE
+        tables = self._tables
+        assert tables is not None
+        for i, table in enumerate(tables):
+            bs = table.get(piece.id)
+            if bs is not None and bucket in bs:
+                c = self._counters[i]
+                if c is not None and c > 0:
+                    self._counters[i] = c - 1
+        if self._global is not None and self._global > 0:
+            self._global -= 1
+        self._history.record(self._fields[piece.id], bucket)
+        self.accepted += 1
+        self.last_cell = piece.cell
+        self.board = self.board.without(piece.id)
+        del self._by_id[piece.id]
+        self._tables = None
+        self._buckets = None
+        self._settle()
+        return Code.ACCEPT
+
+    def copy(self) -> Episode:
+        """An independent copy (the compiled rules are shared; they are immutable)."""
+        new = Episode.__new__(Episode)
+        new._c = self._c
+        new.board = self.board
+        new.finish = self.finish
+        new.attempts = self.attempts
+        new.accepted = self.accepted
+        new.row = self.row
+        new.last_cell = self.last_cell
+        new._fields = self._fields  # never mutated
+        new._by_id = dict(self._by_id)
+        new._history = self._history.copy()
+        new._counters = list(self._counters)
+        new._global = self._global
+        new._tables = self._tables  # never mutated once computed
+        new._buckets = self._buckets
+        return new
+
+
+# --------------------------------------------------------------------------------------------
+# Condition files
+
+
+def matches_condition(row: RuleRow, piece: Piece, board: Board,
+                      orders: Mapping[str, Order] | None = None) -> bool:
+    """Whether ``piece`` on ``board`` matches a condition line (atoms AND-ed).
+
+    The piece matches if there is a bucket every atom would accept it into, judged at the start
+    of an episode (no history; counters ignored; ``postpos`` among the board's pieces).
+    ``orders`` are the orders known to the condition file (default: the built-in ones).
+    """
+    known = BUILTIN_ORDERS if orders is None else orders
+    if board.by_id(piece.id) != piece:
+        raise ValueError(f"piece {piece.id} is not on the board")
+    fields = {p.id: _piece_fields(p) for p in board}
+    ctx = _Context(board.pieces, fields, _History(None, {}, {}), known)
+    common = _ALL
+    for atom in _compile_row(row, known):
+        common = common & ctx.atom_table(atom).get(piece.id, _EMPTY)
+        if not common:
+            return False
+    return True
