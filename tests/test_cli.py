@@ -21,7 +21,7 @@ def referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 @pytest.mark.parametrize("command", [[], ["match"], ["match", "gomoku"], ["psq"],
                                      ["tournament"], ["ratings"], ["report"],
                                      ["match", "planowanie"], ["console"],
-                                     ["console", "planowanie"], ["gohr"]])
+                                     ["console", "planowanie"], ["gohr"], ["gohr-server"]])
 def test_every_command_has_help(command: list[str]) -> None:
     run = referee(*command, "--help")
     assert run.returncode == 0, run.stderr

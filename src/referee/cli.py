@@ -297,6 +297,36 @@ def gohr(args: tuple[str, ...]) -> None:
         fail(exc)
 
 
+@main.command("gohr-server")
+@click.option("--port", type=int, required=True, help="TCP port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind (another than 127.0.0.1 opens it to the network).")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=".", show_default=True,
+              help="Data folder: every file a client names must be inside it.")
+@click.option("--idle", type=float, default=600.0, show_default=True,
+              help="Seconds of silence before a session is closed.")
+@click.option("--max-sessions", type=int, default=64, show_default=True,
+              help="Sessions at once; more clients are told so and closed.")
+def gohr_server(port: int, host: str, data_dir: Path, idle: float, max_sessions: int) -> None:
+    """The socket-based captive game server: each connection is a session that starts
+    with GAME <arguments of referee gohr>."""
+    from referee.games.gohr.socket_server import CaptiveSocketServer, ServerConfig
+
+    try:
+        server = CaptiveSocketServer((host, port), ServerConfig(data_dir, idle, max_sessions))
+    except (OSError, RefereeError) as exc:
+        fail(ConfigError(f"cannot serve on {host}:{port}: {exc}"))
+    click.echo(f"GOHR captive server on {host}:{server.server_address[1]}, data "
+               f"{server.config.data}", err=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("referee: server stopped", err=True)
+    finally:
+        server.server_close()
+
+
 @main.command("tournament")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-j", "--concurrency", type=int,

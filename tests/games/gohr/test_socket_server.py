@@ -1,0 +1,146 @@
+"""The socket captive server over real TCP sockets on 127.0.0.1: concurrent sessions,
+GAME errors, the data folder's fence, idle sessions, the session cap, long lines."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.games.gohr.socket_server import CaptiveSocketServer, ServerConfig
+
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gohr"
+pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"sample data {DATA} is absent")
+
+
+@pytest.fixture
+def server(request: pytest.FixtureRequest) -> Iterator[CaptiveSocketServer]:
+    """A server on an ephemeral port of 127.0.0.1 (settings from the test's marker)."""
+    marker = request.node.get_closest_marker("server")
+    kwargs = marker.kwargs if marker else {}
+    srv = CaptiveSocketServer(("127.0.0.1", 0), ServerConfig(DATA, **kwargs))
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+class Client:
+    """A line-based client."""
+
+    def __init__(self, srv: CaptiveSocketServer) -> None:
+        self.sock = socket.create_connection(srv.server_address[:2], timeout=10)
+        self.file = self.sock.makefile("rwb")
+
+    def send(self, text: str | bytes) -> None:
+        self.file.write(text.encode() if isinstance(text, str) else text)
+        self.file.flush()
+
+    def line(self) -> str:
+        return self.file.readline().decode().rstrip("\n")
+
+    def data(self, count: int) -> list[str]:
+        """The next ``count`` non-comment lines."""
+        out: list[str] = []
+        while len(out) < count:
+            line = self.line()
+            assert line or out, "connection closed"
+            if not line.startswith("#"):
+                out.append(line)
+        return out
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+def test_concurrent_sessions_each_play_their_own_game(server: CaptiveSocketServer) -> None:
+    results: dict[int, list[str]] = {}
+
+    def play(k: int) -> None:
+        client = Client(server)
+        client.send(f"GAME rules/Rule-001.txt 4 seed={k + 1}\n")
+        status, board = client.data(2)
+        pieces = json.loads(board)["value"]
+        moves = []
+        for piece in pieces:
+            client.send(f"MOVE {piece['id']} {piece['buckets'][0]}\n")
+            moves.append(client.data(2)[0])
+        client.send("EXIT\n")
+        moves.append(client.data(1)[0])
+        results[k] = [status, *moves]
+        client.close()
+
+    threads = [threading.Thread(target=play, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(results) == 8
+    for lines in results.values():
+        assert lines[0] == "6 0 0"
+        assert lines[-2] == "0 1 4" and lines[-1] == "5 1 4"
+
+
+def test_bad_game_arguments_answer_minus_five_and_allow_another_try(
+        server: CaptiveSocketServer) -> None:
+    client = Client(server)
+    for bad in ("GAME rules/no-such.txt 3", "GAME", "GAME rules/Rule-001.txt 3 log=x.csv",
+                "GAME ../../../../etc/passwd 3", "GAME /etc/passwd 3",
+                "GAME rules/Rule-001.txt ../../../../etc/hosts.json",
+                "HELLO"):
+        client.send(bad + "\n")
+        first = client.line()
+        assert first in ("-5 0 0", "-1 0 0"), (bad, first)
+        reason = client.line()
+        assert reason.startswith("#")
+        if "etc" in bad:
+            assert "outside the server's data folder" in reason
+    client.send('GAME "rules/Rule-001.txt" 3 seed=2\n')
+    assert client.data(1)[0] == "6 0 0"
+    client.close()
+
+
+@pytest.mark.server(idle=0.5)
+def test_idle_sessions_are_closed(server: CaptiveSocketServer) -> None:
+    client = Client(server)
+    client.send("GAME rules/Rule-001.txt 3\n")
+    client.data(2)
+    time.sleep(1.0)
+    assert client.line() == "# idle for too long: closing the session"
+    assert client.line() == ""  # closed
+    client.close()
+
+
+@pytest.mark.server(max_sessions=1)
+def test_the_session_cap_turns_extra_clients_away(server: CaptiveSocketServer) -> None:
+    first = Client(server)
+    first.send("GAME rules/Rule-001.txt 3\n")
+    first.data(2)
+    second = Client(server)
+    assert second.line() == "# the server is full: try again later"
+    second.close()
+    first.send("EXIT\n")
+    first.data(1)
+    first.close()
+
+
+def test_long_lines_and_vanishing_clients_do_not_hurt_the_server(
+        server: CaptiveSocketServer) -> None:
+    client = Client(server)
+    client.send("GAME rules/Rule-001.txt 3\n")
+    client.data(2)
+    client.send(b"MOVE " + b"1" * 300_000 + b"\n")
+    assert client.data(1)[0].startswith("-1 ")
+    client.send(b"MOVE 0 ")  # half a line, then gone
+    client.close()
+    again = Client(server)
+    again.send("GAME rules/Rule-001.txt 3\n")
+    assert again.data(1)[0] == "6 0 0"
+    again.close()
