@@ -152,8 +152,8 @@ class CaptiveSession:
                     "# MOVE takes: piece_id bucket_id, or row col bucket_row bucket_col"]
         numbers = [int(a) for a in args]
         episode = self.episode
-        if episode is None or episode.finish is not Finish.PLAYING:
-            return [self._status(Code.NO_GAME), "# no game is on: NEW starts one"]
+        if episode is None or episode.finish is Finish.CLEARED:
+            return [self._status(Code.NO_GAME), "# the board is cleared: NEW starts one"]
         if len(numbers) == 2:
             piece_id, bucket = numbers
             if not 0 <= bucket <= 3:
