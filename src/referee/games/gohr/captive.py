@@ -12,7 +12,7 @@ import json
 import logging
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError
 from referee.games.gohr.board import LEGACY_COLORS, LEGACY_SHAPES, Board, bucket_at, render_ascii
@@ -241,21 +241,32 @@ MAX_LINE = 65536
 """Longest command line read; longer ones are answered INVALID_COMMAND and skipped."""
 
 
-def read_commands(stream: BinaryIO) -> Iterator[str]:
-    """Command lines from a byte stream: decoded leniently, overlong lines cut short (and
-    then refused by the session as an unknown command)."""
-    while True:
-        raw = stream.readline(MAX_LINE + 1)
-        if not raw:
-            return
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            while True:  # skip the rest of the overlong line
-                more = stream.readline(MAX_LINE)
-                if not more or more.endswith(b"\n"):
-                    break
-            yield "OVERLONG-LINE"
-            continue
-        yield raw.decode("utf-8", errors="replace")
+class LineSource(Protocol):
+    """Anything with a byte ``readline`` (a pipe's buffer, a socket file)."""
+
+    def readline(self, size: int = -1, /) -> bytes:
+        """One line of at most ``size`` bytes."""
+
+
+def read_command(stream: LineSource) -> str | None:
+    """The next command line of a byte stream (``None`` at its end): decoded leniently; an
+    overlong line is skipped whole and comes back as a word no command has."""
+    raw = stream.readline(MAX_LINE + 1)
+    if not raw:
+        return None
+    if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+        while True:  # skip the rest of the overlong line
+            more = stream.readline(MAX_LINE)
+            if not more or more.endswith(b"\n"):
+                break
+        return "OVERLONG-LINE"
+    return raw.decode("utf-8", errors="replace")
+
+
+def read_commands(stream: LineSource) -> Iterator[str]:
+    """Every command line of a byte stream (see ``read_command``)."""
+    while (line := read_command(stream)) is not None:
+        yield line
 
 
 def open_results(setup: GameSetup) -> ResultsLog | None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.core.errors import ConfigError
-from referee.games.gohr.captive import MAX_LINE, CaptiveSession, SessionOver
+from referee.games.gohr.captive import CaptiveSession, SessionOver, read_command
 from referee.games.gohr.engine import Code
 from referee.games.gohr.setup import build_setup, split_arguments
 
@@ -67,23 +67,10 @@ class _Handler(socketserver.StreamRequestHandler):
         except OSError:
             pass
 
-    def _lines(self) -> list[str] | None:
-        raw = self.rfile.readline(MAX_LINE + 1)
-        if not raw:
-            return None
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            while True:
-                more = self.rfile.readline(MAX_LINE)
-                if not more or more.endswith(b"\n"):
-                    break
-            return ["OVERLONG-LINE"]
-        return [raw.decode("utf-8", errors="replace")]
-
     def _serve(self) -> None:
         session: CaptiveSession | None = None
         try:
-            while (got := self._lines()) is not None:
-                line = got[0]
+            while (line := read_command(self.rfile)) is not None:
                 words = line.split(None, 1)
                 if not words:
                     continue
