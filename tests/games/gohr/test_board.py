@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from gohr_data import DATA as GOHR_DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,7 +39,7 @@ from referee.games.gohr.board import (
     xy_of,
 )
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gohr"
+DATA = GOHR_DATA
 BOARDS = DATA / "boards"
 needs_data = pytest.mark.skipif(not BOARDS.is_dir(), reason=f"sample data absent: {BOARDS}")
 

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from gohr_data import DATA as GOHR_DATA
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gohr"
+DATA = GOHR_DATA
 RULE = DATA / "rules" / "Rule-001.txt"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"sample data {DATA} is absent")
 

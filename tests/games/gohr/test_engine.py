@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
+from gohr_data import DATA as GOHR_DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +13,7 @@ from referee.games.gohr.board import LEGACY_COLORS, LEGACY_SHAPES, Board, Piece,
 from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
 from referee.games.gohr.ruleset import RuleSet, parse_ruleset, read_ruleset
 
-RULES_DIR = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gohr" / "rules"
+RULES_DIR = GOHR_DATA / "rules"
 needs_rules = pytest.mark.skipif(not RULES_DIR.is_dir(), reason=f"{RULES_DIR} is absent")
 
 

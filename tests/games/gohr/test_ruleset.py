@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gohr_data import DATA as GOHR_DATA
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -34,7 +35,7 @@ from referee.games.gohr.ruleset import (
     read_ruleset,
 )
 
-RULES = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gohr" / "rules"
+RULES = GOHR_DATA / "rules"
 RULE_FILES = sorted(RULES.rglob("*.txt")) if RULES.is_dir() else []
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gohr_data import DATA as GOHR_DATA
 
 from referee.core.errors import ConfigError
 from referee.games.gohr.setup import build_setup, split_arguments
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gohr"
+DATA = GOHR_DATA
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"sample data {DATA} is absent")
 
 

@@ -8,13 +8,13 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from gohr_data import DATA as GOHR_DATA
 
 from referee.games.gohr.socket_server import CaptiveSocketServer, ServerConfig
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gohr"
+DATA = GOHR_DATA
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"sample data {DATA} is absent")
 
 
