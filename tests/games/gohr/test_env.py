@@ -1,0 +1,67 @@
+"""The Gymnasium environment and the sample random player."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gohr_data import DATA
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from referee.games.gohr.env import GohrEnv, random_rollout  # noqa: E402
+
+RULE = DATA / "rules" / "Rule-001.txt"
+
+
+def test_the_environment_passes_gymnasium_s_checker() -> None:
+    env = GohrEnv([str(RULE), "5", "seed=1"])
+    check_env(env, skip_render_check=True)
+
+
+def test_observations_actions_and_rewards_follow_the_engine() -> None:
+    env = GohrEnv([str(RULE), "4", "seed=3"], render_mode="ansi")
+    obs, info = env.reset(seed=11)
+    assert obs.shape == (36, 9) and int(obs[:, 0].sum()) == 4
+    again, _ = env.reset(seed=11)
+    assert np.array_equal(obs, again)  # the seed decides the board
+    movable = {pid: b for pid, b in info["buckets"].items() if b}
+    episode = env.episode
+    assert episode is not None
+    piece = episode.board.by_id(next(iter(movable)))
+    assert piece is not None
+    bucket = movable[piece.id][0]
+    wrong = next(b for b in range(4) if b not in movable[piece.id])
+    _, reward, done, _, info = env.step((piece.cell - 1) * 4 + wrong)
+    assert reward == -1.0 and info["code"] in (4, 7) and not done
+    obs, reward, done, _, info = env.step((piece.cell - 1) * 4 + bucket)
+    assert reward == 0.0 and info["code"] == 0 and obs[piece.cell - 1, 0] == 0
+    assert "#---+" in (env.render() or "")
+    with pytest.raises(ValueError):
+        env.step(36 * 4)
+
+
+def test_random_rollouts_clear_boards_and_count_errors() -> None:
+    env = GohrEnv([str(RULE), "5", "seed=2"])
+    results = random_rollout(env, episodes=5, seed=4)
+    assert all(cleared for _, _, cleared in results)
+    assert all(attempts >= 5 and attempts - errors == 5 for attempts, errors, _ in results)
+
+
+def test_the_sample_random_player_leaves_a_results_file(tmp_path: Path) -> None:
+    log = tmp_path / "results.csv"
+    run = subprocess.run([sys.executable, "-m", "referee.games.gohr.random_player",
+                          "--episodes", "3", "--seed", "1", str(RULE), "5", "seed=9",
+                          f"log={log}", "log.format=compact", "log.nickname=Random"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("cleared") == 3
+    lines = log.read_text().splitlines()
+    assert lines[:3] == ["#.nickname,rule_name,trial_id",
+                         "#number_of_moves,number_of_errors,if_clear", ".Random,Rule-001,0"]
+    assert len(lines) == 6 and all(line.endswith(",1") for line in lines[3:])
