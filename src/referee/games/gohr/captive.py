@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError
+from referee.core.text import parse_int
 from referee.games.gohr.board import LEGACY_COLORS, LEGACY_SHAPES, Board, bucket_at, render_ascii
 from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
 from referee.games.gohr.results_log import EpisodeResult, ResultsLog
@@ -147,10 +148,11 @@ class CaptiveSession:
         return self.new_episode()
 
     def _move(self, args: list[str]) -> list[str]:
-        if len(args) not in (2, 4) or not all(_is_int(a) for a in args):
+        parsed = [parse_int(a) for a in args]
+        numbers = [n for n in parsed if n is not None]
+        if len(args) not in (2, 4) or len(numbers) != len(args):
             return [self._status(Code.INVALID_ARGUMENTS),
                     "# MOVE takes: piece_id bucket_id, or row col bucket_row bucket_col"]
-        numbers = [int(a) for a in args]
         episode = self.episode
         if episode is None or episode.finish is Finish.CLEARED:
             return [self._status(Code.NO_GAME), "# the board is cleared: NEW starts one"]
@@ -216,10 +218,6 @@ class CaptiveSession:
 
     def _help(self, args: list[str]) -> list[str]:
         return HELP.splitlines()
-
-
-def _is_int(text: str) -> bool:
-    return text.lstrip("+-").isdecimal() and len(text) < 10
 
 
 def run_lines(session: CaptiveSession, lines: Iterable[str]) -> Iterable[str]:

@@ -25,6 +25,7 @@ from referee.core.errors import BotFault, MatchAborted
 from referee.core.match import Decision
 from referee.core.outcome import Outcome
 from referee.core.process import BotProcess
+from referee.core.text import clip
 from referee.games.gomoku.game import Action, GomokuGame, Move, Phase, Stones, Swap
 
 log = logging.getLogger(__name__)
@@ -92,8 +93,7 @@ class Brain:
             return line.strip()
 
     def _fault(self, command: str, line: str) -> BotFault:
-        shown = line if len(line) <= 80 else line[:77] + "..."
-        return BotFault(Outcome.PROTOCOL_ERROR, f"answered {shown!r} to {command}")
+        return BotFault(Outcome.PROTOCOL_ERROR, f"answered {clip(line)!r} to {command}")
 
     def _read_points(self, command: str, deadline: float) -> list[tuple[int, int]]:
         """Read an answer made of points (``x,y`` or several, space separated)."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView
+from referee.core.text import clip
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE
 from referee.games.gomoku.protocol import parse_point
 
@@ -168,7 +169,7 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
 def _step(move: MoveRecord, placed: int, number: int,
           on_board: Callable[[tuple[int, int]], bool]) -> tuple[ReplayStep, int]:
     """One move as a step, and how many stones it put on the board."""
-    text = move.move if len(move.move) <= MAX_TEXT else move.move[: MAX_TEXT - 3] + "..."
+    text = clip(move.move, MAX_TEXT)
     if move.move.strip().upper() == "SWAP":
         return ReplayStep(move.seat, text, note="swap"), 0
     single = parse_point(move.move)

@@ -31,6 +31,7 @@ from referee.core.errors import BotFault, ConfigError
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, start_player
 from referee.core.process import BotProcess
+from referee.core.text import parse_int
 from referee.games.planowanie.bots.player import Strategy
 from referee.games.planowanie.bots.random_player import RandomStrategy
 from referee.games.planowanie.rules import (
@@ -309,9 +310,10 @@ class ConsoleSession:
         elif name == "state":
             self._state()
         elif name == "declare":
-            if len(args) != 1 or not _is_int(args[0]):
+            tricks = parse_int(args[0]) if len(args) == 1 else None
+            if tricks is None:
                 raise ConfigError(":declare needs one number, e.g. :declare 2")
-            self._by_hand(Declare(int(args[0])))
+            self._by_hand(Declare(tricks))
         elif name == "play":
             if len(args) != 1:
                 raise ConfigError(":play needs one card, e.g. :play TD")
@@ -443,7 +445,7 @@ class ConsoleSession:
         return self.game
 
     def _new_game(self, args: Sequence[str]) -> None:
-        if len(args) > 1 or (args and not _is_int(args[0])):
+        if len(args) > 1 or (args and parse_int(args[0]) is None):
             raise ConfigError(":new takes at most one number, the seed")
         self._need_program()
         config = self.config
@@ -530,9 +532,10 @@ class ConsoleSession:
         if answer.sign == "?":
             raise DriveStop(f"the program refused {verb}: {word or 'no reason given'}")
         if declaring:
-            if not _is_int(word):
+            tricks = parse_int(word)
+            if tricks is None:
                 raise DriveStop(f"the program declared {word!r}: not a number")
-            action = Declare(int(word))
+            action = Declare(tricks)
         else:
             card = engine.rules.deck.card(word)
             if card is None:
@@ -670,8 +673,3 @@ class ConsoleSession:
         finally:
             process.kill()  # by now it has ended: this releases the pipes (and any leftovers)
 
-
-def _is_int(word: str) -> bool:
-    """Whether ``word`` is a (signed) decimal integer of sensible length."""
-    digits = word[1:] if word[:1] in "+-" else word
-    return digits.isdecimal() and len(word) <= 9

@@ -24,6 +24,7 @@ from referee.core.errors import BotFault
 from referee.core.match import Decision
 from referee.core.outcome import Outcome
 from referee.core.process import BotProcess
+from referee.core.text import clip, parse_int
 from referee.games.planowanie.rules import (
     Action,
     Declare,
@@ -34,9 +35,9 @@ from referee.games.planowanie.rules import (
 )
 
 
-def shown(text: str, limit: int = 80) -> str:
-    """``text`` quoted, cut to ``limit`` characters, for messages."""
-    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+def shown(text: str) -> str:
+    """``text`` quoted and clipped, for messages."""
+    return repr(clip(text))
 
 
 class PlayerProgram:
@@ -139,10 +140,11 @@ class PlayerProgram:
 def parse_declaration(text: str, cards: int) -> Declare:
     """A ``gen_declare`` answer; ``BotFault(ILLEGAL_MOVE)`` if it is not a number."""
     word = text.strip()
-    if not (word.isdecimal() or (word[:1] in "+-" and word[1:].isdecimal())) or len(word) > 9:
+    tricks = parse_int(word)
+    if tricks is None:
         raise BotFault(Outcome.ILLEGAL_MOVE,
                        f"declared {shown(word)}, not a number of tricks in 0..{cards}")
-    return Declare(int(word))
+    return Declare(tricks)
 
 
 def parse_card(text: str, rules: Rules) -> int:

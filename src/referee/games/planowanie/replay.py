@@ -34,6 +34,7 @@ from typing import Any
 from referee.core.errors import ConfigError
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView
+from referee.core.text import clip
 from referee.games.planowanie.rules import (
     Action,
     Deck,
@@ -113,8 +114,8 @@ def _esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+def _clip(text: str, limit: int) -> str:
+    return clip(text, limit, "\u2026")
 
 
 def _num(value: float) -> str:
@@ -337,7 +338,7 @@ class _Replayer:
             name = self.names[seat]
             top = lay.row_top(seat)
             parts.append(f'<text class="pw-nm" x="12" y="{top + 17}"><title>{_esc(name)}'
-                         f"</title>{_esc(_short(name, MAX_NAME))}</text>"
+                         f"</title>{_esc(_clip(name, MAX_NAME))}</text>"
                          f'<text class="pw-se" x="12" y="{top + 31}">seat {seat}</text>')
         return "".join(parts)
 
@@ -512,11 +513,11 @@ class _Replayer:
         lay = self.layout
         if isinstance(action, Declare) or (action is None and text.startswith("declare")):
             x, y, w, h = BID_X - 34, lay.row_top(seat) + 5, 68, ROW_H - 10
-            shown = _short(text.split()[-1], 8)
+            shown = _clip(text.split()[-1], 8)
         else:
             slot = min(len(self.state.trick), self.rules.players - 1)
             x, y, w, h = lay.box_x(slot), lay.box_y, BOX_W, BOX_H
-            shown = _short(text, 6)
+            shown = _clip(text, 6)
         cx, cy = x + w // 2, y + h // 2
         return (f'<rect class="pw-x" x="{x}" y="{y}" width="{w}" height="{h}" rx="4"/>'
                 f'<text class="pw-k pw-xt" x="{cx}" y="{cy}">{_esc(shown)}</text>'
@@ -525,13 +526,13 @@ class _Replayer:
     def footer(self, text: str) -> str:
         """A line of text under the table (how the game ended)."""
         y = self.layout.height - FOOT_H // 2 - 2
-        return f'<text class="pw-ft" x="12" y="{y}">{_esc(_short(text, MAX_FOOT))}</text>'
+        return f'<text class="pw-ft" x="12" y="{y}">{_esc(_clip(text, MAX_FOOT))}</text>'
 
     # -- replaying ----------------------------------------------------------------------
     def step(self, number: int, move: MoveRecord) -> ReplayStep:
         """Replay one move (``number`` counts from 1) and draw what it changes."""
         game = self.game
-        text = move.move if len(move.move) <= MAX_TEXT else move.move[: MAX_TEXT - 3] + "..."
+        text = clip(move.move, MAX_TEXT)
         seat = game.to_play()
         if seat is None:
             raise ValueError(f"planowanie record: move {number} ({move.move!r}) comes after "
