@@ -55,6 +55,7 @@ def test_random_boards_follow_the_counts_and_the_seed(
 def test_custom_colors_and_shapes() -> None:
     setup = build_setup([str(DATA / "rules" / "farthest.txt"), "4", "seed=1",
                          "colors=pink;teal", "shapes=moon;sun"])
+    assert setup.colors == ("PINK", "TEAL") and setup.shapes == ("MOON", "SUN")
     board = setup.next_board()
     assert {p.color for p in board} <= {"PINK", "TEAL"}
     assert {p.shape.lower() for p in board} <= {"moon", "sun"}

@@ -16,7 +16,7 @@ from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError
 from referee.core.text import parse_int
-from referee.games.gohr.board import LEGACY_COLORS, LEGACY_SHAPES, Board, bucket_at, render_ascii
+from referee.games.gohr.board import Board, bucket_at, render_ascii
 from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
 from referee.games.gohr.results_log import EpisodeResult, ResultsLog
 from referee.games.gohr.setup import GameSetup
@@ -191,12 +191,8 @@ class CaptiveSession:
         return self._ascii()
 
     def _features(self, args: list[str]) -> list[str]:
-        options = self.setup.options
-        shapes = [s.upper() for s in options.get("shapes", "").split(";") if s] or \
-            list(LEGACY_SHAPES)
-        colors = [c.upper() for c in options.get("colors", "").split(";") if c] or \
-            list(LEGACY_COLORS)
-        return [json.dumps({"shape": shapes, "color": colors}, separators=(",", ":"))]
+        features = {"shape": list(self.setup.shapes), "color": list(self.setup.colors)}
+        return [json.dumps(features, separators=(",", ":"))]
 
     def _mode(self, args: list[str]) -> list[str]:
         modes = {"BRIEF": "brief", "STANDARD": "standard", "FULL": "full"}
@@ -218,21 +214,6 @@ class CaptiveSession:
 
     def _help(self, args: list[str]) -> list[str]:
         return HELP.splitlines()
-
-
-def run_lines(session: CaptiveSession, lines: Iterable[str]) -> Iterable[str]:
-    """The whole conversation over ``lines`` (the session's opening lines first)."""
-    try:
-        yield from session.new_episode()
-        for line in lines:
-            answer, done = session.handle(line)
-            yield from answer
-            if done:
-                return
-    except SessionOver as exc:
-        raise ConfigError(str(exc)) from None
-    finally:
-        session.close()
 
 
 MAX_LINE = 65536

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from referee.games.gohr.board import LEGACY_COLORS, LEGACY_SHAPES, NCELLS, Board, xy_of
+from referee.games.gohr.board import NCELLS, Board, xy_of
 from referee.games.gohr.engine import Code, Episode, Finish
 from referee.games.gohr.setup import GameSetup, build_setup
 
@@ -38,11 +38,8 @@ class GohrEnv(gym.Env[Observation, np.int64]):
 
     def __init__(self, args: Sequence[str] | GameSetup, render_mode: str | None = None) -> None:
         self.setup = args if isinstance(args, GameSetup) else build_setup(args)
-        options = self.setup.options
-        self.colors = [c.upper() for c in options.get("colors", "").split(";") if c] or \
-            list(LEGACY_COLORS)
-        self.shapes = [s.upper() for s in options.get("shapes", "").split(";") if s] or \
-            list(LEGACY_SHAPES)
+        self.colors = self.setup.colors
+        self.shapes = self.setup.shapes
         width = 1 + len(self.colors) + len(self.shapes)
         self.shape = (NCELLS, width)
         self.observation_space = spaces.Box(0, 1, self.shape, dtype=np.int8)

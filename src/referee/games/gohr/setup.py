@@ -27,6 +27,8 @@ from typing import Literal
 
 from referee.core.errors import ConfigError
 from referee.games.gohr.board import (
+    LEGACY_COLORS,
+    LEGACY_SHAPES,
     Board,
     BoardSource,
     board_source_from_row,
@@ -89,6 +91,10 @@ class GameSetup:
     test_mode: bool = False
     """Whether boards must match a condition (``condTest=``, or ``COND test``)."""
     options: Mapping[str, str] = field(default_factory=dict)
+    colors: tuple[str, ...] = LEGACY_COLORS
+    """The colors pieces may have (``colors=``, else the legacy ones), upper-case."""
+    shapes: tuple[str, ...] = LEGACY_SHAPES
+    """The shapes pieces may have (``shapes=``, else the legacy ones), upper-case."""
 
     @property
     def rule_name(self) -> str:
@@ -169,7 +175,9 @@ def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | No
         if key in options:
             conditions = read_conditions(resolve(options[key]))
             test_mode = key == "condTest"
-    return GameSetup(rules, source, rng, seed, output, conditions, test_mode, dict(options))
+    return GameSetup(rules, source, rng, seed, output, conditions, test_mode, dict(options),
+                     tuple(c.upper() for c in colors) if colors else LEGACY_COLORS,
+                     tuple(s.upper() for s in shapes) if shapes else LEGACY_SHAPES)
 
 
 def _board_form(rest: Sequence[str], resolve: PathResolver, rng: random.Random,
