@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from referee.core.errors import BotFault
+from referee.core.errors import BotFault, ConfigError
 from referee.core.outcome import Outcome
 
 UNLIMITED_MS = 2147483647
@@ -39,6 +39,17 @@ class TimeControl:
                 raise ValueError(f"time limit {name} must not be negative, got {value}")
         if self.tolerance < 0 or self.startup <= 0:
             raise ValueError("tolerance must be >= 0 and startup > 0")
+
+    @classmethod
+    def from_ms(cls, *, turn: int | None, game: int, tolerance: int,
+                startup: int) -> TimeControl:
+        """Limits as users give them, in milliseconds (``game`` 0: no game limit; ``turn``
+        ``None``: no per-move limit). Raises ``ConfigError`` for impossible values."""
+        try:
+            return cls(turn=None if turn is None else turn / 1000, game=game / 1000 or None,
+                       tolerance=tolerance / 1000, startup=startup / 1000)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
 
 
 class Clock:

@@ -30,6 +30,11 @@ Ident = tuple[int, float]
 """A process identity: pid and creation time (pids are reused, the pair is not)."""
 
 
+
+def megabytes(mb: int) -> int | None:
+    """A memory limit given in MB, in bytes (0: no limit, ``None``)."""
+    return mb * 2**20 or None
+
 def _ident(proc: psutil.Process) -> Ident | None:
     try:
         return proc.pid, proc.create_time()

@@ -18,6 +18,7 @@ from typing import Any
 
 from referee.core.clock import Clock, TimeControl
 from referee.core.errors import BotFault, ConfigError
+from referee.core.limits import megabytes
 from referee.core.match import forfeit, play_game
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, start_player
@@ -77,9 +78,9 @@ class GomokuSettings:
         return cls(
             width=width or size,
             height=height or width or size,
-            time=TimeControl(turn=timeout_turn / 1000, game=timeout_match / 1000 or None,
-                             tolerance=tolerance / 1000, startup=startup / 1000),
-            memory_limit=memory * 2**20 or None,
+            time=TimeControl.from_ms(turn=timeout_turn, game=timeout_match,
+                                     tolerance=tolerance, startup=startup),
+            memory_limit=megabytes(memory),
             **rest,
         )
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from referee.core.clock import Clock, TimeControl
 from referee.core.errors import BotFault, ConfigError
+from referee.core.limits import megabytes
 from referee.core.match import forfeit, play_game
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, start_player
@@ -60,16 +61,10 @@ class PlanowanieSettings:
         ``set_game``'s arguments (default: the tournament's 1..13 cards), the game clock,
         tolerance and startup in milliseconds (``time`` 0: no limit), memory in MB (0:
         none). Raises ``ConfigError`` naming the bad value."""
-        deck = Deck(values, suits)
         schedule = parse_deals(deals.split()) if deals else tournament_deals(players)
-        if not schedule:
-            raise ConfigError("the game needs at least one deal")
-        try:
-            control = TimeControl(turn=None, game=time / 1000 or None,
-                                  tolerance=tolerance / 1000, startup=startup / 1000)
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
-        return cls(Rules(deck, players, schedule), control, memory * 2**20 or None,
+        control = TimeControl.from_ms(turn=None, game=time, tolerance=tolerance,
+                                      startup=startup)
+        return cls(Rules(Deck(values, suits), players, schedule), control, megabytes(memory),
                    quit_at_end)
 
     def describe(self) -> dict[str, Any]:
