@@ -43,12 +43,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from referee.core.adapter import GameAdapter
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec, builtin_command, resolve_player
-from referee.core.validation import format_errors
+from referee.core.validation import validate_table
 from referee.tournament.ratings import BayesEloParams
 
 
@@ -217,10 +217,7 @@ def parse_tournament(raw: Mapping[str, Any], path: Path,
                      games: Mapping[str, GameAdapter]) -> Tournament:
     """Validate an already-parsed tournament table (see ``load_tournament``)."""
     source = str(path)
-    try:
-        spec = TournamentFile.model_validate(raw)
-    except ValidationError as exc:
-        raise ConfigError(format_errors(source, exc)) from None
+    spec = validate_table(TournamentFile, raw, source)
     adapter = games.get(spec.game)
     if adapter is None:
         known = ", ".join(sorted(games))

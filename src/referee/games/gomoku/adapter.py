@@ -7,14 +7,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from referee.core.adapter import GameTask
 from referee.core.errors import BotFault, ConfigError, MatchAborted
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayView
-from referee.core.validation import format_errors
+from referee.core.validation import errors_in, validate_table
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
 from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
 from referee.games.gomoku.openings import place_opening, read_openings
@@ -59,15 +59,12 @@ class GomokuAdapter:
 
     def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> GomokuSettings:
         """Validate ``[settings]``; the openings file is relative to ``base``."""
-        try:
-            spec = GomokuTable.model_validate(dict(table))
-        except ValidationError as exc:
-            raise ConfigError(format_errors(source, exc, prefix="settings.")) from None
+        spec = validate_table(GomokuTable, table, source, prefix="settings.")
         openings = []
         if spec.openings:
             path = Path(spec.openings)
             openings = read_openings(path if path.is_absolute() else base / path)
-        try:
+        with errors_in(source, "settings"):
             return GomokuSettings.from_options(
                 size=spec.size, width=spec.width, height=spec.height,
                 timeout_turn=spec.timeout_turn, timeout_match=spec.timeout_match,
@@ -75,8 +72,6 @@ class GomokuAdapter:
                 rule=Rule.parse(spec.rule), games=1, openings=openings, swap2=spec.swap2,
                 folder=(base / spec.folder).resolve() if spec.folder else None, psq=False,
             )
-        except ConfigError as exc:
-            raise ConfigError(f"{source}: settings: {exc}") from None
 
     def describe(self, settings: GomokuSettings) -> dict[str, Any]:
         """Settings as plain data, openings included (they decide the games)."""

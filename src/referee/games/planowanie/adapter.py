@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from referee.core.adapter import GameTask
 from referee.core.clock import Clock
@@ -15,7 +15,7 @@ from referee.core.errors import BotFault, ConfigError
 from referee.core.players import PlayerSpec, start_player
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayView
-from referee.core.validation import format_errors
+from referee.core.validation import errors_in, validate_table
 from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
 from referee.games.planowanie.protocol import PlayerProgram
 from referee.games.planowanie.replay import planowanie_replay
@@ -49,14 +49,9 @@ class PlanowanieAdapter:
     def parse_settings(self, table: Mapping[str, Any], base: Path,
                        source: str) -> PlanowanieSettings:
         """Validate ``[settings]`` (the deck, players, deals, clock, memory)."""
-        try:
-            spec = PlanowanieTable.model_validate(dict(table))
-        except ValidationError as exc:
-            raise ConfigError(format_errors(source, exc, prefix="settings.")) from None
-        try:
+        spec = validate_table(PlanowanieTable, table, source, prefix="settings.")
+        with errors_in(source, "settings"):
             return PlanowanieSettings.from_options(**spec.model_dump())
-        except ConfigError as exc:
-            raise ConfigError(f"{source}: settings: {exc}") from None
 
     def seat_count(self, settings: PlanowanieSettings) -> int:
         """Players per game."""
