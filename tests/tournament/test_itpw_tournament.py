@@ -73,6 +73,12 @@ def test_house_bots_fill_the_field_to_a_multiple_of_four(tmp_path: Path) -> None
     assert len(tournament.players) == 3  # games of three: one house bot joins the two
     tournament = load_tournament(itpw_file(tmp_path, field(8, 2)), game_adapters())
     assert len(tournament.players) == 8  # already a multiple: no house bot
+    taken = [("house-2", "random"), ("a", "random"), ("b", "random")]
+    tournament = load_tournament(itpw_file(tmp_path, taken), game_adapters())
+    assert [p.name for p in tournament.players] == ["house-2", "a", "b", "house-1"]
+    taken = [("house-1", "random"), ("house-2", "random")]
+    tournament = load_tournament(itpw_file(tmp_path, taken), game_adapters())
+    assert [p.name for p in tournament.players] == ["house-1", "house-2", "house-3", "house-4"]
 
 
 @pytest.mark.parametrize(("edit", "message"), [

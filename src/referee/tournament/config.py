@@ -34,6 +34,7 @@ A file looks like this (every key but ``game`` and ``players`` has a default)::
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import shlex
@@ -278,8 +279,8 @@ def house_players(spec: TournamentFile, adapter: GameAdapter, seats: int,
     missing = -len(spec.players) % seats
     if not missing:
         return []
-    names = {p.name for p in spec.players}
-    house_names = [f"house-{k}" for k in range(1, missing + len(names) + 2)
-                   if f"house-{k}" not in names][:missing]
+    taken = {p.name for p in spec.players}
+    free = (f"house-{k}" for k in itertools.count(1) if f"house-{k}" not in taken)
+    house_names = list(itertools.islice(free, missing))
     command = builtin_command(adapter.builtins[house])
     return [PlayerSpec(name, command, True) for name in house_names]

@@ -36,9 +36,15 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
-from referee.tournament.ratings import BayesEloParams, Result, ResultTable, rate
+from referee.tournament.ratings import (
+    BayesEloParams,
+    FloatArray,
+    IntArray,
+    Result,
+    ResultTable,
+    rate,
+)
 
 __all__ = [
     "UNRATED_VARIANCE",
@@ -48,9 +54,6 @@ __all__ = [
     "random_groups",
     "variance_groups",
 ]
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 UNRATED_VARIANCE = 1.0e6
 """Variance (unscaled Elo^2, a standard deviation of 1,000) given to players without results:

@@ -34,7 +34,7 @@ from referee.core.process import BotProcess, allow_processes, spawn_listener, st
 from referee.core.record import GameRecord
 from referee.tournament.config import Tournament
 from referee.tournament.results import pairwise
-from referee.tournament.schedule import Itpw, Schedule, ScheduledGame, Swiss, make_schedule
+from referee.tournament.schedule import Schedule, ScheduledGame, Swiss, make_schedule
 from referee.tournament.stats import SPRT, HeadToHead
 from referee.tournament.store import GameRow, Store
 
@@ -135,7 +135,7 @@ class TournamentRunner:
         if self.store.games(round_number=number):
             return  # already scheduled (resume): keep the same games
         results = list(pairwise(self.store.games(status="done"))) \
-            if isinstance(self.schedule, Itpw) else []
+            if self.schedule.uses_results else []
         games = self.schedule.round_games(number, self.points(), self._met(), results)
         self.store.add_games(games)
         if isinstance(self.schedule, Swiss):

@@ -58,6 +58,9 @@ class Schedule(ABC):
         """Whether every round is known in advance (no dependence on results)."""
         return True
 
+    uses_results = False
+    """Whether ``round_games`` needs the pairwise results so far (ITPW's ratings)."""
+
     @abstractmethod
     def round_games(self, number: int, scores: Mapping[str, float],
                     met: Mapping[frozenset[str], int],
@@ -184,6 +187,8 @@ class Itpw(Schedule):
         self.size = size
         self.random_rounds = random_rounds
         self.params = params
+
+    uses_results = True
 
     @property
     def static(self) -> bool:
