@@ -12,9 +12,7 @@ parent; the broken brain also lists its pid and its children's pids in ``pids.tx
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
 import subprocess
 import sys
@@ -26,6 +24,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from proctags import TAG, kill_tagged, tagged
 from referee.core.clock import TimeControl
 from referee.core.errors import MatchAborted
 from referee.core.outcome import Outcome
@@ -39,7 +38,6 @@ from referee.games.gomoku.openings import Offsets
 BRAINS = Path(__file__).resolve().parents[1] / "brains"
 BROKEN = BRAINS / "faults" / "broken.py"
 INSTANT = BRAINS / "instant.py"
-TAG = "REFEREE_FAULT_TEST_TAG"
 MB = 2**20
 
 FAST = TimeControl(turn=1.0, tolerance=0.2, startup=4.0)
@@ -79,20 +77,6 @@ class Played:
         return (self.work / "received.txt").read_text().splitlines()
 
 
-def tagged(tag: str) -> list[psutil.Process]:
-    """Live (non-zombie) processes whose environment carries ``TAG=tag``."""
-    found = []
-    for proc in psutil.process_iter():
-        if proc.pid == os.getpid():
-            continue
-        try:
-            if proc.environ().get(TAG) == tag and proc.status() != psutil.STATUS_ZOMBIE:
-                found.append(proc)
-        except psutil.Error:
-            continue
-    return found
-
-
 def alive(pids: Sequence[int]) -> list[int]:
     """The pids of ``pids`` still running (zombies are dead)."""
     running = []
@@ -130,9 +114,7 @@ def tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     value = f"faults-{time.time_ns()}-{tmp_path.name}"
     monkeypatch.setenv(TAG, value)
     yield value
-    for proc in tagged(value):
-        with contextlib.suppress(psutil.Error):
-            proc.kill()
+    kill_tagged(value)
 
 
 def play(

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from test_runner import done_count, played, referee_cli, tagged
+from test_runner import done_count, played, referee_cli
 
+from proctags import kill_tagged
 from referee.core.adapter import GameTask
 from referee.core.errors import ConfigError
 from referee.core.outcome import Outcome
@@ -260,8 +261,7 @@ def test_a_tournament_of_real_programs_runs_and_resumes_after_kill_9(
         text = io.StringIO()
         run_tournament(path, Console(file=text, width=140), concurrency=2, out_dir=out)
     finally:
-        for leftover in tagged(tag):
-            leftover.kill()
+        kill_tagged(tag)
     report = text.getvalue()
     assert f"24 games ({killed_at} already played)" in report
     assert "Ratings (BayesElo)" in report and "house-1" in report

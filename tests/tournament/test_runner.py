@@ -18,15 +18,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import psutil
 import pytest
 from rich.console import Console
 
+from proctags import TAG, kill_tagged, tagged
 from referee.core.errors import ConfigError
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
 
-TAG = "REFEREE_RUNNER_TEST_TAG"
 BROKEN = Path(__file__).resolve().parents[1] / "brains" / "faults" / "broken.py"
 
 
@@ -79,27 +78,12 @@ def done_count(out: Path) -> int:
     return Store.peek_done(out)
 
 
-def tagged(tag: str) -> list[psutil.Process]:
-    """Live processes (bots) whose environment carries ``TAG=tag``."""
-    found = []
-    for proc in psutil.process_iter():
-        if proc.pid == os.getpid():
-            continue
-        try:
-            if proc.environ().get(TAG) == tag and proc.status() != psutil.STATUS_ZOMBIE:
-                found.append(proc)
-        except psutil.Error:
-            continue
-    return found
-
-
 @pytest.fixture
 def tag(tmp_path: Path) -> Iterator[str]:
     """A tag for this test's processes; any left at the end are killed."""
     value = f"runner-{time.time_ns()}"
     yield value
-    for proc in tagged(value):
-        proc.kill()
+    kill_tagged(value)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,35 @@
+"""Tagging the processes a test starts, to find (and kill) any it leaves behind.
+
+A test puts ``TAG=<unique value>`` in the environment of what it runs; every bot process
+inherits it, so ``tagged(value)`` finds them however they were started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+import psutil
+
+TAG = "REFEREE_TEST_TAG"
+
+
+def tagged(tag: str) -> list[psutil.Process]:
+    """Live (non-zombie) processes whose environment carries ``TAG=tag``."""
+    found = []
+    for proc in psutil.process_iter():
+        if proc.pid == os.getpid():
+            continue
+        try:
+            if proc.environ().get(TAG) == tag and proc.status() != psutil.STATUS_ZOMBIE:
+                found.append(proc)
+        except psutil.Error:
+            continue
+    return found
+
+
+def kill_tagged(tag: str) -> None:
+    """Kill every live process carrying ``tag``."""
+    for proc in tagged(tag):
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
