@@ -16,7 +16,6 @@ the order's first occupied group). ``F`` is ``color``, ``shape``, ``pos``, ``x``
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ from referee.games.gohr.expr import (
     Var,
     evaluate_buckets,
     evaluate_values,
+    normalize,
 )
 from referee.games.gohr.ruleset import (
     BUILTIN_ORDERS,
@@ -77,16 +77,7 @@ Fields = dict[str, frozenset[Value]]
 _ONE: frozenset[Value] = frozenset({1})
 _EMPTY: frozenset[int] = frozenset()
 _ALL: frozenset[int] = frozenset(BUCKETS)
-_INT = re.compile(r"-?[0-9]+")
 _LEGACY_VARS = frozenset({"p", "pc", "ps", "Nearby", "Remotest", "pos", "this", "last"})
-
-
-def _norm(v: Value) -> Value:
-    """Normalize a value for equality: integer-like strings become ints, strings lower-case."""
-    if isinstance(v, int):
-        return v
-    text = v.strip()
-    return int(text) if _INT.fullmatch(text) else text.lower()
 
 
 # --------------------------------------------------------------------------------------------
@@ -164,10 +155,10 @@ def _compile_spec(spec: ValueSpec | None, known: frozenset[str], names: set[str]
     if spec is None:
         return None
     if isinstance(spec, frozenset):
-        return frozenset(_norm(v) for v in spec)
+        return frozenset(normalize(v) for v in spec)
     expr = _constants(spec, known)
     if _is_constant(expr):
-        return frozenset(_norm(v) for v in evaluate_values(expr, {}))
+        return frozenset(normalize(v) for v in evaluate_values(expr, {}))
     _var_names(expr, names)
     return expr
 
@@ -273,7 +264,7 @@ class _History:
             if key in ("pos", "x", "y", "id"):
                 continue
             for v in values:
-                self.by_value[(key, _norm(v))] = rec
+                self.by_value[(key, normalize(v))] = rec
 
 
 class _Context:
@@ -306,7 +297,7 @@ class _Context:
         if not values:
             return None
         for v in values:
-            rec = self.history.by_value.get((prop, _norm(v)))
+            rec = self.history.by_value.get((prop, normalize(v)))
             if rec is not None:
                 return rec
         return None
@@ -370,8 +361,8 @@ class _Context:
         if not values:
             return False
         allowed = spec if isinstance(spec, frozenset) else frozenset(
-            _norm(v) for v in evaluate_values(spec, env))
-        return any(_norm(v) in allowed for v in values)
+            normalize(v) for v in evaluate_values(spec, env))
+        return any(normalize(v) in allowed for v in values)
 
     def _fields_ok(self, atom: _CAtom, fields: Fields, env: Mapping[str, frozenset[Value]]) -> bool:
         if not self._spec_ok(atom.shapes, fields.get("shape"), env):

@@ -323,9 +323,11 @@ def _as_int(v: Value) -> int | None:
     return None
 
 
-def _norm(v: Value) -> Value:
+def normalize(v: Value) -> Value:
+    """A value as compared for equality: integer-like strings become ints, other strings
+    lose surrounding blanks and case."""
     as_int = _as_int(v)
-    return as_int if as_int is not None else str(v).lower()
+    return as_int if as_int is not None else str(v).strip().lower()
 
 
 def _ints(values: Iterable[Value]) -> list[int]:
@@ -364,8 +366,8 @@ def evaluate_values(expr: Expr, env: Env) -> frozenset[Value]:
 def _binop(op: str, left: frozenset[Value], right: frozenset[Value]) -> frozenset[Value]:
     if op in ("==", "!="):
         want = op == "=="
-        lnorm = {_norm(v) for v in left}
-        rnorm = {_norm(v) for v in right}
+        lnorm = {normalize(v) for v in left}
+        rnorm = {normalize(v) for v in right}
         hit = any((a == b) == want for a, b in product(lnorm, rnorm))
         return _TRUE if hit else _FALSE
     lints, rints = _ints(left), _ints(right)
