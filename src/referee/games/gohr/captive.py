@@ -16,7 +16,7 @@ from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError
 from referee.core.text import parse_int
-from referee.games.gohr.board import Board, bucket_at, render_ascii
+from referee.games.gohr.board import Board, bucket_at, cell_of, render_ascii
 from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
 from referee.games.gohr.results_log import EpisodeResult, ResultsLog
 from referee.games.gohr.setup import GameSetup
@@ -172,7 +172,7 @@ class CaptiveSession:
             if not (1 <= row <= 6 and 1 <= col <= 6) or target is None:
                 return [self._status(Code.INVALID_POS),
                         "# cells are row 1..6 col 1..6; buckets at (0|7, 0|7)"]
-            self.last_cell = col + (row - 1) * 6
+            self.last_cell = cell_of(col, row)
             code = episode.move_at(col, row, target)
         lines = [self._status(code)]
         if self.mode != "brief":
