@@ -38,8 +38,8 @@ class Engine(Protocol):
     def illegal_reason(self, seat: int, action: Any) -> str | None:
         """Why ``action`` is not allowed for ``seat`` now, or ``None`` if it is."""
 
-    def apply(self, seat: int, action: Any) -> None:
-        """Play a legal action."""
+    def apply(self, seat: int, action: Any) -> object:
+        """Play a legal action (what it returns, if anything, the loop ignores)."""
 
     def notation(self, action: Any) -> str:
         """The action written for the record."""

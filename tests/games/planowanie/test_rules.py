@@ -194,8 +194,8 @@ def test_the_trick_goes_to_the_highest_trump_else_the_highest_of_the_led_suit(
     game.hands = [1 << (deck.card(n) or 0) for n in names]
     for seat in range(4):
         game.apply(seat, Declare(1 if seat == winner else 0))
-    for seat, name in enumerate(names):
-        game.apply(seat, deck.card(name) or 0)
+    taken = [game.apply(seat, deck.card(name) or 0) for seat, name in enumerate(names)]
+    assert taken == [None, None, None, winner]
     expected = [1] * 4  # everyone made the declaration: the bonus of 1 card
     expected[winner] = 2  # plus the trick
     assert game.table.points == expected

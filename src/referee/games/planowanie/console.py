@@ -577,17 +577,15 @@ class ConsoleSession:
             return
         deal = table.deal
         trick = [*table.trick, action]
-        complete = len(trick) == rules.players
-        winner = (table.trick_leader + table.trick_winner_index(trick)) % rules.players
         tricks = list(table.tricks)
         said = list(table.declared)
         points = list(table.points)
         name = rules.deck.name(action)
-        engine.apply(seat, action)
+        winner = engine.apply(seat, action)
         self.say(f"# {game.who(seat)} plays {name}{how}")
         show_action(game.views.values(), engine, seat, action)
         self._tell(f"play {seat} {name}")
-        if not complete:
+        if winner is None:
             return
         tricks[winner] += 1
         self.say(f"# trick {' '.join(rules.deck.name(c) for c in trick)} to seat {winner}")

@@ -591,12 +591,11 @@ class _Replayer:
         st.trick.append((seat, card))
         st.hands[seat] &= ~(1 << card)
         parts.append(self.table_card(len(st.trick) - 1, seat, card))
-        if len(st.trick) == self.rules.players:
-            cards = [c for _, c in st.trick]
-            st.winner = (st.trick[0][0] + game.table.trick_winner_index(cards)) % len(cards)
-            st.tricks[st.winner] += 1
+        winner = game.apply(seat, card)
+        if winner is not None:
+            st.winner = winner
+            st.tricks[winner] += 1
             parts.append(self.taken())
-        game.apply(seat, card)
         if sum(st.tricks) == st.cards:
             points = game.table.points[:]
             st.gains = [new - old for new, old in zip(points, st.points, strict=True)]

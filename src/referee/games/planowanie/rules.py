@@ -403,17 +403,19 @@ class PlanowanieGame:
             return f"{deck.name(action)} does not follow suit ({led} was led)"
         return None
 
-    def apply(self, seat: int, action: Action) -> None:
-        """Play a legal action (declarations stay hidden until every seat has declared)."""
+    def apply(self, seat: int, action: Action) -> int | None:
+        """Play a legal action (declarations stay hidden until every seat has declared);
+        returns the seat that took the trick when this card completed one."""
         table = self.table
         if isinstance(action, Declare):
             table.declare(seat, action.tricks)
-            return
+            return None
         self.hands[seat] &= ~(1 << action)
         deal = table.deal
-        table.play(seat, action)
+        winner = table.play(seat, action)
         if table.deal != deal:
             self.hands = list(self.deals[table.deal])
+        return winner
 
     def notation(self, action: Action) -> str:
         """``declare N`` or the card's name."""
