@@ -411,7 +411,9 @@ def test_spec_with_bad_custom_lists() -> None:
 
 def test_generate_until_success() -> None:
     params = parse_board_spec(["3"])
-    board = generate_until(params, lambda b: any(p.cell == 1 for p in b), random.Random(1))
+    rng = random.Random(1)
+    board = generate_until(lambda: generate_board(params, rng),
+                           lambda b: any(p.cell == 1 for p in b))
     assert board.at_cell(1) is not None
 
 
@@ -424,12 +426,13 @@ def test_generate_until_gives_up() -> None:
         calls += 1
         return False
 
+    rng = random.Random(1)
     with pytest.raises(BoardGenerationError, match="in 1000 tries") as info:
-        generate_until(params, never, random.Random(1))
+        generate_until(lambda: generate_board(params, rng), never)
     assert calls == 1000
     assert isinstance(info.value, ConfigError)
     with pytest.raises(BoardGenerationError, match="in 7 tries"):
-        generate_until(params, never, random.Random(1), tries=7)
+        generate_until(lambda: generate_board(params, rng), never, tries=7)
 
 
 # --------------------------------------------------------------------------- trial lists

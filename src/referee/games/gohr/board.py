@@ -487,23 +487,22 @@ def generate_board(params: GenParams, rng: random.Random) -> Board:
 
 
 def generate_until(
-    params: GenParams,
+    source: BoardSource,
     predicate: Callable[[Board], bool],
-    rng: random.Random,
     tries: int = 1000,
+    what: str = "the conditions",
 ) -> Board:
-    """Draw boards until one satisfies ``predicate``; BoardGenerationError after ``tries``."""
+    """Draw boards from ``source`` until one satisfies ``predicate``;
+    ``BoardGenerationError`` (naming ``what``) after ``tries`` boards."""
     if tries < 1:
         raise ValueError("tries must be at least 1")
     for _ in range(tries):
-        board = generate_board(params, rng)
+        board = source()
         if predicate(board):
             return board
     raise BoardGenerationError(
-        f"no random board met the conditions in {tries} tries; the conditions may be "
-        f"impossible with objects {params.min_objects}:{params.max_objects}, shapes "
-        f"{params.min_shapes}:{params.max_shapes}, colors {params.min_colors}:{params.max_colors}"
-    )
+        f"no board meeting {what} in {tries} tries: the conditions cannot be met with these "
+        "board parameters")
 
 
 # --------------------------------------------------------------------------- predefined sequences

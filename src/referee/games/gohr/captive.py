@@ -16,7 +16,7 @@ from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError
 from referee.core.text import parse_int
-from referee.games.gohr.board import Board, bucket_at, cell_of, render_ascii
+from referee.games.gohr.board import Board, bucket_at, cell_of, generate_until, render_ascii
 from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
 from referee.games.gohr.results_log import EpisodeResult, ResultsLog
 from referee.games.gohr.setup import GameSetup
@@ -40,10 +40,6 @@ HELP = """\
 #   VERSION, HELP, EXIT"""
 
 
-class SessionOver(Exception):
-    """The session cannot go on (no board meets the conditions)."""
-
-
 class CaptiveSession:
     """One session: episodes one after another under one rule set and board source."""
 
@@ -61,16 +57,16 @@ class CaptiveSession:
         conditions = self.setup.conditions
         if conditions is None:
             return self.setup.next_board()
-        for _ in range(MAX_TRIES):
-            board = self.setup.next_board()
+        test_mode = self.setup.test_mode
+
+        def meets(board: Board) -> bool:
             matched = any(matches_condition(row, piece, board)
                           for row in conditions.rows for piece in board)
-            if matched == self.setup.test_mode:
-                return board
-        mode = "test" if self.setup.test_mode else "train"
-        raise SessionOver(f"no board meeting the {mode} conditions of {conditions.name} "
-                          f"in {MAX_TRIES} tries: the conditions cannot be met with these "
-                          "board parameters")
+            return matched == test_mode
+
+        mode = "test" if test_mode else "train"
+        return generate_until(self.setup.next_board, meets, MAX_TRIES,
+                              f"the {mode} conditions of {conditions.name}")
 
     def _close_episode(self) -> None:
         episode = self.episode
@@ -285,7 +281,5 @@ def serve_pipe(setup: GameSetup, stdin: BinaryIO, stdout: TextIO) -> None:
             send(answer)
             if done:
                 return
-    except SessionOver as exc:
-        raise ConfigError(str(exc)) from None
     finally:
         session.close()

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.core.errors import ConfigError
-from referee.games.gohr.captive import CaptiveSession, SessionOver, read_command
+from referee.games.gohr.board import BoardGenerationError
+from referee.games.gohr.captive import CaptiveSession, read_command
 from referee.games.gohr.engine import Code
 from referee.games.gohr.setup import build_setup, split_arguments
 
@@ -81,7 +82,7 @@ class _Handler(socketserver.StreamRequestHandler):
                 self._send(answer)
                 if done:
                     return
-        except SessionOver as exc:
+        except BoardGenerationError as exc:  # a NEW that no board can satisfy
             self._send([f"# {exc}"])
         finally:
             if session is not None:
@@ -102,7 +103,7 @@ class _Handler(socketserver.StreamRequestHandler):
             session = CaptiveSession(setup)
             self._send(session.new_episode())
             return session
-        except (ConfigError, ValueError, SessionOver) as exc:
+        except (ConfigError, ValueError) as exc:
             self._send([f"{Code.INVALID_RULES} 0 0", f"# {exc}"])
             return None
 
