@@ -271,9 +271,29 @@ GOLDEN = "\n".join(
         "# 2 |   .    .    .    .    .  [ .]",
         "# 1 |   .    .    .    .    .  (y*)",
         "#---+------------------------------",
-        "#   |   1    2    3    4    5    6   ",
+        "#   |   1    2    3    4    5    6 ",
     ]
 )
+
+SPEC_SAMPLE = "\n".join([
+    '#---+------------------------------',
+    '# 6 |   .    .    .    .    .    . ',
+    '# 5 | (g#) (rO)   .    .    .    . ',
+    '# 4 | (b#) (rO) (y#)   .    .    . ',
+    '# 3 |   .    .    .    .    .    . ',
+    '# 2 |   .    .    .    .    .    . ',
+    '# 1 |   .    .    .    .    .    . ',
+    '#---+------------------------------',
+    '#   |   1    2    3    4    5    6 ',
+])
+"""The ASCII board of the manual's full-mode session (specs/gohr/captive.txt), byte for byte."""
+
+
+def test_ascii_board_matches_the_manuals_sample_byte_for_byte() -> None:
+    pieces = (Piece(0, "BLACK", "SQUARE", 1, 4), Piece(1, "RED", "CIRCLE", 2, 4),
+              Piece(2, "YELLOW", "SQUARE", 3, 4), Piece(3, "BLUE", "SQUARE", 1, 5),
+              Piece(4, "RED", "CIRCLE", 2, 5))
+    assert render_ascii(Board(pieces), movable=range(5)) == SPEC_SAMPLE
 
 
 def test_ascii_golden() -> None:

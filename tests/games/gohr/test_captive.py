@@ -82,7 +82,9 @@ def test_a_whole_session_over_pipes_with_its_results_file(tmp_path: Path) -> Non
         assert piece["id"] not in [p["id"] for p in json.loads(shown)["value"]]
     assert finish == 1  # cleared
     server.send("MOVE 0 0\n")
-    assert status(server.lines(1)[0]) == (-4, 1, attempts)  # no game any more
+    line, shown = server.lines(2)  # the board still follows, as in the reference
+    assert status(line) == (-4, 1, attempts)  # no game any more, not counted
+    assert json.loads(shown)["value"] == []
     server.send("NEW\n")
     assert status(server.lines(2)[0]) == (6, 0, 0)
     server.send("EXIT\n")
@@ -104,7 +106,7 @@ def test_modes_and_the_other_commands(tmp_path: Path) -> None:
     ascii_board = [server.comment() for _ in range(9)]
     assert ascii_board[0] == "#---+------------------------------"
     server.send("MODE brief\n")
-    assert server.comment() == "# OK, mode=brief"
+    assert server.comment() == "# OK, mode=BRIEF"
     server.send("MOVE 1 1 0 0\n")  # legacy form: the piece at row 1 col 1, bucket (0,0)
     assert len(server.lines(1)) == 1
     server.send("FEATURES\n")
@@ -114,26 +116,120 @@ def test_modes_and_the_other_commands(tmp_path: Path) -> None:
     server.send("COND test\n")
     assert server.comment() == "# OK, cond=test"
     server.send("DISPLAYFULL\n")
+    assert json.loads(server.lines(1)[0])["value"]
     assert server.comment().startswith("#---+")
     server.send("EXIT\n")
     assert server.close() == 0
 
 
-@pytest.mark.parametrize(("command", "code"), [
-    (b"JUMP\n", -1), (b"MOVE\n", -2), (b"MOVE a b\n", -2), (b"MOVE 0 9\n", -3),
-    (b"MOVE 7 7 3 3\n", -3), (b"MOVE 99 0\n", -2), (b"\xff\xfe\x00garbage\n", -1),
-    (b"MOVE " + b"9" * 200_000 + b"\n", -1), (b"MODE loud\n", -2), (b"COND maybe\n", -2),
+@pytest.mark.parametrize(("command", "code", "board_follows"), [
+    (b"JUMP\n", -1, False), (b"MOVE\n", -2, False), (b"MOVE a b\n", -2, False),
+    (b"MOVE 1 2 3\n", -2, False), (b"MOVE 0 9\n", -2, True), (b"MOVE 0 -1\n", -2, True),
+    (b"MOVE 7 7 3 3\n", -2, True), (b"MOVE 1 1 7 5\n", -2, True), (b"MOVE 99 0\n", -2, True),
+    (b"\xff\xfe\x00garbage\n", -1, False), (b"MOVE " + b"9" * 200_000 + b"\n", -1, False),
+    (b"MODE loud\n", -2, False), (b"COND maybe\n", -2, False),
 ])
-def test_bad_commands_get_their_code_and_the_session_goes_on(tmp_path: Path, command: bytes,
-                                                            code: int) -> None:
-    server = Server(str(RULE), "3", "seed=1", cwd=tmp_path)
+def test_bad_commands_get_their_code_and_the_session_goes_on(
+        tmp_path: Path, command: bytes, code: int, board_follows: bool) -> None:
+    server = Server(str(RULE), "3", "seed=1", "output=standard", cwd=tmp_path)
     server.lines(2)
     server.send(command)
-    assert status(server.lines(1)[0])[0] == code
+    assert status(server.lines(1)[0]) == (code, 0, 0)  # nothing counted
+    assert server.comment()  # the reason
+    if board_follows:  # a MOVE that was understood shows the board, as the reference does
+        assert len(json.loads(server.lines(1)[0])["value"]) == 3
     server.send("DISPLAY\n")
-    assert json.loads(server.lines(1)[0])["value"]
+    assert server.lines(1)[0].startswith('{"id":0,"value":[')
     server.send("EXIT\n")
+    assert status(server.lines(1)[0]) == (5, 0, 0)
     assert server.close() == 0
+
+
+GOLDEN_RULES = "(*,star,*,*,[1])\n"
+GOLDEN_BOARD = ('{"id":7,"name":"gold","value":['
+                '{"id":0,"color":"RED","shape":"STAR","x":1,"y":1},'
+                '{"id":1,"color":"BLUE","shape":"SQUARE","x":2,"y":1},'
+                '{"id":2,"color":"YELLOW","shape":"STAR","x":6,"y":6}]}')
+B3 = ('{"id":7,"value":[{"id":0,"color":"RED","shape":"STAR","x":1,"y":1,"buckets":[1]},'
+      '{"id":1,"color":"BLUE","shape":"SQUARE","x":2,"y":1,"buckets":[]},'
+      '{"id":2,"color":"YELLOW","shape":"STAR","x":6,"y":6,"buckets":[1]}]}')
+B2 = ('{"id":7,"value":[{"id":1,"color":"BLUE","shape":"SQUARE","x":2,"y":1,"buckets":[]},'
+      '{"id":2,"color":"YELLOW","shape":"STAR","x":6,"y":6,"buckets":[1]}]}')
+B1 = '{"id":7,"value":[{"id":1,"color":"BLUE","shape":"SQUARE","x":2,"y":1,"buckets":[]}]}'
+ASCII_AFTER = [
+    "#---+------------------------------",
+    "# 6 |   .    .    .    .    .  [ .]",
+    *[f"# {y} |   .    .    .    .    .    . " for y in (5, 4, 3, 2)],
+    "# 1 |   .   g#    .    .    .    . ",
+    "#---+------------------------------",
+    "#   |   1    2    3    4    5    6 ",
+]
+HELLO = "# Hello. This is Captive Game Server ver. 7.007-referee. Starting a new episode (no. {})"
+GOLDEN = [  # (command, the exact answer lines)
+    (None, ["6 0 0", HELLO.format(1), B3]),
+    ("MOVE 0 0", ["4 0 1", B3]),                      # DENY: a star goes to bucket 1 only
+    ("MOVE 1 1", ["7 0 2", B3]),                      # IMMOVABLE: squares go nowhere
+    ("MOVE 3 3 7 7", ["3 0 2", B3]),                  # EMPTY_CELL, not counted
+    ("MOVE 1 1 7 7", ["0 0 3", B2]),                  # row 1 col 1 to bucket (7,7) = 1
+    ("MOVE 9 1", ["-2 0 3", "# no piece 9 on the board", B2]),
+    ("MOVE 0 4", ["-2 0 3", "# buckets are 0..3", B2]),
+    ("MOVE 1 2 3 3", ["-2 0 3", "# cells are row 1..6 col 1..6; buckets at (0|7, 0|7)", B2]),
+    ("MODE full", ["# OK, mode=FULL"]),
+    ("MOVE 6 6 7 7", ["0 2 4",
+                      "# Stalemate - no piece can be moved any more. Apology for these rules!",
+                      B1, *ASCII_AFTER]),
+    ("MOVE 1 1", ["-4 2 4", "# No game is on right now (stalemate). Use NEW to start a new game",
+                  B1, *ASCII_AFTER]),
+    ("DISPLAYFULL", [B1, *ASCII_AFTER]),
+    ("VERSION", ["# 7.007-referee"]),
+    ("MODE brief", ["# OK, mode=BRIEF"]),
+    ("MOVE 1 1", ["-4 2 4",
+                  "# No game is on right now (stalemate). Use NEW to start a new game"]),
+    ("", []),
+    ("NEW", ["6 0 0", HELLO.format(2), B3]),
+    ("MOVE 0 1", ["0 0 1"]),
+    ("MOVE 2 1", ["0 2 2"]),                         # stalemate again; brief: no comment
+    ("MODE standard", ["# OK, mode=STANDARD"]),
+    ("COND", ["# OK, cond=train"]),
+    ("EXIT", ["5 2 2", "# Goodbye"]),
+]
+
+
+def test_golden_transcript_line_for_line(tmp_path: Path) -> None:
+    (tmp_path / "rules.txt").write_text(GOLDEN_RULES)
+    (tmp_path / "board.json").write_text(GOLDEN_BOARD)
+    commands = "".join(f"{c}\n" for c, _ in GOLDEN if c is not None)
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+                          "board.json", "output=standard"], input=commands.encode(),
+                         capture_output=True, timeout=60, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    expected = [line for _, answer in GOLDEN for line in answer]
+    assert run.stdout.decode().splitlines() == expected
+
+
+def test_a_board_stalemated_from_the_start_opens_with_code_2(tmp_path: Path) -> None:
+    (tmp_path / "rules.txt").write_text("(*,circle,*,*,*)\n")
+    (tmp_path / "board.json").write_text(GOLDEN_BOARD)  # no circle on it
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+                          "board.json", "output=brief"], input=b"MOVE 0 1\nEXIT\n",
+                         capture_output=True, timeout=60, cwd=tmp_path)
+    lines = run.stdout.decode().splitlines()
+    assert lines[0] == "2 2 0"
+    assert lines[1] == HELLO.format(1) + " -- immediate stalemate. Our apologies!"
+    assert lines[3] == "-4 2 0"
+
+
+def test_the_default_output_mode_is_full_as_in_the_reference(tmp_path: Path) -> None:
+    (tmp_path / "rules.txt").write_text(GOLDEN_RULES)
+    (tmp_path / "board.json").write_text(GOLDEN_BOARD)
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+                          "board.json"], input=b"EXIT\n", capture_output=True, timeout=60,
+                         cwd=tmp_path)
+    lines = run.stdout.decode().splitlines()
+    assert lines[2] == B3
+    assert lines[3] == "#---+------------------------------"
+    assert lines[5] == "# 5 |   .    .    .    .    .    . "
+    assert lines[12:] == ["5 0 0", "# Goodbye"]
 
 
 def test_conditions_that_cannot_be_met_end_with_a_clear_error(tmp_path: Path) -> None:
@@ -164,3 +260,48 @@ def test_test_mode_boards_always_match_a_condition(tmp_path: Path) -> None:
         assert all(p["color"] != "RED" for p in json.loads(board)["value"])
     server.send("EXIT\n")
     assert server.close() == 0
+
+
+def test_a_person_plays_from_a_terminal(tmp_path: Path) -> None:
+    """The server on a real pseudo-terminal, typed at as a person would (lower case, Enter
+    as CR): the full-mode board is shown and the game answers each line at once."""
+    import os
+    import pty
+    import select
+
+    (tmp_path / "rules.txt").write_text(GOLDEN_RULES)
+    (tmp_path / "board.json").write_text(GOLDEN_BOARD)
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+                             "board.json"], stdin=terminal, stdout=terminal, stderr=terminal,
+                            cwd=tmp_path, close_fds=True)
+    os.close(terminal)
+    seen = b""
+
+    def read_until(marker: bytes) -> bytes:
+        nonlocal seen
+        while marker not in seen:
+            ready, _, _ = select.select([controller], [], [], 30)
+            assert ready, f"no answer on the terminal; so far: {seen[-400:]!r}"
+            seen += os.read(controller, 4096)
+        out, _, seen = seen.partition(marker)
+        return out + marker
+
+    try:
+        opening = read_until(b"6 |")
+        assert b"6 0 0" in opening and b"Hello" in opening
+        read_until(b"#   |   1    2    3    4    5    6")
+        os.write(controller, b"move 1 1 7 7\r")  # row 1, column 1 to the top-right bucket
+        answer = read_until(b"#   |   1    2    3    4    5    6")
+        assert b"0 0 1" in answer
+        assert b"# 1 | [ .]  g#" in answer  # the emptied cell marked, the square left
+        os.write(controller, b"help\r")
+        assert b"MOVE id bucket" in read_until(b"EXIT")
+        os.write(controller, b"exit\r")
+        assert b"# Goodbye" in read_until(b"# Goodbye")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(controller)

@@ -29,8 +29,12 @@ def test_a_pipe_client_plays_episodes() -> None:
     rng = random.Random(1)
     with CaptiveClient.pipe([str(RULE), "5", "seed=4"]) as client:
         assert client.opening is not None and client.opening.code == 6
+        wrong = client.move(99, 0)  # an error answer carries the board: the client keeps in step
+        assert (wrong.code, wrong.attempts, len(wrong.pieces)) == (-2, 0, 5)
         end = play_randomly(client, client.opening, rng)
         assert end.finish == 1 and end.attempts >= 5
+        after = client.move(0, 0)
+        assert (after.code, after.finish, after.attempts, after.pieces) == (-4, 1, end.attempts, ())
         again = client.new()
         assert again.code == 6 and len(again.pieces) == 5
         assert client.display() == again.pieces

@@ -145,7 +145,8 @@ def test_stalemate_at_start() -> None:
     ep = Episode(rules("(*,*,*,[1,6,31,36],[Nearby])"), board(piece(0, "red", "star", 2, 2)))
     assert ep.finish == Finish.STALEMATE
     assert ep.buckets() == {0: frozenset()}
-    assert ep.move(0, 3) == Code.STALEMATE
+    assert ep.move(0, 3) == Code.NO_GAME  # the reference: no game is on (not counted)
+    assert ep.move_at(2, 2, 3) == Code.NO_GAME
     assert ep.attempts == 0
 
 
@@ -171,20 +172,25 @@ def test_deny_immovable_empty_cell_and_errors() -> None:
     ep = Episode(rules("(*,star,*,*,[1])"),
                  board(piece(0, "red", "star", 1, 1), piece(1, "red", "square", 2, 1)))
     assert ep.move(0, 0) == Code.DENY
+    assert ep.last_cell == 1
     assert ep.move(1, 1) == Code.IMMOVABLE
-    assert ep.move_at(3, 3, 1) == Code.EMPTY_CELL
-    assert ep.attempts == 3
+    assert ep.last_cell == 2  # refused: the piece is still there
+    assert ep.attempts == 2
+    assert ep.move_at(3, 3, 1) == Code.EMPTY_CELL  # not counted, as in the reference
+    assert ep.attempts == 2 and ep.last_cell == 15
     assert ep.move(7, 1) == Code.INVALID_ARGUMENTS
     assert ep.move(0, 4) == Code.INVALID_ARGUMENTS
-    assert ep.move_at(0, 3, 1) == Code.INVALID_POS
-    assert ep.move_at(1, 7, 1) == Code.INVALID_POS
-    assert ep.attempts == 3
+    assert ep.move(0, -1) == Code.INVALID_ARGUMENTS
+    assert ep.move_at(0, 3, 1) == Code.INVALID_ARGUMENTS
+    assert ep.move_at(1, 7, 1) == Code.INVALID_ARGUMENTS
+    assert ep.move_at(1, 1, 4) == Code.INVALID_ARGUMENTS
+    assert ep.attempts == 2 and ep.last_cell == 15  # errors are neither counted nor marked
     assert ep.accepted == 0
-    assert ep.last_cell is None
     assert ep.move_at(1, 1, 1) == Code.ACCEPT
-    assert ep.last_cell == 1
+    assert ep.last_cell == 1 and ep.board.at(1, 1) is None
     assert ep.finish == Finish.STALEMATE  # only the square is left
-    assert ep.move(1, 1) == Code.STALEMATE
+    assert ep.move(1, 1) == Code.NO_GAME
+    assert ep.attempts == 3
     ep = Episode(rules("(*,star,*,*,[1])"),
                  board(piece(0, "red", "star", 1, 1), piece(1, "red", "star", 2, 1)))
     assert ep.move(0, 1) == Code.ACCEPT
@@ -491,7 +497,7 @@ def test_random_play_invariants(text: str, b: Board, moves: list[tuple[int, int]
     for pid, bucket in moves:
         if ep.finish != Finish.PLAYING:
             code = ep.move(pid, bucket)
-            assert code in (Code.NO_GAME, Code.STALEMATE)
+            assert code == Code.NO_GAME
             continue
         before = ep.buckets()
         snap = ep.copy()

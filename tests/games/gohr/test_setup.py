@@ -27,7 +27,7 @@ def test_options_are_told_apart_from_positional_arguments() -> None:
 def test_a_board_file_starts_every_episode(tmp_path: Path) -> None:
     setup = build_setup([str(DATA / "rules" / "farthest.txt"),
                          str(DATA / "boards" / "four-corners.json")])
-    assert setup.rule_name == "farthest" and setup.output == "standard"
+    assert setup.rule_name == "farthest" and setup.output == "full"  # the reference's default
     first, second = setup.next_board(), setup.next_board()
     assert first == second and len(first) == 4
 

@@ -358,7 +358,7 @@ def render_ascii(board: Board, movable: Collection[int] = (), last_cell: int | N
             row += " " + left + icon + right
         lines.append(row)
     lines.append(div)
-    lines.append("#   |  " + "".join(f" {x}   " for x in range(1, N + 1)))
+    lines.append("#   |" + "".join(f"   {x} " for x in range(1, N + 1)))
     return "\n".join(lines)
 
 

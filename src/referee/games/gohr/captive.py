@@ -16,7 +16,7 @@ from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError
 from referee.core.text import parse_int
-from referee.games.gohr.board import Board, bucket_at, cell_of, generate_until, render_ascii
+from referee.games.gohr.board import Board, bucket_at, generate_until, render_ascii
 from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
 from referee.games.gohr.results_log import EpisodeResult, ResultsLog
 from referee.games.gohr.setup import GameSetup
@@ -50,7 +50,6 @@ class CaptiveSession:
         self.episodes = 0
         self.episode: Episode | None = None
         self.pieces = 0
-        self.last_cell: int | None = None
 
     # -- episodes -------------------------------------------------------------------------
     def _board(self) -> Board:
@@ -81,12 +80,15 @@ class CaptiveSession:
         board = self._board()
         self.episode = Episode(self.setup.rules, board)
         self.pieces = len(board)
-        self.last_cell = None
         self.episodes += 1
-        lines = [self._status(Code.NEW_GAME),
-                 f"# Hello. This is Captive Game Server ver. {VERSION}. "
-                 f"Starting a new episode (no. {self.episodes})",
-                 self._json()]
+        hello = (f"# Hello. This is Captive Game Server ver. {VERSION}. "
+                 f"Starting a new episode (no. {self.episodes})")
+        if self.episode.finish is Finish.STALEMATE:
+            opening = [self._status(Code.STALEMATE),
+                       hello + " -- immediate stalemate. Our apologies!"]
+        else:
+            opening = [self._status(Code.NEW_GAME), hello]
+        lines = [*opening, self._json()]
         if self.mode == "full":
             lines.extend(self._ascii())
         return lines
@@ -116,7 +118,7 @@ class CaptiveSession:
         if episode is None:
             return ["# no episode"]
         movable = [pid for pid, buckets in episode.buckets().items() if buckets]
-        return render_ascii(episode.board, movable, self.last_cell).splitlines()
+        return render_ascii(episode.board, movable, episode.last_cell).splitlines()
 
     # -- commands -------------------------------------------------------------------------
     def handle(self, line: str) -> tuple[list[str], bool]:
@@ -150,32 +152,42 @@ class CaptiveSession:
             return [self._status(Code.INVALID_ARGUMENTS),
                     "# MOVE takes: piece_id bucket_id, or row col bucket_row bucket_col"]
         episode = self.episode
-        if episode is None or episode.finish is Finish.CLEARED:
-            return [self._status(Code.NO_GAME), "# the board is cleared: NEW starts one"]
+        if episode is None:
+            return [self._status(Code.NO_GAME), "# no episode: NEW starts one"]
         if len(numbers) == 2:
             piece_id, bucket = numbers
-            if not 0 <= bucket <= 3:
-                return [self._status(Code.INVALID_POS), "# buckets are 0..3"]
-            piece = episode.board.by_id(piece_id)
-            if piece is None:
-                return [self._status(Code.INVALID_ARGUMENTS),
-                        f"# no piece {piece_id} on the board"]
-            self.last_cell = piece.cell
             code = episode.move(piece_id, bucket)
+            refusal = "# buckets are 0..3" if not 0 <= bucket <= 3 else \
+                f"# no piece {piece_id} on the board"
         else:
             row, col, brow, bcol = numbers
             target = bucket_at(brow, bcol)
-            if not (1 <= row <= 6 and 1 <= col <= 6) or target is None:
-                return [self._status(Code.INVALID_POS),
-                        "# cells are row 1..6 col 1..6; buckets at (0|7, 0|7)"]
-            self.last_cell = cell_of(col, row)
-            code = episode.move_at(col, row, target)
-        lines = [self._status(code)]
+            code = episode.move_at(col, row, -1 if target is None else target)
+            refusal = "# cells are row 1..6 col 1..6; buckets at (0|7, 0|7)"
+        if code is Code.NO_GAME:
+            note = [f"# No game is on right now ({episode.finish.name.lower()}). "
+                    "Use NEW to start a new game"]
+        elif code is Code.INVALID_ARGUMENTS:
+            note = [refusal]
+        else:
+            note = self._finish_note()
+        lines = [self._status(code), *note]
         if self.mode != "brief":
             lines.append(self._json())
         if self.mode == "full":
             lines.extend(self._ascii())
         return lines
+
+    def _finish_note(self) -> list[str]:
+        """The reference's comment after a move that ends the episode (not in brief mode)."""
+        episode = self.episode
+        if self.mode == "brief" or episode is None:
+            return []
+        if episode.finish is Finish.CLEARED:
+            return ["# Game finished - the board is clear"]
+        if episode.finish is Finish.STALEMATE:
+            return ["# Stalemate - no piece can be moved any more. Apology for these rules!"]
+        return []
 
     def _display(self, args: list[str]) -> list[str]:
         lines = [self._json()]
@@ -184,7 +196,7 @@ class CaptiveSession:
         return lines
 
     def _display_full(self, args: list[str]) -> list[str]:
-        return self._ascii()
+        return [self._json(), *self._ascii()]
 
     def _features(self, args: list[str]) -> list[str]:
         features = {"shape": list(self.setup.shapes), "color": list(self.setup.colors)}
@@ -195,7 +207,7 @@ class CaptiveSession:
         if len(args) != 1 or args[0].upper() not in modes:
             return [self._status(Code.INVALID_ARGUMENTS), "# MODE brief|standard|full"]
         self.mode = modes[args[0].upper()]  # type: ignore[assignment]
-        return [f"# OK, mode={self.mode}"]
+        return [f"# OK, mode={self.mode.upper()}"]
 
     def _cond(self, args: list[str]) -> list[str]:
         if args:
@@ -206,7 +218,7 @@ class CaptiveSession:
         return [f"# OK, cond={'test' if self.setup.test_mode else 'train'}"]
 
     def _version(self, args: list[str]) -> list[str]:
-        return [f"# Captive Game Server ver. {VERSION}"]
+        return [f"# {VERSION}"]
 
     def _help(self, args: list[str]) -> list[str]:
         return HELP.splitlines()

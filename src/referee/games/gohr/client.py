@@ -85,12 +85,13 @@ class CaptiveClient:
         stream = sock.makefile("rwb")
         client = cls(stream, stream, sock)
         client._send("GAME " + shlex.join(args))
-        client.opening = client._status(with_board=True)
-        if client.opening.code < 0:
+        opening = client._status(with_board=False)
+        if opening.code < 0:
             reason = client._reader.readline().decode("utf-8", "replace").lstrip("#").strip()
             client._reader.close()
             sock.close()
             raise ClientError(f"the server refused GAME: {reason}")
+        client.opening = Status(opening.code, opening.finish, opening.attempts, client._board())
         return client
 
     # -- the wire -------------------------------------------------------------------------
@@ -117,7 +118,7 @@ class CaptiveClient:
             code, finish, attempts = (int(word) for word in line.split())
         except ValueError:
             raise ClientError(f"expected a status line, got {line[:80]!r}") from None
-        if code < 0 or not with_board:
+        if not with_board:
             return Status(code, finish, attempts)
         return Status(code, finish, attempts, self._board())
 
@@ -135,7 +136,8 @@ class CaptiveClient:
         return self._status(with_board=True)
 
     def move(self, piece: int, bucket: int) -> Status:
-        """Try to move ``piece`` to ``bucket``."""
+        """Try to move ``piece`` to ``bucket`` (a refusal or an error code comes with the
+        board too, as the server sends it)."""
         self._send(f"MOVE {piece} {bucket}")
         return self._status(with_board=True)
 

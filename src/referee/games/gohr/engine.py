@@ -19,7 +19,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from referee.games.gohr.board import BUCKETS, Board, N, Piece, nearby, remotest
+from referee.games.gohr.board import BUCKETS, Board, N, Piece, cell_of, nearby, remotest
 from referee.games.gohr.expr import (
     BinOp,
     Expr,
@@ -460,6 +460,8 @@ class Episode:
     accepted: int
     row: int
     last_cell: int | None
+    """The cell of the last move attempt (accepted, refused or at an empty cell), as the
+    reference's ASCII board marks it ``[..]``."""
 
     def __init__(self, rules: RuleSet, board: Board) -> None:
         """Start with row 0 in force; advance at once if it cannot move anything."""
@@ -553,48 +555,39 @@ class Episode:
         """Ids of the pieces that can go somewhere now."""
         return frozenset(pid for pid, bs in self.buckets().items() if bs)
 
-    def _finished_code(self) -> Code | None:
-        if self.finish is Finish.CLEARED:
-            return Code.NO_GAME
-        if self.finish is Finish.STALEMATE:
-            return Code.STALEMATE
-        return None
-
     def move(self, piece_id: int, bucket: int) -> Code:
         """Try to move piece ``piece_id`` into ``bucket``.
 
-        ACCEPT, DENY or IMMOVABLE (each counted as an attempt); once the episode is over,
-        NO_GAME (cleared) or STALEMATE, not counted; INVALID_ARGUMENTS (not counted) for a
-        bucket outside 0..3 or an id naming no piece on the board.
+        ACCEPT, DENY or IMMOVABLE, each counted as an attempt. Not counted, as the reference
+        server does: NO_GAME once the episode is over (cleared or stalemate), INVALID_ARGUMENTS
+        for a bucket outside 0..3 or an id naming no piece on the board.
         """
-        done = self._finished_code()
-        if done is not None:
-            return done
+        if self.finish is not Finish.PLAYING:
+            return Code.NO_GAME
         piece = self._by_id.get(piece_id)
         if piece is None or bucket not in _ALL:
             return Code.INVALID_ARGUMENTS
         return self._try(piece, bucket)
 
     def move_at(self, x: int, y: int, bucket: int) -> Code:
-        """Try to move the piece on column ``x``, row ``y``; EMPTY_CELL (counted) if none.
+        """Try to move the piece on column ``x``, row ``y`` (the legacy MOVE form).
 
-        INVALID_POS (not counted) for a cell off the board, INVALID_ARGUMENTS for a bad bucket.
+        As ``move``; a cell off the board is INVALID_ARGUMENTS, an empty cell EMPTY_CELL (not
+        counted as an attempt, as in the reference server, but remembered as ``last_cell``).
         """
-        done = self._finished_code()
-        if done is not None:
-            return done
-        if not (1 <= x <= N and 1 <= y <= N):
-            return Code.INVALID_POS
-        if bucket not in _ALL:
+        if self.finish is not Finish.PLAYING:
+            return Code.NO_GAME
+        if not (1 <= x <= N and 1 <= y <= N) or bucket not in _ALL:
             return Code.INVALID_ARGUMENTS
         piece = self.board.at(x, y)
         if piece is None:
-            self.attempts += 1
+            self.last_cell = cell_of(x, y)
             return Code.EMPTY_CELL
         return self._try(piece, bucket)
 
     def _try(self, piece: Piece, bucket: int) -> Code:
         self.attempts += 1
+        self.last_cell = piece.cell
         allowed = self._compute().get(piece.id, _EMPTY)
         if bucket not in allowed:
             return Code.DENY if allowed else Code.IMMOVABLE
@@ -610,7 +603,6 @@ class Episode:
             self._global -= 1
         self._history.record(self._fields[piece.id], bucket)
         self.accepted += 1
-        self.last_cell = piece.cell
         self.board = self.board.without(piece.id)
         del self._by_id[piece.id]
         self._tables = None

@@ -85,7 +85,7 @@ class GameSetup:
     next_board: BoardSource
     rng: random.Random
     seed: int
-    output: Output = "standard"
+    output: Output = "full"
     conditions: RuleSet | None = None
     """The condition file (``condTrain=``/``condTest=``), if any."""
     test_mode: bool = False
@@ -152,7 +152,7 @@ def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | No
     seed = _seed(options.get("seed"))
     rng = random.Random(seed) if seed else random.Random()
     modes: dict[str, Output] = {"brief": "brief", "standard": "standard", "full": "full"}
-    output = modes.get(options.get("output", "standard").lower())
+    output = modes.get(options.get("output", "full").lower())
     if output is None:
         raise ConfigError(f"output={options['output']}: expected brief, standard or full")
     colors = parse_name_list(options["colors"]) if "colors" in options else None
