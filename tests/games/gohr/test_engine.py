@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -457,6 +458,28 @@ def test_all_sample_rules_clear_or_stalemate() -> None:
         assert ep.finish != Finish.PLAYING, path.name
 
 
+@needs_rules
+def test_reusing_tables_matches_scratch_on_every_sample_rule_set() -> None:
+    """Random play on every sample rule file (MLC ones included), step by step against an
+    episode that computes every board from scratch."""
+    from referee.games.gohr.board import GenParams, generate_board
+
+    rng = random.Random(11)
+    for path in sorted(RULES_DIR.rglob("*.txt")):
+        rules_ = read_ruleset(path)
+        for _ in range(3):
+            b = generate_board(GenParams(4, 12, 0, 0, 0, 0), rng)
+            fast, slow = Episode(rules_, b), Episode(rules_, b, reuse=False)
+            for _ in range(80):
+                if fast.finish != Finish.PLAYING:
+                    break
+                assert fast.buckets() == slow.buckets(), path.name
+                piece = rng.choice(fast.board.pieces)
+                bucket = rng.randrange(4)
+                assert fast.move(piece.id, bucket) == slow.move(piece.id, bucket), path.name
+            assert (fast.finish, fast.row, fast.board) == (slow.finish, slow.row, slow.board)
+
+
 # ------------------------------------------------------------------------------ property
 
 
@@ -470,6 +493,8 @@ RULE_TEXTS = (
     "(postpos:L1, color:[red,blue]) (shape:star, bucket:Remotest)",
     "(*,star,*,T,*)\n(*,square,*,B,*)\n(*,*,*,NearestObject,[Nearby])",
     "(code:!q.bucket) (color:q.bucket.color)",
+    "(*,*,*,L1,[(p+1)%4,(p+2)%4])\n2 (*,*,*,NearestObject,*) (*,*,*,Farthest,[p])",
+    "(pos:T, bucket:[last.x, last.y])\n(postpos:B, bucket:[p, 3])",
 )
 
 
@@ -492,6 +517,7 @@ def random_boards(draw: st.DrawFn) -> Board:
 )
 def test_random_play_invariants(text: str, b: Board, moves: list[tuple[int, int]]) -> None:
     ep = Episode(rules(text), b)
+    scratch = Episode(rules(text), b, reuse=False)
     n_start = len(b)
     tried = 0
     for pid, bucket in moves:
@@ -502,6 +528,10 @@ def test_random_play_invariants(text: str, b: Board, moves: list[tuple[int, int]
         before = ep.buckets()
         snap = ep.copy()
         code = ep.move(pid, bucket)
+        # reusing the tables of earlier boards changes nothing: the same code, the same state
+        assert scratch.buckets() == before
+        assert scratch.move(pid, bucket) == code
+        assert scratch.finish == ep.finish and scratch.row == ep.row
         if pid not in before:
             assert code == Code.INVALID_ARGUMENTS
             continue
@@ -513,10 +543,12 @@ def test_random_play_invariants(text: str, b: Board, moves: list[tuple[int, int]
             assert code == (Code.DENY if before[pid] else Code.IMMOVABLE)
         # the copy taken before the move is unaffected by it
         assert snap.buckets() == before
+
         assert snap.attempts == ep.attempts - 1
         assert len(snap.board) == len(ep.board) + (code == Code.ACCEPT)
     assert ep.attempts == tried
     assert ep.accepted == n_start - len(ep.board)
+    assert (ep.finish, ep.row, ep.board) == (scratch.finish, scratch.row, scratch.board)
     assert (ep.finish == Finish.CLEARED) == (len(ep.board) == 0)
     if ep.finish == Finish.PLAYING:
         assert any(ep.buckets().values())

@@ -97,11 +97,13 @@ class Piece:
     x: int
     y: int
     props: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    cell: int = field(init=False, repr=False, compare=False)
+    """The cell number 1..36 of this piece (from ``x`` and ``y``)."""
 
-    @property
-    def cell(self) -> int:
-        """The cell number 1..36 of this piece."""
-        return cell_of(self.x, self.y)
+    def __post_init__(self) -> None:
+        if not (1 <= self.x <= N and 1 <= self.y <= N):
+            raise ValueError(f"piece {self.id} is at x={self.x}, y={self.y}, off the {N}x{N} board")
+        object.__setattr__(self, "cell", self.x + (self.y - 1) * N)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of this piece (id, color, shape, x, y, then the extra properties)."""
@@ -154,8 +156,12 @@ class Board:
         return None
 
     def without(self, piece_id: int) -> Board:
-        """This board with the piece of id ``piece_id`` removed."""
-        return Board(tuple(p for p in self.pieces if p.id != piece_id), self.id, self.name)
+        """This board with the piece of id ``piece_id`` removed (no need to check it again)."""
+        board = object.__new__(Board)
+        object.__setattr__(board, "pieces", tuple(p for p in self.pieces if p.id != piece_id))
+        object.__setattr__(board, "id", self.id)
+        object.__setattr__(board, "name", self.name)
+        return board
 
     def to_json_line(self, buckets: Mapping[int, Collection[int]] | None = None) -> str:
         """The one-line JSON display the captive server prints.

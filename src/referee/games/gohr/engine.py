@@ -73,8 +73,13 @@ class Finish(enum.IntEnum):
 
 Fields = dict[str, frozenset[Value]]
 """The fields of a piece (or of a removed piece, with its ``bucket``) as value sets."""
+_Memo = dict[tuple[int, tuple[frozenset[Value] | None, ...]], frozenset[int]]
+"""Bucket expression results by atom and the values of its variables."""
+_MEMO_MAX = 50_000
+_TABLES_PER_ATOM = 16
 
 _ONE: frozenset[Value] = frozenset({1})
+_BUCKET_SETS: tuple[frozenset[Value], ...] = tuple(frozenset({b}) for b in BUCKETS)
 _EMPTY: frozenset[int] = frozenset()
 _ALL: frozenset[int] = frozenset(BUCKETS)
 _LEGACY_VARS = frozenset({"p", "pc", "ps", "Nearby", "Remotest", "pos", "this", "last"})
@@ -145,6 +150,17 @@ class _CAtom:
     bucket_expr: Expr
     names: tuple[str, ...]
     per_bucket: bool
+    shared_names: tuple[str, ...]
+    """Variables whose value is the same for every piece: ``p``, ``last``, ``last.F``."""
+    piece_history: bool
+    """Whether a variable depends on both the piece and the history (pc, ps, q.*, p.PROP)."""
+    order_names: tuple[str, ...]
+    """Orders the atom's positions or variables use (their first occupied group matters)."""
+    filters: bool
+    """Whether the atom looks at the piece's fields at all (shape, color, properties, code)."""
+    piece_free: bool
+    """Whether every variable has one value for all pieces (shared names and orders only),
+    so the bucket set is computed once per board, not per piece."""
 
 
 def _compile_pos(ps: PositionSet, orders: Mapping[str, Order]) -> _Pos:
@@ -180,6 +196,11 @@ def _compile_atom(atom: Atom, orders: Mapping[str, Order]) -> _CAtom:
         n == "this.bucket" or n == "q.bucket" or n.startswith("q.bucket.") or n == "p.bucket"
         for n in names
     )
+    shared = tuple(sorted(n for n in names if n in ("p", "last") or n.startswith("last.")))
+    piece_history = any(n in ("pc", "ps") or n.startswith(("q.", "p.")) for n in names)
+    used_orders = {n for n in names if n in orders}
+    for ps in (*atom.positions, *(() if atom.postpos is None else (atom.postpos,))):
+        used_orders.update(ps.orders)
     return _CAtom(
         count=atom.count,
         shapes=shapes,
@@ -192,6 +213,11 @@ def _compile_atom(atom: Atom, orders: Mapping[str, Order]) -> _CAtom:
         bucket_expr=atom.buckets,
         names=tuple(sorted(names)),
         per_bucket=per_bucket,
+        shared_names=shared,
+        piece_history=piece_history,
+        order_names=tuple(sorted(used_orders)),
+        filters=not (shapes is None and colors is None and not props and atom.code is None),
+        piece_free=not per_bucket and all(n in shared or n in orders for n in names),
     )
 
 
@@ -255,16 +281,22 @@ class _History:
     def copy(self) -> _History:
         return _History(self.last, dict(self.by_value), dict(self.by_bucket))
 
-    def record(self, fields: Fields, bucket: int) -> None:
+    def record(self, fields: Fields, value_keys: Sequence[tuple[str, Value]],
+               bucket: int) -> None:
+        """A piece with these fields went to ``bucket``; ``value_keys`` are its
+        (field, normalized value) pairs that ``q.PROP``, ``pc`` and ``ps`` look up."""
         rec: Fields = dict(fields)
-        rec["bucket"] = frozenset({bucket})
+        rec["bucket"] = _BUCKET_SETS[bucket]
         self.last = rec
         self.by_bucket[bucket] = rec
-        for key, values in fields.items():
-            if key in ("pos", "x", "y", "id"):
-                continue
-            for v in values:
-                self.by_value[(key, normalize(v))] = rec
+        for key in value_keys:
+            self.by_value[key] = rec
+
+
+def _value_keys(fields: Fields) -> tuple[tuple[str, Value], ...]:
+    """The (field, normalized value) pairs of a piece under which the history files it."""
+    return tuple((key, normalize(v)) for key, values in fields.items()
+                 if key not in ("pos", "x", "y", "id") for v in values)
 
 
 class _Context:
@@ -273,20 +305,31 @@ class _Context:
     __slots__ = ("fields", "history", "memo", "occupied", "order_cache", "orders", "pieces")
 
     def __init__(self, pieces: Sequence[Piece], fields: Mapping[int, Fields],
-                 history: _History, orders: Mapping[str, Order]) -> None:
+                 history: _History, orders: Mapping[str, Order],
+                 memo: _Memo | None = None) -> None:
         self.pieces = pieces
         self.fields = fields
         self.history = history
         self.orders = orders
         self.occupied = frozenset(p.cell for p in pieces)
         self.order_cache: dict[str, frozenset[int]] = {}
-        self.memo: dict[tuple[int, tuple[frozenset[Value] | None, ...]], frozenset[int]] = {}
+        self.memo: _Memo = {} if memo is None else memo
+
+    def first_group(self, name: str) -> frozenset[int]:
+        """The cells of order ``name``'s first group holding a piece."""
+        group = self.order_cache.get(name)
+        if group is None:
+            group = self.order_cache[name] = _first_group(self.orders[name], self.occupied)
+        return group
 
     def _eval_buckets(self, atom: _CAtom, env: Mapping[str, frozenset[Value]]) -> frozenset[int]:
-        """The atom's bucket expression, memoized on the values of its variables."""
+        """The atom's bucket expression, memoized on the values of its variables (pure, so
+        the memo may outlive this context)."""
         key = (id(atom), tuple(env.get(n) for n in atom.names))
         out = self.memo.get(key)
         if out is None:
+            if len(self.memo) >= _MEMO_MAX:
+                self.memo.clear()
             out = self.memo[key] = evaluate_buckets(atom.bucket_expr, env)
         return out
 
@@ -336,12 +379,8 @@ class _Context:
             if head == "p":
                 return rec["bucket"] if not field else None
             return _ONE if not field else rec.get(field)
-        order = self.orders.get(name)
-        if order is not None:
-            group = self.order_cache.get(name)
-            if group is None:
-                group = self.order_cache[name] = _first_group(order, self.occupied)
-            return frozenset(group)
+        if name in self.orders:
+            return frozenset(self.first_group(name))
         return None
 
     def env(self, atom: _CAtom, piece: Piece, bucket: int | None) -> dict[str, frozenset[Value]]:
@@ -405,13 +444,36 @@ class _Context:
                 out.add(b)
         return frozenset(out)
 
-    def atom_table(self, atom: _CAtom) -> dict[int, frozenset[int]]:
-        """Piece id -> non-empty bucket set this atom accepts, ``postpos`` applied."""
+    def raw_table(self, atom: _CAtom, shortcut: bool = True) -> dict[int, frozenset[int]]:
+        """Piece id -> non-empty bucket set this atom accepts, before ``postpos``
+        (``shortcut``: once for all pieces where the variables allow; False: piece by piece)."""
         table: dict[int, frozenset[int]] = {}
+        if shortcut and atom.piece_free and self.pieces:
+            env = self.env(atom, self.pieces[0], None) if atom.names else {}
+            allowed = atom.bucket_const
+            if allowed is None:
+                allowed = self._eval_buckets(atom, env)
+            if not allowed:
+                return table
+            for piece in self.pieces:
+                if all(_pos_ok(pos, piece.cell, self.occupied, self.order_cache)
+                       for pos in atom.positions) and \
+                        (not atom.filters or self._fields_ok(atom, self.fields[piece.id], env)):
+                    table[piece.id] = allowed
+            return table
         for piece in self.pieces:
             bs = self.atom_buckets(atom, piece)
             if bs:
                 table[piece.id] = bs
+        return table
+
+    def atom_table(self, atom: _CAtom) -> dict[int, frozenset[int]]:
+        """Piece id -> non-empty bucket set this atom accepts, ``postpos`` applied."""
+        return self.postpos(atom, self.raw_table(atom))
+
+    def postpos(self, atom: _CAtom, table: dict[int, frozenset[int]]
+                ) -> dict[int, frozenset[int]]:
+        """``table`` restricted by the atom's ``postpos`` order among the pieces it holds."""
         if atom.postpos is not None and table:
             by_id = {p.id: p for p in self.pieces if p.id in table}
             selected = frozenset(p.cell for p in by_id.values())
@@ -428,12 +490,14 @@ class _Context:
 class _Compiled:
     """A rule set compiled once and shared by all copies of an episode."""
 
-    __slots__ = ("orders", "rows", "rules")
+    __slots__ = ("memo", "orders", "rows", "rules")
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self.orders = rules.orders
         self.rows = tuple(_compile_row(r, rules.orders) for r in rules.rows)
+        self.memo: _Memo = {}
+        """Bucket expression results, shared by every episode of these rules."""
 
 
 _COMPILED: dict[int, _Compiled] = {}
@@ -463,9 +527,14 @@ class Episode:
     """The cell of the last move attempt (accepted, refused or at an empty cell), as the
     reference's ASCII board marks it ``[..]``."""
 
-    def __init__(self, rules: RuleSet, board: Board) -> None:
-        """Start with row 0 in force; advance at once if it cannot move anything."""
+    def __init__(self, rules: RuleSet, board: Board, *, reuse: bool = True) -> None:
+        """Start with row 0 in force; advance at once if it cannot move anything.
+
+        ``reuse=False`` computes every board from scratch instead of reusing what earlier
+        boards of the episode computed: slower, the same results (the tests' yardstick).
+        """
         self._c = _compiled(rules)
+        self._reuse = reuse
         self.board = board
         self.finish = Finish.PLAYING
         self.attempts = 0
@@ -473,12 +542,14 @@ class Episode:
         self.row = 0
         self.last_cell = None
         self._fields: dict[int, Fields] = {p.id: _piece_fields(p) for p in board}
+        self._keys = {pid: _value_keys(fields) for pid, fields in self._fields.items()}
         self._by_id: dict[int, Piece] = {p.id: p for p in board}
         self._history = _History(None, {}, {})
         self._counters: list[int | None] = []
         self._global: int | None = None
         self._tables: tuple[dict[int, frozenset[int]], ...] | None = None
         self._buckets: dict[int, frozenset[int]] | None = None
+        self._raw: dict[tuple[int, int], dict[tuple[object, ...], dict[int, frozenset[int]]]] = {}
         self._activate(0)
         self._settle()
 
@@ -501,15 +572,64 @@ class Episode:
             return True
         return all(c == 0 for c in self._counters)
 
+    def _table_key(self, atom: _CAtom, ctx: _Context) -> tuple[object, ...] | None:
+        """What the atom's raw table depends on besides each piece itself, or None when it
+        must be computed afresh (it depends on the history piece by piece)."""
+        if atom.piece_history:
+            return None
+        anyone = ctx.pieces[0]  # shared variables do not depend on the piece
+        shared = tuple(ctx.resolve(n, anyone, None) for n in atom.shared_names)
+        return (shared, tuple(ctx.first_group(n) for n in atom.order_names))
+
+    def _raw_table(self, index: int, atom: _CAtom, ctx: _Context) -> dict[int, frozenset[int]]:
+        """The atom's raw table, reused from an earlier board of this episode when nothing
+        it depends on has changed (a piece's entry only depends on the piece, the shared
+        variables and the orders' first groups; removed pieces are dropped)."""
+        key = self._table_key(atom, ctx) if ctx.pieces else None
+        if key is None:
+            return ctx.raw_table(atom)
+        slot = (self.row, index)
+        known = self._raw.get(slot)
+        if known is not None:
+            table = known.get(key)
+            if table is not None:
+                if len(table) > len(ctx.pieces) or any(pid not in self._by_id for pid in table):
+                    table = {pid: bs for pid, bs in table.items() if pid in self._by_id}
+                    known[key] = table
+                return table
+        else:
+            known = self._raw[slot] = {}
+        if len(known) >= _TABLES_PER_ATOM:
+            known.clear()
+        table = known[key] = ctx.raw_table(atom)
+        return table
+
     def _compute(self) -> dict[int, frozenset[int]]:
-        if self._buckets is not None:
-            return self._buckets
+        if self._buckets is None:
+            self._tables, self._buckets = self._evaluate(fresh=not self._reuse)
+        return self._buckets
+
+    def _evaluate(self, fresh: bool) -> tuple[tuple[dict[int, frozenset[int]], ...],
+                                              dict[int, frozenset[int]]]:
+        """Each atom's table (counters and ``postpos`` applied) and every piece's buckets.
+        ``fresh`` computes everything from scratch, piece by piece, bypassing the reuse of
+        tables and the shared memo."""
         pieces = self.board.pieces
-        ctx = _Context(pieces, self._fields, self._history, self._c.orders)
+        ctx = _Context(pieces, self._fields, self._history, self._c.orders,
+                       {} if fresh else self._c.memo)
         tables: list[dict[int, frozenset[int]]] = []
         accepting = self._global != 0
-        for atom, counter in zip(self._c.rows[self.row], self._counters, strict=True):
-            tables.append(ctx.atom_table(atom) if accepting and counter != 0 else {})
+        for index, (atom, counter) in enumerate(
+                zip(self._c.rows[self.row], self._counters, strict=True)):
+            if not accepting or counter == 0:
+                tables.append({})
+                continue
+            raw = ctx.raw_table(atom, shortcut=False) if fresh else \
+                self._raw_table(index, atom, ctx)
+            tables.append(ctx.postpos(atom, raw))
+        if len(tables) == 1:
+            only = tables[0]
+            return (only,), {p.id: only.get(p.id, _EMPTY) for p in pieces}
         merged: dict[int, frozenset[int]] = {}
         for p in pieces:
             sets = [t[p.id] for t in tables if p.id in t]
@@ -519,9 +639,7 @@ class Episode:
                 merged[p.id] = sets[0]
             else:
                 merged[p.id] = frozenset().union(*sets)
-        self._tables = tuple(tables)
-        self._buckets = merged
-        return merged
+        return tuple(tables), merged
 
     def _playable(self) -> bool:
         if self._exhausted():
@@ -601,7 +719,7 @@ class Episode:
                     self._counters[i] = c - 1
         if self._global is not None and self._global > 0:
             self._global -= 1
-        self._history.record(self._fields[piece.id], bucket)
+        self._history.record(self._fields[piece.id], self._keys[piece.id], bucket)
         self.accepted += 1
         self.board = self.board.without(piece.id)
         del self._by_id[piece.id]
@@ -614,6 +732,7 @@ class Episode:
         """An independent copy (the compiled rules are shared; they are immutable)."""
         new = Episode.__new__(Episode)
         new._c = self._c
+        new._reuse = self._reuse
         new.board = self.board
         new.finish = self.finish
         new.attempts = self.attempts
@@ -621,12 +740,14 @@ class Episode:
         new.row = self.row
         new.last_cell = self.last_cell
         new._fields = self._fields  # never mutated
+        new._keys = self._keys
         new._by_id = dict(self._by_id)
         new._history = self._history.copy()
         new._counters = list(self._counters)
         new._global = self._global
         new._tables = self._tables  # never mutated once computed
         new._buckets = self._buckets
+        new._raw = {slot: dict(known) for slot, known in self._raw.items()}
         return new
 
 
