@@ -7,8 +7,11 @@
 - pipe: ``referee gohr RULES 9 output=brief`` as a child; one ``MOVE`` at a time, its
   status line read back (``NEW`` when the board is cleared); MOVE commands answered per
   second. Baseline: the same round trips with a child that echoes a status line.
-- socket: 1 and then 32 concurrent clients of ``gohr-server`` on 127.0.0.1, each doing
-  the pipe loop in standard mode; MOVE commands per second per client.
+- socket: ``referee gohr-server`` on 127.0.0.1 as a child process, clients in processes of
+  their own (8 sessions per process), standard mode. Saturated: 1 then 32 clients moving
+  back to back, with 1 worker process (the baseline) and with one per core. Paced: 1 then
+  32 clients each making ``--pace`` moves per second (a player that thinks), with the
+  answer latency of every move.
 
 Run: ``.venv/bin/python benchmarks/bench_gohr.py`` (``--json`` for one JSON line).
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -31,16 +35,18 @@ from referee.games.gohr.board import GenParams, generate_board
 from referee.games.gohr.client import CaptiveClient
 from referee.games.gohr.engine import Episode, Finish
 from referee.games.gohr.ruleset import read_ruleset
-from referee.games.gohr.socket_server import CaptiveSocketServer, ServerConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data" / "gohr"
 DATA = SHARED if SHARED.is_dir() else ROOT / "tests" / "data" / "gohr"
+PER_PROCESS = 8
+"""Client sessions per client process."""
 ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write('4 0 1\\n'); sys.stdout.flush()\n"
 
 
-def engine_rate(attempts: int) -> tuple[float, float, str, float]:
-    """(attempts/s over all rule sets, baseline attempts/s, slowest set, its rate)."""
+def engine_rate(attempts: int, reuse: bool = True) -> tuple[float, float, str, float]:
+    """(attempts/s over all rule sets, baseline attempts/s, slowest set, its rate);
+    ``reuse=False``: the engine computing every board from scratch."""
     params = GenParams(9, 9, 0, 0, 0, 0)
     rates: dict[str, float] = {}
     total_time = 0.0
@@ -50,15 +56,15 @@ def engine_rate(attempts: int) -> tuple[float, float, str, float]:
         rules = read_ruleset(path)
         rng = random.Random(1)
         boards = [generate_board(params, rng) for _ in range(50)]
-        episode = Episode(rules, boards[0])
+        episode = Episode(rules, boards[0], reuse=reuse)
         start = time.perf_counter()
         for k in range(attempts):
             if episode.finish is not Finish.PLAYING:
-                episode = Episode(rules, boards[k % 50])
+                episode = Episode(rules, boards[k % 50], reuse=reuse)
             piece = rng.choice(episode.board.pieces)
             episode.move(piece.id, rng.randrange(4))
         spent = time.perf_counter() - start
-        rates[path.name] = attempts / spent
+        rates[path.relative_to(DATA / "rules").as_posix()] = attempts / spent
         total_time += spent
         total += attempts
     rng = random.Random(1)
@@ -128,41 +134,129 @@ def pipe_rate(moves: int) -> tuple[float, float]:
     return rate, baseline
 
 
-def socket_rates(clients: int, moves: int) -> list[float]:
-    """MOVE/s of each of ``clients`` concurrent socket sessions."""
-    server = CaptiveSocketServer(("127.0.0.1", 0), ServerConfig(DATA, max_sessions=64))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    host, port = server.server_address[:2]
-    rates: list[float] = []
+class SocketServer:
+    """``referee gohr-server --port 0 --workers W`` as a child process."""
+
+    def __init__(self, workers: int) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "referee.cli", "gohr-server", "--port", "0", "--data",
+             str(DATA), "--workers", str(workers), "--max-sessions", "64"],
+            stderr=subprocess.PIPE, text=True)
+        assert self.proc.stderr is not None
+        banner = self.proc.stderr.readline()
+        self.port = int(banner.split("127.0.0.1:")[1].split(",")[0])
+
+    def stop(self) -> None:
+        """SIGTERM and wait."""
+        self.proc.terminate()
+        self.proc.wait(30)
+
+
+def _client(port: int, k: int, moves: int, pace: float, start_at: float
+            ) -> tuple[float, list[float]]:
+    """One session: ``moves`` random MOVEs, each answer awaited; with ``pace`` > 0 that many
+    per second on average, as a player thinking between moves: random (exponential) gaps,
+    so the sessions do not all move in the same instant. (moves/s, latencies in s)."""
+    rng = random.Random(k)
+    latencies: list[float] = []
+    with CaptiveClient.connect("127.0.0.1", port, ["rules/Rule-001.txt", "9",
+                                                   f"seed={k + 1}"]) as game:
+        status = game.opening
+        assert status is not None
+        while time.time() < start_at:
+            time.sleep(0.001)
+        begin = time.perf_counter()
+        due = begin
+        for _ in range(moves):
+            if pace:
+                due += rng.expovariate(pace)
+                delay = due - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+            if status.finish:
+                status = game.new()
+            piece = rng.choice([int(p["id"]) for p in status.pieces])
+            sent = time.perf_counter()
+            status = game.move(piece, rng.randrange(4))
+            latencies.append(time.perf_counter() - sent)
+        return moves / (time.perf_counter() - begin), latencies
+
+
+def _client_group(args: tuple[int, list[int], int, float, float]
+                  ) -> list[tuple[float, list[float]]]:
+    """Several sessions in threads of one client process."""
+    port, ks, moves, pace, start_at = args
+    out: list[tuple[float, list[float]]] = []
     errors: list[BaseException] = []
 
-    def play(k: int) -> None:
+    def run(k: int) -> None:
         try:
-            rng = random.Random(k)
-            with CaptiveClient.connect(str(host), int(port),
-                                       ["rules/Rule-001.txt", "9", f"seed={k + 1}"]) as game:
-                status = game.opening
-                assert status is not None
-                start = time.perf_counter()
-                for _ in range(moves):
-                    if status.finish:
-                        status = game.new()
-                    piece = rng.choice([int(p["id"]) for p in status.pieces])
-                    status = game.move(piece, rng.randrange(4))
-                rates.append(moves / (time.perf_counter() - start))
+            out.append(_client(port, k, moves, pace, start_at))
         except BaseException as exc:  # reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=play, args=(k,)) for k in range(clients)]
+    threads = [threading.Thread(target=run, args=(k,)) for k in ks]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    server.shutdown()
-    server.server_close()
     if errors:
         raise RuntimeError(f"{len(errors)} clients failed: {errors[0]!r}")
-    return rates
+    return out
+
+
+def socket_run(port: int, clients: int, moves: int, pace: float = 0.0
+               ) -> list[tuple[float, list[float]]]:
+    """``clients`` concurrent sessions from client processes of their own (up to 8 sessions
+    per process, in threads); per session (moves/s, latencies)."""
+    groups = [list(range(k, min(k + PER_PROCESS, clients))) for k in range(0, clients, PER_PROCESS)]
+    start_at = time.time() + 1.0
+    with multiprocessing.get_context("fork").Pool(len(groups)) as pool:
+        parts = pool.map(_client_group, [(port, g, moves, pace, start_at) for g in groups])
+    return [result for part in parts for result in part]
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of ``values``."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def socket_figures(moves: int, pace: float) -> dict[str, float]:
+    """The socket server's figures: saturated (clients move back to back) with 1 worker and
+    with one per core, and paced (clients thinking between moves)."""
+    out: dict[str, float] = {}
+    cores = os.cpu_count() or 1
+    for workers in sorted({1, cores}):
+        server = SocketServer(workers)
+        try:
+            one = socket_run(server.port, 1, moves)
+            many = socket_run(server.port, 32, moves // 4)
+        finally:
+            server.stop()
+        tag = f"w{workers}"
+        out[f"{tag}_saturated_1_client_moves_per_s"] = round(one[0][0])
+        out[f"{tag}_saturated_32_clients_total_moves_per_s"] = round(sum(r for r, _ in many))
+        out[f"{tag}_saturated_32_clients_median_moves_per_s"] = round(
+            statistics.median(r for r, _ in many))
+    server = SocketServer(cores)
+    try:
+        one = socket_run(server.port, 1, moves // 10, pace)
+        many = socket_run(server.port, 32, moves // 10, pace)
+    finally:
+        server.stop()
+    lat1 = one[0][1]
+    lat32 = [x for _, lats in many for x in lats]
+    out["paced_moves_per_s_asked"] = pace
+    out["paced_1_client_moves_per_s"] = round(one[0][0], 1)
+    out["paced_32_clients_median_moves_per_s"] = round(
+        statistics.median(r for r, _ in many), 1)
+    out["paced_32_clients_min_moves_per_s"] = round(min(r for r, _ in many), 1)
+    out["paced_1_client_latency_median_ms"] = round(1000 * statistics.median(lat1), 3)
+    out["paced_32_clients_latency_median_ms"] = round(1000 * statistics.median(lat32), 3)
+    out["paced_1_client_latency_p99_ms"] = round(1000 * percentile(lat1, 0.99), 3)
+    out["paced_32_clients_latency_p99_ms"] = round(1000 * percentile(lat32, 0.99), 3)
+    return out
 
 
 def main() -> None:
@@ -170,13 +264,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--attempts", type=int, default=20_000, help="per rule set")
     parser.add_argument("--moves", type=int, default=20_000, help="pipe MOVE commands")
-    parser.add_argument("--socket-moves", type=int, default=2_000, help="per client")
+    parser.add_argument("--socket-moves", type=int, default=4_000,
+                        help="per client, saturated (a quarter with 32 clients, a tenth paced)")
+    parser.add_argument("--pace", type=float, default=50.0,
+                        help="moves per second of each paced client")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     engine, engine_base, slowest, slowest_rate = engine_rate(args.attempts)
+    scratch, _, scratch_slowest, scratch_slowest_rate = engine_rate(args.attempts, reuse=False)
     pipe, pipe_base = pipe_rate(args.moves)
-    one = socket_rates(1, args.socket_moves)
-    many = socket_rates(32, args.socket_moves)
+    sockets = socket_figures(args.socket_moves, args.pace)
     result = {
         "machine": f"{platform.machine()} {os.cpu_count()} cores, "
                    f"Python {platform.python_version()}",
@@ -185,13 +282,12 @@ def main() -> None:
         "engine_ratio": round(engine / engine_base, 3),
         "slowest_rule_set": slowest,
         "slowest_attempts_per_s": round(slowest_rate),
+        "engine_from_scratch_attempts_per_s": round(scratch),
+        "engine_from_scratch_slowest": f"{scratch_slowest} {round(scratch_slowest_rate)}",
         "pipe_moves_per_s": round(pipe),
         "pipe_baseline_per_s": round(pipe_base),
         "pipe_ratio": round(pipe / pipe_base, 3),
-        "socket_1_client_moves_per_s": round(one[0]),
-        "socket_32_clients_median_moves_per_s": round(statistics.median(many)),
-        "socket_32_clients_min_moves_per_s": round(min(many)),
-        "socket_32_clients_total_moves_per_s": round(sum(many)),
+        **{f"socket_{key}": value for key, value in sockets.items()},
     }
     if args.json:
         print(json.dumps(result))

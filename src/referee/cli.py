@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
 import random
 import signal
 import sys
@@ -298,7 +299,8 @@ def gohr(args: tuple[str, ...]) -> None:
 
 
 @main.command("gohr-server")
-@click.option("--port", type=int, required=True, help="TCP port to listen on.")
+@click.option("--port", type=int, required=True,
+              help="TCP port to listen on (0: any free port, printed at start).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind (another than 127.0.0.1 opens it to the network).")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -307,24 +309,34 @@ def gohr(args: tuple[str, ...]) -> None:
 @click.option("--idle", type=float, default=600.0, show_default=True,
               help="Seconds of silence before a session is closed.")
 @click.option("--max-sessions", type=int, default=64, show_default=True,
-              help="Sessions at once; more clients are told so and closed.")
-def gohr_server(port: int, host: str, data_dir: Path, idle: float, max_sessions: int) -> None:
+              help="Sessions at once, all workers together; more clients are told so and "
+                   "closed.")
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+              show_default="the number of cores",
+              help="Worker processes sharing the sessions (1: serve in this process).")
+def gohr_server(port: int, host: str, data_dir: Path, idle: float, max_sessions: int,
+                workers: int) -> None:
     """The socket-based captive game server: each connection is a session that starts
-    with GAME <arguments of referee gohr>."""
-    from referee.games.gohr.socket_server import CaptiveSocketServer, ServerConfig
+    with GAME <arguments of referee gohr>. Stop it with Ctrl-C or SIGTERM."""
+    from referee.games.gohr.socket_server import CaptiveSocketServer, ServerConfig, serve
 
     try:
         server = CaptiveSocketServer((host, port), ServerConfig(data_dir, idle, max_sessions))
     except (OSError, RefereeError) as exc:
         fail(ConfigError(f"cannot serve on {host}:{port}: {exc}"))
-    click.echo(f"GOHR captive server on {host}:{server.server_address[1]}, data "
-               f"{server.config.data}", err=True)
+
+    def started(pids: list[int]) -> None:
+        click.echo(f"GOHR captive server on {host}:{server.server_address[1]}, data "
+                   f"{server.config.data}, {len(pids)} worker process"
+                   f"{'es' if len(pids) > 1 else ''}", err=True)
+
     try:
-        server.serve_forever()
+        serve(server, workers, started)
     except KeyboardInterrupt:
-        click.echo("referee: server stopped", err=True)
+        pass
     finally:
         server.server_close()
+    click.echo("referee: server stopped", err=True)
 
 
 @main.command("tournament")

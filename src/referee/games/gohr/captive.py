@@ -50,6 +50,7 @@ class CaptiveSession:
         self.episodes = 0
         self.episode: Episode | None = None
         self.pieces = 0
+        self._shown: tuple[Episode, Board, str] | None = None
 
     # -- episodes -------------------------------------------------------------------------
     def _board(self) -> Board:
@@ -111,7 +112,12 @@ class CaptiveSession:
         episode = self.episode
         if episode is None:
             return '{"id":0,"value":[]}'
-        return episode.board.to_json_line(episode.buckets())
+        cached = self._shown
+        if cached is not None and cached[0] is episode and cached[1] is episode.board:
+            return cached[2]  # a refused move changes neither the board nor its buckets
+        line = episode.board.to_json_line(episode.buckets())
+        self._shown = (episode, episode.board, line)
+        return line
 
     def _ascii(self) -> list[str]:
         episode = self.episode
@@ -226,6 +232,8 @@ class CaptiveSession:
 
 MAX_LINE = 65536
 """Longest command line read; longer ones are answered INVALID_COMMAND and skipped."""
+OVERLONG = "OVERLONG-LINE"
+"""What an overlong line is read as: a word no command has (answered INVALID_COMMAND)."""
 
 
 class LineSource(Protocol):
@@ -246,7 +254,7 @@ def read_command(stream: LineSource) -> str | None:
             more = stream.readline(MAX_LINE)
             if not more or more.endswith(b"\n"):
                 break
-        return "OVERLONG-LINE"
+        return OVERLONG
     return raw.decode("utf-8", errors="replace")
 
 

@@ -7,19 +7,30 @@ a comment saying why, and the client may send another ``GAME``.
 
 Safety: the server binds 127.0.0.1 unless told otherwise; every file a client names must
 lie inside the data folder given at start (``inputDir`` too); clients cannot make it write
-results files; a session idle for ``idle`` seconds is closed; at most ``max_sessions``
-sessions run at once (others are told so and closed); lines longer than ``MAX_LINE`` are
-refused.
+results files (neither does the reference's socket server); a session idle for ``idle``
+seconds is closed; at most ``max_sessions`` sessions run at once (others are told so and
+closed); lines longer than ``MAX_LINE`` are refused.
+
+Speed: ``serve(..., workers=N)`` forks N worker processes accepting on the one listening
+socket, each serving its sessions in threads, so the sessions use every core instead of
+sharing one interpreter. The session cap counts across workers, and a worker that dies is
+replaced. (An asyncio event loop per worker was measured too: slower, 6,000 moves/s for
+one client against 9,800 with threads, and higher latencies under load.)
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import shlex
+import signal
 import socketserver
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.sharedctypes import SynchronizedArray
 from pathlib import Path
+from typing import Protocol
 
 from referee.core.errors import ConfigError
 from referee.games.gohr.board import BoardGenerationError
@@ -28,6 +39,9 @@ from referee.games.gohr.engine import Code
 from referee.games.gohr.setup import build_setup, split_arguments
 
 log = logging.getLogger(__name__)
+
+FULL = "# the server is full: try again later"
+IDLE = "# idle for too long: closing the session"
 
 
 @dataclass(frozen=True)
@@ -41,6 +55,62 @@ class ServerConfig:
     max_sessions: int = 64
 
 
+class SessionSlots(Protocol):
+    """Admission to the session cap: ``acquire`` a slot without waiting, ``release`` it."""
+
+    def acquire(self) -> bool:
+        """Take a slot if one is free."""
+
+    def release(self) -> None:
+        """Give a slot back."""
+
+
+class LocalSlots:
+    """The session cap of a server in one process."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def acquire(self) -> bool:
+        """Take a slot if fewer than ``limit`` sessions run."""
+        with self._lock:
+            if self.used >= self.limit:
+                return False
+            self.used += 1
+            return True
+
+    def release(self) -> None:
+        """Give a slot back."""
+        with self._lock:
+            self.used = max(0, self.used - 1)
+
+
+class SharedSlots:
+    """The session cap shared by worker processes: one counter per worker in shared memory
+    (a worker that dies has its counter reset by the parent, so its slots are not lost)."""
+
+    def __init__(self, counts: SynchronizedArray[int], index: int, limit: int) -> None:
+        self.counts = counts
+        self.index = index
+        self.limit = limit
+
+    def acquire(self) -> bool:
+        """Take a slot if fewer than ``limit`` sessions run in all workers together."""
+        with self.counts.get_lock():
+            if sum(self.counts[:]) >= self.limit:
+                return False
+            self.counts[self.index] += 1
+            return True
+
+    def release(self) -> None:
+        """Give this worker's slot back."""
+        with self.counts.get_lock():
+            if self.counts[self.index] > 0:
+                self.counts[self.index] -= 1
+
+
 class _Handler(socketserver.StreamRequestHandler):
     """One client connection."""
 
@@ -48,14 +118,14 @@ class _Handler(socketserver.StreamRequestHandler):
 
     def handle(self) -> None:
         server = self.server
-        if not server.slots.acquire(blocking=False):
-            self._send(["# the server is full: try again later"])
+        if not server.slots.acquire():
+            self._send([FULL])
             return
         try:
             self.request.settimeout(server.config.idle)
             self._serve()
         except TimeoutError:
-            self._send(["# idle for too long: closing the session"])
+            self._send([IDLE])
         except (ConnectionError, OSError) as exc:
             log.info("client %s went away: %s", self.client_address, exc)
         finally:
@@ -109,10 +179,12 @@ class _Handler(socketserver.StreamRequestHandler):
 
 
 class CaptiveSocketServer(socketserver.ThreadingTCPServer):
-    """The threaded TCP server; ``serve_forever`` runs it, ``shutdown`` stops it."""
+    """The threaded TCP server; ``serve_forever`` runs it, ``shutdown`` (from another
+    thread) stops it, ``server_close`` releases the port."""
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], config: ServerConfig) -> None:
         if not config.data.is_dir():
@@ -120,5 +192,68 @@ class CaptiveSocketServer(socketserver.ThreadingTCPServer):
         if config.max_sessions < 1 or config.idle <= 0:
             raise ConfigError("max sessions must be at least 1 and the idle time positive")
         self.config = ServerConfig(config.data.resolve(), config.idle, config.max_sessions)
-        self.slots = threading.BoundedSemaphore(config.max_sessions)
+        self.slots: SessionSlots = LocalSlots(config.max_sessions)
         super().__init__(address, _Handler)
+
+    def stop_on_sigterm(self) -> None:
+        """Make SIGTERM end ``serve_forever`` (call in the main thread before it)."""
+        signal.signal(signal.SIGTERM,
+                      lambda *_: threading.Thread(target=self.shutdown, daemon=True).start())
+
+
+def _worker(server: CaptiveSocketServer, slots: SessionSlots) -> None:
+    """A worker process: serve sessions on the inherited listening socket until SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    server.slots = slots
+    server.stop_on_sigterm()
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+def serve(server: CaptiveSocketServer, workers: int = 1,
+          started: Callable[[list[int]], None] | None = None) -> None:
+    """Serve until SIGTERM or Ctrl-C: in this process (``workers`` 1) or in ``workers``
+    forked processes sharing the listening socket and the session cap; a worker that dies
+    is replaced. ``started`` gets the workers' process ids."""
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if started is not None:
+            started([multiprocessing.current_process().pid or 0])
+        server.stop_on_sigterm()
+        server.serve_forever()
+        return
+    context = multiprocessing.get_context("fork")
+    counts = context.Array("i", workers)
+    stopping = threading.Event()
+
+    def spawn(index: int) -> multiprocessing.process.BaseProcess:
+        counts[index] = 0
+        slots = SharedSlots(counts, index, server.config.max_sessions)
+        proc = context.Process(target=_worker, args=(server, slots), daemon=True,
+                               name=f"gohr-worker-{index}")
+        proc.start()
+        return proc
+
+    procs = [spawn(k) for k in range(workers)]
+    previous = signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    if started is not None:
+        started([p.pid or 0 for p in procs])
+    try:
+        while not stopping.wait(0.2):
+            for k, proc in enumerate(procs):
+                if not proc.is_alive():
+                    log.warning("worker %d (pid %s) ended with %s; starting another",
+                                k, proc.pid, proc.exitcode)
+                    proc.join()
+                    procs[k] = spawn(k)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
