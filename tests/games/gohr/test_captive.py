@@ -305,3 +305,34 @@ def test_a_person_plays_from_a_terminal(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
         os.close(controller)
+
+
+def test_bad_input_and_a_client_vanishing_mid_line_leave_a_consistent_results_file(
+        tmp_path: Path) -> None:
+    (tmp_path / "rules.txt").write_text(GOLDEN_RULES)
+    (tmp_path / "board.json").write_text(GOLDEN_BOARD)
+    conversation = (
+        b"MOVE 0 0\n"                 # denied: 1 attempt, 1 error
+        b"\xff\xfe garbage\n"         # -1, not counted
+        b"MOVE 3 3 7 7\n"             # empty cell, not counted
+        b"MOVE 0 1\nMOVE 2 1\n"       # accepted twice: stalemate (only the square is left)
+        b"MOVE 1 1\n"                 # no game any more, not counted
+        b"NEW\n"
+        b"MOVE 1 1\nMOVE 99 1\n"      # immovable (counted), unknown piece (not counted)
+        b"MOVE 0 "                    # half a line, then the client is gone
+    )
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+                          "board.json", "output=brief", "log=results.csv",
+                          "log.format=compact", "log.nickname=Tester", "log.run=3"],
+                         input=conversation, capture_output=True, timeout=60, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    statuses = [line for line in run.stdout.decode().splitlines()
+                if line and not line.startswith(("#", "{"))]
+    assert statuses == ["6 0 0", "4 0 1", "-1 0 1", "3 0 1", "0 0 2", "0 2 3", "-4 2 3",
+                        "6 0 0", "7 0 1", "-2 0 1", "-2 0 1"]
+    assert (tmp_path / "results.csv").read_text() == (
+        "#.nickname,rule_name,trial_id\n"
+        "#number_of_moves,number_of_errors,if_clear\n"
+        ".Tester,rules,3\n"
+        "3,1,0\n"
+        "1,1,0\n")
