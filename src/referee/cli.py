@@ -212,6 +212,56 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
     console.print(f"Records: {out}")
 
 
+@match.command("mahjong")
+@click.argument("players", nargs=4, required=True, metavar="AI1 AI2 AI3 AI4")
+@click.option("--hands", type=int, default=16, show_default=True,
+              help="Hands in a game (16: four wind rounds).")
+@click.option("--reserve", type=int, default=16, show_default=True,
+              help="Tiles left in the wall when a hand is drawn.")
+@click.option("--rotations", type=click.IntRange(1, 4), default=1, show_default=True,
+              help="Duplicate play: games on the same walls, seats rotating each game.")
+@click.option("--move-time", type=float, default=10.0, show_default=True,
+              help="Seconds an AI has for each answer.")
+@click.option("--seed", type=int, help="Seed of the walls (default: random, recorded).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder for records and logs [default: referee-out/match-<time>].")
+def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations: int,
+                  move_time: float, seed: int | None, out_dir: Path | None) -> None:
+    """Play ICGA (Taiwanese 16-tile) Mahjong between four AI programs (local mode).
+
+    Each AI is a built-in one (random, greedy) or a command line. The referee starts the
+    four programs for every hand and speaks the ICGA protocol with them on their standard
+    input and output. An AI that answers wrongly or late gets /exit and the dummy AI plays
+    its seat for the rest of the game (the record says when).
+    """
+    from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, run_match
+    from referee.games.mahjong.rules import Rules
+
+    console = make_console()
+    try:
+        if move_time <= 0:
+            raise ConfigError(f"--move-time must be positive, got {move_time}")
+        rules = Rules(hands=hands, reserve=reserve)
+        specs = resolve_players(players, BUILTIN_PLAYERS)
+        for spec in specs:
+            check_runnable(spec)
+        chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        settings = MahjongSettings(rules, chosen, move_time)
+        out = (out_dir or _default_out("match")).resolve()
+        console.print(f"ICGA Mahjong, {hands} hand(s), {rotations} seat rotation(s): "
+                      f"{', '.join(s.name for s in specs)}, seed {chosen}")
+        with GameProgress(console, rotations) as progress:
+            records = run_match(specs, settings, rotations, out, on_game=progress.game_done)
+    except BaseException as exc:
+        fail(exc, "the finished games are in the output folder")
+    console.print(results_table(specs, records))
+    takeovers = [(r.index, n.seat, n.text) for r in records for n in r.notes
+                 if n.kind == "takeover-at"]
+    for game, seat, text in takeovers:
+        console.print(f"game {game}, seat {seat + 1}: {text}")
+    console.print(f"Records: {out}")
+
+
 @main.group("console")
 def console_group() -> None:
     """Talk to one game program by hand: a debug console, like ITPW's testing applet."""

@@ -133,3 +133,10 @@ def start_player(player: PlayerSpec, folder: Path, *, seed: int,
     )
     process.start()
     return process
+
+
+def rotation(players: Sequence[PlayerSpec], game: int) -> list[PlayerSpec]:
+    """The seating of game ``game`` (0-based) of a match: the players' cyclic rotation
+    ``game mod n``, so every ``n`` games each player sits once in each seat."""
+    shift = game % len(players)
+    return list(players[shift:]) + list(players[:shift])

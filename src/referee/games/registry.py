@@ -8,6 +8,8 @@ from referee.core.adapter import GameAdapter
 def game_adapters() -> dict[str, GameAdapter]:
     """Every game by name (imported on demand)."""
     from referee.games.gomoku.adapter import GomokuAdapter
+    from referee.games.mahjong.adapter import MahjongAdapter
     from referee.games.planowanie.adapter import PlanowanieAdapter
 
-    return {"gomoku": GomokuAdapter(), "planowanie": PlanowanieAdapter()}
+    return {"gomoku": GomokuAdapter(), "mahjong": MahjongAdapter(),
+            "planowanie": PlanowanieAdapter()}

@@ -20,7 +20,7 @@ from referee.core.errors import BotFault, ConfigError
 from referee.core.limits import megabytes
 from referee.core.match import forfeit, play_game
 from referee.core.outcome import Outcome
-from referee.core.players import PlayerSpec, start_player
+from referee.core.players import PlayerSpec, rotation, start_player
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.planowanie.protocol import PlanowanieSeat, PlayerProgram
 from referee.games.planowanie.rules import (
@@ -137,13 +137,6 @@ def _start_and_play(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
             return
     seats: list[Any] = [PlanowanieSeat(p, seat) for seat, p in enumerate(programs)]
     play_game(engine, seats, record)
-
-
-def rotation(players: Sequence[PlayerSpec], game: int) -> list[PlayerSpec]:
-    """The seating of game ``game`` (0-based) of a match: the players' cyclic rotation
-    ``game mod n``, so every ``n`` games each player sits once in each seat."""
-    shift = game % len(players)
-    return list(players[shift:]) + list(players[:shift])
 
 
 def run_match(players: Sequence[PlayerSpec], settings: PlanowanieSettings, seed: int,

@@ -1,0 +1,172 @@
+"""ICGA Mahjong as tournaments see it: the ``[settings]`` table, one game, its replay.
+
+Duplicate play comes from the ITPW schedule: groups of four play every cyclic seat
+rotation on the same seed (the same walls), and the ratings are BayesElo over the pairwise
+comparisons of the four players' point totals in each game.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from referee.core.adapter import GameTask
+from referee.core.errors import BotFault, ConfigError
+from referee.core.players import PlayerSpec, start_player
+from referee.core.record import GameRecord
+from referee.core.replay import ReplayStep, ReplayView
+from referee.core.validation import errors_in, validate_table
+from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, play_mahjong
+from referee.games.mahjong.protocol import parse_action
+from referee.games.mahjong.rules import Ask, MahjongGame, MahjongHand, Rules, options
+from referee.games.mahjong.tiles import make_wall, tid_name
+
+__all__ = ["MahjongAdapter", "mahjong_replay"]
+
+
+class MahjongTable(BaseModel):
+    """The ``[settings]`` table of a Mahjong tournament."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    hands: int = Field(default=16, ge=1, le=64)
+    reserve: int = Field(default=16, ge=0, le=60)
+    move_time: float = Field(default=10.0, gt=0)
+
+
+class MahjongAdapter:
+    """The ICGA Mahjong slice for tournaments: four seats, the walls from the seed."""
+
+    name = "mahjong"
+    builtins: Mapping[str, str] = BUILTIN_PLAYERS
+    rating_preset: str = "itpw"
+    schedules: tuple[str, ...] = ("itpw",)
+
+    def parse_settings(self, table: Mapping[str, Any], base: Path,
+                       source: str) -> MahjongSettings:
+        """Validate ``[settings]`` (hands, reserve, move_time)."""
+        spec = validate_table(MahjongTable, table, source, prefix="settings.")
+        with errors_in(source, "settings"):
+            return MahjongSettings(Rules(hands=spec.hands, reserve=spec.reserve),
+                                   move_time=spec.move_time)
+
+    def seat_count(self, settings: MahjongSettings) -> int:
+        """Four players a game."""
+        return 4
+
+    def describe(self, settings: MahjongSettings) -> dict[str, Any]:
+        """Settings as plain data."""
+        return {"hands": settings.rules.hands, "reserve": settings.rules.reserve,
+                "move_time": settings.move_time}
+
+    def opening_count(self, settings: MahjongSettings) -> int:
+        """No openings: the seed decides the walls."""
+        return 0
+
+    def check_player(self, settings: MahjongSettings, player: PlayerSpec,
+                     work_dir: Path) -> None:
+        """Start the program, deal it a dealer's hand and ask for a discard; it must
+        answer with a /throw of one of its tiles in time."""
+        tiles = MahjongHand(make_wall(0)).hands[0]
+        process = None
+        try:
+            process = start_player(player, work_dir, seed=0, tag="check-")
+            deadline = time.monotonic() + settings.move_time
+            process.send(f"/start MJ 1 {' '.join(player.command)}\n"
+                         "/initGame EAST EAST 1 1 0\n"
+                         f"/initCard {' '.join(map(str, tiles))}\n/ask throw\n", deadline)
+            answer = process.read_line(deadline)
+            action = parse_action(answer, Ask.THROW)
+            if action not in options(Ask.THROW, tiles, (), None):
+                raise ConfigError(f"player {player.name} answered {answer!r} to /ask throw: "
+                                  "not a /throw of one of its tiles")
+            process.send("/exit 0 0 0 0\n", time.monotonic() + 1.0)
+        except BotFault as fault:
+            raise ConfigError(f"player {player.name} cannot play a hand: "
+                              f"{fault.outcome.value}: {fault}") from None
+        finally:
+            if process is not None:
+                process.stop(1.0)
+
+    def play(self, settings: MahjongSettings, task: GameTask, work_dir: Path) -> GameRecord:
+        """One game, seats as scheduled, the walls from the task's seed."""
+        chosen = MahjongSettings(settings.rules, task.seed, settings.move_time)
+        record = play_mahjong(task.seats, chosen, work_dir)
+        record.settings["game_key"] = task.key
+        return record
+
+    def replay(self, record: GameRecord) -> ReplayView:
+        """Every answer, with the four hands after it."""
+        return mahjong_replay(record)
+
+
+WIDTH = 760
+ROW = 26
+STYLE = ("text{font:13px monospace;fill:#222}.who{font-weight:bold}"
+         ".act{fill:#a33}.rule{stroke:#ccc}")
+
+
+def _rules(settings: Mapping[str, Any]) -> Rules:
+    hands, reserve = settings.get("hands", 16), settings.get("reserve", 16)
+    if not isinstance(hands, int) or not isinstance(reserve, int):
+        raise ValueError("mahjong record: bad hands/reserve settings")
+    return Rules(hands=hands, reserve=reserve)
+
+
+def _short(tid: int) -> str:
+    name = tid_name(tid)
+    if "-" in name:
+        rank, suit = name.split("-")
+        return rank + suit[0].lower()
+    return name[:2]
+
+
+def mahjong_replay(record: GameRecord) -> ReplayView:
+    """Replays the record's answers on the walls of its seed: each step shows the hand
+    number, the answer and the four concealed hands and melds after it."""
+    if record.game != "mahjong":
+        raise ValueError(f"not a mahjong record: {record.game!r}")
+    seed = record.seed
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"mahjong record: bad seed {seed!r}")
+    game = MahjongGame(seed, _rules(record.settings))
+    names = [p.name for p in record.players]
+    steps = []
+    for move in record.moves:
+        seat = game.to_play()
+        if seat is None:
+            break
+        if move.info.get("illegal"):
+            steps.append(ReplayStep(move.seat, move.move, note="illegal"))
+            continue
+        question = game.hand.question
+        assert question is not None
+        try:
+            action = parse_action(move.move, question.ask)
+        except BotFault:
+            steps.append(ReplayStep(move.seat, move.move, note="unreadable"))
+            continue
+        if game.illegal_reason(seat, action) is not None:
+            steps.append(ReplayStep(move.seat, move.move, note="illegal"))
+            continue
+        game.apply(seat, action)
+        hand = game.hand
+        lines = [f"hand {game.number + 1}: {names[seat]} {move.move}"]
+        for s in range(4):
+            melds = " ".join("[" + " ".join(_short(t) for t in m.tiles) + "]"
+                             for m in hand.melds[s])
+            lines.append(f"{names[s][:12]:<12} {' '.join(_short(t) for t in hand.hands[s])}"
+                         f" {melds}")
+        if hand.result is not None:
+            lines.append(f"result: {hand.result.reason}, {list(hand.result.payments)}")
+        mark = "".join(
+            f'<text x="10" y="{ROW * (k + 1)}" class="{"act" if k == 0 else "who"}">'
+            f"{html.escape(text)}</text>" for k, text in enumerate(lines))
+        steps.append(ReplayStep(move.seat, move.move, mark=mark))
+    return ReplayView(WIDTH, ROW * 7, "", tuple(steps), STYLE,
+                      roles=tuple(f"seat {s + 1}" for s in range(4)))

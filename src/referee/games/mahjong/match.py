@@ -1,0 +1,283 @@
+"""Local mode: the referee runs four AI programs over pipes for a game of hands.
+
+Each hand (the spec's "game") is a session of its own: the four programs are started,
+told ``/start`` and ``/initGame``, play, get ``/exit <scores>`` and are stopped; the next
+hand starts them again. A program that answers with a wrong instruction, a move the hand
+does not allow, nothing in time, or that crashes, gets ``/exit`` at once and is stopped;
+the default dummy AI plays its seat for the rest of the game, and the record notes the
+takeover, the hand and the move. Nothing else ends a game early.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from referee.core.errors import BotFault
+from referee.core.match import Decision, play_game
+from referee.core.outcome import Outcome
+from referee.core.players import PlayerSpec, rotation, start_player
+from referee.core.process import BotProcess
+from referee.core.record import GameRecord, PlayerInfo
+from referee.games.mahjong.bots.policies import dummy_policy
+from referee.games.mahjong.protocol import event_lines, hand_start_lines, parse_action
+from referee.games.mahjong.rules import Action, MahjongGame, MahjongHand, Rules
+
+log = logging.getLogger(__name__)
+
+__all__ = ["BUILTIN_PLAYERS", "Channel", "ClientSeat", "DummySeat", "MahjongSettings",
+           "ProcessChannel", "new_record", "play_clients", "play_mahjong", "run_match"]
+
+BUILTIN_PLAYERS = {
+    "greedy": "referee.games.mahjong.bots.greedy_ai",
+    "random": "referee.games.mahjong.bots.random_ai",
+}
+"""The reference AIs by name (the first is the default house player)."""
+
+
+@dataclass(frozen=True)
+class MahjongSettings:
+    """How a game is played: the rules, the seed of the walls, the time per decision."""
+
+    rules: Rules = field(default_factory=Rules)
+    seed: int = 1
+    move_time: float = 10.0
+    """Seconds a program has for each answer."""
+    first_dealer: int = 0
+
+
+def _opener(seed: int, hand: int, dealer: int) -> int:
+    """The seat whose wall is opened (two dice from the hand's seed; shown, not used)."""
+    dice = random.Random(seed * 100_003 + hand)
+    return (dealer + dice.randint(1, 6) + dice.randint(1, 6) - 1) % 4
+
+
+class DummySeat:
+    """The default dummy AI in a seat (in-process)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._rng = random.Random(0)
+
+    def request(self, engine: MahjongGame) -> Decision:
+        """The dummy's answer to the seat's question."""
+        seat = engine.to_play()
+        assert seat is not None
+        return Decision(dummy_policy(engine.hand.view(seat), self._rng), 0.0)
+
+    def observe(self, engine: MahjongGame, seat: int, action: object) -> None:
+        """The dummy needs no news."""
+
+
+class Channel(Protocol):
+    """The line conversation with one client, hand after hand: a program on pipes (local
+    mode) or a wrapper on a socket (network mode)."""
+
+    name: str
+    command: str
+    """What ``/start`` names as the AI's path."""
+
+    def open(self, hand: int) -> None:
+        """Get ready for hand number ``hand`` (local mode starts the program)."""
+
+    def send(self, text: str, deadline: float) -> None:
+        """Write lines; ``BotFault`` if the client is gone or stuck."""
+
+    def read_line(self, deadline: float) -> str:
+        """The client's next line; ``BotFault`` on a timeout, crash or disconnection."""
+
+    def close(self, grace: float) -> None:
+        """The hand's session is over (local mode stops the program)."""
+
+
+class ProcessChannel:
+    """An AI program started afresh for every hand (local mode)."""
+
+    def __init__(self, player: PlayerSpec, folder: Path, seed: int, tag: str) -> None:
+        self.player = player
+        self.name = player.name
+        self.command = " ".join(player.command)
+        self.folder = folder
+        self.seed = seed
+        self.tag = tag
+        self.process: BotProcess | None = None
+
+    def open(self, hand: int) -> None:
+        """Start the program for this hand."""
+        self.close(1.0)
+        self.process = start_player(self.player, self.folder, seed=self.seed + hand,
+                                    tag=self.tag)
+
+    def send(self, text: str, deadline: float) -> None:
+        """Write to the program's standard input."""
+        if self.process is not None:
+            self.process.send(text, deadline)
+
+    def read_line(self, deadline: float) -> str:
+        """A line of the program's standard output."""
+        if self.process is None:
+            raise BotFault(Outcome.CRASH, "the program is not running")
+        return self.process.read_line(deadline)
+
+    def close(self, grace: float) -> None:
+        """Stop the program (it has had /exit)."""
+        process, self.process = self.process, None
+        if process is not None:
+            process.stop(grace)
+
+
+class ClientSeat:
+    """One client in one seat for the match loop: tells it the news, reads its answers;
+    every hand is a session (``/start`` .. ``/exit``)."""
+
+    def __init__(self, channel: Channel, seat: int, settings: MahjongSettings) -> None:
+        self.channel = channel
+        self.name = channel.name
+        self.seat = seat
+        self.settings = settings
+        self.hand: MahjongHand | None = None
+        self.told = 0
+        """How many of the hand's events this client has been told about."""
+        self.open = False
+
+    def _begin(self, game: MahjongGame) -> None:
+        self.end()
+        self.hand, self.told = game.hand, 0
+        hand = game.hand
+        self.channel.open(game.number)
+        self.open = True
+        self._send(hand_start_lines(self.seat, self.channel.command, hand.round_wind,
+                                    game.number % 4,
+                                    _opener(self.settings.seed, game.number, hand.dealer),
+                                    hand.dealer))
+
+    def _send(self, lines: Sequence[str]) -> None:
+        if lines and self.open:
+            self.channel.send("".join(line + "\n" for line in lines),
+                              time.monotonic() + self.settings.move_time)
+
+    def _catch_up(self) -> None:
+        """Tell the client what happened since it was last told."""
+        hand = self.hand
+        if hand is None:
+            return
+        lines = [line for event in hand.events[self.told:]
+                 for line in event_lines(event, self.seat)]
+        self.told = len(hand.events)
+        self._send(lines)
+        if hand.result is not None:  # /exit was among them: the session is over
+            self.end()
+
+    def _sync(self, game: MahjongGame) -> None:
+        if self.hand is not game.hand:
+            if self.hand is not None:
+                self._catch_up()
+            self._begin(game)
+        self._catch_up()
+
+    def end(self, grace: float = 1.0) -> None:
+        """Close the hand's session."""
+        if self.open:
+            self.open = False
+            self.channel.close(grace)
+
+    def abandon(self) -> None:
+        """Send ``/exit`` (early termination, as the spec says) and close the session."""
+        if self.open:
+            with contextlib.suppress(BotFault):
+                self.channel.send("/exit\n", time.monotonic() + 1.0)
+        self.end(grace=0.5)
+
+    # -- the loop's driver ----------------------------------------------------------------
+    def request(self, engine: MahjongGame) -> Decision:
+        """Tell the news, read the answer to ``/ask``; ``BotFault`` if it is no instruction."""
+        self._sync(engine)
+        question = engine.hand.question
+        assert question is not None
+        start = time.monotonic()
+        line = self.channel.read_line(start + self.settings.move_time)
+        action: Action = parse_action(line, question.ask)
+        return Decision(action, time.monotonic() - start)
+
+    def observe(self, engine: MahjongGame, seat: int, action: object) -> None:
+        """Tell the client what the action changed (``/exit`` at a hand's end; a new
+        hand opens a new session)."""
+        self._sync(engine)
+
+
+def play_clients(channels: Sequence[Channel], settings: MahjongSettings,
+                 record: GameRecord) -> GameRecord:
+    """Play a game with four clients (any channels); a faulty client gets ``/exit`` and
+    the dummy AI plays its seat for the rest of the game."""
+    game = MahjongGame(settings.seed, settings.rules, settings.first_dealer)
+    seats: list[Any] = [ClientSeat(c, s, settings) for s, c in enumerate(channels)]
+
+    def take_over(engine: MahjongGame, seat: int, fault: BotFault) -> DummySeat:
+        driver = seats[seat]
+        if isinstance(driver, ClientSeat):
+            driver.abandon()
+        record.add_note(seat, "takeover-at",
+                        f"hand {engine.number + 1}: the dummy AI plays for "
+                        f"{driver.name} from here ({fault.outcome.value})")
+        return DummySeat(f"dummy for {driver.name}")
+
+    try:
+        play_game(game, seats, record, on_fault=take_over)
+    finally:
+        for driver in seats:
+            if isinstance(driver, ClientSeat):
+                driver.end()
+    record.settings["hands_played"] = [
+        {"winner": r.winner, "discarder": r.discarder, "payments": list(r.payments),
+         "tai": None if r.score is None else r.score.total_tai,
+         "patterns": [] if r.score is None else [list(p) for p in r.score.patterns],
+         "reason": r.reason}
+        for r in game.results]
+    if record.outcome is None:
+        record.finish(game.scores(), Outcome.NORMAL, game.end_reason())
+    return record
+
+
+def play_mahjong(players: Sequence[PlayerSpec], settings: MahjongSettings,
+                 folder: Path, record: GameRecord | None = None) -> GameRecord:
+    """Local mode: a game of ``settings.rules.hands`` hands with four AI programs; the
+    record holds every answer, each hand's result and the takeovers."""
+    if len(players) != 4:
+        raise ValueError("ICGA Mahjong takes four players")
+    if record is None:
+        record = new_record(players, settings)
+    channels = [ProcessChannel(p, folder, settings.seed * 4 + s, f"seat{s + 1}-")
+                for s, p in enumerate(players)]
+    return play_clients(channels, settings, record)
+
+
+def new_record(players: Sequence[PlayerSpec], settings: MahjongSettings) -> GameRecord:
+    """An empty record of a game with these players and settings."""
+    return GameRecord("mahjong", [PlayerInfo(p.name, p.command) for p in players],
+                      settings={"hands": settings.rules.hands,
+                                "reserve": settings.rules.reserve,
+                                "move_time": settings.move_time},
+                      seed=settings.seed)
+
+
+def run_match(players: Sequence[PlayerSpec], settings: MahjongSettings, rotations: int,
+              out_dir: Path, on_game: Callable[[GameRecord], None] | None = None
+              ) -> list[GameRecord]:
+    """Duplicate play: ``rotations`` games (1 to 4) on the same walls (the same seed), the
+    players' seats rotating one place each game. Records go to ``out_dir``."""
+    records = []
+    for game in range(rotations):
+        seated = rotation(players, game)
+        record = play_mahjong(seated, settings, out_dir / f"game-{game + 1}")
+        record.index = game + 1
+        record.write(out_dir / f"game-{game + 1:03d}.json")
+        records.append(record)
+        if on_game is not None:
+            on_game(record)
+    return records

@@ -1,0 +1,87 @@
+"""Local mode with real AI processes over pipes: whole games, the dummy AI taking over a
+seat that misbehaves (with the takeover in the record), duplicate rotations, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.core.players import PlayerSpec, builtin_command
+from referee.games.mahjong.match import MahjongSettings, play_mahjong, run_match
+from referee.games.mahjong.rules import Rules
+
+BRAIN = Path(__file__).resolve().parents[2] / "brains" / "mahjong_faulty.py"
+
+
+def builtin(name: str) -> PlayerSpec:
+    return PlayerSpec(name, builtin_command(f"referee.games.mahjong.bots.{name}_ai"), True)
+
+
+def faulty(mode: str) -> PlayerSpec:
+    return PlayerSpec(f"faulty-{mode}", [sys.executable, str(BRAIN), "--mode", mode])
+
+
+def test_a_game_of_reference_ais_over_pipes(tmp_path: Path) -> None:
+    players = [builtin("greedy"), builtin("random"), faulty("ok"), builtin("random")]
+    record = play_mahjong(players, MahjongSettings(Rules(hands=4), seed=5, move_time=10),
+                          tmp_path)
+    assert record.scores is not None and sum(record.scores) == 0
+    assert record.notes == []  # nobody was taken over
+    hands = record.settings["hands_played"]
+    assert len(hands) == 4
+    for hand in hands:
+        assert sum(hand["payments"]) == 0
+    # the "ok" AI logged everything the referee told it over the four hands
+    received = (tmp_path / "work" / "seat3-faulty-ok" / "received.txt").read_text().splitlines()
+    starts = [line for line in received if line.startswith("/start")]
+    assert starts == [f"/start MJ 3 {' '.join(players[2].command)}"] * 4
+    assert [line.split()[:3] for line in received if line.startswith("/initGame")] == [
+        ["/initGame", "EAST", "EAST"], ["/initGame", "EAST", "SOUTH"],
+        ["/initGame", "EAST", "WEST"], ["/initGame", "EAST", "NORTH"]]
+    assert sum(1 for line in received if line.startswith("/exit")) == 4
+    init = [line.split() for line in received if line.startswith("/initCard")]
+    assert [len(words) - 1 for words in init] == [16, 16, 17, 16]  # seat 3 deals hand 3
+
+
+@pytest.mark.parametrize("mode", ["garbage", "not-held", "unasked", "silent", "crash"])
+def test_a_misbehaving_ai_is_replaced_by_the_dummy_and_the_game_goes_on(
+        tmp_path: Path, mode: str) -> None:
+    players = [builtin("random"), faulty(mode), builtin("random"), builtin("random")]
+    record = play_mahjong(players, MahjongSettings(Rules(hands=2), seed=2, move_time=1.5),
+                          tmp_path)
+    takeovers = [n for n in record.notes if n.kind == "takeover-at"]
+    assert len(takeovers) == 1 and takeovers[0].seat == 1
+    assert "hand 1" in takeovers[0].text
+    assert record.outcome is not None and record.outcome.value == "normal"
+    assert len(record.settings["hands_played"]) == 2  # the game went on to its end
+    faults = [n for n in record.notes if n.kind == "takeover"]
+    assert faults and faults[0].seat == 1
+    received = (tmp_path / "work" / "seat2-faulty-" f"{mode}" / "received.txt").read_text()
+    if mode in ("garbage", "not-held", "unasked"):
+        assert received.splitlines()[-1] == "/exit"  # told to stop at once, as the spec says
+    assert received.count("/start") == 1  # the dummy plays the second hand
+
+
+def test_duplicate_rotations_play_the_same_walls(tmp_path: Path) -> None:
+    players = [builtin("greedy"), builtin("random"), builtin("random"), builtin("random")]
+    records = run_match(players, MahjongSettings(Rules(hands=1), seed=9), 4, tmp_path)
+    assert [r.players[(4 - k) % 4].name for k, r in enumerate(records)] == ["greedy"] * 4
+    first_deal = [json.loads(p.read_text())["seed"] for p in sorted(tmp_path.glob("*.json"))]
+    assert first_deal == [9, 9, 9, 9]
+
+
+def test_the_cli_plays_a_match_and_names_bad_options(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "match", "mahjong", "greedy",
+                          "random", "random", "random", "--hands", "2", "--seed", "4",
+                          "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "greedy" in run.stdout and (tmp_path / "game-001.json").exists()
+    bad = subprocess.run([sys.executable, "-m", "referee.cli", "match", "mahjong", "greedy",
+                          "random", "random", "random", "--hands", "0"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "hands = 0" in bad.stderr
+    assert "Traceback" not in bad.stderr

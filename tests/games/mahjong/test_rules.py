@@ -1,0 +1,357 @@
+"""The Taiwanese 16-tile engine: walls, the deal and flowers, questions and claim priority,
+kongs and robbing, drawn hands, and random play checked for tile conservation, real wins
+and zero-sum scores (hypothesis)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.games.mahjong.hand import is_winning
+from referee.games.mahjong.melds import MeldKind
+from referee.games.mahjong.rules import (
+    Ask,
+    ConcealedKong,
+    Eat,
+    Hu,
+    Kong,
+    MahjongGame,
+    MahjongHand,
+    Pass,
+    Pong,
+    PromotedKong,
+    Question,
+    Rules,
+    Throw,
+    hand_seed,
+)
+from referee.games.mahjong.tiles import (
+    ALL_TILES,
+    FLOWERS,
+    counts_of,
+    is_flower,
+    kind_of,
+    make_wall,
+    tids_of_kind,
+)
+
+SUITS = {"w": 0, "t": 9, "o": 18}
+HONORS = {"E": 27, "S": 28, "W": 29, "N": 30, "R": 31, "G": 32, "B": 33}
+
+
+def kinds(text: str) -> list[int]:
+    """``"123w 55o EEE"`` -> kinds (w Wan, t Tiao, o Tong; E S W N winds, R G B dragons)."""
+    out: list[int] = []
+    for word in text.split():
+        if word[-1] in SUITS:
+            out.extend(SUITS[word[-1]] + int(d) - 1 for d in word[:-1])
+        else:
+            out.extend(HONORS[c] for c in word)
+    return out
+
+
+class Pool:
+    """Hands out distinct TIDs of given kinds."""
+
+    def __init__(self) -> None:
+        self.left = {k: list(tids_of_kind(k)) for k in range(34)}
+
+    def take(self, text: str) -> list[int]:
+        out = []
+        for k in kinds(text):
+            assert self.left[k], f"a fifth tile of kind {k} in {text!r}"
+            out.append(self.left[k].pop(0))
+        return out
+
+    def rest(self) -> list[int]:
+        return [t for tids in self.left.values() for t in tids]
+
+
+def build_wall(hands: list[str], draws: Iterable[str] = (), dealer: int = 0
+               ) -> tuple[list[int], Pool]:
+    """A wall dealing ``hands`` (the dealer's 17, the others' 16) and then ``draws`` from
+    the front; flowers come after the draws; the back holds ordinary tiles."""
+    pool = Pool()
+    dealt = [pool.take(h) for h in hands]
+    assert [len(d) for d in dealt] == [17 if s == dealer else 16 for s in range(4)]
+    front: list[int] = []
+    order = [(dealer + k) % 4 for k in range(4)]
+    for round_ in range(4):
+        for seat in order:
+            front.extend(dealt[seat][4 * round_: 4 * round_ + 4])
+    front.append(dealt[dealer][16])
+    for d in draws:
+        front.extend(pool.take(d))
+    return front + list(FLOWERS) + pool.rest(), pool
+
+
+def test_walls_are_the_same_for_a_seed_everywhere() -> None:
+    assert make_wall(7) == make_wall(7)
+    assert make_wall(7) != make_wall(8)
+    assert sorted(make_wall(123)) == sorted(ALL_TILES)
+    # pinned: SplitMix64 and Fisher-Yates do not depend on the Python version
+    assert make_wall(1)[:6] == [173, 433, 261, 222, 122, 212]
+    assert hand_seed(5, 0) != hand_seed(5, 1)
+
+
+def test_the_deal_gives_17_and_16_and_replaces_flowers_from_the_back() -> None:
+    for seed in range(30):
+        hand = MahjongHand(make_wall(seed), dealer=seed % 4)
+        sizes = [len(h) for h in hand.hands]
+        assert sizes[seed % 4] == 17 and sorted(sizes) == [16, 16, 16, 17]
+        assert not any(is_flower(t) for h in hand.hands for t in h)
+        assert sum(map(len, hand.flowers)) == 8 - sum(
+            1 for t in hand.wall[hand.front:hand.back] if is_flower(t))
+        assert hand.tile_count() == 144
+        assert hand.question == Question(seed % 4, hand.question.ask) if hand.question else True
+
+
+def test_claim_priority_pong_before_chow_and_the_first_hu_after_the_discarder() -> None:
+    wall, _ = build_wall([
+        "111w 222w 333w 444w 55w 9o E S",  # dealer (seat 0) throws East
+        "23o 567o 789t 111t 234t 5t N",    # seat 1: nobody eats an honor
+        "EE 123w 456w 789w 66t 99o 8o",    # seat 2: can pong East
+        "E 222o 333o 444o 555o 66t 7t",    # seat 3: holds one East only
+    ])
+    hand = MahjongHand(wall)
+    assert hand.question == Question(0, Ask.THROW)
+    east = next(t for t in hand.hands[0] if kind_of(t) == 27)
+    hand.apply(0, Throw(east))
+    assert hand.question == Question(2, Ask.PONG)  # nobody eats an honor; seat 2 pongs
+    pair = tuple(t for t in hand.hands[2] if kind_of(t) == 27)
+    assert hand.illegal_reason(1, Pass()) == "seat 2 was not asked anything"
+    hand.apply(2, Pong(*pair))
+    assert hand.question == Question(2, Ask.THROW)  # after a pong: a discard
+    assert hand.melds[2][0].kind is MeldKind.PUNG and hand.melds[2][0].source == 0
+    assert hand.discards[0] == []  # the claimed tile left the pool
+
+
+def test_a_pong_outranks_a_chow_by_the_next_seat() -> None:
+    wall, _ = build_wall([
+        "111w 222w 333w 444w 5w 9o 5o 6w 7w",  # dealer throws 5-Tong
+        "46o 567t 789t 111t 2t 3t 4t 6w N",    # seat 1 (next) can eat 4-5-6 Tong
+        "55o 123w 456w 789w 66t 99o 8o",       # seat 2 can pong
+        "E 222o 333o 777o 888o 55t S",
+    ])
+    hand = MahjongHand(wall)
+    five = next(t for t in hand.hands[0] if kind_of(t) == 22)
+    hand.apply(0, Throw(five))
+    assert hand.question == Question(2, Ask.PONG)
+    hand.apply(2, Pass())
+    assert hand.question == Question(1, Ask.EAT)
+    assert hand.illegal_reason(1, Pong(hand.hands[1][0], hand.hands[1][1])) is not None
+    eat = next(a for a in hand.legal_actions() if isinstance(a, Eat))
+    hand.apply(1, eat)
+    meld = hand.melds[1][0]
+    assert meld.kind is MeldKind.CHOW and [kind_of(t) for t in meld.tiles] == [21, 22, 23]
+    assert hand.question == Question(1, Ask.THROW)
+
+
+def autoplay_until(hand: MahjongHand, seat: int, ask: Ask) -> None:
+    """Pass on everything and throw what was drawn until ``seat`` is asked ``ask``."""
+    while hand.question is not None and hand.question != Question(seat, ask):
+        q = hand.question
+        if q.ask is Ask.THROW:
+            tile = hand.drawn if hand.drawn in hand.hands[q.seat] else hand.hands[q.seat][-1]
+            assert tile is not None
+            hand.apply(q.seat, Throw(tile))
+        else:
+            hand.apply(q.seat, Pass())
+    assert hand.question == Question(seat, ask)
+
+
+def first(hand: MahjongHand, seat: int, kind: int) -> int:
+    """The first tile of ``kind`` in ``seat``'s hand."""
+    return next(t for t in hand.hands[seat] if kind_of(t) == kind)
+
+
+TWO_WAITERS = [
+    "111o 222o 333o 444o 678t 9t E",   # dealer throws East
+    "5w 123t 345t 567t 789o 78o N",    # seat 1 throws 5-Wan
+    "46w 111t 999t 111w 789w SS",      # seat 2 waits on 5-Wan
+    "46w 222t 888t WWW RR 234o",       # seat 3 waits on 5-Wan
+]
+
+
+def test_two_winners_the_first_after_the_discarder_is_asked_first_and_wins() -> None:
+    wall, _ = build_wall(TWO_WAITERS, draws=["9o"])
+    hand = MahjongHand(wall)
+    hand.apply(0, Throw(first(hand, 0, 27)))
+    assert hand.question == Question(1, Ask.THROW)
+    hand.apply(1, Throw(first(hand, 1, 4)))
+    assert hand.question == Question(2, Ask.HU)
+    hand.apply(2, Hu())
+    result = hand.result
+    assert result is not None and result.winner == 2 and result.discarder == 1
+    assert sum(result.payments) == 0 and result.payments[2] > 0
+    assert result.payments[0] == result.payments[3] == 0  # only the discarder pays
+    assert [e.kind for e in hand.events[-2:]] == ["hu", "end"]
+
+
+def test_the_second_winner_is_asked_when_the_first_passes() -> None:
+    wall, _ = build_wall(TWO_WAITERS, draws=["9o"])
+    hand = MahjongHand(wall)
+    hand.apply(0, Throw(first(hand, 0, 27)))
+    hand.apply(1, Throw(first(hand, 1, 4)))
+    hand.apply(2, Pass())
+    assert hand.question == Question(3, Ask.HU)
+    hand.apply(3, Hu())
+    assert hand.result is not None and hand.result.winner == 3
+
+
+def test_concealed_kong_draws_from_the_back() -> None:
+    wall, _ = build_wall([
+        "1111w 222o 333o 444o 9t E S N",
+        "23w 567t 789t 111t 2t 3t 4t 5t W",
+        "EE 45w 666w 789w 66t 99o 8o R",
+        "S 222t 333t 777o 888o 55t G",
+    ])
+    hand = MahjongHand(wall)
+    assert hand.question == Question(0, Ask.GONG)
+    kong = next(a for a in hand.legal_actions() if isinstance(a, ConcealedKong))
+    back = hand.wall[hand.back - 1]
+    hand.apply(0, kong)
+    assert hand.melds[0][0].kind is MeldKind.CONCEALED_KONG
+    assert back in hand.hands[0] and hand.drawn == back  # the replacement came from the back
+    assert hand.events[-3].kind == "gong" and hand.events[-3].kong == 0
+    assert hand.events[-2].kind == "draw"
+    assert len(hand.hands[0]) + 3 * len(hand.melds[0]) == 17
+
+
+ROBBING = [
+    "55w 111o 222o 333o 789t E S N",   # dealer: a pair of 5-Wan
+    "5w 123t 456t 789t 234o 56o W",    # seat 1 throws its 5-Wan
+    "46w 111w 999w 777o 888o GG",      # seat 2 waits on 5-Wan
+    "R 222t 333t 444w 666w 777w",
+]
+
+
+def test_a_promoted_kong_is_robbed_by_a_seat_waiting_on_its_tile() -> None:
+    wall, _ = build_wall(ROBBING, draws=["1t", "2w", "3w", "8w", "5w"])
+    hand = MahjongHand(wall)
+    hand.apply(0, Throw(first(hand, 0, 27)))
+    hand.apply(1, Throw(first(hand, 1, 4)))
+    assert hand.question == Question(2, Ask.HU)  # seat 2 could win now; it waits
+    hand.apply(2, Pass())
+    assert hand.question == Question(0, Ask.PONG)
+    hand.apply(0, Pong(*[t for t in hand.hands[0] if kind_of(t) == 4]))
+    hand.apply(0, Throw(first(hand, 0, 28)))
+    autoplay_until(hand, 0, Ask.GONG)  # the dealer draws the fourth 5-Wan
+    promote = next(a for a in hand.legal_actions() if isinstance(a, PromotedKong))
+    hand.apply(0, promote)
+    assert hand.question == Question(2, Ask.HU)  # robbing the kong
+    hand.apply(2, Hu())
+    result = hand.result
+    assert result is not None and (result.winner, result.discarder) == (2, 0)
+    assert result.score is not None and result.score.tai("robbing_kong") == 1
+    assert hand.melds[0][0].kind is MeldKind.PUNG  # the kong was never completed
+    assert hand.tile_count() == 144
+
+
+def test_a_promoted_kong_nobody_robs_becomes_a_kong_with_a_replacement() -> None:
+    hands = [*ROBBING]
+    hands[2] = "47w 111w 999w 777o 888o GG"  # no longer waiting on 5-Wan
+    wall, _ = build_wall(hands, draws=["1t", "2w", "3w", "8w", "5w"])
+    hand = MahjongHand(wall)
+    hand.apply(0, Throw(first(hand, 0, 27)))
+    hand.apply(1, Throw(first(hand, 1, 4)))
+    assert hand.question == Question(0, Ask.PONG)
+    hand.apply(0, Pong(*[t for t in hand.hands[0] if kind_of(t) == 4]))
+    hand.apply(0, Throw(first(hand, 0, 28)))
+    autoplay_until(hand, 0, Ask.GONG)
+    hand.apply(0, next(a for a in hand.legal_actions() if isinstance(a, PromotedKong)))
+    assert hand.melds[0][0].kind is MeldKind.PROMOTED_KONG
+    assert hand.question is not None and hand.question.seat == 0
+    assert len(hand.hands[0]) + 3 * len(hand.melds[0]) == 17
+
+
+def test_an_exhaustive_draw_pays_nothing() -> None:
+    rules = Rules(hands=1, reserve=60)
+    game = MahjongGame(3, rules)
+    rng = random.Random(1)
+    while (seat := game.to_play()) is not None:
+        options = [a for a in game.hand.legal_actions() if not isinstance(a, Hu)]
+        game.apply(seat, rng.choice(options))
+    assert game.results[0].winner is None and game.results[0].payments == (0, 0, 0, 0)
+    assert game.results[0].reason.startswith("drawn")
+
+
+def test_illegal_answers_are_named() -> None:
+    hand = MahjongHand(make_wall(11))
+    q = hand.question
+    assert q is not None
+    not_held = next(t for t in ALL_TILES if not is_flower(t) and t not in hand.hands[q.seat])
+    if q.ask is Ask.THROW:
+        assert "not all in the hand" in (hand.illegal_reason(q.seat, Throw(not_held)) or "")
+        assert hand.illegal_reason(q.seat, Pass()) == "a discard is required (/ask throw)"
+        assert hand.illegal_reason(q.seat, Hu()) is not None
+    assert hand.illegal_reason((q.seat + 1) % 4, Pass()) is not None
+    assert hand.illegal_reason(q.seat, Kong(1, 2, 3)) is not None
+    assert hand.illegal_reason(q.seat, PromotedKong(not_held)) is not None
+
+
+def _check_hand_end(hand: MahjongHand) -> None:
+    result = hand.result
+    assert result is not None
+    assert sum(result.payments) == 0
+    if result.winner is not None:
+        seat = result.winner
+        assert is_winning(counts_of(hand.hands[seat]))
+        assert len(hand.hands[seat]) + 3 * len(hand.melds[seat]) == 17
+        assert result.payments[seat] > 0
+        if result.discarder is None:
+            assert all(p < 0 for s, p in enumerate(result.payments) if s != seat)
+        else:
+            assert [s for s, p in enumerate(result.payments) if p < 0] == [result.discarder]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), choices=st.integers(0, 2**32))
+def test_random_play_conserves_tiles_and_every_win_is_real(seed: int, choices: int) -> None:
+    rng = random.Random(choices)
+    game = MahjongGame(seed, Rules(hands=2))
+    while (seat := game.to_play()) is not None:
+        hand = game.hand
+        options = hand.legal_actions()
+        assert options and all(hand.illegal_reason(seat, a) is None for a in options)
+        assert hand.tile_count() == 144
+        game.apply(seat, rng.choice(options))
+        if hand.result is not None:
+            _check_hand_end(hand)
+        else:
+            assert hand.tile_count() == 144
+            assert all(len(h) + 3 * len(m) in (16, 17)
+                       for h, m in zip(hand.hands, hand.melds, strict=True))
+    assert len(game.results) == 2
+    assert sum(game.totals) == 0
+
+
+def test_the_same_seed_and_answers_replay_the_same_events() -> None:
+    def play(seed: int) -> list[object]:
+        game, rng = MahjongGame(seed, Rules(hands=3)), random.Random(4)
+        events: list[object] = []
+        while (seat := game.to_play()) is not None:
+            events.extend(game.hand.events)
+            game.apply(seat, rng.choice(game.hand.legal_actions()))
+        return events
+
+    assert play(9) == play(9)
+    assert play(9) != play(10)
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_the_dealer_passes_every_hand(dealer: int) -> None:
+    game = MahjongGame(1, Rules(hands=5), first_dealer=dealer)
+    dealers = []
+    rng = random.Random(0)
+    seen = -1
+    while (seat := game.to_play()) is not None:
+        if game.number != seen:
+            seen = game.number
+            dealers.append(game.hand.dealer)
+        game.apply(seat, rng.choice(game.hand.legal_actions()))
+    assert dealers == [(dealer + k) % 4 for k in range(5)]

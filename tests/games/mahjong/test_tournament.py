@@ -1,0 +1,71 @@
+"""Duplicate Mahjong tournaments: ITPW groups play every seat rotation on the same walls,
+rated with pairwise BayesElo; the player check; the replay from a record."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.core.errors import ConfigError
+from referee.core.players import PlayerSpec, builtin_command
+from referee.games.mahjong.adapter import MahjongAdapter, mahjong_replay
+from referee.games.mahjong.match import MahjongSettings, play_mahjong
+from referee.games.mahjong.rules import Rules
+
+BRAIN = Path(__file__).resolve().parents[2] / "brains" / "mahjong_faulty.py"
+
+
+def test_a_duplicate_tournament_plays_every_rotation_on_the_same_walls(tmp_path: Path) -> None:
+    toml = tmp_path / "mj.toml"
+    toml.write_text("\n".join([
+        'name = "mj"', 'game = "mahjong"', "seed = 8",
+        "[schedule]", 'kind = "itpw"', "rounds = 1", "random_rounds = 1",
+        "[settings]", "hands = 2", "move_time = 10.0",
+        *[line for name, ai in (("g", "greedy"), ("r1", "random"), ("r2", "random"),
+                                ("r3", "random"))
+          for line in ("[[players]]", f'name = "{name}"', f'builtin = "{ai}"')],
+    ]) + "\n")
+    out = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(toml),
+                          "--out", str(out), "-j", "2"], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Ratings (BayesElo)" in run.stdout
+    with sqlite3.connect(out / "tournament.sqlite") as db:
+        tables = {r[0] for r in db.execute("select name from sqlite_master")}
+        assert "games" in tables
+        columns = [r[1] for r in db.execute("pragma table_info(games)")]
+        rows = db.execute("select * from games").fetchall()
+    assert len(rows) == 4  # one group of four, every cyclic rotation
+    seeds = {row[columns.index("seed")] for row in rows}
+    assert len(seeds) == 1  # the same walls for every rotation
+    assert (out / "report" / "games" / "g00001.html").exists()
+
+
+def test_the_player_check_names_a_program_that_cannot_play(tmp_path: Path) -> None:
+    adapter = MahjongAdapter()
+    settings = MahjongSettings(Rules(hands=1), move_time=2.0)
+    good = PlayerSpec("greedy", builtin_command("referee.games.mahjong.bots.greedy_ai"), True)
+    adapter.check_player(settings, good, tmp_path)
+    for mode, message in (("crash", "cannot play a hand"), ("garbage", "cannot play a hand"),
+                          ("not-held", "not a /throw of one of its tiles")):
+        bad = PlayerSpec(f"bad-{mode}", [sys.executable, str(BRAIN), "--mode", mode])
+        with pytest.raises(ConfigError, match=message):
+            adapter.check_player(settings, bad, tmp_path)
+
+
+def test_the_replay_follows_the_record_to_each_hand_s_end(tmp_path: Path) -> None:
+    players = [PlayerSpec(f"g{k}", builtin_command("referee.games.mahjong.bots.greedy_ai"),
+                          True) for k in range(4)]
+    record = play_mahjong(players, MahjongSettings(Rules(hands=2), seed=6), tmp_path)
+    view = mahjong_replay(record)
+    assert len(view.steps) == len(record.moves)
+    assert all(step.note == "" for step in view.steps)
+    ends = [step for step in view.steps if "result:" in step.mark]
+    assert len(ends) == 2  # both hands end in the replay as they did in the game
+    assert "hand 2:" in view.steps[-1].mark
+    assert view.svg().startswith("<svg")
