@@ -220,13 +220,18 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
               help="Tiles left in the wall when a hand is drawn.")
 @click.option("--rotations", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Duplicate play: games on the same walls, seats rotating each game.")
+@click.option("--base", type=click.IntRange(min=0), default=100, show_default=True,
+              help="Points paid for a win before the tai.")
+@click.option("--per-tai", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Points paid per tai.")
 @click.option("--move-time", type=float, default=10.0, show_default=True,
               help="Seconds an AI has for each answer.")
 @click.option("--seed", type=int, help="Seed of the walls (default: random, recorded).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder for records and logs [default: referee-out/match-<time>].")
 def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations: int,
-                  move_time: float, seed: int | None, out_dir: Path | None) -> None:
+                  base: int, per_tai: int, move_time: float, seed: int | None,
+                  out_dir: Path | None) -> None:
     """Play ICGA (Taiwanese 16-tile) Mahjong between four AI programs (local mode).
 
     Each AI is a built-in one (random, greedy) or a command line. The referee starts the
@@ -236,12 +241,13 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
     """
     from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, run_match
     from referee.games.mahjong.rules import Rules
+    from referee.games.mahjong.scoring import Stakes
 
     console = make_console()
     try:
         if move_time <= 0:
             raise ConfigError(f"--move-time must be positive, got {move_time}")
-        rules = Rules(hands=hands, reserve=reserve)
+        rules = Rules(hands=hands, reserve=reserve, stakes=Stakes(base, per_tai))
         specs = resolve_players(players, BUILTIN_PLAYERS)
         for spec in specs:
             check_runnable(spec)

@@ -355,3 +355,16 @@ def test_the_dealer_passes_every_hand(dealer: int) -> None:
             dealers.append(game.hand.dealer)
         game.apply(seat, rng.choice(game.hand.legal_actions()))
     assert dealers == [(dealer + k) % 4 for k in range(5)]
+
+
+def test_the_stakes_are_configurable() -> None:
+    from referee.games.mahjong.scoring import Stakes
+
+    wall, _ = build_wall(TWO_WAITERS, draws=["9o"])
+    hand = MahjongHand(wall, rules=Rules(stakes=Stakes(base=0, per_tai=10)))
+    hand.apply(0, Throw(first(hand, 0, 27)))
+    hand.apply(1, Throw(first(hand, 1, 4)))
+    hand.apply(2, Hu())
+    assert hand.result is not None and hand.result.score is not None
+    assert hand.result.payments == (0, -10 * hand.result.score.total_tai,
+                                    10 * hand.result.score.total_tai, 0)

@@ -24,6 +24,7 @@ from referee.core.validation import errors_in, validate_table
 from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, play_mahjong
 from referee.games.mahjong.protocol import parse_action
 from referee.games.mahjong.rules import Ask, MahjongGame, MahjongHand, Rules, options
+from referee.games.mahjong.scoring import Stakes
 from referee.games.mahjong.tiles import make_wall, tid_name
 
 __all__ = ["MahjongAdapter", "mahjong_replay"]
@@ -37,6 +38,9 @@ class MahjongTable(BaseModel):
     hands: int = Field(default=16, ge=1, le=64)
     reserve: int = Field(default=16, ge=0, le=60)
     move_time: float = Field(default=10.0, gt=0)
+    base: int = Field(default=100, ge=0)
+    """Points paid for a win before the tai."""
+    per_tai: int = Field(default=20, ge=0)
 
 
 class MahjongAdapter:
@@ -52,7 +56,8 @@ class MahjongAdapter:
         """Validate ``[settings]`` (hands, reserve, move_time)."""
         spec = validate_table(MahjongTable, table, source, prefix="settings.")
         with errors_in(source, "settings"):
-            return MahjongSettings(Rules(hands=spec.hands, reserve=spec.reserve),
+            return MahjongSettings(Rules(hands=spec.hands, reserve=spec.reserve,
+                                         stakes=Stakes(spec.base, spec.per_tai)),
                                    move_time=spec.move_time)
 
     def seat_count(self, settings: MahjongSettings) -> int:
@@ -62,7 +67,8 @@ class MahjongAdapter:
     def describe(self, settings: MahjongSettings) -> dict[str, Any]:
         """Settings as plain data."""
         return {"hands": settings.rules.hands, "reserve": settings.rules.reserve,
-                "move_time": settings.move_time}
+                "move_time": settings.move_time, "base": settings.rules.stakes.base,
+                "per_tai": settings.rules.stakes.per_tai}
 
     def opening_count(self, settings: MahjongSettings) -> int:
         """No openings: the seed decides the walls."""
@@ -112,10 +118,12 @@ STYLE = ("text{font:13px monospace;fill:#222}.who{font-weight:bold}"
 
 
 def _rules(settings: Mapping[str, Any]) -> Rules:
-    hands, reserve = settings.get("hands", 16), settings.get("reserve", 16)
-    if not isinstance(hands, int) or not isinstance(reserve, int):
-        raise ValueError("mahjong record: bad hands/reserve settings")
-    return Rules(hands=hands, reserve=reserve)
+    numbers = {key: settings.get(key, default) for key, default in
+               (("hands", 16), ("reserve", 16), ("base", 100), ("per_tai", 20))}
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers.values()):
+        raise ValueError(f"mahjong record: bad settings {numbers}")
+    return Rules(hands=numbers["hands"], reserve=numbers["reserve"],
+                 stakes=Stakes(numbers["base"], numbers["per_tai"]))
 
 
 def _short(tid: int) -> str:

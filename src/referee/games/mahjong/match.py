@@ -262,6 +262,8 @@ def new_record(players: Sequence[PlayerSpec], settings: MahjongSettings) -> Game
     return GameRecord("mahjong", [PlayerInfo(p.name, p.command) for p in players],
                       settings={"hands": settings.rules.hands,
                                 "reserve": settings.rules.reserve,
+                                "base": settings.rules.stakes.base,
+                                "per_tai": settings.rules.stakes.per_tai,
                                 "move_time": settings.move_time},
                       seed=settings.seed)
 

@@ -603,7 +603,8 @@ class MahjongHand:
             earthly=seat != self.dealer and self._calls == 0 and self._first_turn[seat],
         )
         result = score(ctx, decompositions(counts), self.rules.table)
-        pays = payments(result, seat, discarder, self.rules.stakes)
+        pays = payments(result, seat, discarder, self.rules.stakes,
+                        dealer=self.dealer if seat != self.dealer else None)
         self.hands[seat] = sorted(concealed)
         self.question = None
         self.discard = None
