@@ -529,5 +529,130 @@ def psq(record_file: Path, output: Path | None) -> None:
     click.echo(str(path))
 
 
+@main.group("mahjong")
+def mahjong_group() -> None:
+    """ICGA Mahjong in network mode: a referee server, and the wrappers that log in to
+    it for a seat each and run an AI program (or let a person play)."""
+
+
+@mahjong_group.command("serve")
+@click.option("--port", type=click.IntRange(0, 65535), required=True,
+              help="TCP port to listen on (0: any free port, printed at start).")
+@click.option("--seed", type=int, required=True,
+              help="Seed of the walls (the same seed deals the same hands).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind (another than 127.0.0.1 opens it to the network).")
+@click.option("--hands", type=int, default=16, show_default=True,
+              help="Hands in the game (16: four wind rounds).")
+@click.option("--reserve", type=int, default=16, show_default=True,
+              help="Tiles left in the wall when a hand is drawn.")
+@click.option("--move-time", type=float, default=10.0, show_default=True,
+              help="Seconds a client has for each answer (then the dummy AI takes its seat).")
+@click.option("--login-time", type=float, default=30.0, show_default=True,
+              help="Seconds a connection has to log in before it is dropped.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder for the record [default: referee-out/mahjong-<time>].")
+def mahjong_serve(port: int, seed: int, host: str, hands: int, reserve: int,
+                  move_time: float, login_time: float, out_dir: Path | None) -> None:
+    """Run the referee server: wait for four clients to log in (one per seat, with
+    `referee mahjong connect`), play the game with them, write the record, stop.
+
+    A client logs in with the line "/login <id> <account>" (id 1..4) and is answered
+    /ok or "/refused <reason>". Two clients with the same account or seat are both
+    refused. A client that faults or disconnects is replaced by the dummy AI.
+    """
+    from referee.core.players import PlayerSpec
+    from referee.games.mahjong.match import MahjongSettings
+    from referee.games.mahjong.rules import Rules
+    from referee.games.mahjong.server import MahjongServer, ServerConfig
+
+    console = make_console()
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        settings = MahjongSettings(Rules(hands=hands, reserve=reserve), seed, move_time)
+        out = (out_dir or _default_out("mahjong")).resolve()
+        server = MahjongServer(ServerConfig(settings, out, host, port, login_time),
+                               announce=lambda text: click.echo(f"referee: {text}", err=True))
+        bound_host, bound_port = server.address
+        click.echo(f"ICGA Mahjong server on {bound_host}:{bound_port}", err=True)
+        record, path = server.serve()
+    except BaseException as exc:
+        fail(exc)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    players = [PlayerSpec(p.name, list(p.command)) for p in record.players]
+    console.print(results_table(players, [record]))
+    for note in record.notes:
+        if note.kind == "takeover-at":
+            console.print(f"seat {note.seat + 1}: {note.text}")
+    console.print(f"Record: {path}")
+
+
+@mahjong_group.command("connect", context_settings={"allow_interspersed_args": False})
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The referee server's address.")
+@click.option("--port", type=click.IntRange(1, 65535), required=True,
+              help="The referee server's port.")
+@click.option("--id", "seat", type=click.IntRange(1, 4), required=True,
+              help="The client id: the seat at the table, 1..4.")
+@click.option("--account",
+              help="The account to log in with [default: the AI program's name and the id; "
+                   "human-<id> with --human].")
+@click.option("--human", is_flag=True,
+              help="Play yourself on this console instead of running an AI program (the "
+                   "server's --move-time is your time per answer).")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED, metavar="-- AI-COMMAND...")
+def mahjong_connect(host: str, port: int, seat: int, account: str | None, human: bool,
+                    command: tuple[str, ...]) -> None:
+    """Log in to a referee server for one seat and play its hands: start AI-COMMAND for
+    every hand and relay the server's lines to it and its answers back (the ICGA
+    wrapper). AI-COMMAND is a built-in AI (random, greedy) or a command line.
+
+    Ends with status 0 when the server closes the connection, 1 if the login is refused.
+    """
+    from referee.core.players import resolve_player
+    from referee.games.mahjong.human import HumanConsole, HumanLeft
+    from referee.games.mahjong.match import BUILTIN_PLAYERS
+    from referee.games.mahjong.wrapper import (
+        LoginRefused,
+        ServerLink,
+        Wrapper,
+        default_account,
+    )
+
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        if human and command:
+            raise ConfigError("give either --human or an AI command, not both")
+        argv: list[str] = []
+        console: HumanConsole | None = None
+        if human:
+            console = HumanConsole(sys.stdin, sys.stdout)
+            name = account or f"human-{seat}"
+        elif not command:
+            raise ConfigError("give the AI's command after -- (or a built-in AI: "
+                              f"{', '.join(BUILTIN_PLAYERS)}), or --human")
+        elif len(command) == 1:
+            spec = resolve_player(command[0], BUILTIN_PLAYERS)
+            argv = spec.command
+            name = account or (f"{spec.name}-{seat}" if spec.builtin
+                               else default_account(argv, seat))
+        else:
+            argv = list(command)
+            name = account or default_account(argv, seat)
+        wrapper = Wrapper(ServerLink(host, port), seat, name, argv, console,
+                          notify=lambda text: click.echo(f"referee: {text}", err=True))
+        wrapper.run()
+    except LoginRefused as exc:
+        click.echo(f"referee: refused by the server: {exc}", err=True)
+        sys.exit(1)
+    except HumanLeft:
+        click.echo("referee: the input ended: leaving the table", err=True)
+    except BaseException as exc:
+        fail(exc)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 if __name__ == "__main__":
     main()

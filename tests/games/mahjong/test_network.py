@@ -1,0 +1,363 @@
+"""Network mode with real processes and real TCP on 127.0.0.1: a `referee mahjong serve`
+subprocess, wrappers (`referee mahjong connect`) running AI programs, raw sockets for the
+logins the server must refuse, a wrapper killed mid-game, a silent connection, and a
+person (`--human`) typing on a pipe."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.core.errors import BotFault
+from referee.core.outcome import Outcome
+from referee.core.players import PlayerSpec, builtin_command
+from referee.games.mahjong.match import MahjongSettings, play_mahjong
+from referee.games.mahjong.rules import Rules
+from referee.games.mahjong.server import SocketChannel
+
+PY = sys.executable
+BRAIN = Path(__file__).resolve().parents[2] / "brains" / "mahjong_faulty.py"
+GREEDY = "referee.games.mahjong.bots.greedy_ai"
+
+
+class Server:
+    """A server subprocess; a thread collects its stderr lines as they come."""
+
+    def __init__(self, out: Path, *options: str) -> None:
+        self.out = out
+        self.proc = subprocess.Popen(
+            [PY, "-m", "referee.cli", "mahjong", "serve", "--port", "0", "--out", str(out),
+             *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines: list[str] = []
+        self._changed = threading.Condition()
+        threading.Thread(target=self._collect, daemon=True).start()
+        self.port = int(self.wait_for(r"ICGA Mahjong server on 127\.0\.0\.1:(\d+)").group(1))
+
+    def _collect(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            with self._changed:
+                self.lines.append(line.rstrip("\n"))
+                self._changed.notify_all()
+        with self._changed:
+            self.lines.append("<eof>")
+            self._changed.notify_all()
+
+    def wait_for(self, pattern: str, timeout: float = 15.0) -> re.Match[str]:
+        """The first stderr line matching ``pattern`` (waits for it)."""
+        end = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                for line in self.lines:
+                    if (found := re.search(pattern, line)) is not None:
+                        return found
+                left = end - time.monotonic()
+                if left <= 0 or "<eof>" in self.lines:
+                    raise AssertionError(f"no {pattern!r} in {self.lines}")
+                self._changed.wait(left)
+
+    def finish(self, timeout: float = 30.0) -> tuple[int, str]:
+        """Its exit status and standard output."""
+        stdout, _ = self.proc.communicate(timeout=timeout)
+        self.wait_for("<eof>")
+        return self.proc.returncode, stdout
+
+    def record(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads((self.out / "game-001.json").read_text())
+        return data
+
+
+class Raw:
+    """A hand-made client on a raw socket."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.file = self.sock.makefile("rb")
+
+    def send(self, text: str) -> None:
+        self.sock.sendall(text.encode())
+
+    def line(self) -> str:
+        """The next line, '' once the server closed the connection."""
+        return self.file.readline().decode().rstrip("\n")
+
+    def login(self, seat: int | str, account: str) -> str:
+        self.send(f"/login {seat} {account}\n")
+        return self.line()
+
+
+@pytest.fixture
+def procs() -> Iterator[list[subprocess.Popen[Any]]]:
+    """Every process a test starts; any still running at the end is killed."""
+    started: list[subprocess.Popen[Any]] = []
+    yield started
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def serve(tmp_path: Path, procs: list[subprocess.Popen[Any]], *options: str) -> Server:
+    server = Server(tmp_path / "out", *options)
+    procs.append(server.proc)
+    return server
+
+
+def connect(procs: list[subprocess.Popen[Any]], port: int, seat: int, *ai: str,
+            folder: Path, human_input: str | None = None) -> subprocess.Popen[Any]:
+    """A wrapper subprocess; its output goes to files in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    argv = [PY, "-m", "referee.cli", "mahjong", "connect", "--port", str(port),
+            "--id", str(seat)]
+    argv += ["--human"] if human_input is not None else ["--", *ai]
+    with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
+        proc = subprocess.Popen(argv, cwd=folder, stdout=out, stderr=err,
+                                stdin=subprocess.PIPE if human_input is not None else None)
+    procs.append(proc)
+    if human_input is not None:
+        assert proc.stdin is not None
+        proc.stdin.write(human_input.encode())
+        proc.stdin.close()
+    return proc
+
+
+def test_four_wrappers_play_the_game_local_mode_plays_and_a_fifth_is_refused(
+        tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
+    server = serve(tmp_path, procs, "--seed", "7", "--hands", "2")
+    ais = [("greedy",), (PY, "-m", GREEDY), ("greedy",), ("greedy",)]
+    wrappers = [connect(procs, server.port, seat, *ai, folder=tmp_path / f"w{seat}")
+                for seat, ai in enumerate(ais, 1)]
+    server.wait_for("the table is full: the game starts")
+    late = Raw(server.port)
+    assert late.login(1, "latecomer") == "/refused the table is full"
+    assert late.line() == ""
+    code, stdout = server.finish()
+    assert code == 0, server.lines
+    assert "Match result" in stdout and "game-001.json" in stdout
+    for seat, wrapper in enumerate(wrappers, 1):
+        assert wrapper.wait(timeout=10) == 0
+        assert "closed the connection after 2 hand(s)" in \
+            (tmp_path / f"w{seat}" / "stderr.txt").read_text()
+    record = server.record()
+    assert [p["name"] for p in record["players"]] == ["greedy-1", "greedy_ai-2", "greedy-3",
+                                                      "greedy-4"]
+    assert record["notes"] == [] and record["outcome"] == "normal"
+    assert len(record["settings"]["hands_played"]) == 2
+    assert record["settings"]["lines_from_clients"] == len(record["moves"])
+    # the same game as local mode plays with the same AIs and seed, answer for answer
+    players = [PlayerSpec(f"g{k}", builtin_command(GREEDY)) for k in range(4)]
+    local = play_mahjong(players, MahjongSettings(Rules(hands=2), seed=7), tmp_path / "local")
+    assert [m["move"] for m in record["moves"]] == [m.move for m in local.moves]
+    assert record["scores"] == local.scores
+
+
+def test_the_same_account_twice_kicks_both_and_the_seats_are_free_again(
+        tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
+    server = serve(tmp_path, procs, "--seed", "1")
+    first = Raw(server.port)
+    assert first.login(1, "alice") == "/ok"
+    second = Raw(server.port)
+    refusal = second.login(2, "alice")
+    assert refusal.startswith("/refused") and "both" in refusal and "account" in refusal
+    assert first.line().startswith("/refused")
+    assert first.line() == "" and second.line() == ""  # both disconnected
+    again, other = Raw(server.port), Raw(server.port)
+    assert again.login(1, "alice") == "/ok"
+    assert other.login(2, "bob") == "/ok"
+    server.proc.terminate()
+    assert server.finish()[0] == 130
+
+
+def test_the_same_seat_twice_kicks_both(tmp_path: Path,
+                                        procs: list[subprocess.Popen[Any]]) -> None:
+    server = serve(tmp_path, procs, "--seed", "1")
+    first, second = Raw(server.port), Raw(server.port)
+    assert first.login(3, "carol") == "/ok"
+    refusal = second.login(3, "dave")
+    assert refusal.startswith("/refused") and "seat" in refusal
+    assert first.line().startswith("/refused") and first.line() == ""
+    assert second.line() == ""
+    assert Raw(server.port).login(3, "erin") == "/ok"  # the seat is free again
+    server.proc.terminate()
+    server.finish()
+
+
+def test_bad_logins_and_silence_are_refused(tmp_path: Path,
+                                            procs: list[subprocess.Popen[Any]]) -> None:
+    server = serve(tmp_path, procs, "--seed", "1", "--login-time", "0.5")
+    silent = Raw(server.port)
+    for seat, account, why in [(5, "x", "no seat 5"), (0, "x", "no seat 0"),
+                               ("one", "x", "seat number"), (1, "bad/name", "account")]:
+        client = Raw(server.port)
+        answer = client.login(seat, account)
+        assert answer.startswith("/refused") and why in answer, answer
+        assert client.line() == ""
+    for line in ("hello", "/login 1", "/login 1 a b"):
+        client = Raw(server.port)
+        client.send(line + "\n")
+        assert client.line().startswith("/refused expected /login <id> <account>")
+    wrapper = subprocess.run([PY, "-m", "referee.cli", "mahjong", "connect", "--port",
+                              str(server.port), "--id", "2", "--account", "no/slash", "--",
+                              "greedy"], capture_output=True, text=True, timeout=30)
+    assert wrapper.returncode == 1
+    assert "refused by the server: the account must be" in wrapper.stderr
+    start = time.monotonic()
+    assert silent.line() == "/refused no login within 0.5 s"
+    assert silent.line() == ""
+    assert time.monotonic() - start < 3
+    server.proc.terminate()
+    server.finish()
+
+
+def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        run = subprocess.run([PY, "-m", "referee.cli", "mahjong", "serve", "--port",
+                              str(port), "--seed", "1", "--out", str(tmp_path)],
+                             capture_output=True, text=True, timeout=30)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        f"referee: error: cannot serve on 127.0.0.1:{port}: Address already in use"]
+
+
+def test_a_wrapper_killed_mid_game_is_replaced_by_the_dummy(
+        tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
+    server = serve(tmp_path, procs, "--seed", "3", "--hands", "2", "--move-time", "3")
+    wrappers = {seat: connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
+                for seat in (1, 3, 4)}
+    victim = connect(procs, server.port, 2, PY, str(BRAIN), "--mode", "ok",
+                     folder=tmp_path / "w2")
+    received = tmp_path / "w2" / "received.txt"  # the AI runs in its wrapper's folder
+    end = time.monotonic() + 15
+    while not (received.exists() and "/ask" in received.read_text()):
+        assert time.monotonic() < end, "the AI in seat 2 was never asked anything"
+        time.sleep(0.02)
+    victim.kill()
+    code, _ = server.finish()
+    assert code == 0, server.lines
+    for wrapper in wrappers.values():
+        assert wrapper.wait(timeout=10) == 0
+    record = server.record()
+    takeovers = [n for n in record["notes"] if n["kind"] == "takeover-at"]
+    assert [(n["seat"], "hand 1" in n["text"]) for n in takeovers] == [(1, True)]
+    fault = [n for n in record["notes"] if n["kind"] == "takeover"]
+    assert fault and re.search("disconnected|connection lost", fault[0]["text"])
+    assert record["outcome"] == "normal" and len(record["settings"]["hands_played"]) == 2
+
+
+def test_an_ai_that_cannot_start_is_reported_and_the_dummy_plays(
+        tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
+    server = serve(tmp_path, procs, "--seed", "2", "--hands", "1", "--move-time", "1.5")
+    for seat in (1, 2, 3):
+        connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
+    broken = connect(procs, server.port, 4, str(tmp_path / "no-such-ai"),
+                     folder=tmp_path / "w4")
+    assert server.finish()[0] == 0, server.lines
+    assert broken.wait(timeout=10) == 0
+    assert "cannot start the AI" in (tmp_path / "w4" / "stderr.txt").read_text()
+    record = server.record()
+    notes = {(n["seat"], n["kind"]) for n in record["notes"]}
+    assert {(3, "takeover"), (3, "takeover-at")} <= notes
+    assert record["players"][3]["name"] == "no-such-ai-4"
+
+
+def test_a_wrapper_without_a_server_is_one_clear_error(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]  # free once closed: nobody listens there
+    run = subprocess.run([PY, "-m", "referee.cli", "mahjong", "connect", "--port", str(port),
+                          "--id", "1", "--", "greedy"], capture_output=True, text=True,
+                         timeout=30)
+    assert run.returncode == 2
+    assert f"cannot connect to the server at 127.0.0.1:{port}" in run.stderr
+
+
+def test_a_client_that_never_logs_in_does_not_hold_up_the_table(
+        tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
+    server = serve(tmp_path, procs, "--seed", "5", "--hands", "1", "--login-time", "8")
+    silent = Raw(server.port)
+    wrappers = [connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
+                for seat in range(1, 5)]
+    server.wait_for("the table is full: the game starts")
+    code, _ = server.finish()
+    assert code == 0
+    assert not any("no login within" in line for line in server.lines)  # no need to wait
+    assert silent.line() in ("", "/refused the table is full")  # dropped with the server
+    assert all(w.wait(timeout=10) == 0 for w in wrappers)
+    assert server.record()["notes"] == []
+
+
+def test_a_person_plays_a_hand_on_the_console(tmp_path: Path,
+                                               procs: list[subprocess.Popen[Any]]) -> None:
+    server = serve(tmp_path, procs, "--seed", "7", "--hands", "1")
+    for seat in (1, 2, 3):
+        connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
+    typed = "hello\n99\n/bogus\n/pass\n" + "1\n" * 300
+    person = connect(procs, server.port, 4, folder=tmp_path / "human", human_input=typed)
+    code, _ = server.finish()
+    assert code == 0, server.lines
+    assert person.wait(timeout=10) == 0
+    shown = (tmp_path / "human" / "stdout.txt").read_text()
+    assert "=== Hand 1: you are seat 4 ===" in shown
+    assert re.search(r"Your hand: (\S+\[\d+\] ){15}\S+\[\d+\]\n", shown)  # 16 tiles, named
+    assert " 1. /throw " in shown and "Hand over." in shown
+    assert "Type a number 1 to" in shown  # hello
+    assert "There is no answer 99" in shown
+    assert "Not an instruction: unknown instruction '/bogus'" in shown
+    assert "/pass is not an answer to /ask" in shown  # a throw is required
+    record = server.record()
+    assert record["notes"] == []  # every answer legal and in time: no takeover
+    answers = [m for m in record["moves"] if m["seat"] == 3]
+    assert shown.count("Your choice") == len(answers) + 4  # the four bad inputs re-asked
+
+
+# -------------------------------------------------------------- the channel's own faults
+
+
+@pytest.fixture
+def pair() -> Iterator[tuple[SocketChannel, socket.socket]]:
+    """A server-side channel and the client's socket, over TCP on 127.0.0.1."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = socket.create_connection(listener.getsockname()[:2])
+        accepted, _ = listener.accept()
+    yield SocketChannel(accepted, "client", "client"), client
+    client.close()
+    accepted.close()
+
+
+def test_the_channel_reads_lines_and_names_its_faults(
+        pair: tuple[SocketChannel, socket.socket]) -> None:
+    channel, client = pair
+    client.sendall(b"stale\n")
+    time.sleep(0.05)
+    channel.open(0)  # a new session drops what came before it
+    client.sendall(b"/throw 110\r\n\r\n/pass\r/hu\n")
+    lines = [channel.read_line(time.monotonic() + 2) for _ in range(3)]
+    assert lines == ["/throw 110", "/pass", "/hu"]
+    with pytest.raises(BotFault) as late:
+        channel.read_line(time.monotonic() + 0.1)
+    assert late.value.outcome is Outcome.TIMEOUT
+    client.sendall(b"x" * (64 * 1024 + 10))
+    with pytest.raises(BotFault) as long:
+        channel.read_line(time.monotonic() + 2)
+    assert long.value.outcome is Outcome.PROTOCOL_ERROR
+    channel.send("/ask throw\n", time.monotonic() + 1)
+    assert client.recv(100) == b"/ask throw\n"
+
+
+def test_the_channel_reports_a_closed_connection(
+        pair: tuple[SocketChannel, socket.socket]) -> None:
+    channel, client = pair
+    client.close()
+    with pytest.raises(BotFault) as gone:
+        channel.read_line(time.monotonic() + 2)
+    assert gone.value.outcome is Outcome.CRASH and "disconnected" in gone.value.reason
