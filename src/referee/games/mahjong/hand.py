@@ -8,13 +8,25 @@ answers are then combined, so a check is a few dictionary look-ups once the tabl
 warm.
 
 Shanten is exact, the 4-copies limit included: it is ``d - 1`` where ``d`` is the least
-number of tiles to draw to hold a winning hand, over every winning hand of ``total // 3``
-sets and a pair that has at most 4 tiles of each kind (only the hand's own tiles count:
-the player cannot see the others). ``d`` is found per suit by a dynamic programme over
-the ranks (how many chows start at each rank, a pung, the pair), then combined over the
-suits and the honors. Unlike the usual ``2*sets - 2*complete - partials - pair`` formula
-it never counts a wait on a kind the hand already holds all 4 of (``1111`` + sets is
-1-shanten, not tenpai).
+number of tiles to draw to hold a winning hand (a *target*: ``total // 3`` sets and a
+pair, at most 4 tiles of a kind; only the hand's own tiles count, the others are
+unseen). Unlike the usual ``2*sets - 2*complete - partials - pair`` formula it never
+counts a wait on a kind the hand already holds all 4 of (``1111`` + sets is 1-shanten,
+not tenpai).
+
+How ``d`` is found: for each group (a suit, the honors) a *cost vector* gives, for 0..5
+sets and 0..1 pair in that group, the fewest tiles to draw for them; the vectors are
+joined by (min, +) over how the sets and the pair split between the groups. A suit's
+vector comes from a dynamic programme over its ranks (how many chows start at a rank,
+a pung there, the pair there), ranks 1..5 and 6..9 apart, joined over the chows that
+cross between them. The honors' vector is exact; a suit's only looks at *irreducible*
+targets, which is enough: a set of a suit whose every tile is one to draw (each of its
+ranks holds more target tiles than hand tiles) costs 3, and the same set drawn from
+scratch as a pung of an honor no other set uses (there are 7 honors and at most 6 sets
+and pairs) costs at most 3; the pair likewise costs 2. So a cheapest target has no
+such set, which means: no more chows start at a rank than the most tiles held on their
+three ranks, a pung only where at most 2 of its tiles are drawn, the pair only where
+at most 1 is.
 """
 
 from __future__ import annotations
@@ -227,7 +239,8 @@ def decompositions(counts: Sequence[int]) -> list[Decomposition]:
 _Vector = tuple[int, ...]
 _VECTORS: list[_Vector] = []
 """Interned cost vectors: ``cost[2 * sets + pair]`` = the fewest tiles to draw for a group
-to hold exactly that many sets and pairs (at most 4 of a kind)."""
+to hold exactly that many sets and pairs (at most 4 of a kind; in a suit, irreducible
+targets only, see the module docstring); ``_INF`` where none."""
 _VECTOR_IDS: dict[_Vector, int] = {}
 _SUIT_VEC: dict[tuple[int, ...], int] = {}
 """Suit counts -> vector id."""
@@ -238,10 +251,11 @@ _JOINED: dict[tuple[int, int], int] = {}
 _FINAL: dict[tuple[int, int], tuple[int, ...]] = {}
 """(suits 1-2 joint id, suit 3 and honors joint id) -> shanten for 0..5 sets."""
 _RANKS: dict[int, _Vector] = {}
-"""The suit programme's memo: (rank, counts from that rank on in base 5, chows started
-one and two ranks before) -> the cost vector of the ranks from there on."""
-_SHARED: dict[_Vector, _Vector] = {}
-"""One copy of each vector in ``_RANKS`` (they repeat a lot)."""
+"""``_ranks`` by (rank index, counts from there in base 5, chows still open)."""
+_LOW: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+"""Counts of a suit's ranks 1..5 -> ``_low_ranks``."""
+_HIGH: dict[int, tuple[int, ...]] = {}
+"""Counts of a suit's ranks 6..9 in base 5 -> ``_high_ranks``."""
 _ZERO: _Vector = (0,) + (_INF,) * (_WIDTH - 1)
 
 
@@ -263,70 +277,142 @@ def _clear_shanten_tables() -> None:
     _JOINED.clear()
     _FINAL.clear()
     _RANKS.clear()
-    _SHARED.clear()
+    _LOW.clear()
+    _HIGH.clear()
 
 
 def _ranks(i: int, rest: int, older: int, newer: int) -> _Vector:
-    """Costs for the suit's ranks ``i..8`` whose counts are ``rest`` (base 5, rank ``i``
-    lowest), with ``older`` chows started at ``i - 2`` and ``newer`` at ``i - 1`` still
-    needing a tile of rank ``i``."""
-    if i == 9:
-        return _ZERO
-    memo = ((rest * 9 + i) * 5 + older) * 5 + newer
-    found = _RANKS.get(memo)
-    if found is not None:
-        return found
+    """The cost vector of a suit's ranks ``i + 1 .. 9`` (``rest``: their counts in base 5,
+    rank ``i + 1`` lowest) when ``older`` chows started at rank ``i - 1`` and ``newer`` at
+    rank ``i`` still take a tile of rank ``i + 1``; backwards, stored in ``_RANKS``."""
     held = rest % 5
     above = rest // 5
     best = [_INF] * _WIDTH
     started = older + newer
+    table = _RANKS
+    # Irreducible targets only (see the module docstring): at most as many chows start
+    # here as the most tiles held on their three ranks; a pung only if at most 2 tiles of
+    # the rank are drawn, the pair only if at most 1.
+    most = max(held, above % 5, above // 5 % 5) if i <= 6 else 0
     for pair in (0, 1):
         for pung in (0, 1):
             base = started + 3 * pung + 2 * pair
-            if base > 4:
+            room = min(4, held + 1 if pair else held + 2 if pung else 4) - base
+            if room < 0:
                 continue
-            for chows in range(4 - base + 1 if i <= 6 else 1):
+            for chows in range(min(room, most) + 1):
                 used = base + chows
                 cost = used - held if used > held else 0
-                tail = _ranks(i + 1, above, newer, chows)
+                tail = _ZERO if i == 8 else table.get(
+                    ((above * 9 + i + 1) * 5 + newer) * 5 + chows)
+                if tail is None:
+                    tail = _ranks(i + 1, above, newer, chows)
                 shift = 2 * (chows + pung) + pair
+                # Values never exceed _INF: only a smaller value replaces one.
                 for j in range(0, _WIDTH - shift, 1 + pair):
                     value = tail[j] + cost
                     if value < best[j + shift]:
                         best[j + shift] = value
-    vector = tuple(min(v, _INF) for v in best)
-    found = _RANKS[memo] = _SHARED.setdefault(vector, vector)
+    found = table[((rest * 9 + i) * 5 + older) * 5 + newer] = tuple(best)
+    return found
+
+
+def _low_ranks(key: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """For ranks 1..5 of a suit (``key``: their counts), forwards: (chows started at rank
+    4 and at rank 5 as ``5 * at4 + at5``, id of the cost vector of ranks 1..5) for each
+    such pair some target reaches; stored in ``_LOW``."""
+    states: dict[tuple[int, int], list[int]] = {(0, 0): list(_ZERO)}
+    for i in range(5):
+        held = key[i]
+        # The chow bound needs the next two ranks: ranks 4 and 5 get it in _suit_vector.
+        most = max(held, key[i + 1], key[i + 2]) if i <= 2 else 4
+        reached: dict[tuple[int, int], list[int]] = {}
+        for (older, newer), vector in states.items():
+            started = older + newer
+            for pair in (0, 1):
+                for pung in (0, 1):
+                    base = started + 3 * pung + 2 * pair
+                    room = min(4, held + 1 if pair else held + 2 if pung else 4) - base
+                    for chows in range(min(room, most) + 1):
+                        used = base + chows
+                        cost = used - held if used > held else 0
+                        shift = 2 * (chows + pung) + pair
+                        best = reached.get((newer, chows))
+                        if best is None:
+                            best = reached[newer, chows] = [_INF] * _WIDTH
+                        for j in range(0, _WIDTH - shift, 1 + pair):
+                            value = vector[j] + cost
+                            if value < best[j + shift]:
+                                best[j + shift] = value
+        states = reached
+    found = _LOW[key] = tuple(sorted((5 * older + newer, _intern(tuple(vector)))
+                                     for (older, newer), vector in states.items()))
+    return found
+
+
+def _high_ranks(code: int) -> tuple[int, ...]:
+    """For ranks 6..9 of a suit (``code``: their counts in base 5), the id of their cost
+    vector after the chows ``5 * at4 + at5`` started at ranks 4 and 5 (-1 where more
+    than 4); stored in ``_HIGH``."""
+    found = _HIGH[code] = tuple(_intern(_ranks(5, code, older, newer)) if older + newer <= 4
+                                else -1 for older in range(5) for newer in range(5))
     return found
 
 
 def _suit_vector(key: tuple[int, ...]) -> int:
-    """The ``_SUIT_VEC`` entry of a suit, computed and stored."""
-    if max(len(_RANKS), len(_JOINED), len(_FINAL), len(_SUIT_VEC)) >= _CACHE_LIMIT:
-        _clear_shanten_tables()
+    """The ``_SUIT_VEC`` entry of a suit, computed and stored: ranks 1..5 and 6..9 apart
+    (each memoized; there are few), joined over the chows crossing between them. A suit
+    read from 9 down to 1 has the same sets, so the reversed counts share the entry."""
+    mirror = _SUIT_VEC.get(key[::-1])
+    if mirror is not None:
+        _SUIT_VEC[key] = mirror
+        return mirror
     _check(key)
-    code = 0
-    for count in reversed(key):
-        code = code * 5 + count
-    found = _SUIT_VEC[key] = _intern(_ranks(0, code, 0, 0))
-    return found
+    low_key = key[0:5]
+    low = _LOW.get(low_key)
+    if low is None:
+        low = _low_ranks(low_key)
+    code = key[5] + 5 * (key[6] + 5 * (key[7] + 5 * key[8]))
+    high = _HIGH.get(code)
+    if high is None:
+        high = _high_ranks(code)
+    # The chow bound of ranks 4 and 5, which needs ranks 6 and 7.
+    most4 = max(key[3], key[4], key[5])
+    most5 = max(key[4], key[5], key[6])
+    joined = []
+    for state, a in low:
+        if state // 5 > most4 or state % 5 > most5:
+            continue
+        b = high[state]
+        both = _JOINED.get((a, b))
+        if both is None:
+            both = _join(a, b)
+        joined.append(_VECTORS[both])
+    vector_id = _SUIT_VEC[key] = _intern(tuple(map(min, *joined)) if len(joined) > 1
+                                         else joined[0])
+    return vector_id
 
 
 def _honor_vector(key: tuple[int, ...]) -> int:
     """The ``_HONOR_VEC`` entry of the honors, computed and stored: each honor kind is
-    nothing, a pung or the pair."""
+    nothing, a pung or the pair (only the sorted counts matter)."""
     _check(key)
-    vector = list(_ZERO)
-    for count in key:
-        pung = max(0, 3 - count)
-        pair = max(0, 2 - count)
-        new = list(vector)
-        for j in range(_WIDTH):
-            if j + 2 < _WIDTH:
-                new[j + 2] = min(new[j + 2], vector[j] + pung)
-            if j % 2 == 0:
-                new[j + 1] = min(new[j + 1], vector[j] + pair)
-        vector = [min(v, _INF) for v in new]
-    found = _HONOR_VEC[key] = _intern(tuple(vector))
+    same = tuple(sorted(key))
+    found = _HONOR_VEC.get(same)
+    if found is None:
+        vector = list(_ZERO)
+        for count in same:
+            pung = max(0, 3 - count)
+            pair = max(0, 2 - count)
+            new = list(vector)
+            for j in range(_WIDTH):
+                if j + 2 < _WIDTH:
+                    new[j + 2] = min(new[j + 2], vector[j] + pung)
+                if j % 2 == 0:
+                    new[j + 1] = min(new[j + 1], vector[j] + pair)
+            vector = [min(v, _INF) for v in new]
+        found = _HONOR_VEC[same] = _intern(tuple(vector))
+    _HONOR_VEC[key] = found
     return found
 
 
@@ -343,7 +429,7 @@ def _join(a: int, b: int) -> int:
             value = x + right[j]
             if value < best[i + j]:
                 best[i + j] = value
-    found = _JOINED[a, b] = _intern(tuple(min(v, _INF) for v in best))
+    found = _JOINED[a, b] = _intern(tuple(best))
     return found
 
 
@@ -368,22 +454,37 @@ def shanten(counts: Sequence[int]) -> int:
     if total % 3 == 0 or total > MAX_TILES:
         raise ValueError(f"a hand of {total} tiles has no shanten (1 or 2 mod 3, at most "
                          f"{MAX_TILES})")
-    key = tuple(counts[0:9])
-    a = _SUIT_VEC.get(key)
-    if a is None:
-        a = _suit_vector(key)
-    key = tuple(counts[9:18])
-    b = _SUIT_VEC.get(key)
-    if b is None:
-        b = _suit_vector(key)
-    key = tuple(counts[18:27])
-    c = _SUIT_VEC.get(key)
-    if c is None:
-        c = _suit_vector(key)
+    table = _SUIT_VEC
+    a = table.get(tuple(counts[0:9]))
+    b = table.get(tuple(counts[9:18]))
+    c = table.get(tuple(counts[18:27]))
+    h = _HONOR_VEC.get(tuple(counts[27:34]))
+    if a is None or b is None or c is None or h is None:
+        return _shanten_slow(counts, total)
+    ab = _JOINED.get((a, b))
+    ch = _JOINED.get((c, h))
+    if ab is None or ch is None:
+        return _shanten_slow(counts, total)
+    final = _FINAL.get((ab, ch))
+    if final is None:
+        return _shanten_slow(counts, total)
+    return final[total // 3]
+
+
+def _shanten_slow(counts: Sequence[int], total: int) -> int:
+    """``shanten`` when some table misses: empties the tables first if one is full (never
+    in the middle of a computation, as vector ids would go stale), then fills them."""
+    if max(len(_SUIT_VEC), len(_HONOR_VEC), len(_JOINED), len(_FINAL)) >= _CACHE_LIMIT:
+        _clear_shanten_tables()
+    ids = []
+    for start in (0, 9, 18):
+        key = tuple(counts[start:start + 9])
+        found = _SUIT_VEC.get(key)
+        ids.append(_suit_vector(key) if found is None else found)
     key = tuple(counts[27:34])
-    h = _HONOR_VEC.get(key)
-    if h is None:
-        h = _honor_vector(key)
+    found = _HONOR_VEC.get(key)
+    ids.append(_honor_vector(key) if found is None else found)
+    a, b, c, h = ids
     ab = _JOINED.get((a, b))
     if ab is None:
         ab = _join(a, b)
