@@ -28,6 +28,7 @@ from referee.games.mahjong.rules import (
     PromotedKong,
     Throw,
     notation,
+    tiles_of,
 )
 from referee.games.mahjong.tiles import kind_of, tid_name
 
@@ -72,23 +73,10 @@ def _meld_text(meld: Meld) -> str:
     return f"{meld.kind.value} {tiles_text(meld.tiles)}"
 
 
-def _held(action: Action) -> list[int]:
-    """The tiles an answer takes from the hand."""
-    if isinstance(action, Throw | PromotedKong):
-        return [action.tile]
-    if isinstance(action, Eat | Pong):
-        return [action.a, action.b]
-    if isinstance(action, Kong):
-        return [action.a, action.b, action.c]
-    if isinstance(action, ConcealedKong):
-        return [action.a, action.b, action.c, action.d]
-    return []
-
-
 def _signature(action: Action) -> tuple[str, tuple[int, ...]]:
     """An answer up to the copies of its tiles: a typed answer is legal when it matches
     a listed one this way and its tiles are in the hand."""
-    return type(action).__name__, tuple(sorted(kind_of(t) for t in _held(action)))
+    return type(action).__name__, tuple(sorted(kind_of(t) for t in tiles_of(action)))
 
 
 class HumanConsole:
@@ -200,7 +188,7 @@ class HumanConsole:
                 return None, (f"{notation(action)} is not an answer to /ask {ask.value} "
                               "here: choose one of the list.")
             hand = list(self.state.hand)
-            for tile in _held(action):
+            for tile in tiles_of(action):
                 if tile not in hand:
                     return None, f"{tile_text(tile)} is not in your hand."
                 hand.remove(tile)

@@ -373,7 +373,7 @@ class MahjongHand:
         if not isinstance(action, (Throw, Eat, Pong, Kong, ConcealedKong, PromotedKong)):
             return f"{action!r} is no answer to /ask {q.ask.value}"
         hand = self.hands[seat]
-        tiles = _tiles_of(action)
+        tiles = tiles_of(action)
         missing = [t for t in tiles if t not in hand]
         if missing or len(set(tiles)) != len(tiles):
             return f"tiles {' '.join(map(str, missing or tiles))} are not all in the hand"
@@ -703,7 +703,8 @@ def options(ask: Ask, hand: Sequence[int], melds: Sequence[Meld], discard: int |
     return [*(Eat(a, b) for a, b in chows(hand, kind)), Pass()]
 
 
-def _tiles_of(action: Action) -> list[int]:
+def tiles_of(action: Action) -> list[int]:
+    """The tiles an answer names (those it takes from the hand)."""
     if isinstance(action, Throw):
         return [action.tile]
     if isinstance(action, (Eat, Pong)):
@@ -793,25 +794,17 @@ class MahjongGame:
         return self.scores()
 
 
+_PREFIX: dict[type, str] = {Throw: "/throw", Eat: "/eat", Pong: "/pong", Kong: "/gong 4",
+                            ConcealedKong: "/gong 0", PromotedKong: "/gong 1", Hu: "/hu",
+                            Pass: "/pass"}
+
+
 def notation(action: object) -> str:
     """An action in the client's words (``/throw 112``, ``/gong 0 370 371 372 373``)."""
-    if isinstance(action, Throw):
-        return f"/throw {action.tile}"
-    if isinstance(action, Eat):
-        return f"/eat {action.a} {action.b}"
-    if isinstance(action, Pong):
-        return f"/pong {action.a} {action.b}"
-    if isinstance(action, Kong):
-        return f"/gong 4 {action.a} {action.b} {action.c}"
-    if isinstance(action, ConcealedKong):
-        return f"/gong 0 {action.a} {action.b} {action.c} {action.d}"
-    if isinstance(action, PromotedKong):
-        return f"/gong 1 {action.tile}"
-    if isinstance(action, Hu):
-        return "/hu"
-    if isinstance(action, Pass):
-        return "/pass"
-    return repr(action)
+    prefix = _PREFIX.get(type(action))
+    if prefix is None:
+        return repr(action)
+    return " ".join([prefix, *map(str, tiles_of(action))])  # type: ignore[arg-type]
 
 
 FLOWER_SEATS = {tid: (i % 4) for i, tid in enumerate(FLOWERS)}

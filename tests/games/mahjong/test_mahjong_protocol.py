@@ -4,7 +4,7 @@ transcript of what each seat is told during a hand."""
 from __future__ import annotations
 
 import pytest
-from test_rules import TWO_WAITERS, build_wall, first
+from test_mahjong_rules import TWO_WAITERS, build_wall, first
 
 from referee.core.errors import BotFault
 from referee.games.mahjong.protocol import event_lines, hand_start_lines, parse_action
