@@ -1,0 +1,75 @@
+"""Riichi tiles: the 136 tile ids of Tenhou (and of the ``mahjong`` package) and mjai names.
+
+A tile id is ``kind * 4 + copy``. Kinds 0..33: 0-8 man 1-9, 9-17 pin 1-9, 18-26 sou 1-9,
+27 East, 28 South, 29 West, 30 North, 31 White (haku, mjai ``P``), 32 Green (hatsu,
+``F``), 33 Red (chun, ``C``). The red fives are copy 0 of the fives: ids 16 (``5mr``),
+52 (``5pr``) and 88 (``5sr``), as Tenhou deals them.
+
+mjai names: ``1m``..``9m``, ``1p``..``9p``, ``1s``..``9s``, ``E S W N P F C``, the red
+fives ``5mr 5pr 5sr``, and ``?`` for a tile not shown.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "KINDS", "RED_FIVES", "TILES", "UNKNOWN", "is_red", "kind_name", "kind_of",
+    "mjai_name", "parse_mjai", "tile_of",
+]
+
+KINDS = 34
+TILES = 136
+RED_FIVES = frozenset({16, 52, 88})
+UNKNOWN = "?"
+_HONORS = ("E", "S", "W", "N", "P", "F", "C")
+_SUITS = "mps"
+
+
+def kind_of(tile: int) -> int:
+    """The kind 0..33 of a tile id 0..135."""
+    return tile >> 2
+
+
+def is_red(tile: int) -> bool:
+    """Whether the tile is a red five."""
+    return tile in RED_FIVES
+
+
+def kind_name(kind: int) -> str:
+    """The mjai name of a kind (no red): ``5m``, ``E``, ``C``."""
+    if kind >= 27:
+        return _HONORS[kind - 27]
+    suit, rank = divmod(kind, 9)
+    return f"{rank + 1}{_SUITS[suit]}"
+
+
+def mjai_name(tile: int) -> str:
+    """The mjai name of a tile id (``5mr`` for the red five of man)."""
+    return kind_name(kind_of(tile)) + ("r" if tile in RED_FIVES else "")
+
+
+_KIND_OF_NAME = {kind_name(k): k for k in range(KINDS)}
+
+
+def parse_mjai(name: str) -> tuple[int, bool]:
+    """(kind, red) of an mjai tile name; ``ValueError`` names a bad one."""
+    red = name.endswith("r") and len(name) == 3
+    kind = _KIND_OF_NAME.get(name[:-1] if red else name)
+    if kind is None or (red and kind not in (4, 13, 22)):
+        raise ValueError(f"{name!r} is not an mjai tile name")
+    return kind, red
+
+
+def tile_of(name: str, taken: set[int] | frozenset[int] = frozenset()) -> int:
+    """A tile id for an mjai name: the red five's own id, otherwise the lowest copy of the
+    kind (not red) that is not in ``taken``; ``ValueError`` if there is none left."""
+    kind, red = parse_mjai(name)
+    if red:
+        tile = kind * 4
+        if tile in taken:
+            raise ValueError(f"the red five {name} is already in play")
+        return tile
+    for copy in range(4):
+        tile = kind * 4 + copy
+        if tile not in RED_FIVES and tile not in taken:
+            return tile
+    raise ValueError(f"no copy of {name} is left")
