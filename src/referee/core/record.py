@@ -128,7 +128,8 @@ class GameRecord:
         return leaders[0] if len(leaders) == 1 else None
 
     def result_text(self) -> str:
-        """The result as ``1-0``, ``0-1``, ``1/2-1/2`` (two seats) or the scores joined."""
+        """The result as ``1-0``, ``0-1``, ``1/2-1/2`` (two seats), or the scores joined by
+        ``-`` (by `` / `` when one is negative, as Mahjong point totals can be)."""
         if self.scores is None:
             return "*"
         if len(self.scores) == 2:
@@ -136,7 +137,8 @@ class GameRecord:
             if a == b:
                 return "1/2-1/2"
             return "1-0" if a > b else "0-1"
-        return "-".join(f"{s:g}" for s in self.scores)
+        joiner = " / " if any(s < 0 for s in self.scores) else "-"
+        return joiner.join(f"{s:g}" for s in self.scores)
 
     # -- files --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
