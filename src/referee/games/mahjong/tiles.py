@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from referee.core.shuffle import splitmix_shuffle
+
 __all__ = [
     "ALL_TILES",
     "FLOWERS",
@@ -122,25 +124,7 @@ ALL_TILES: tuple[int, ...] = tuple(
 """The 144 TIDs of a set."""
 _VALID = frozenset(ALL_TILES)
 
-_MASK = (1 << 64) - 1
-
-
-def _splitmix64(state: int) -> tuple[int, int]:
-    """The next (state, output) of SplitMix64."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return state, z ^ (z >> 31)
-
-
 def make_wall(seed: int, tiles: Sequence[int] = ALL_TILES) -> list[int]:
     """The 144 tiles in wall order for ``seed`` (Fisher-Yates with SplitMix64; draws come
     from the front, replacements for flowers and kongs from the back)."""
-    wall = list(tiles)
-    state = seed & _MASK
-    for i in range(len(wall) - 1, 0, -1):
-        state, out = _splitmix64(state)
-        j = out % (i + 1)
-        wall[i], wall[j] = wall[j], wall[i]
-    return wall
+    return splitmix_shuffle(tiles, seed)
