@@ -1,0 +1,364 @@
+"""Winning shapes over 34-kind counts: agari, tenpai, waits and riichi discards, fast.
+
+A hand is a list of 34 counts (kinds as in :mod:`referee.games.riichi.tiles`); only the
+concealed tiles count, the melds are already complete. The checks split the counts into
+four groups, the three suits (9 counts each) and the honors (7 counts), and look each group
+up in a memo table filled on first use (a group key is the tuple of its counts; a few
+thousand keys cover ordinary play). For each group the table holds:
+
+- whether it is complete: sets only (sum % 3 == 0) or sets and one pair (sum % 3 == 2);
+- its waits: the ranks that, added once, make it complete (never a fifth copy: a rank the
+  group already holds four of is no wait, as on Tenhou, where a hand waiting only on a
+  tile it holds all four of is not tenpai);
+- what one removal can give: a complete group (with or without pair), or a group with
+  waits (used to know, before a riichi, whether some discard leaves the hand tenpai).
+
+A whole hand is then combined from its four groups: exactly one pair overall, every group
+complete (agari), or one group waiting (tenpai). Seven pairs (seven distinct kinds) and
+thirteen orphans are checked apart, on a fully concealed hand (13 or 14 tiles) only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "ORPHANS",
+    "can_riichi_discard",
+    "counts_of",
+    "is_agari",
+    "is_tenpai",
+    "kinds_of_mask",
+    "kokushi_waits_mask",
+    "tenpai_discards",
+    "waits",
+    "waits_mask",
+]
+
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+"""The terminal and honor kinds (kokushi's thirteen)."""
+_ORPHAN_MASK = sum(1 << k for k in ORPHANS)
+
+# Group status.
+_ZERO = 0  # complete with no pair (sets only)
+_BAD = 1  # not complete
+_PAIR = 2  # complete with exactly one pair
+# Removal flags: one tile less can make the group ...
+_RM_ZERO = 1  # complete, no pair
+_RM_PAIR = 2  # complete with its pair
+_RM_WAIT_ZERO = 4  # waiting, and complete without pair once the wait comes
+_RM_WAIT_PAIR = 8  # waiting, and complete with a pair once the wait comes
+
+Info = tuple[int, int, int, int]
+"""(status, waits as a bit mask over the group's ranks, removal flags, tile count)."""
+
+_SUIT_DONE: dict[tuple[int, ...], bool] = {}
+_HONOR_DONE: dict[tuple[int, ...], bool] = {}
+_SUIT_INFO: dict[tuple[int, ...], Info] = {}
+_HONOR_INFO: dict[tuple[int, ...], Info] = {}
+
+
+def _suit_sets(c: list[int]) -> bool:
+    """Whether the suit counts ``c`` (modified and restored) split into sets only."""
+    i = 0
+    while i < 9 and not c[i]:
+        i += 1
+    if i == 9:
+        return True
+    if c[i] >= 3:
+        c[i] -= 3
+        ok = _suit_sets(c)
+        c[i] += 3
+        if ok:
+            return True
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        ok = _suit_sets(c)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+        return ok
+    return False
+
+
+def _suit_done(key: tuple[int, ...]) -> bool:
+    """Whether a suit group is complete: sets, plus one pair when its size is 2 mod 3."""
+    done = _SUIT_DONE.get(key)
+    if done is not None:
+        return done
+    total = sum(key)
+    c = list(key)
+    if total % 3 == 0:
+        done = _suit_sets(c)
+    elif total % 3 == 2:
+        done = False
+        for r in range(9):
+            if c[r] >= 2:
+                c[r] -= 2
+                done = _suit_sets(c)
+                c[r] += 2
+                if done:
+                    break
+    else:
+        done = False
+    _SUIT_DONE[key] = done
+    return done
+
+
+def _honor_done(key: tuple[int, ...]) -> bool:
+    """Whether an honor group is complete: triplets, plus one pair when size is 2 mod 3."""
+    done = _HONOR_DONE.get(key)
+    if done is None:
+        pairs = key.count(2)
+        done = key.count(1) == 0 and key.count(4) == 0 and pairs == (1 if sum(key) % 3 == 2
+                                                                       else 0)
+        _HONOR_DONE[key] = done
+    return done
+
+
+def _info(key: tuple[int, ...], honor: bool) -> Info:
+    """The table entry of a group, computed (and stored) on first use."""
+    table = _HONOR_INFO if honor else _SUIT_INFO
+    found = table.get(key)
+    if found is not None:
+        return found
+    done = _honor_done if honor else _suit_done
+    total = sum(key)
+    status = (_PAIR if total % 3 == 2 else _ZERO) if done(key) else _BAD
+    wait = 0
+    if total % 3 != 0:
+        c = list(key)
+        for r in range(len(c)):
+            if c[r] < 4:
+                c[r] += 1
+                if done(tuple(c)):
+                    wait |= 1 << r
+                c[r] -= 1
+    removal = 0
+    if total:
+        c = list(key)
+        for r in range(len(c)):
+            if c[r]:
+                c[r] -= 1
+                sub = _info(tuple(c), honor)
+                c[r] += 1
+                if sub[0] == _ZERO:
+                    removal |= _RM_ZERO
+                elif sub[0] == _PAIR:
+                    removal |= _RM_PAIR
+                if sub[1]:
+                    removal |= _RM_WAIT_PAIR if sub[3] % 3 == 1 else _RM_WAIT_ZERO
+    entry = (status, wait, removal, total)
+    table[key] = entry
+    return entry
+
+
+def _groups(counts: Sequence[int]) -> tuple[Info, Info, Info, Info]:
+    """The table entries of the three suits and the honors."""
+    suit = _SUIT_INFO
+    m = tuple(counts[0:9])
+    p = tuple(counts[9:18])
+    s = tuple(counts[18:27])
+    z = tuple(counts[27:34])
+    return (suit.get(m) or _info(m, False), suit.get(p) or _info(p, False),
+            suit.get(s) or _info(s, False), _HONOR_INFO.get(z) or _info(z, True))
+
+
+_SHIFT = (0, 9, 18, 27)
+
+
+def counts_of(tiles: Iterable[int]) -> list[int]:
+    """The 34 kind counts of some tile ids (0..135)."""
+    counts = [0] * 34
+    for t in tiles:
+        counts[t >> 2] += 1
+    return counts
+
+
+def is_agari(counts: Sequence[int]) -> bool:
+    """Whether the concealed counts (3n+2 tiles) are a complete hand: sets and one pair,
+    or (14 tiles) seven distinct pairs or thirteen orphans."""
+    g = _groups(counts)
+    statuses = (g[0][0], g[1][0], g[2][0], g[3][0])
+    if _BAD not in statuses and statuses.count(_PAIR) == 1:
+        return True
+    if g[0][3] + g[1][3] + g[2][3] + g[3][3] != 14:
+        return False
+    return _chiitoi_agari(counts) or _kokushi_agari(counts)
+
+
+def _chiitoi_agari(counts: Sequence[int]) -> bool:
+    return counts.count(2) == 7
+
+
+def _kokushi_agari(counts: Sequence[int]) -> bool:
+    pairs = 0
+    for k in ORPHANS:
+        n = counts[k]
+        if n == 0 or n > 2:
+            return False
+        pairs += n == 2
+    return pairs == 1
+
+
+def waits_mask(counts: Sequence[int]) -> int:
+    """The kinds (a 34-bit mask) that complete the concealed counts (3n+1 tiles); no
+    fifth copies; 0 when the hand is not tenpai."""
+    g = _groups(counts)
+    bad = 0
+    pairs = 0
+    for info in g:
+        if info[0] == _BAD:
+            bad += 1
+        elif info[0] == _PAIR:
+            pairs += 1
+    mask = 0
+    for i in range(4):
+        info = g[i]
+        if not info[1]:
+            continue
+        other_bad = bad - (info[0] == _BAD)
+        if other_bad:
+            continue
+        other_pairs = pairs - (info[0] == _PAIR)
+        if (info[3] % 3 == 1 and other_pairs == 0) or (info[3] % 3 == 2 and other_pairs == 1):
+            mask |= info[1] << _SHIFT[i]
+    if g[0][3] + g[1][3] + g[2][3] + g[3][3] == 13:
+        mask |= _chiitoi_waits(counts)
+        if g[3][3] >= 6:  # kokushi needs six honor kinds at least
+            mask |= _kokushi_waits(counts)
+    return mask
+
+
+def _chiitoi_waits(counts: Sequence[int]) -> int:
+    if counts.count(2) != 6 or counts.count(1) != 1:
+        return 0
+    return 1 << counts.index(1)
+
+
+def kokushi_waits_mask(counts: Sequence[int]) -> int:
+    """The thirteen-orphans waits (34-bit mask) of 13 concealed tiles; 0 if none."""
+    return _kokushi_waits(counts)
+
+
+def _kokushi_waits(counts: Sequence[int]) -> int:
+    present = 0
+    pairs = 0
+    total = 0
+    for k in ORPHANS:
+        n = counts[k]
+        if n:
+            if n > 2:
+                return 0
+            present += 1
+            pairs += n == 2
+            total += n
+    if total != 13:
+        return 0
+    if present == 13:
+        return _ORPHAN_MASK
+    if present == 12 and pairs == 1:
+        return sum(1 << k for k in ORPHANS if not counts[k])
+    return 0
+
+
+def kinds_of_mask(mask: int) -> list[int]:
+    """The kinds whose bits are set in a 34-bit mask, ascending."""
+    out = []
+    k = 0
+    while mask:
+        if mask & 1:
+            out.append(k)
+        mask >>= 1
+        k += 1
+    return out
+
+
+def waits(counts: Sequence[int]) -> list[int]:
+    """The kinds that complete the concealed counts (3n+1 tiles), ascending."""
+    return kinds_of_mask(waits_mask(counts))
+
+
+def is_tenpai(counts: Sequence[int]) -> bool:
+    """Whether the concealed counts (3n+1 tiles) wait on at least one kind."""
+    return waits_mask(counts) != 0
+
+
+def can_riichi_discard(counts: Sequence[int]) -> bool:
+    """Whether some discard from the concealed counts (3n+2 tiles) leaves them tenpai."""
+    g = _groups(counts)
+    st = (g[0][0], g[1][0], g[2][0], g[3][0])
+    # One discard and one wait touch at most two groups: the others must be complete.
+    for d in range(4) if st.count(_BAD) <= 2 else ():
+        rm = g[d][2]
+        if not rm:
+            continue
+        # The discard's group keeps waiting: every other group complete, pairs to fit.
+        others_ok = True
+        other_pairs = 0
+        for j in range(4):
+            if j != d:
+                if st[j] == _BAD:
+                    others_ok = False
+                    break
+                other_pairs += st[j] == _PAIR
+        if others_ok and ((rm & _RM_WAIT_PAIR and other_pairs == 0)
+                          or (rm & _RM_WAIT_ZERO and other_pairs == 1)):
+            return True
+        # The discard's group becomes complete and another group waits.
+        for d_status, flag in ((_ZERO, _RM_ZERO), (_PAIR, _RM_PAIR)):
+            if not rm & flag:
+                continue
+            for w in range(4):
+                if w == d or not g[w][1]:
+                    continue
+                pairs = 1 if d_status == _PAIR else 0
+                ok = True
+                for j in range(4):
+                    if j != d and j != w:
+                        if st[j] == _BAD:
+                            ok = False
+                            break
+                        pairs += st[j] == _PAIR
+                if not ok:
+                    continue
+                size = g[w][3] % 3
+                if (size == 1 and pairs == 0) or (size == 2 and pairs == 1):
+                    return True
+    if g[0][3] + g[1][3] + g[2][3] + g[3][3] == 14:
+        return _chiitoi_riichi(counts) or (g[3][3] >= 6 and _kokushi_riichi(counts))
+    return False
+
+
+def _chiitoi_riichi(counts: Sequence[int]) -> bool:
+    if 34 - counts.count(0) - counts.count(1) < 6:  # six kinds held twice or more
+        return False
+    c = list(counts)
+    for k in range(34):
+        if c[k]:
+            c[k] -= 1
+            found = _chiitoi_waits(c) != 0
+            c[k] += 1
+            if found:
+                return True
+    return False
+
+
+def _kokushi_riichi(counts: Sequence[int]) -> bool:
+    present = sum(1 for k in ORPHANS if counts[k])
+    return present >= 12 and sum(counts[k] for k in ORPHANS) >= 13
+
+
+def tenpai_discards(counts: Sequence[int]) -> list[int]:
+    """The kinds whose discard leaves the concealed counts (3n+2 tiles) tenpai."""
+    c = list(counts)
+    out = []
+    for k in range(34):
+        if c[k]:
+            c[k] -= 1
+            if waits_mask(c):
+                out.append(k)
+            c[k] += 1
+    return out
