@@ -268,6 +268,62 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
     console.print(f"Records: {out}")
 
 
+@match.command("riichi")
+@click.argument("players", nargs=4, required=True, metavar="BOT1 BOT2 BOT3 BOT4")
+@click.option("--game", "game_length", type=click.Choice(["east", "south"]), default="south",
+              show_default=True, help="East-only game (tonpuusen) or east-south (hanchan).")
+@click.option("--seed", type=int, help="Seed of the walls (default: random, recorded).")
+@click.option("--rotations", type=click.IntRange(1, 4), default=1, show_default=True,
+              help="Duplicate play: games on the same walls, seats rotating each game.")
+@click.option("--decision-time", type=float, default=5.0, show_default=True,
+              help="Seconds a bot has for each answer.")
+@click.option("--max-failures", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Failures (bad, illegal or late answers) before a bot forfeits.")
+@click.option("--batched", type=click.IntRange(1, 4), multiple=True, metavar="N",
+              help="Bot N (1..4, repeatable) speaks the mjai.app batched style.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder for records and logs [default: referee-out/match-<time>].")
+def match_riichi(players: tuple[str, ...], game_length: str, seed: int | None,
+                 rotations: int, decision_time: float, max_failures: int,
+                 batched: tuple[int, ...], out_dir: Path | None) -> None:
+    """Play Riichi mahjong (Tenhou rules) between four mjai bots.
+
+    Each BOT is a built-in one (tsumogiri, greedy) or a command line. Every bot runs as
+    one process for the game and gets the mjai events (masked for its seat) on its
+    standard input. A bad, illegal or late answer is replaced by the safe default and
+    counted; after --max-failures, or a crash, the bot forfeits and the safe default
+    plays its seat. Records (JSON) and mjai logs (.mjson.gz) go to the output folder.
+    """
+    from referee.games.riichi.match import BUILTIN_PLAYERS, RiichiMatchSettings, run_match
+    from referee.games.riichi.rules import RiichiRules
+
+    console = make_console()
+    try:
+        if decision_time <= 0:
+            raise ConfigError(f"--decision-time must be positive, got {decision_time}")
+        specs = resolve_players(players, BUILTIN_PLAYERS)
+        for spec in specs:
+            check_runnable(spec)
+        chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        settings = RiichiMatchSettings(
+            RiichiRules(game_length=game_length), chosen, decision_time,
+            tuple(s + 1 in batched for s in range(4)), max_failures)
+        out = (out_dir or _default_out("match")).resolve()
+        console.print(f"Riichi mahjong, {game_length} game, {rotations} seat rotation(s): "
+                      f"{', '.join(s.name for s in specs)}, seed {chosen}")
+        with GameProgress(console, rotations) as progress:
+            records = run_match(specs, settings, rotations, out, on_game=progress.game_done)
+    except BaseException as exc:
+        fail(exc, "the finished games are in the output folder")
+    console.print(results_table(specs, records))
+    for record in records:
+        for note in record.notes:
+            if note.kind in ("failure", "forfeit"):
+                console.print(f"game {record.index}, seat {note.seat + 1} "
+                              f"({record.players[note.seat].name}): {note.kind}: {note.text}")
+    console.print(f"Records: {out}")
+
+
 @main.group("console")
 def console_group() -> None:
     """Talk to one game program by hand: a debug console, like ITPW's testing applet."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from referee.games.riichi import shape
@@ -1031,6 +1031,7 @@ def _play(seed: int, choices: int, bias: float, rules: RiichiRules) -> RiichiGam
 
 
 @settings(max_examples=12, deadline=None)
+@example(seed=1453, choices=1204, bias=0.9, east=False, double_ron=False, kuikae=True)
 @given(seed=st.integers(0, 2**64 - 1), choices=st.integers(0, 2**32),
        bias=st.sampled_from([0.0, 0.3, 0.9]),
        east=st.booleans(), double_ron=st.booleans(), kuikae=st.booleans())

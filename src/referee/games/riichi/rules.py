@@ -1303,11 +1303,14 @@ class RiichiKyoku:
 
     def tiles_in_play(self) -> list[int]:
         """Every tile id dealt or drawn so far, from where it is now: hands, melds, discards
-        not called, a robbed kakan tile; sorted (for conservation checks)."""
+        not called, a robbed kakan tile, and a kakan tile while the others may still rob it;
+        sorted (for conservation checks)."""
         out = [t for h in self.hands for t in h]
         out += [t for ms in self.melds for m in ms for t in m.tiles]
         out += [t for r in self.rivers for t in r if t not in self.called]
         out += self.robbed
+        if self._robbing is not None and self._robbing[0] == "kakan":
+            out.append(self._robbing[2])
         return sorted(out)
 
     def clone(self) -> RiichiKyoku:

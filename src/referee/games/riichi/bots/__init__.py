@@ -1,0 +1,1 @@
+"""Built-in Riichi mahjong bots speaking mjai: ``tsumogiri`` and ``greedy``."""

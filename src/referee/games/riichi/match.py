@@ -1,0 +1,501 @@
+"""The mjai referee: four bot programs play a Riichi game over pipes.
+
+Each bot is one process for the whole game. The referee sends it every event of the game
+as mjai JSON, masked for its seat (other seats' draws and starting hands are ``"?"``),
+starting with ``start_game`` (the names and its ``id``). It answers every line with one
+JSON line: its action when the event asks it a decision, ``{"type": "none"}`` otherwise.
+A bot in *batched* mode (mjai.app style) gets a JSON array of all events since its last
+answer, only when it has a decision (and at the end of the game), and answers once.
+
+A malformed answer (``garbage``), an action the hand does not allow (``illegal``), an
+action where nothing was asked (``unasked``) or no answer within ``decision_time``
+(``late``) is a *failure*: the seat plays the safe default instead (the drawn tile, or a
+legal discard after a riichi declaration or a call; ``none`` to a claim question) and the
+record gets a note with the hand and the raw line. After ``max_failures`` failures, or at
+once when the program crashes, the bot *forfeits*: it is stopped and the safe default
+plays its seat to the end (the record says when). Nothing else stops a game.
+
+The whole game (unmasked) is written as a gzipped mjai log next to the JSON record.
+:func:`self_play` plays in-process policies over the same masked views, for fast games.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.core.errors import BotFault
+from referee.core.outcome import Outcome
+from referee.core.players import PlayerSpec, rotation, start_player
+from referee.core.process import BotProcess
+from referee.core.record import GameRecord, PlayerInfo
+from referee.games.riichi.bots import greedy, tsumogiri
+from referee.games.riichi.bots.player import Policy, View, decide
+from referee.games.riichi.mjai import event_from_dict, read_mjai, write_mjai
+from referee.games.riichi.rules import (
+    Action,
+    RiichiGame,
+    RiichiRules,
+    action_from_mjai,
+    action_to_mjai,
+)
+
+log = logging.getLogger(__name__)
+
+__all__ = ["BUILTIN_PLAYERS", "POLICIES", "RiichiMatchSettings", "SelfPlayResult",
+           "mask_event", "play_riichi", "replay_events", "replay_log", "run_match",
+           "safe_default", "self_play"]
+
+BUILTIN_PLAYERS = {
+    "tsumogiri": "referee.games.riichi.bots.tsumogiri",
+    "greedy": "referee.games.riichi.bots.greedy",
+}
+"""The built-in mjai bots by name (their modules)."""
+
+POLICIES: dict[str, Policy] = {"tsumogiri": tsumogiri.policy, "greedy": greedy.policy}
+"""The same bots as in-process policies."""
+
+GRACE = 0.005
+"""Seconds to collect an answer already sent when the shared deadline has passed."""
+
+CLIP = 200
+"""Characters of a faulty answer kept in a note."""
+
+
+@dataclass(frozen=True)
+class RiichiMatchSettings:
+    """How a game is played: rules, wall seed, seconds per answer, which seats are batched
+    (mjai.app style), failures before a forfeit, seconds for the first answer."""
+
+    rules: RiichiRules = field(default_factory=RiichiRules)
+    seed: int = 1
+    decision_time: float = 5.0
+    batched: tuple[bool, ...] = (False, False, False, False)
+    max_failures: int = 5
+    startup_time: float = 20.0
+
+    def __post_init__(self) -> None:
+        if self.decision_time <= 0:
+            raise ValueError(f"decision_time must be positive, not {self.decision_time}")
+        if len(self.batched) != 4:
+            raise ValueError(f"batched names four seats, not {len(self.batched)}")
+        if self.max_failures < 1:
+            raise ValueError(f"max_failures must be at least 1, not {self.max_failures}")
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def mask_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The event as ``seat`` may see it: other seats' draws and starting hands hidden;
+    ``start_game`` gets the seat's ``id``."""
+    kind = event["type"]
+    if kind == "start_game":
+        return {**event, "id": seat}
+    if kind == "tsumo" and event["actor"] != seat:
+        return {**event, "pai": "?"}
+    if kind == "start_kyoku":
+        return {**event, "tehais": [list(h) if s == seat else ["?"] * len(h)
+                                    for s, h in enumerate(event["tehais"])]}
+    return event
+
+
+def safe_default(legal: Sequence[Action]) -> Action:
+    """The safe answer: the tsumogiri discard, else the first legal discard, else pass."""
+    dahai = [a for a in legal if a.type == "dahai"]
+    for action in dahai:
+        if action.tsumogiri:
+            return action
+    if dahai:
+        return dahai[0]
+    for action in legal:
+        if action.type == "none":
+            return action
+    return legal[0]
+
+
+def _label(game: RiichiGame) -> str:
+    kyoku = game.kyoku
+    if kyoku is None:
+        return "before the first hand"
+    return f"{'ESWN'[kyoku.bakaze]}{kyoku.kyoku}-{kyoku.honba}"
+
+
+def _hand(game: RiichiGame, seat: int) -> str:
+    kyoku = game.kyoku
+    if kyoku is None:
+        return ""
+    return " ".join(kyoku.names[t] for t in sorted(kyoku.hands[seat]))
+
+
+def _clip(line: str | None) -> str:
+    if line is None:
+        return "(no answer)"
+    return line if len(line) <= CLIP else line[:CLIP] + "..."
+
+
+class _Seat:
+    """One bot program in one seat, with its failures."""
+
+    def __init__(self, seat: int, process: BotProcess | None, batched: bool) -> None:
+        self.seat = seat
+        self.process = process
+        self.batched = batched
+        self.owed = 0
+        """Late answers still to come, to skip."""
+        self.buffer: list[dict[str, Any]] = []
+        self.failures = 0
+        self.forfeited = False
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and not self.forfeited
+
+    def send(self, data: Any, deadline: float) -> None:
+        assert self.process is not None
+        self.process.send(json.dumps(data, separators=(",", ":")) + "\n", deadline)
+
+    def read(self, deadline: float) -> str:
+        """The next fresh answer (late ones skipped). The bots are read one after another
+        against one deadline: an answer already in the pipe when the deadline has passed
+        while reading another bot still counts (a few ms of grace to collect it)."""
+        assert self.process is not None
+        while True:
+            line = self.process.read_line(max(deadline, time.monotonic() + GRACE))
+            if self.owed:
+                self.owed -= 1
+                continue
+            return line
+
+
+class _Referee:
+    """The loop of one game between four processes."""
+
+    def __init__(self, game: RiichiGame, seats: list[_Seat], settings: RiichiMatchSettings,
+                 record: GameRecord) -> None:
+        self.game = game
+        self.seats = seats
+        self.settings = settings
+        self.record = record
+        self.first = True
+
+    # ---------------------------------------------------------------- faults
+    def failure(self, seat: int, kind: str, detail: str, line: str | None) -> None:
+        state = self.seats[seat]
+        state.failures += 1
+        text = (f"{kind} at {_label(self.game)}: {detail}; hand {_hand(self.game, seat)}; "
+                f"line {_clip(line)}")
+        log.info("seat %d: %s", seat, text)
+        self.record.add_note(seat, "failure", text)
+        self.record.settings.setdefault("failures", []).append(
+            {"seat": seat, "kind": kind, "hand": _label(self.game),
+             "tiles": _hand(self.game, seat), "line": _clip(line)})
+        if state.failures >= self.settings.max_failures and not state.forfeited:
+            self.forfeit(seat, f"{state.failures} failures")
+
+    def forfeit(self, seat: int, why: str) -> None:
+        state = self.seats[seat]
+        state.forfeited = True
+        self.record.add_note(seat, "forfeit",
+                             f"{self.record.players[seat].name} forfeits at "
+                             f"{_label(self.game)} ({why}): the safe default plays the seat "
+                             "to the end of the game")
+        self.record.settings.setdefault("forfeits", []).append(
+            {"seat": seat, "hand": _label(self.game), "reason": why})
+        if state.process is not None:
+            state.process.stop(0.2)
+
+    def fault(self, seat: int, fault: BotFault, decision: bool) -> None:
+        """A timeout is a failure (a bot still owing an earlier late answer fails again
+        only at its decisions); anything else (a crash) forfeits at once."""
+        if fault.outcome is Outcome.TIMEOUT:
+            state = self.seats[seat]
+            state.owed += 1
+            if decision or state.owed == 1:
+                self.failure(seat, "late", fault.reason, None)
+        else:
+            self.forfeit(seat, f"{fault.outcome.value}: {fault.reason}")
+
+    # ---------------------------------------------------------------- talking
+    def deadline(self) -> float:
+        wait = self.settings.startup_time if self.first else self.settings.decision_time
+        return time.monotonic() + wait
+
+    def check_none(self, seat: int, line: str) -> None:
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            self.failure(seat, "garbage", "not JSON", line)
+            return
+        if not isinstance(obj, dict) or obj.get("type") != "none":
+            self.failure(seat, "unasked", "an answer where nothing was asked", line)
+
+    def exchange(self, chunk: list[dict[str, Any]], pending: set[int],
+                 over: bool) -> dict[int, tuple[str | None, float]]:
+        """Tell every live bot the chunk; the answers (line, seconds) of the pending ones."""
+        answers: dict[int, tuple[str | None, float]] = {}
+        plain = [s for s in self.seats if s.alive and not s.batched]
+        for i, event in enumerate(chunk):
+            last = i == len(chunk) - 1
+            deadline = self.deadline()
+            start = time.monotonic()
+            for s in plain:
+                if s.alive:
+                    try:
+                        s.send(mask_event(event, s.seat), deadline)
+                    except BotFault as fault:
+                        self.fault(s.seat, fault, False)
+            for s in plain:
+                if not s.alive:
+                    continue
+                decision = last and s.seat in pending
+                try:
+                    line = s.read(deadline)
+                except BotFault as fault:
+                    self.fault(s.seat, fault, decision)
+                    if decision:
+                        answers[s.seat] = (None, time.monotonic() - start)
+                    continue
+                if decision:
+                    answers[s.seat] = (line, time.monotonic() - start)
+                else:
+                    self.check_none(s.seat, line)
+            self.first = False
+        for s in self.seats:
+            if not (s.alive and s.batched):
+                continue
+            s.buffer.extend(mask_event(e, s.seat) for e in chunk)
+            if s.seat not in pending and not over:
+                continue
+            batch, s.buffer = s.buffer, []
+            deadline = self.deadline()
+            start = time.monotonic()
+            try:
+                s.send(batch, deadline)
+                line = s.read(deadline)
+            except BotFault as fault:
+                self.fault(s.seat, fault, s.seat in pending)
+                if s.seat in pending:
+                    answers[s.seat] = (None, time.monotonic() - start)
+                continue
+            if s.seat in pending:
+                answers[s.seat] = (line, time.monotonic() - start)
+            else:
+                self.check_none(s.seat, line)
+        return answers
+
+    def action(self, seat: int, line: str | None, legal: Sequence[Action]) -> Action:
+        """The bot's answer if it is legal, else the safe default (a failure counted)."""
+        if line is None:
+            return safe_default(legal)
+        try:
+            action = action_from_mjai(json.loads(line), seat)
+        except ValueError as exc:
+            self.failure(seat, "garbage", str(exc), line)
+            return safe_default(legal)
+        reason = self.game.illegal_reason(seat, action)
+        if reason is not None:
+            self.failure(seat, "illegal", reason, line)
+            return safe_default(legal)
+        return action
+
+    # ---------------------------------------------------------------- the game
+    def play(self, names: Sequence[str]) -> None:
+        game = self.game
+        told = 0
+        opening: list[dict[str, Any]] = [{"type": "start_game", "names": list(names)}]
+        while True:
+            chunk = game.events[told:]
+            told = len(game.events)
+            pending = game.pending()
+            if opening:
+                chunk = [*opening, *chunk]
+                opening = []
+            answers = self.exchange(chunk, pending, game.over)
+            if game.over:
+                return
+            for seat in sorted(pending):
+                legal = game.legal_actions(seat)
+                state = self.seats[seat]
+                if seat in answers and not state.forfeited:
+                    line, seconds = answers[seat]
+                    action = self.action(seat, line, legal)
+                else:
+                    action, seconds = safe_default(legal), 0.0
+                if action.type != "none":
+                    self.record.add_move(seat, json.dumps(action_to_mjai(action)), seconds)
+                game.apply(seat, action)
+
+
+
+
+# ------------------------------------------------------------------------------ entry points
+
+
+def new_record(players: Sequence[PlayerSpec], settings: RiichiMatchSettings) -> GameRecord:
+    """An empty record of a game with these players and settings."""
+    rules = settings.rules
+    return GameRecord("riichi", [PlayerInfo(p.name, p.command) for p in players],
+                      settings={"game_length": rules.game_length,
+                                "decision_time": settings.decision_time,
+                                "batched": list(settings.batched),
+                                "max_failures": settings.max_failures},
+                      seed=settings.seed)
+
+
+def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, folder: Path,
+                log_path: Path | None = None) -> GameRecord:
+    """Play one game with four bot programs; write its mjai log (``log_path``, default
+    ``folder/game.mjson.gz``) and return the record (not written)."""
+    if len(players) != 4:
+        raise ValueError("Riichi mahjong takes four players")
+    record = new_record(players, settings)
+    game = RiichiGame(settings.rules, seed=settings.seed)
+    seats: list[_Seat] = []
+    referee = _Referee(game, seats, settings, record)
+    try:
+        for s, player in enumerate(players):
+            try:
+                process: BotProcess | None = start_player(
+                    player, folder, seed=settings.seed * 4 + s, tag=f"seat{s + 1}-")
+            except BotFault as fault:
+                process = None
+                seats.append(_Seat(s, None, settings.batched[s]))
+                referee.forfeit(s, f"{fault.outcome.value}: {fault.reason}")
+                continue
+            seats.append(_Seat(s, process, settings.batched[s]))
+        referee.play([p.name for p in players])
+    finally:
+        for state in seats:
+            if state.process is not None:
+                state.process.stop(0.5)
+    finals = game.final_scores()
+    record.settings["points"] = [f.points for f in finals]
+    record.settings["ranks"] = [f.rank for f in finals]
+    record.settings["hands"] = len(game.results)
+    record.settings["failure_counts"] = [s.failures for s in seats]
+    path = log_path or folder / "game.mjson.gz"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_mjai(path, (event_from_dict(e) for e in
+                      [{"type": "start_game", "names": [p.name for p in players]},
+                       *game.events]))
+    record.settings["mjai_log"] = path.name
+    forfeits = [s.seat for s in seats if s.forfeited]
+    reason = "end of the game" + (
+        f"; forfeited: {', '.join(record.players[s].name for s in forfeits)}"
+        if forfeits else "")
+    record.finish([f.score for f in finals], Outcome.NORMAL, reason)
+    return record
+
+
+def run_match(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, rotations: int,
+              out_dir: Path, on_game: Callable[[GameRecord], None] | None = None
+              ) -> list[GameRecord]:
+    """Duplicate play: ``rotations`` games (1 to 4) on the same seed, the seats rotating
+    one place each game; ``game-NNN.json`` and ``game-NNN.mjson.gz`` go to ``out_dir``."""
+    if not 1 <= rotations <= 4:
+        raise ValueError(f"rotations must be 1 to 4, not {rotations}")
+    records = []
+    for number in range(rotations):
+        seated = rotation(players, number)
+        batched = tuple(settings.batched[(s + number) % 4] for s in range(4))
+        here = RiichiMatchSettings(settings.rules, settings.seed, settings.decision_time,
+                                   batched, settings.max_failures, settings.startup_time)
+        record = play_riichi(seated, here, out_dir / f"game-{number + 1}",
+                             out_dir / f"game-{number + 1:03d}.mjson.gz")
+        record.index = number + 1
+        record.write(out_dir / f"game-{number + 1:03d}.json")
+        records.append(record)
+        if on_game is not None:
+            on_game(record)
+    return records
+
+
+# ------------------------------------------------------------------------------ in-process
+
+
+@dataclass
+class SelfPlayResult:
+    """An in-process game: the engine (events, results, final scores) and the illegal
+    answers of each seat (replaced by the safe default)."""
+
+    game: RiichiGame
+    illegal: list[list[str]]
+
+
+def self_play(policies: Sequence[Policy], rules: RiichiRules | None = None,
+              seed: int = 1, names: Sequence[str] = ("p0", "p1", "p2", "p3")
+              ) -> SelfPlayResult:
+    """Play a game of four in-process policies, each over its own masked view."""
+    game = RiichiGame(rules or RiichiRules(), seed=seed)
+    views = [View(s) for s in range(4)]
+    for seat, view in enumerate(views):
+        view.update(mask_event({"type": "start_game", "names": list(names)}, seat))
+    illegal: list[list[str]] = [[] for _ in range(4)]
+    told = 0
+    while not game.over:
+        chunk = game.events[told:]
+        told = len(game.events)
+        for seat, view in enumerate(views):
+            for event in chunk:
+                view.update(mask_event(event, seat))
+        for seat in sorted(game.pending()):
+            legal = game.legal_actions(seat)
+            answer = decide(views[seat], policies[seat])
+            try:
+                action = action_from_mjai(answer, seat)
+                reason = game.illegal_reason(seat, action)
+            except ValueError as exc:
+                reason = str(exc)
+            if reason is not None:
+                illegal[seat].append(f"{answer}: {reason}")
+                action = safe_default(legal)
+            game.apply(seat, action)
+    return SelfPlayResult(game, illegal)
+
+
+# ------------------------------------------------------------------------------ replay
+
+
+def replay_events(events: Iterable[dict[str, Any]], rules: RiichiRules,
+                  seed: int) -> RiichiGame:
+    """Replay a logged game's actions through a seeded :class:`RiichiGame` (passes where
+    the log shows none); ``ValueError`` if an action does not fit."""
+    game = RiichiGame(rules, seed=seed)
+    actions = ("dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan", "hora")
+
+    def pass_all() -> None:
+        for seat in sorted(game.pending()):
+            game.apply(seat, Action("none", seat))
+
+    for event in events:
+        kind = event["type"]
+        is_action = kind in actions or (kind == "ryukyoku"
+                                        and event.get("reason") == "kyushukyuhai")
+        if not is_action or game.over:
+            continue
+        seat = event.get("actor", -1)
+        claim = kind in ("chi", "pon", "daiminkan") or (kind == "hora"
+                                                        and event["target"] != seat)
+        guard = 0
+        while seat not in game.pending() or (
+                not claim and game.kyoku is not None
+                and game.kyoku.phase in ("respond", "chankan")):
+            if not game.pending() or guard > 8:
+                raise ValueError(f"the log's {kind} of seat {seat} does not fit the game")
+            pass_all()
+            guard += 1
+        game.apply(seat, action_from_mjai(event, seat))
+    while game.pending() and not game.over:
+        pass_all()
+    return game
+
+
+def replay_log(path: Path, rules: RiichiRules, seed: int) -> RiichiGame:
+    """Read an mjai log written by :func:`play_riichi` and replay it."""
+    return replay_events((e.to_dict() for e in read_mjai(path)), rules, seed)

@@ -1,0 +1,63 @@
+"""An mjai bot that breaks the protocol one way per ``--mode`` (riichi fault tests).
+
+Plays like the tsumogiri bot except at its first ``--times`` decisions (default 1), where
+the mode breaks the answer. Appends every line it reads to ``received.txt`` in its
+working folder, so tests can check exactly what the referee sent.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from referee.games.riichi.bots.player import View, decide
+from referee.games.riichi.bots.tsumogiri import policy
+
+MODES = {
+    "ok": "plays like the tsumogiri bot",
+    "garbage": "answers 'hello referee'",
+    "illegal": "discards a tile it does not hold (or pons without the tiles)",
+    "late": "answers a second after the deadline of a short test",
+    "crash": "exits",
+}
+
+
+def main() -> int:
+    """Play a game, breaking the first decisions as the mode says."""
+    args = sys.argv[1:]
+    mode = args[args.index("--mode") + 1] if "--mode" in args else "ok"
+    times = int(args[args.index("--times") + 1]) if "--times" in args else 1
+    view = View()
+    broken = 0
+    with open("received.txt", "a", encoding="utf-8") as log:
+        for line in sys.stdin:
+            log.write(line)
+            log.flush()
+            data = json.loads(line)
+            events = data if isinstance(data, list) else [data]
+            for event in events:
+                view.update(event)
+            answer = json.dumps(decide(view, policy))
+            if view.decision in ("tsumo", "call", "reach") and mode != "ok" and broken < times:
+                broken += 1
+                if mode == "garbage":
+                    answer = "hello referee"
+                elif mode == "illegal":
+                    held = {n for n in view.hand}
+                    pai = next(n for n in ("1m", "9p", "C", "E") if n not in held)
+                    answer = json.dumps({"type": "dahai", "actor": view.seat, "pai": pai,
+                                         "tsumogiri": False})
+                elif mode == "late":
+                    time.sleep(1.0)
+                elif mode == "crash":
+                    return 3
+            sys.stdout.write(answer + "\n")
+            sys.stdout.flush()
+            if any(e.get("type") == "end_game" for e in events):
+                return 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,168 @@
+"""The mjai referee with real bot processes over pipes: a whole game with its record and
+mjai log (replayed through the engine), masking, each fault replaced by the safe default
+and counted, forfeits, batched mode, the built-in policies in-process, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.core.players import PlayerSpec, builtin_command
+from referee.games.riichi.match import (
+    BUILTIN_PLAYERS,
+    POLICIES,
+    RiichiMatchSettings,
+    mask_event,
+    play_riichi,
+    replay_log,
+    run_match,
+    self_play,
+)
+from referee.games.riichi.mjai import read_mjai
+from referee.games.riichi.rules import RiichiRules
+
+BRAIN = Path(__file__).resolve().parents[2] / "brains" / "riichi_faulty.py"
+EAST = RiichiRules(game_length="east")
+
+
+def builtin(name: str, tag: str = "") -> PlayerSpec:
+    return PlayerSpec(name + tag, builtin_command(BUILTIN_PLAYERS[name]), True)
+
+
+def faulty(mode: str, times: int = 1) -> PlayerSpec:
+    return PlayerSpec(f"faulty-{mode}",
+                      [sys.executable, str(BRAIN), "--mode", mode, "--times", str(times)])
+
+
+def received(folder: Path, seat: int, name: str) -> list[object]:
+    path = folder / "work" / f"seat{seat + 1}-{name}" / "received.txt"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_full_east_game_over_pipes_writes_a_replayable_log(tmp_path: Path) -> None:
+    players = [builtin("greedy", "-a"), builtin("tsumogiri", "-b"),
+               builtin("greedy", "-c"), builtin("tsumogiri", "-d")]
+    records = run_match(players, RiichiMatchSettings(EAST, seed=11), 1, tmp_path)
+    record = records[0]
+    assert record.notes == [] and record.scores is not None
+    assert sum(record.settings["points"]) == 100000
+    assert (tmp_path / "game-001.json").exists()
+    log = tmp_path / "game-001.mjson.gz"
+    events = [e.to_dict() for e in read_mjai(log)]
+    assert events[0]["type"] == "start_game" and events[-1]["type"] == "end_game"
+    assert all(e["pai"] != "?" for e in events if e["type"] == "tsumo")  # unmasked
+    game = replay_log(log, EAST, 11)
+    assert [f.points for f in game.final_scores()] == record.settings["points"]
+    assert [f.score for f in game.final_scores()] == record.scores
+
+
+def test_bots_never_see_another_seats_draws(tmp_path: Path) -> None:
+    players = [builtin("tsumogiri", "-a"), faulty("ok"), builtin("greedy"),
+               builtin("tsumogiri", "-b")]
+    record = play_riichi(players, RiichiMatchSettings(EAST, seed=2), tmp_path)
+    assert record.notes == []
+    seen = received(tmp_path, 1, "faulty-ok")
+    assert seen[0] == {"type": "start_game", "names": [p.name for p in players], "id": 1}
+    events = [e for e in seen if isinstance(e, dict)]
+    draws = [e for e in events if e["type"] == "tsumo"]
+    assert {e["pai"] for e in draws if e["actor"] != 1} == {"?"}
+    assert all(e["pai"] != "?" for e in draws if e["actor"] == 1)
+    for start in (e for e in events if e["type"] == "start_kyoku"):
+        for seat, hand in enumerate(start["tehais"]):
+            assert (set(hand) == {"?"}) == (seat != 1)
+    assert events[-1]["type"] == "end_game"
+
+
+def test_masking_hides_only_what_it_must() -> None:
+    tsumo = {"type": "tsumo", "actor": 2, "pai": "5mr"}
+    assert mask_event(tsumo, 2) == tsumo and mask_event(tsumo, 0)["pai"] == "?"
+    dahai = {"type": "dahai", "actor": 2, "pai": "5mr", "tsumogiri": True}
+    assert mask_event(dahai, 0) == dahai
+
+
+@pytest.mark.parametrize("mode", ["garbage", "illegal", "late"])
+def test_a_fault_is_replaced_by_the_safe_default_and_counted(tmp_path: Path,
+                                                              mode: str) -> None:
+    players = [builtin("tsumogiri", "-a"), faulty(mode), builtin("tsumogiri", "-b"),
+               builtin("tsumogiri", "-c")]
+    settings = RiichiMatchSettings(EAST, seed=3, decision_time=0.5)
+    record = play_riichi(players, settings, tmp_path)
+    failures = [n for n in record.notes if n.kind == "failure"]
+    assert len(failures) == 1 and failures[0].seat == 1
+    assert failures[0].text.startswith(mode) and "hand " in failures[0].text
+    assert not [n for n in record.notes if n.kind == "forfeit"]
+    assert record.settings["failure_counts"] == [0, 1, 0, 0]
+    assert record.outcome is not None and record.outcome.value == "normal"
+    game = replay_log(tmp_path / "game.mjson.gz", EAST, 3)  # the game went on to its end
+    assert [f.points for f in game.final_scores()] == record.settings["points"]
+
+
+def test_repeated_faults_forfeit(tmp_path: Path) -> None:
+    players = [builtin("tsumogiri", "-a"), faulty("garbage", times=50),
+               builtin("tsumogiri", "-b"), builtin("tsumogiri", "-c")]
+    record = play_riichi(players, RiichiMatchSettings(EAST, seed=3, max_failures=3), tmp_path)
+    assert len([n for n in record.notes if n.kind == "failure"]) == 3
+    forfeits = [n for n in record.notes if n.kind == "forfeit"]
+    assert len(forfeits) == 1 and forfeits[0].seat == 1 and "3 failures" in forfeits[0].text
+    assert record.scores is not None and len(record.scores) == 4
+    assert "forfeited: faulty-garbage" in record.reason
+
+
+def test_a_crash_forfeits_at_once(tmp_path: Path) -> None:
+    players = [builtin("tsumogiri", "-a"), builtin("tsumogiri", "-b"), faulty("crash"),
+               builtin("tsumogiri", "-c")]
+    record = play_riichi(players, RiichiMatchSettings(EAST, seed=5), tmp_path)
+    forfeits = [n for n in record.notes if n.kind == "forfeit"]
+    assert len(forfeits) == 1 and forfeits[0].seat == 2 and "crash" in forfeits[0].text
+    assert record.settings["hands"] >= 4 and record.scores is not None
+
+
+def test_batched_bots_get_arrays_and_play_the_same_game(tmp_path: Path) -> None:
+    players = [builtin("greedy", "-a"), faulty("ok"), builtin("tsumogiri", "-b"),
+               builtin("greedy", "-c")]
+    plain = play_riichi(players, RiichiMatchSettings(EAST, seed=8), tmp_path / "plain")
+    batched = play_riichi(players, RiichiMatchSettings(EAST, seed=8,
+                                                       batched=(True, True, False, True)),
+                          tmp_path / "batched")
+    assert batched.notes == [] and batched.settings["points"] == plain.settings["points"]
+    lines = received(tmp_path / "batched", 1, "faulty-ok")
+    assert all(isinstance(line, list) for line in lines)
+    assert lines[0][0]["type"] == "start_game"  # type: ignore[index]
+    assert lines[-1][-1]["type"] == "end_game"  # type: ignore[index]
+
+
+def test_built_in_policies_are_legal_and_greedy_outscores_tsumogiri() -> None:
+    totals = {"greedy": 0.0, "t1": 0.0, "t2": 0.0, "t3": 0.0}
+    names = ["greedy", "t1", "t2", "t3"]
+    hands = 0
+    for game in range(4):
+        seated = names[game:] + names[:game]
+        result = self_play([POLICIES["greedy" if n == "greedy" else "tsumogiri"]
+                            for n in seated], RiichiRules(), seed=100)
+        assert result.illegal == [[], [], [], []]
+        hands += len(result.game.results)
+        for seat, final in enumerate(result.game.final_scores()):
+            totals[seated[seat]] += final.score
+    assert hands >= 20
+    assert all(totals["greedy"] > totals[t] for t in ("t1", "t2", "t3")), totals
+
+
+def test_cli_plays_and_names_bad_options(tmp_path: Path) -> None:
+    referee = [sys.executable, "-m", "referee.cli"]
+    run = subprocess.run([*referee, "match", "riichi", "greedy", "tsumogiri", "tsumogiri",
+                          "tsumogiri", "--game", "east", "--seed", "1", "--out",
+                          str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "Match result" in run.stdout and (tmp_path / "game-001.mjson.gz").exists()
+    for bad, word in ((["--game", "west"], "--game"), (["--rotations", "5"], "--rotations"),
+                      (["--decision-time", "0"], "--decision-time"),
+                      (["--batched", "7"], "--batched")):
+        run = subprocess.run([*referee, "match", "riichi", "greedy", "tsumogiri",
+                              "tsumogiri", "tsumogiri", *bad, "--out", str(tmp_path / "x")],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2 and word in run.stderr
+        assert "Traceback" not in run.stderr
