@@ -1,5 +1,7 @@
 """Riichi mahjong referee speed: in-process self-play and a game over pipes.
 
+- the engine alone: east-south games of four tsumogiri players choosing from the engine's
+  legal actions, one core;
 - in-process: east-south games of four tsumogiri policies, then four greedy ones, each
   seat over its own masked view (:func:`referee.games.riichi.match.self_play`), one core.
 - over pipes: :func:`play_riichi` with four built-in bot processes (``--bots``, default
@@ -28,7 +30,7 @@ from referee.games.riichi.match import (
     play_riichi,
     self_play,
 )
-from referee.games.riichi.rules import RiichiRules
+from referee.games.riichi.rules import RiichiGame, RiichiRules
 
 
 def in_process(policy: str, games: int) -> dict[str, float]:
@@ -38,6 +40,27 @@ def in_process(policy: str, games: int) -> dict[str, float]:
     for seed in range(games):
         result = self_play([POLICIES[policy]] * 4, RiichiRules(), seed=seed)
         hands += len(result.game.results)
+    wall = time.perf_counter() - start
+    return {"games_per_s": games / wall, "hands_per_s": hands / wall}
+
+
+def engine_only(games: int) -> dict[str, float]:
+    """Games and hands per second of the engine alone with four tsumogiri players that
+    decide from the engine's own legal actions (no seat views): what the engine costs."""
+    hands = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        game = RiichiGame(RiichiRules(), seed=seed)
+        while not game.over:
+            for seat in sorted(game.pending()):
+                legal = game.legal_actions(seat)
+                pick = next((a for a in legal if a.type == "dahai" and a.tsumogiri), None)
+                if pick is None:
+                    pick = next((a for a in legal if a.type in ("none", "dahai")), legal[0])
+                game.apply(seat, pick)
+                if game.over:
+                    break
+        hands += len(game.results)
     wall = time.perf_counter() - start
     return {"games_per_s": games / wall, "hands_per_s": hands / wall}
 
@@ -71,6 +94,7 @@ def main() -> None:
     figures = {
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
                    f"load {os.getloadavg()[0]:.2f}",
+        "tsumogiri_engine_only": engine_only(args.games),
         "tsumogiri_in_process": in_process("tsumogiri", args.games),
         "greedy_in_process": in_process("greedy", args.greedy_games),
         f"{args.bots}_over_pipes_south": over_pipes(args.bots, args.pipe_games, "south"),
