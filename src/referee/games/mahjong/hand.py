@@ -34,6 +34,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+from referee.core.suits import suit_is_sets
 from referee.games.mahjong.melds import Decomposition, SetKind
 
 __all__ = ["MAX_TILES", "decompositions", "is_winning", "shanten", "waits"]
@@ -67,29 +68,6 @@ _HONOR_WIN: dict[tuple[int, ...], int] = {}
 """Honor counts -> number of pairs if every count is 0, 2 or 3, else ``_BAD``."""
 
 
-def _sets_only(c: list[int], i: int) -> bool:
-    """Whether the suit counts ``c`` from rank ``i`` on split into pungs and chows
-    (``c`` is restored before returning)."""
-    while i < 9 and c[i] == 0:
-        i += 1
-    if i == 9:
-        return True
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _sets_only(c, i)
-        c[i] += 3
-        if ok:
-            return True
-    if i <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        ok = _sets_only(c, i)
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
-        return ok
-    return False
 
 
 def _suit_win(key: tuple[int, ...]) -> int:
@@ -99,12 +77,12 @@ def _suit_win(key: tuple[int, ...]) -> int:
     total = sum(c)
     result = _BAD
     if total % 3 == 0:
-        result = 0 if _sets_only(c, 0) else _BAD
+        result = 0 if suit_is_sets(c, 0) else _BAD
     elif total % 3 == 2:
         for i in range(9):
             if c[i] >= 2:
                 c[i] -= 2
-                ok = _sets_only(c, 0)
+                ok = suit_is_sets(c, 0)
                 c[i] += 2
                 if ok:
                     result = 1

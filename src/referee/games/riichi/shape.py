@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from referee.core.suits import suit_is_sets
+
 __all__ = [
     "ORPHANS",
     "can_riichi_discard",
@@ -58,29 +60,6 @@ _SUIT_INFO: dict[tuple[int, ...], Info] = {}
 _HONOR_INFO: dict[tuple[int, ...], Info] = {}
 
 
-def _suit_sets(c: list[int]) -> bool:
-    """Whether the suit counts ``c`` (modified and restored) split into sets only."""
-    i = 0
-    while i < 9 and not c[i]:
-        i += 1
-    if i == 9:
-        return True
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _suit_sets(c)
-        c[i] += 3
-        if ok:
-            return True
-    if i <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        ok = _suit_sets(c)
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
-        return ok
-    return False
 
 
 def _suit_done(key: tuple[int, ...]) -> bool:
@@ -91,13 +70,13 @@ def _suit_done(key: tuple[int, ...]) -> bool:
     total = sum(key)
     c = list(key)
     if total % 3 == 0:
-        done = _suit_sets(c)
+        done = suit_is_sets(c)
     elif total % 3 == 2:
         done = False
         for r in range(9):
             if c[r] >= 2:
                 c[r] -= 2
-                done = _suit_sets(c)
+                done = suit_is_sets(c)
                 c[r] += 2
                 if done:
                     break
