@@ -103,7 +103,7 @@ class Piece:
     def __post_init__(self) -> None:
         if not (1 <= self.x <= N and 1 <= self.y <= N):
             raise ValueError(f"piece {self.id} is at x={self.x}, y={self.y}, off the {N}x{N} board")
-        object.__setattr__(self, "cell", self.x + (self.y - 1) * N)
+        object.__setattr__(self, "cell", cell_of(self.x, self.y))
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of this piece (id, color, shape, x, y, then the extra properties)."""
@@ -190,9 +190,7 @@ def _board_problem(pieces: Sequence[Piece]) -> str | None:
     """What is wrong with this list of pieces, or None."""
     cells: dict[int, Piece] = {}
     ids: set[int] = set()
-    for piece in pieces:
-        if not (1 <= piece.x <= N and 1 <= piece.y <= N):
-            return f"piece {piece.id} is at x={piece.x}, y={piece.y}, off the {N}x{N} board"
+    for piece in pieces:  # each piece checked its own cell when it was made
         if piece.id in ids:
             return f"two pieces have id {piece.id}"
         ids.add(piece.id)

@@ -46,7 +46,6 @@ from referee.games.mahjong.scoring import (
     score,
 )
 from referee.games.mahjong.tiles import (
-    FLOWERS,
     KINDS,
     WINDS,
     counts_of,
@@ -81,7 +80,6 @@ __all__ = [
 ]
 
 SEATS = 4
-HAND_TILES = 16
 
 
 class Ask(enum.Enum):
@@ -806,6 +804,3 @@ def notation(action: object) -> str:
         return repr(action)
     return " ".join([prefix, *map(str, tiles_of(action))])  # type: ignore[arg-type]
 
-
-FLOWER_SEATS = {tid: (i % 4) for i, tid in enumerate(FLOWERS)}
-"""The seat wind each flower belongs to (Spring and Plum to East ...)."""
