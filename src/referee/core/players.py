@@ -12,13 +12,14 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.core.botseed import SEED_ENV
 from referee.core.errors import ConfigError
 from referee.core.process import BotProcess
+from referee.core.record import GameRecord
 
 
 @dataclass(frozen=True)
@@ -140,3 +141,20 @@ def rotation(players: Sequence[PlayerSpec], game: int) -> list[PlayerSpec]:
     ``game mod n``, so every ``n`` games each player sits once in each seat."""
     shift = game % len(players)
     return list(players[shift:]) + list(players[:shift])
+
+
+def play_rotations(players: Sequence[PlayerSpec], games: int,
+                   play: Callable[[list[PlayerSpec], int], GameRecord], out_dir: Path,
+                   on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """A match of ``games`` games, the seats rotating one place each game: ``play(seated,
+    game)`` plays game ``game`` (0-based); each record gets its number and goes to
+    ``out_dir/game-NNN.json`` as soon as it is played, then to ``on_game``."""
+    records = []
+    for game in range(games):
+        record = play(rotation(players, game), game)
+        record.index = game + 1
+        record.write(out_dir / f"game-{game + 1:03d}.json")
+        records.append(record)
+        if on_game is not None:
+            on_game(record)
+    return records

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from referee.core.errors import BotFault
 from referee.core.match import Decision, play_game
 from referee.core.outcome import Outcome
-from referee.core.players import PlayerSpec, rotation, start_player
+from referee.core.players import PlayerSpec, play_rotations, start_player
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.mahjong.bots.policies import dummy_policy
@@ -273,13 +273,7 @@ def run_match(players: Sequence[PlayerSpec], settings: MahjongSettings, rotation
               ) -> list[GameRecord]:
     """Duplicate play: ``rotations`` games (1 to 4) on the same walls (the same seed), the
     players' seats rotating one place each game. Records go to ``out_dir``."""
-    records = []
-    for game in range(rotations):
-        seated = rotation(players, game)
-        record = play_mahjong(seated, settings, out_dir / f"game-{game + 1}")
-        record.index = game + 1
-        record.write(out_dir / f"game-{game + 1:03d}.json")
-        records.append(record)
-        if on_game is not None:
-            on_game(record)
-    return records
+    return play_rotations(
+        players, rotations,
+        lambda seated, game: play_mahjong(seated, settings, out_dir / f"game-{game + 1}"),
+        out_dir, on_game)

@@ -20,7 +20,7 @@ from referee.core.errors import BotFault, ConfigError
 from referee.core.limits import megabytes
 from referee.core.match import forfeit, play_game
 from referee.core.outcome import Outcome
-from referee.core.players import PlayerSpec, rotation, start_player
+from referee.core.players import PlayerSpec, play_rotations, start_player
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.planowanie.protocol import PlanowanieSeat, PlayerProgram
 from referee.games.planowanie.rules import (
@@ -144,13 +144,9 @@ def run_match(players: Sequence[PlayerSpec], settings: PlanowanieSettings, seed:
               on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
     """Play ``games`` games, seats rotating each game; each cycle of rotations plays the
     same deals (seed ``seed + cycle``), as ITPW rounds do. Records go to ``out_dir``."""
-    records = []
-    for game in range(games):
-        seated = rotation(players, game)
-        record = play_planowanie(seated, settings, seed + game // len(players), out_dir,
-                                 index=game + 1, bot_seed=seed * 1009 + game)
-        record.write(out_dir / f"game-{game + 1:03d}.json")
-        records.append(record)
-        if on_game is not None:
-            on_game(record)
-    return records
+    return play_rotations(
+        players, games,
+        lambda seated, game: play_planowanie(seated, settings, seed + game // len(players),
+                                             out_dir, index=game + 1,
+                                             bot_seed=seed * 1009 + game),
+        out_dir, on_game)

@@ -31,7 +31,7 @@ from typing import Any
 
 from referee.core.errors import BotFault
 from referee.core.outcome import Outcome
-from referee.core.players import PlayerSpec, rotation, start_player
+from referee.core.players import PlayerSpec, play_rotations, start_player
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.riichi.bots import greedy, tsumogiri
@@ -400,20 +400,15 @@ def run_match(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, rota
     one place each game; ``game-NNN.json`` and ``game-NNN.mjson.gz`` go to ``out_dir``."""
     if not 1 <= rotations <= 4:
         raise ValueError(f"rotations must be 1 to 4, not {rotations}")
-    records = []
-    for number in range(rotations):
-        seated = rotation(players, number)
+
+    def play(seated: list[PlayerSpec], number: int) -> GameRecord:
         batched = tuple(settings.batched[(s + number) % 4] for s in range(4))
         here = RiichiMatchSettings(settings.rules, settings.seed, settings.decision_time,
                                    batched, settings.max_failures, settings.startup_time)
-        record = play_riichi(seated, here, out_dir / f"game-{number + 1}",
-                             out_dir / f"game-{number + 1:03d}.mjson.gz")
-        record.index = number + 1
-        record.write(out_dir / f"game-{number + 1:03d}.json")
-        records.append(record)
-        if on_game is not None:
-            on_game(record)
-    return records
+        return play_riichi(seated, here, out_dir / f"game-{number + 1}",
+                           out_dir / f"game-{number + 1:03d}.mjson.gz")
+
+    return play_rotations(players, rotations, play, out_dir, on_game)
 
 
 # ------------------------------------------------------------------------------ in-process
