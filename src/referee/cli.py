@@ -8,6 +8,7 @@ import os
 import random
 import signal
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -15,7 +16,7 @@ import click
 
 from referee import __version__
 from referee.core.errors import ConfigError, RefereeError
-from referee.core.players import check_runnable, resolve_players
+from referee.core.players import PlayerSpec, check_runnable, resolve_players
 from referee.core.record import GameRecord
 from referee.output import GameProgress, make_console, results_table
 
@@ -38,6 +39,19 @@ def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
 def _default_out(kind: str) -> Path:
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     return Path("referee-out") / f"{kind}-{stamp}"
+
+
+def _runnable_players(texts: Sequence[str], builtins: Mapping[str, str]) -> list[PlayerSpec]:
+    """The players named on the command line, each checked to be a program that can run."""
+    specs = resolve_players(texts, builtins)
+    for spec in specs:
+        check_runnable(spec)
+    return specs
+
+
+def _seed_or_random(seed: int | None) -> int:
+    """The seed given, or a fresh random one (the match records whichever it plays)."""
+    return seed if seed is not None else random.SystemRandom().randrange(2**31)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -114,9 +128,7 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
                 raise ConfigError(f"{name} must not be negative, got {value}")
         if startup <= 0:
             raise ConfigError(f"--startup must be positive, got {startup}")
-        specs = resolve_players(players, BUILTIN_BRAINS)
-        for spec in specs:
-            check_runnable(spec)
+        specs = _runnable_players(players, BUILTIN_BRAINS)
         settings = GomokuSettings.from_options(
             size=size, width=width, height=height, timeout_turn=timeout_turn,
             timeout_match=timeout_match, tolerance=tolerance, startup=startup, memory=memory,
@@ -124,7 +136,7 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
             games=games,
             openings=read_openings(openings_file) if openings_file else [],
             swap2=swap2,
-            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+            seed=_seed_or_random(seed),
             folder=folder.resolve() if folder else None,
             psq=not no_psq,
         )
@@ -190,16 +202,14 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
         count = len(players) if games is None else games
         if count < 1:
             raise ConfigError(f"--games must be at least 1, got {count}")
-        specs = resolve_players(players, BUILTIN_PLAYERS)
-        for spec in specs:
-            check_runnable(spec)
+        specs = _runnable_players(players, BUILTIN_PLAYERS)
         try:
             settings = PlanowanieSettings.from_options(
                 values=values, suits=suits, players=len(specs), deals=deals, time=time_ms,
                 tolerance=tolerance, startup=startup, memory=memory, quit_at_end=quit_at_end)
         except ConfigError as exc:
             raise ConfigError(f"--values/--suits/--deals: {exc}") from None
-        chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        chosen = _seed_or_random(seed)
         out = (out_dir or _default_out("match")).resolve()
         console.print(f"Planowanie, {len(settings.rules.deals)} deals, deck "
                       f"{values}/{suits} ({suits[0]} trumps), {count} game(s): "
@@ -248,10 +258,8 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
         if move_time <= 0:
             raise ConfigError(f"--move-time must be positive, got {move_time}")
         rules = Rules(hands=hands, reserve=reserve, stakes=Stakes(base, per_tai))
-        specs = resolve_players(players, BUILTIN_PLAYERS)
-        for spec in specs:
-            check_runnable(spec)
-        chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        specs = _runnable_players(players, BUILTIN_PLAYERS)
+        chosen = _seed_or_random(seed)
         settings = MahjongSettings(rules, chosen, move_time)
         out = (out_dir or _default_out("match")).resolve()
         console.print(f"ICGA Mahjong, {hands} hand(s), {rotations} seat rotation(s): "
@@ -301,10 +309,8 @@ def match_riichi(players: tuple[str, ...], game_length: str, seed: int | None,
     try:
         if decision_time <= 0:
             raise ConfigError(f"--decision-time must be positive, got {decision_time}")
-        specs = resolve_players(players, BUILTIN_PLAYERS)
-        for spec in specs:
-            check_runnable(spec)
-        chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        specs = _runnable_players(players, BUILTIN_PLAYERS)
+        chosen = _seed_or_random(seed)
         settings = RiichiMatchSettings(
             RiichiRules(game_length=game_length), chosen, decision_time,
             tuple(s + 1 in batched for s in range(4)), max_failures)
@@ -365,8 +371,7 @@ def console_planowanie(player: str, values: str, suits: str, players: int, seat:
     from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings
 
     try:
-        spec = resolve_players([player], BUILTIN_PLAYERS)[0]
-        check_runnable(spec)
+        spec = _runnable_players([player], BUILTIN_PLAYERS)[0]
         try:
             rules = PlanowanieSettings.from_options(values=values, suits=suits,
                                                     players=players, deals=deals).rules
@@ -375,7 +380,7 @@ def console_planowanie(player: str, values: str, suits: str, players: int, seat:
         try:
             config = ConsoleConfig(
                 rules, seat=seat, opponents=opponents, timeout_ms=timeout, time_ms=time_ms,
-                seed=seed if seed is not None else random.SystemRandom().randrange(2**31))
+                seed=_seed_or_random(seed))
         except ConfigError as exc:
             raise ConfigError(f"--seat/--timeout/--time: {exc}") from None
         out = (out_dir or _default_out("console")).resolve()
