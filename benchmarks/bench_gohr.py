@@ -31,6 +31,8 @@ import threading
 import time
 from pathlib import Path
 
+from figures import print_figures
+
 from referee.games.gohr.board import GenParams, generate_board
 from referee.games.gohr.client import CaptiveClient
 from referee.games.gohr.engine import Episode, Finish
@@ -289,11 +291,7 @@ def main() -> None:
         "pipe_ratio": round(pipe / pipe_base, 3),
         **{f"socket_{key}": value for key, value in sockets.items()},
     }
-    if args.json:
-        print(json.dumps(result))
-        return
-    for key, value in result.items():
-        print(f"{key}: {value}")
+    print_figures(result, args.json)
 
 
 if __name__ == "__main__":

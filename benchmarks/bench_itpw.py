@@ -16,7 +16,6 @@ Run: ``.venv/bin/python benchmarks/bench_itpw.py`` (``--rounds``, ``-j``, ``--ki
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
@@ -24,6 +23,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from figures import print_figures
 
 from referee.core.players import PlayerSpec, builtin_command
 from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
@@ -128,11 +129,9 @@ def main() -> None:
         "speedup_vs_one_at_a_time": round(single * total / wall, 2),
         "referee_peak_rss_mb": round(peak / 1024, 1),
     }
+    print_figures(result, args.json)
     if args.json:
-        print(json.dumps(result))
         return
-    for key, value in result.items():
-        print(f"{key}: {value}")
     print(ratings)
     if second.returncode != 0:
         print(errors[-2000:])

@@ -15,7 +15,6 @@ Run: ``.venv/bin/python benchmarks/bench_mahjong.py`` (``--json`` for one JSON l
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -23,6 +22,8 @@ import resource
 import tempfile
 import time
 from pathlib import Path
+
+from figures import print_figures
 
 from referee.core.players import PlayerSpec, builtin_command
 from referee.games.mahjong.bots.policies import POLICIES
@@ -110,11 +111,7 @@ def main() -> None:
     }
     result.update({k: round(v) for k, v in check_rates(args.checks).items()})
     result.update({k: round(v, 3) for k, v in over_pipes(args.pipe_hands).items()})
-    if args.json:
-        print(json.dumps(result))
-        return
-    for key, value in result.items():
-        print(f"{key}: {value}")
+    print_figures(result, args.json)
 
 
 if __name__ == "__main__":

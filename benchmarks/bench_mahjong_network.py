@@ -35,6 +35,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from figures import print_figures
+
 from referee.core.players import PlayerSpec, builtin_command
 from referee.core.record import GameRecord
 from referee.games.mahjong.match import MahjongSettings, play_mahjong
@@ -127,11 +129,7 @@ def main() -> None:
                                                 - statistics.median(local_ms), 4),
         "bench_seconds": round(time.perf_counter() - start, 1),
     }
-    if args.json:
-        print(json.dumps(result))
-        return
-    for key, value in result.items():
-        print(f"{key}: {value}")
+    print_figures(result, args.json)
 
 
 if __name__ == "__main__":
