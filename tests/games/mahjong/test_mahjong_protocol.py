@@ -4,7 +4,7 @@ transcript of what each seat is told during a hand."""
 from __future__ import annotations
 
 import pytest
-from test_mahjong_rules import TWO_WAITERS, build_wall, first
+from test_mahjong_rules import CHOW_DEAL, KONG_DEAL, TWO_WAITERS, build_wall, first
 
 from referee.core.errors import BotFault
 from referee.games.mahjong.protocol import event_lines, hand_start_lines, parse_action
@@ -91,13 +91,8 @@ def test_golden_transcript_of_a_hand_for_each_seat() -> None:
     assert hand.result.score.total_tai == 20
 
 
-def test_kongs_and_chows_on_the_wire() -> None:
-    wall, _ = build_wall([
-        "1111w 222o 333o 444o 9t E S N",
-        "23w 567t 789t 111t 2t 3t 4t 5t W",
-        "EE 45w 666w 789w 66t 99o 8o R",
-        "S 222t 333t 777o 888o 55t G",
-    ])
+def test_a_concealed_kong_on_the_wire_shows_its_tiles_to_its_owner_only() -> None:
+    wall, _ = build_wall(KONG_DEAL)
     hand = MahjongHand(wall)
     kong = next(a for a in hand.legal_actions() if isinstance(a, ConcealedKong))
     hand.apply(0, kong)
@@ -105,3 +100,14 @@ def test_kongs_and_chows_on_the_wire() -> None:
     assert "/gong 1 0 110 111 112 113" in owner
     assert "/gong 1 0" in transcript(hand, 2) and "/gong 1 0 110 111 112 113" not in \
         transcript(hand, 2)
+
+
+def test_a_chow_on_the_wire_has_the_eaten_tile_in_the_middle() -> None:
+    wall, _ = build_wall(CHOW_DEAL)
+    hand = MahjongHand(wall)
+    hand.apply(0, Throw(first(hand, 0, 22)))  # the dealer throws 5-Tong (350)
+    hand.apply(2, Pass())                     # seat 2 does not pong
+    hand.apply(1, next(a for a in hand.legal_actions() if isinstance(a, Eat)))
+    lines = transcript(hand, 3)
+    assert lines[-1] == "/eat 2 340 350 360"  # 4-Tong, the eaten 5-Tong, 6-Tong
+    assert lines[-2] == "/throw 1 350"

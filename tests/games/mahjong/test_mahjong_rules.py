@@ -89,6 +89,21 @@ def build_wall(hands: list[str], draws: Iterable[str] = (), dealer: int = 0
     return front + list(FLOWERS) + pool.rest(), pool
 
 
+KONG_DEAL = [
+    "1111w 222o 333o 444o 9t E S N",  # the dealer holds four 1-Wan
+    "23w 567t 789t 111t 2t 3t 4t 5t W",
+    "EE 45w 666w 789w 66t 99o 8o R",
+    "S 222t 333t 777o 888o 55t G",
+]
+
+CHOW_DEAL = [
+    "111w 222w 333w 444w 5w 9o 5o 6w 7w",  # dealer throws 5-Tong
+    "46o 567t 789t 111t 2t 3t 4t 6w N",    # seat 1 (next) can eat 4-5-6 Tong
+    "55o 123w 456w 789w 66t 99o 8o",       # seat 2 can pong
+    "E 222o 333o 777o 888o 55t S",
+]
+
+
 def test_walls_are_the_same_for_a_seed_everywhere() -> None:
     assert make_wall(7) == make_wall(7)
     assert make_wall(7) != make_wall(8)
@@ -131,12 +146,7 @@ def test_claim_priority_pong_before_chow_and_the_first_hu_after_the_discarder() 
 
 
 def test_a_pong_outranks_a_chow_by_the_next_seat() -> None:
-    wall, _ = build_wall([
-        "111w 222w 333w 444w 5w 9o 5o 6w 7w",  # dealer throws 5-Tong
-        "46o 567t 789t 111t 2t 3t 4t 6w N",    # seat 1 (next) can eat 4-5-6 Tong
-        "55o 123w 456w 789w 66t 99o 8o",       # seat 2 can pong
-        "E 222o 333o 777o 888o 55t S",
-    ])
+    wall, _ = build_wall(CHOW_DEAL)
     hand = MahjongHand(wall)
     five = next(t for t in hand.hands[0] if kind_of(t) == 22)
     hand.apply(0, Throw(five))
@@ -204,12 +214,7 @@ def test_the_second_winner_is_asked_when_the_first_passes() -> None:
 
 
 def test_concealed_kong_draws_from_the_back() -> None:
-    wall, _ = build_wall([
-        "1111w 222o 333o 444o 9t E S N",
-        "23w 567t 789t 111t 2t 3t 4t 5t W",
-        "EE 45w 666w 789w 66t 99o 8o R",
-        "S 222t 333t 777o 888o 55t G",
-    ])
+    wall, _ = build_wall(KONG_DEAL)
     hand = MahjongHand(wall)
     assert hand.question == Question(0, Ask.GONG)
     kong = next(a for a in hand.legal_actions() if isinstance(a, ConcealedKong))
