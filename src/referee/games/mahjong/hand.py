@@ -106,27 +106,15 @@ def is_winning(counts: Sequence[int]) -> bool:
     one pair; ``False`` for any total that is not 2 (mod 3)."""
     if len(counts) != KINDS:
         raise ValueError(f"expected {KINDS} counts, got {len(counts)}")
-    table = _SUIT_WIN
-    key = tuple(counts[0:9])
-    pairs = table.get(key)
-    if pairs is None:
-        pairs = _suit_win(key)
-    if pairs > 1:
-        return False
-    key = tuple(counts[9:18])
-    more = table.get(key)
-    if more is None:
-        more = _suit_win(key)
-    pairs += more
-    if pairs > 1:
-        return False
-    key = tuple(counts[18:27])
-    more = table.get(key)
-    if more is None:
-        more = _suit_win(key)
-    pairs += more
-    if pairs > 1:
-        return False
+    pairs = 0
+    for low in (0, 9, 18):
+        key = tuple(counts[low:low + 9])
+        more = _SUIT_WIN.get(key)
+        if more is None:
+            more = _suit_win(key)
+        pairs += more
+        if pairs > 1:
+            return False
     key = tuple(counts[27:34])
     more = _HONOR_WIN.get(key)
     if more is None:
