@@ -799,8 +799,7 @@ _PREFIX: dict[type, str] = {Throw: "/throw", Eat: "/eat", Pong: "/pong", Kong: "
 
 def notation(action: object) -> str:
     """An action in the client's words (``/throw 112``, ``/gong 0 370 371 372 373``)."""
-    prefix = _PREFIX.get(type(action))
-    if prefix is None:
+    if not isinstance(action, Action):
         return repr(action)
-    return " ".join([prefix, *map(str, tiles_of(action))])  # type: ignore[arg-type]
+    return " ".join([_PREFIX[type(action)], *map(str, tiles_of(action))])
 
