@@ -95,6 +95,24 @@ def test_agari_waits_and_riichi_discards_match_the_package(seed: int) -> None:
             assert shape.is_tenpai(less) == tenpai, less
 
 
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_shanten_matches_the_package_and_bounds_riichi(seed: int) -> None:
+    """shanten agrees with the package's; the engine skips the riichi check when the hand
+    before the draw is two or more from tenpai, so that must never hide a riichi discard."""
+    for counts in _hands(seed, 120):
+        total = sum(counts)
+        melds = (14 - total) // 3
+        if max(counts) < 4 and total in (13, 14) and melds == 0:
+            assert shape.shanten(counts) == Shanten.calculate_shanten(counts), counts
+        if total % 3 == 2 and shape.can_riichi_discard(counts):
+            for k in range(34):
+                if counts[k]:
+                    before = list(counts)
+                    before[k] -= 1
+                    assert shape.shanten(before, melds) <= 1, (counts, k)
+
+
 def test_known_shapes() -> None:
     def counts(text: str) -> list[int]:
         out = [0] * 34

@@ -91,6 +91,10 @@ class RiichiMatchSettings:
 # ------------------------------------------------------------------------------ helpers
 
 
+_MASKED = frozenset({"start_game", "tsumo", "start_kyoku"})
+"""The event types :func:`mask_event` may change."""
+
+
 def mask_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
     """The event as ``seat`` may see it: other seats' draws and starting hands hidden;
     ``start_game`` gets the seat's ``id``."""
@@ -438,19 +442,14 @@ def self_play(policies: Sequence[Policy], rules: RiichiRules | None = None,
         told = len(game.events)
         for seat, view in enumerate(views):
             for event in chunk:
-                view.update(mask_event(event, seat))
+                view.update(mask_event(event, seat) if event["type"] in _MASKED else event)
         for seat in sorted(game.pending()):
-            legal = game.legal_actions(seat)
             answer = decide(views[seat], policies[seat])
-            try:
-                action = action_from_mjai(answer, seat)
-                reason = game.illegal_reason(seat, action)
+            try:  # apply checks first and changes nothing when it refuses
+                game.apply(seat, action_from_mjai(answer, seat))
             except ValueError as exc:
-                reason = str(exc)
-            if reason is not None:
-                illegal[seat].append(f"{answer}: {reason}")
-                action = safe_default(legal)
-            game.apply(seat, action)
+                illegal[seat].append(f"{answer}: {exc}")
+                game.apply(seat, safe_default(game.legal_actions(seat)))
     return SelfPlayResult(game, illegal)
 
 

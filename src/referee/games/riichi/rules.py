@@ -102,6 +102,7 @@ from referee.games.riichi.shape import (
     can_riichi_discard,
     counts_of,
     kokushi_waits_mask,
+    shanten,
     tenpai_discards,
     waits_mask,
 )
@@ -470,44 +471,59 @@ def action_from_mjai(obj: Mapping[str, Any], actor: int | None = None) -> Action
     who = obj.get("actor", actor)
     if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < SEATS:
         raise ValueError(f"actor must be a seat 0..3, not {who!r}")
-
-    def tile(key: str) -> str:
-        name = obj.get(key)
-        if not isinstance(name, str):
-            raise ValueError(f"{kind} needs a tile name in {key!r}")
-        parse_mjai(name)
-        return name
-
-    def seat(key: str) -> int:
-        value = obj.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEATS:
-            raise ValueError(f"{kind} needs a seat 0..3 in {key!r}, not {value!r}")
-        return value
-
-    def tiles(count: int) -> tuple[str, ...]:
-        names = obj.get("consumed")
-        if not isinstance(names, (list, tuple)) or len(names) != count or \
-                not all(isinstance(n, str) for n in names):
-            raise ValueError(f"{kind} needs {count} tile names in 'consumed'")
-        for n in names:
-            parse_mjai(n)
-        return tuple(sorted(names, key=_name_key))
-
+    if kind == "none":
+        return _NONE[who]
     if kind == "dahai":
         flag = obj.get("tsumogiri")
         if flag is not None and not isinstance(flag, bool):
             raise ValueError(f"tsumogiri must be true or false, not {flag!r}")
-        return Action("dahai", who, pai=tile("pai"), tsumogiri=flag)
+        return Action("dahai", who, pai=_tile_field(obj, kind, "pai"), tsumogiri=flag)
     if kind in ("chi", "pon", "daiminkan"):
-        return Action(kind, who, pai=tile("pai"), target=seat("target"),
-                      consumed=tiles(3 if kind == "daiminkan" else 2))
+        return Action(kind, who, pai=_tile_field(obj, kind, "pai"),
+                      target=_seat_field(obj, kind, "target"),
+                      consumed=_consumed_field(obj, kind, 3 if kind == "daiminkan" else 2))
     if kind == "kakan":
-        return Action(kind, who, pai=tile("pai"), consumed=tiles(3))
+        return Action(kind, who, pai=_tile_field(obj, kind, "pai"),
+                      consumed=_consumed_field(obj, kind, 3))
     if kind == "ankan":
-        return Action(kind, who, consumed=tiles(4))
+        return Action(kind, who, consumed=_consumed_field(obj, kind, 4))
     if kind == "hora":
-        return Action(kind, who, pai=tile("pai"), target=seat("target"))
+        return Action(kind, who, pai=_tile_field(obj, kind, "pai"),
+                      target=_seat_field(obj, kind, "target"))
     return Action(kind, who)
+
+
+_TILE_NAMES: Final = frozenset(kind_name(k) for k in range(KINDS)) | {"5mr", "5pr", "5sr"}
+
+
+def _tile_field(obj: Mapping[str, Any], kind: str, key: str) -> str:
+    """The mjai tile name in ``obj[key]``; ``ValueError`` if it is missing or bad."""
+    name = obj.get(key)
+    if name in _TILE_NAMES:
+        return name  # type: ignore[no-any-return]
+    if not isinstance(name, str):
+        raise ValueError(f"{kind} needs a tile name in {key!r}")
+    parse_mjai(name)  # raises, naming the bad name
+    return name
+
+
+def _seat_field(obj: Mapping[str, Any], kind: str, key: str) -> int:
+    """The seat in ``obj[key]``; ``ValueError`` if it is not 0..3."""
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEATS:
+        raise ValueError(f"{kind} needs a seat 0..3 in {key!r}, not {value!r}")
+    return value
+
+
+def _consumed_field(obj: Mapping[str, Any], kind: str, count: int) -> tuple[str, ...]:
+    """The ``consumed`` tile names, sorted; ``ValueError`` unless ``count`` good names."""
+    names = obj.get("consumed")
+    if not isinstance(names, (list, tuple)) or len(names) != count or \
+            not all(isinstance(n, str) for n in names):
+        raise ValueError(f"{kind} needs {count} tile names in 'consumed'")
+    for n in names:
+        parse_mjai(n)
+    return tuple(sorted(names, key=_name_key))
 
 
 def _action_tables(names: tuple[str, ...]) -> tuple[tuple[tuple[tuple[Action, Action], ...],
@@ -636,6 +652,11 @@ class RiichiKyoku:
         self._waiting: set[int] = set()
         self._self_cache: list[Action] | None = None
         self._base: list[list[Action] | None] = [None] * SEATS
+        """Per seat, the discards of the hand without its drawn tile (kept while a
+        tsumogiri leaves that hand as it was)."""
+        self._riichi_by_draw: list[dict[int, bool]] = [{} for _ in range(SEATS)]
+        """Per seat and drawn kind, whether a riichi discard exists, and at -1 whether the
+        hand without the drawn tile is two or more from tenpai (valid with _base)."""
         """Per seat, the non-tsumogiri discards of its hand without the drawn tile (kept
         while that hand does not change: a tsumogiri keeps it)."""
         self.events.append({
@@ -680,16 +701,15 @@ class RiichiKyoku:
         if action.actor != seat:
             return f"the action names actor {action.actor} but comes from seat {seat}"
         legal = self._legal(seat)
-        for option in legal:
-            if option is action:
-                return None
+        if self._match(action, legal) is not None:
+            return None
         if not legal:
             if self.phase in ("respond", "chankan") and seat in self._answers:
                 return f"seat {seat} has already answered"
             return f"seat {seat} has nothing to decide now (waiting for " \
                 f"{', '.join(map(str, sorted(self.pending()))) or 'nobody'})"
         action = self._normalize(action, legal)
-        if action in legal:
+        if self._match(action, legal) is not None:
             return None
         types = sorted({a.type for a in legal})
         if action.type not in types:
@@ -699,14 +719,12 @@ class RiichiKyoku:
     def apply(self, seat: int, action: Action) -> None:
         """Play a legal answer; ``ValueError`` (with the reason) if it is not legal."""
         legal = self._legal(seat)
-        for option in legal:
-            if option is action:
-                break
-        else:
-            reason = self.illegal_reason(seat, action)
-            if reason is not None:
-                raise ValueError(reason)
-            action = self._normalize(action, legal)
+        found = self._match(action, legal)
+        if found is None:
+            found = self._match(self._normalize(action, legal), legal)
+            if found is None:
+                raise ValueError(self.illegal_reason(seat, action) or "not legal now")
+        action = found
         self._self_cache = None
         if self.phase in ("respond", "chankan"):
             self._answers[seat] = action
@@ -736,6 +754,19 @@ class RiichiKyoku:
 
     # ---------------------------------------------------------------- helpers
 
+    @staticmethod
+    def _match(action: Action, legal: Sequence[Action]) -> Action | None:
+        """The legal option equal to ``action`` (the engine's own instance), or None."""
+        for option in legal:
+            if option is action:
+                return option
+        pai = action.pai
+        kind = action.type
+        for option in legal:
+            if option.pai == pai and option.type == kind and option == action:
+                return option
+        return None
+
     def _furiten(self, seat: int) -> bool:
         return (self.furiten_temp[seat] or self.furiten_riichi[seat]
                 or bool(self.waits[seat] & self.river_kinds[seat]))
@@ -760,6 +791,7 @@ class RiichiKyoku:
         self.hands[seat].remove(tile)
         self.counts[seat][tile >> 2] -= 1
         self._base[seat] = None
+        self._riichi_by_draw[seat] = {}
 
     def _emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
@@ -848,9 +880,13 @@ class RiichiKyoku:
                 base = self._dahai_options(seat, sorted(t for t in hand if t != drawn), -1, -1)
                 self._base[seat] = base
             out = [*base, self._dahai_table[seat][drawn][True]]
-            if (not self.opened[seat] and self.scores[seat] >= 1000 and live >= 4
-                    and can_riichi_discard(counts)):
-                out.append(_REACH[seat])
+            if not self.opened[seat] and self.scores[seat] >= 1000 and live >= 4:
+                memo = self._riichi_by_draw[seat]
+                ok = memo.get(drawn >> 2)
+                if ok is None:
+                    ok = memo[drawn >> 2] = self._riichi_possible(seat, drawn)
+                if ok:
+                    out.append(_REACH[seat])
             if kan_ok and 4 in counts:
                 for k in range(KINDS):
                     if counts[k] == 4:
@@ -868,6 +904,21 @@ class RiichiKyoku:
                 and sum(1 for k in ORPHANS if counts[k]) >= 9):
             out.append(_KYUUSHU[seat])
         return out
+
+    def _riichi_possible(self, seat: int, drawn: int) -> bool:
+        """Whether some discard leaves the hand (with ``drawn``) tenpai. The hand without
+        the drawn tile decides most cases: tenpai (discard the drawn tile), or two or more
+        from tenpai (no single draw brings it within one discard of tenpai)."""
+        if self.waits[seat]:
+            return True
+        memo = self._riichi_by_draw[seat]
+        far = memo.get(-1)
+        if far is None:
+            counts = self.counts[seat]
+            counts[drawn >> 2] -= 1
+            far = memo[-1] = shanten(counts, len(self.melds[seat])) >= 2
+            counts[drawn >> 2] += 1
+        return not far and can_riichi_discard(self.counts[seat])
 
     def _dahai_options(self, seat: int, hand: list[int], drawn: int,
                        allowed: int) -> list[Action]:
@@ -972,6 +1023,7 @@ class RiichiKyoku:
         names = self.names
         self._options = {}
         self._answers = {}
+        rank = kind % 9
         for step in (1, 2, 3):
             s = (seat + step) % SEATS
             opts: list[Action] = []
@@ -983,7 +1035,10 @@ class RiichiKyoku:
                 held = counts[kind]
                 if held >= 2:
                     opts.extend(self._pon_options(s, seat, tile, held))
-                if step == 1 and kind < 27:
+                if step == 1 and kind < 27 and (
+                        (rank >= 2 and counts[kind - 2] and counts[kind - 1])
+                        or (1 <= rank <= 7 and counts[kind - 1] and counts[kind + 1])
+                        or (rank <= 6 and counts[kind + 1] and counts[kind + 2])):
                     opts.extend(self._chi_options(s, seat, tile))
             if opts:
                 opts.append(_NONE[s])
@@ -1077,7 +1132,8 @@ class RiichiKyoku:
         assert self.last_discard is not None
         seat, tile = self.last_discard
         answers = self._answers
-        order = [(seat + step) % SEATS for step in (1, 2, 3)] if answers else []
+        claimed = any(a.type != "none" for a in answers.values())
+        order = [(seat + step) % SEATS for step in (1, 2, 3)] if claimed else []
         winners = [s for s in order if s in answers and answers[s].type == "hora"]
         if winners:
             self._rons(winners, seat, tile, chankan=False)
@@ -1090,7 +1146,7 @@ class RiichiKyoku:
             return
         caller = next((answers[s] for s in order if s in answers
                        and answers[s].type in ("pon", "daiminkan")), None)
-        if caller is None:
+        if caller is None and claimed:
             caller = next((answers[s] for s in order if s in answers
                            and answers[s].type == "chi"), None)
         if caller is not None:
@@ -1337,6 +1393,7 @@ class RiichiKyoku:
         self._answers = dict(old._answers)
         self._waiting = set(old._waiting)
         self._base = list(old._base)
+        self._riichi_by_draw = [dict(m) for m in old._riichi_by_draw]
 
 
 # ------------------------------------------------------------------------------ a game

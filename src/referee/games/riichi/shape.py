@@ -16,11 +16,15 @@ thousand keys cover ordinary play). For each group the table holds:
 A whole hand is then combined from its four groups: exactly one pair overall, every group
 complete (agari), or one group waiting (tenpai). Seven pairs (seven distinct kinds) and
 thirteen orphans are checked apart, on a fully concealed hand (13 or 14 tiles) only.
+
+:func:`shanten` is the shanten number (regular hands, seven pairs, thirteen orphans), by a
+small dynamic programme over memoized group decompositions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from referee.core.suits import suit_is_sets
 
@@ -32,6 +36,7 @@ __all__ = [
     "is_tenpai",
     "kinds_of_mask",
     "kokushi_waits_mask",
+    "shanten",
     "tenpai_discards",
     "waits",
     "waits_mask",
@@ -341,3 +346,97 @@ def tenpai_discards(counts: Sequence[int]) -> list[int]:
                 out.append(k)
             c[k] += 1
     return out
+
+
+# ------------------------------------------------------------------------------ shanten
+
+
+@lru_cache(maxsize=1 << 16)
+def _group(key: tuple[int, ...], honor: bool) -> frozenset[tuple[int, int, int]]:
+    """The (sets, partial sets, pair) decompositions of one suit's or the honors' counts."""
+    counts = list(key)
+    i = next((r for r, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return frozenset({(0, 0, 0)})
+    out: set[tuple[int, int, int]] = set()
+
+    def add(dm: int, dt: int, dp: int, removed: Iterable[int]) -> None:
+        rest = list(counts)
+        for r in removed:
+            rest[r] -= 1
+        for m, t, p in _group(tuple(rest), honor):
+            if p + dp <= 1:
+                out.add((min(m + dm, 4), min(t + dt, 4), p + dp))
+
+    c = counts[i]
+    if c >= 3:
+        add(1, 0, 0, (i, i, i))
+    if c >= 2:
+        add(0, 0, 1, (i, i))
+        add(0, 1, 0, (i, i))
+    if not honor:
+        if i + 2 < 9 and counts[i + 1] and counts[i + 2]:
+            add(1, 0, 0, (i, i + 1, i + 2))
+        if i + 1 < 9 and counts[i + 1]:
+            add(0, 1, 0, (i, i + 1))
+        if i + 2 < 9 and counts[i + 2]:
+            add(0, 1, 0, (i, i + 2))
+    add(0, 0, 0, (i,))
+    return frozenset(_pareto(out))
+
+
+def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
+    """Drop the decompositions another one beats in sets, partial sets and pair."""
+    return {o for o in options
+            if not any(x != o and x[0] >= o[0] and x[1] >= o[1] and x[2] >= o[2]
+                       for x in options)}
+
+
+def shanten(counts: Sequence[int], melds: int = 0) -> int:
+    """The shanten number of the concealed counts with ``melds`` called sets (-1: complete,
+    0: tenpai); seven pairs and thirteen orphans count only for a closed hand."""
+    return _shanten(tuple(counts), melds)
+
+
+@lru_cache(maxsize=1 << 16)
+def _table(key: tuple[int, ...], honor: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per pair flag (0, 1) and set count m (0..4): the most partial sets (-1: none)."""
+    best = [[-1] * 5, [-1] * 5]
+    for m, t, p in _group(key, honor):
+        if t > best[p][m]:
+            best[p][m] = t
+    return tuple(best[0]), tuple(best[1])
+
+
+@lru_cache(maxsize=1 << 18)
+def _shanten(counts: tuple[int, ...], melds: int) -> int:
+    dp = [[-1] * 5, [-1] * 5]
+    dp[0][min(melds, 4)] = 0
+    for lo, hi, honor in ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True)):
+        table = _table(counts[lo:hi], honor)
+        new = [[-1] * 5, [-1] * 5]
+        for p in (0, 1):
+            row = dp[p]
+            for m in range(5):
+                t = row[m]
+                if t < 0:
+                    continue
+                for gp in (0, 1) if p == 0 else (0,):
+                    g = table[gp]
+                    target = new[p + gp]
+                    for gm in range(5):
+                        gt = g[gm]
+                        if gt >= 0:
+                            mm = min(m + gm, 4)
+                            if t + gt > target[mm]:
+                                target[mm] = t + gt
+        dp = new
+    best = min(8 - 2 * m - min(dp[p][m], 4 - m) - p
+               for p in (0, 1) for m in range(5) if dp[p][m] >= 0)
+    if melds == 0 and sum(counts) >= 13:
+        pairs = sum(1 for c in counts if c >= 2)
+        distinct = sum(1 for c in counts if c)
+        best = min(best, 6 - pairs + max(0, 7 - distinct))
+        orphans = sum(1 for k in ORPHANS if counts[k])
+        best = min(best, 13 - orphans - (1 if any(counts[k] >= 2 for k in ORPHANS) else 0))
+    return best

@@ -12,22 +12,20 @@ built-in bot never answers illegally (it may miss a rare option instead).
 
 :func:`run` is the process loop: one JSON object (or, mjai.app batched style, one JSON
 array) a line on standard input, one answer line on standard output per line read.
-:func:`shanten` is a small memoized shanten number (regular hands, seven pairs, thirteen
-orphans) for the greedy policy.
+:func:`ukeire` counts the unseen tiles that lower the shanten (for the greedy policy).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from referee.games.riichi.melds import Meld, MeldType
 from referee.games.riichi.scoring import WinInfo, evaluate
-from referee.games.riichi.shape import ORPHANS, waits_mask
-from referee.games.riichi.tiles import KINDS, parse_mjai, tile_of
+from referee.games.riichi.shape import ORPHANS, shanten, waits_mask
+from referee.games.riichi.tiles import KINDS, kind_name, parse_mjai, tile_of
 
 __all__ = ["Policy", "View", "kind", "run", "shanten", "ukeire"]
 
@@ -38,103 +36,17 @@ NONE: dict[str, Any] = {"type": "none"}
 _WINDS = "ESWN"
 
 
+_KIND_BY_NAME = {name: parse_mjai(name)[0] for name in
+                 [kind_name(k) for k in range(KINDS)] + ["5mr", "5pr", "5sr"]}
+
+
 def kind(name: str) -> int:
-    """The kind 0..33 of an mjai tile name."""
-    return parse_mjai(name)[0]
+    """The kind 0..33 of an mjai tile name (``ValueError`` for a bad one)."""
+    found = _KIND_BY_NAME.get(name)
+    return parse_mjai(name)[0] if found is None else found
 
 
-# ------------------------------------------------------------------------------ shanten
-
-
-@lru_cache(maxsize=1 << 16)
-def _group(key: tuple[int, ...], honor: bool) -> frozenset[tuple[int, int, int]]:
-    """The (sets, partial sets, pair) decompositions of one suit's or the honors' counts."""
-    counts = list(key)
-    i = next((r for r, c in enumerate(counts) if c), -1)
-    if i < 0:
-        return frozenset({(0, 0, 0)})
-    out: set[tuple[int, int, int]] = set()
-
-    def add(dm: int, dt: int, dp: int, removed: Iterable[int]) -> None:
-        rest = list(counts)
-        for r in removed:
-            rest[r] -= 1
-        for m, t, p in _group(tuple(rest), honor):
-            if p + dp <= 1:
-                out.add((min(m + dm, 4), min(t + dt, 4), p + dp))
-
-    c = counts[i]
-    if c >= 3:
-        add(1, 0, 0, (i, i, i))
-    if c >= 2:
-        add(0, 0, 1, (i, i))
-        add(0, 1, 0, (i, i))
-    if not honor:
-        if i + 2 < 9 and counts[i + 1] and counts[i + 2]:
-            add(1, 0, 0, (i, i + 1, i + 2))
-        if i + 1 < 9 and counts[i + 1]:
-            add(0, 1, 0, (i, i + 1))
-        if i + 2 < 9 and counts[i + 2]:
-            add(0, 1, 0, (i, i + 2))
-    add(0, 0, 0, (i,))
-    return frozenset(_pareto(out))
-
-
-def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
-    """Drop the decompositions another one beats in sets, partial sets and pair."""
-    return {o for o in options
-            if not any(x != o and x[0] >= o[0] and x[1] >= o[1] and x[2] >= o[2]
-                       for x in options)}
-
-
-def shanten(counts: Sequence[int], melds: int = 0) -> int:
-    """The shanten number of the concealed counts with ``melds`` called sets (-1: complete,
-    0: tenpai); seven pairs and thirteen orphans count only for a closed hand."""
-    return _shanten(tuple(counts), melds)
-
-
-@lru_cache(maxsize=1 << 16)
-def _table(key: tuple[int, ...], honor: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per pair flag (0, 1) and set count m (0..4): the most partial sets (-1: none)."""
-    best = [[-1] * 5, [-1] * 5]
-    for m, t, p in _group(key, honor):
-        if t > best[p][m]:
-            best[p][m] = t
-    return tuple(best[0]), tuple(best[1])
-
-
-@lru_cache(maxsize=1 << 18)
-def _shanten(counts: tuple[int, ...], melds: int) -> int:
-    dp = [[-1] * 5, [-1] * 5]
-    dp[0][min(melds, 4)] = 0
-    for lo, hi, honor in ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True)):
-        table = _table(counts[lo:hi], honor)
-        new = [[-1] * 5, [-1] * 5]
-        for p in (0, 1):
-            row = dp[p]
-            for m in range(5):
-                t = row[m]
-                if t < 0:
-                    continue
-                for gp in (0, 1) if p == 0 else (0,):
-                    g = table[gp]
-                    target = new[p + gp]
-                    for gm in range(5):
-                        gt = g[gm]
-                        if gt >= 0:
-                            mm = min(m + gm, 4)
-                            if t + gt > target[mm]:
-                                target[mm] = t + gt
-        dp = new
-    best = min(8 - 2 * m - min(dp[p][m], 4 - m) - p
-               for p in (0, 1) for m in range(5) if dp[p][m] >= 0)
-    if melds == 0 and sum(counts) >= 13:
-        pairs = sum(1 for c in counts if c >= 2)
-        distinct = sum(1 for c in counts if c)
-        best = min(best, 6 - pairs + max(0, 7 - distinct))
-        orphans = sum(1 for k in ORPHANS if counts[k])
-        best = min(best, 13 - orphans - (1 if any(counts[k] >= 2 for k in ORPHANS) else 0))
-    return best
+# ------------------------------------------------------------------------------ ukeire
 
 
 def ukeire(counts: list[int], melds: int, seen: Sequence[int]) -> int:
@@ -182,6 +94,9 @@ class View:
     def kyoku_reset(self) -> None:
         """Forget the last hand's state."""
         self.hand: list[str] = []
+        self._counts = [0] * KINDS
+        self._wait_mask: int | None = None
+        self._draw_waits = 0
         self.melds: list[tuple[str, list[str]]] = []
         self.discards: list[list[int]] = [[] for _ in range(4)]
         self.riichi = [False] * 4
@@ -206,11 +121,27 @@ class View:
 
     @property
     def counts(self) -> list[int]:
-        """The concealed hand as 34 kind counts."""
-        out = [0] * KINDS
-        for name in self.hand:
-            out[kind(name)] += 1
-        return out
+        """The concealed hand as 34 kind counts (a fresh list the caller may change)."""
+        return list(self._counts)
+
+    def _take_in(self, name: str) -> None:
+        """A tile joins the concealed hand."""
+        self.hand.append(name)
+        self._counts[kind(name)] += 1
+        self._wait_mask = None
+
+    def _give_up(self, name: str) -> None:
+        """A tile leaves the concealed hand."""
+        self.hand.remove(name)
+        self._counts[kind(name)] -= 1
+        self._wait_mask = None
+
+    @property
+    def waits(self) -> int:
+        """The waits (a bit per kind) of the concealed hand when it has 3n+1 tiles."""
+        if self._wait_mask is None:
+            self._wait_mask = self._waits(self.counts)
+        return self._wait_mask
 
     @property
     def opened(self) -> bool:
@@ -240,32 +171,37 @@ class View:
             self.bakaze = _WINDS.index(event["bakaze"])
             self.oya = event["oya"]
             self.scores = list(event["scores"])
-            self.hand = list(event["tehais"][me])
+            for name in event["tehais"][me]:
+                self._take_in(name)
             self._see_marker(event["dora_marker"])
         elif kind_ == "tsumo":
             self.live -= 1
             if actor == me:
-                self.hand.append(event["pai"])
+                self._draw_waits = self.waits
+                self._take_in(event["pai"])
                 self.drawn = event["pai"]
                 self.decision = "tsumo"
         elif kind_ == "dahai":
             pai = event["pai"]
-            self.discards[actor].append(kind(pai))
+            k = kind(pai)
+            self.discards[actor].append(k)
             if actor == me:
-                self.hand.remove(pai)
+                self._give_up(pai)
+                if pai == self.drawn:  # tsumogiri: the hand is the one before the draw
+                    self._wait_mask = self._draw_waits
                 self.drawn = None
                 self.kuikae = set()
                 self.furiten_temp = False
             else:
-                self.seen[kind(pai)] += 1
+                self.seen[k] += 1
                 self.last_discard = (actor, pai)
                 self.decision = "respond"
-                self._pass = kind(pai)
+                self._pass = k
         elif kind_ in ("chi", "pon", "daiminkan"):
             self._call(event)
         elif kind_ == "kakan":
             if actor == me:
-                self.hand.remove(event["pai"])
+                self._give_up(event["pai"])
                 for i, (t, tiles) in enumerate(self.melds):
                     if t == "pon" and kind(tiles[0]) == kind(event["pai"]):
                         self.melds[i] = ("kakan", [*tiles, event["pai"]])
@@ -276,7 +212,7 @@ class View:
             consumed = list(event["consumed"])
             if actor == me:
                 for name in consumed:
-                    self.hand.remove(name)
+                    self._give_up(name)
                 self.melds.append(("ankan", consumed))
             else:
                 for name in consumed:
@@ -305,8 +241,7 @@ class View:
     def _passed(self, k: int) -> None:
         """A winning tile another seat let go: furiten until our next discard (for good
         after riichi). Marked whether or not we could ron (a superset of the engine's)."""
-        counts = self.counts
-        if self._waits(counts) >> k & 1:
+        if self.waits >> k & 1:
             self.furiten_temp = True
             if self.riichi[self.seat] or self.reach_pending:
                 self.furiten_riichi = True
@@ -317,7 +252,7 @@ class View:
         consumed = list(event["consumed"])
         if actor == self.seat:
             for name in consumed:
-                self.hand.remove(name)
+                self._give_up(name)
             self.melds.append((event["type"], sorted([*consumed, pai], key=parse_mjai)))
             k = kind(pai)
             self.kuikae = {k}
@@ -376,10 +311,8 @@ class View:
         """Whether the drawn tile certainly wins (shape and a yaku)."""
         if self.decision != "tsumo" or self.drawn is None:
             return False
-        counts = self.counts
-        k = kind(self.drawn)
-        counts[k] -= 1
-        return bool(self._waits(counts) >> k & 1) and self._has_yaku(self.drawn, True)
+        return bool(self._draw_waits >> kind(self.drawn) & 1) and self._has_yaku(self.drawn,
+                                                                                True)
 
     def can_ron(self) -> bool:
         """Whether the last discard certainly wins: a wait, no furiten, a yaku."""
@@ -387,8 +320,7 @@ class View:
             return False
         pai = self.last_discard[1]
         k = kind(pai)
-        counts = self.counts
-        waits = self._waits(counts)
+        waits = self.waits
         if not waits >> k & 1 or self.furiten_temp or self.furiten_riichi:
             return False
         if any(waits >> d & 1 for d in self.discards[self.seat]):
