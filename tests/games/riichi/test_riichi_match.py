@@ -5,6 +5,8 @@ and counted, forfeits, batched mode, the built-in policies in-process, the CLI."
 from __future__ import annotations
 
 import json
+import math
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -135,20 +137,34 @@ def test_batched_bots_get_arrays_and_play_the_same_game(tmp_path: Path) -> None:
     assert lines[-1][-1]["type"] == "end_game"  # type: ignore[index]
 
 
-def test_built_in_policies_are_legal_and_greedy_outscores_tsumogiri() -> None:
-    totals = {"greedy": 0.0, "t1": 0.0, "t2": 0.0, "t3": 0.0}
-    names = ["greedy", "t1", "t2", "t3"]
-    hands = 0
-    for game in range(4):
-        seated = names[game:] + names[:game]
-        result = self_play([POLICIES["greedy" if n == "greedy" else "tsumogiri"]
-                            for n in seated], RiichiRules(), seed=100)
-        assert result.illegal == [[], [], [], []]
-        hands += len(result.game.results)
-        for seat, final in enumerate(result.game.final_scores()):
-            totals[seated[seat]] += final.score
-    assert hands >= 20
-    assert all(totals["greedy"] > totals[t] for t in ("t1", "t2", "t3")), totals
+def test_greedy_clearly_outscores_tsumogiri_over_200_hands() -> None:
+    """Duplicate play: one greedy bot and three tsumogiri bots on the same walls, the greedy
+    bot in each of the four seats in turn, over 200 hands and more. Every answer is legal;
+    the greedy bot's mean score change a hand is above every tsumogiri seat's by more than
+    five standard errors, and its mean final result is positive while theirs is not."""
+    hand_deltas: dict[str, list[int]] = {"greedy": [], "tsumogiri": []}
+    finals: dict[str, list[float]] = {"greedy": [], "tsumogiri": []}
+    wins = {"greedy": 0, "tsumogiri": 0}
+    for seed in range(5):
+        for rotation in range(4):
+            seated = ["tsumogiri"] * 4
+            seated[rotation] = "greedy"
+            result = self_play([POLICIES[name] for name in seated], RiichiRules(),
+                               seed=1000 + seed)
+            assert result.illegal == [[], [], [], []]
+            for outcome in result.game.results:
+                for seat, delta in enumerate(outcome.deltas):
+                    hand_deltas[seated[seat]].append(delta)
+                    wins[seated[seat]] += outcome.reason == "hora" and delta > 0
+            for seat, final in enumerate(result.game.final_scores()):
+                finals[seated[seat]].append(final.score)
+    hands = len(hand_deltas["greedy"])
+    assert hands >= 200
+    greedy = hand_deltas["greedy"]
+    error = statistics.stdev(greedy) / math.sqrt(hands)
+    assert statistics.mean(greedy) - 5 * error > statistics.mean(hand_deltas["tsumogiri"])
+    assert statistics.mean(finals["greedy"]) > 0 >= statistics.mean(finals["tsumogiri"])
+    assert wins["greedy"] > wins["tsumogiri"], wins
 
 
 def test_cli_plays_and_names_bad_options(tmp_path: Path) -> None:

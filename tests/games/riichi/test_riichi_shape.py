@@ -113,6 +113,24 @@ def test_shanten_matches_the_package_and_bounds_riichi(seed: int) -> None:
                     assert shape.shanten(before, melds) <= 1, (counts, k)
 
 
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_improving_kinds_are_the_draws_that_lower_shanten(seed: int) -> None:
+    rng = random.Random(seed)
+    for counts in _hands(seed, 60):
+        held = [k for k in range(34) if counts[k]]
+        counts[rng.choice(held)] -= 1  # 3n+1 tiles
+        melds = (13 - sum(counts)) // 3
+        base = shape.shanten(counts, melds)
+        want = 0
+        for k in range(34):
+            if counts[k] < 4:
+                counts[k] += 1
+                want |= (shape.shanten(counts, melds) < base) << k
+                counts[k] -= 1
+        assert shape.improving_kinds(counts, melds) == want, (counts, melds)
+
+
 def test_known_shapes() -> None:
     def counts(text: str) -> list[int]:
         out = [0] * 34

@@ -32,6 +32,7 @@ __all__ = [
     "ORPHANS",
     "can_riichi_discard",
     "counts_of",
+    "improving_kinds",
     "is_agari",
     "is_tenpai",
     "kinds_of_mask",
@@ -395,48 +396,121 @@ def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
 def shanten(counts: Sequence[int], melds: int = 0) -> int:
     """The shanten number of the concealed counts with ``melds`` called sets (-1: complete,
     0: tenpai); seven pairs and thirteen orphans count only for a closed hand."""
-    return _shanten(tuple(counts), melds)
+    key = tuple(counts)
+    table = _merge(_merge(_START[min(melds, 4)], _table(key[0:9], False)),
+                   _merge(_table(key[9:18], False), _table(key[18:27], False)))
+    best = _regular(_merge(table, _table(key[27:34], True)))
+    if melds == 0 and sum(key) >= 13:
+        pairs = distinct = 0
+        for c in key:
+            if c:
+                distinct += 1
+                pairs += c >= 2
+        best = min(best, 6 - pairs + max(0, 7 - distinct))
+        orphans = 0
+        doubled = 0
+        for k in ORPHANS:
+            c = key[k]
+            orphans += c > 0
+            doubled |= c >= 2
+        best = min(best, 13 - orphans - doubled)
+    return best
+
+
+_Table = tuple[int, ...]
+"""Per pair flag p (0, 1) and set count m (0..4), at p * 5 + m: the most partial sets of
+a decomposition (-1: none has that many sets and pairs)."""
+
+_START: tuple[_Table, ...] = tuple(
+    tuple(0 if i == m else -1 for i in range(10)) for m in range(5))
+"""The table of nothing yet, with ``m`` sets already called."""
 
 
 @lru_cache(maxsize=1 << 16)
-def _table(key: tuple[int, ...], honor: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per pair flag (0, 1) and set count m (0..4): the most partial sets (-1: none)."""
-    best = [[-1] * 5, [-1] * 5]
+def _table(key: tuple[int, ...], honor: bool) -> _Table:
+    """The table of one suit's or the honors' counts."""
+    best = [-1] * 10
     for m, t, p in _group(key, honor):
-        if t > best[p][m]:
-            best[p][m] = t
-    return tuple(best[0]), tuple(best[1])
+        if t > best[p * 5 + m]:
+            best[p * 5 + m] = t
+    return tuple(best)
 
 
-@lru_cache(maxsize=1 << 18)
-def _shanten(counts: tuple[int, ...], melds: int) -> int:
-    dp = [[-1] * 5, [-1] * 5]
-    dp[0][min(melds, 4)] = 0
-    for lo, hi, honor in ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True)):
-        table = _table(counts[lo:hi], honor)
-        new = [[-1] * 5, [-1] * 5]
-        for p in (0, 1):
-            row = dp[p]
-            for m in range(5):
-                t = row[m]
-                if t < 0:
-                    continue
-                for gp in (0, 1) if p == 0 else (0,):
-                    g = table[gp]
-                    target = new[p + gp]
-                    for gm in range(5):
-                        gt = g[gm]
-                        if gt >= 0:
-                            mm = min(m + gm, 4)
-                            if t + gt > target[mm]:
-                                target[mm] = t + gt
-        dp = new
-    best = min(8 - 2 * m - min(dp[p][m], 4 - m) - p
-               for p in (0, 1) for m in range(5) if dp[p][m] >= 0)
-    if melds == 0 and sum(counts) >= 13:
-        pairs = sum(1 for c in counts if c >= 2)
-        distinct = sum(1 for c in counts if c)
-        best = min(best, 6 - pairs + max(0, 7 - distinct))
-        orphans = sum(1 for k in ORPHANS if counts[k])
-        best = min(best, 13 - orphans - (1 if any(counts[k] >= 2 for k in ORPHANS) else 0))
-    return best
+@lru_cache(maxsize=1 << 16)
+def _merge(a: _Table, b: _Table) -> _Table:
+    """The table of two groups together (at most four sets, at most one pair)."""
+    out = [-1] * 10
+    for i in range(10):
+        ta = a[i]
+        if ta < 0:
+            continue
+        pa, ma = divmod(i, 5)
+        for j in range(10 if pa == 0 else 5):
+            tb = b[j]
+            if tb >= 0:
+                pb, mb = divmod(j, 5)
+                k = (pa + pb) * 5 + min(ma + mb, 4)
+                if ta + tb > out[k]:
+                    out[k] = ta + tb
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def _regular(table: _Table) -> int:
+    """The shanten of sets and a pair: 8 - 2 sets - partial sets (at most what the sets
+    leave room for) - the pair."""
+    return min(8 - 2 * m - min(table[p * 5 + m], 4 - m) - p
+               for p in (0, 1) for m in range(5) if table[p * 5 + m] >= 0)
+
+
+def improving_kinds(counts: Sequence[int], melds: int = 0) -> int:
+    """The kinds (a 34-bit mask) whose draw lowers the shanten of the counts (3n+1 tiles)
+    with ``melds`` called sets: each kind as :func:`shanten` would judge the counts with it
+    added, computed group by group (a fifth copy is never counted)."""
+    key = tuple(counts)
+    tables = [_table(key[lo:lo + 9], False) for lo in (0, 9, 18)] + [_table(key[27:34], True)]
+    start = _START[min(melds, 4)]
+    regular = _regular(_merge(_merge(start, tables[0]),
+                              _merge(tables[1], _merge(tables[2], tables[3]))))
+    closed = melds == 0 and sum(key) + 1 >= 13
+    pairs = distinct = orphans = doubled = 0
+    if closed:
+        for c in key:
+            distinct += c > 0
+            pairs += c >= 2
+        for k in ORPHANS:
+            orphans += key[k] > 0
+            doubled |= key[k] >= 2
+    base = shanten(key, melds)
+    mask = 0
+    for g, lo in enumerate((0, 9, 18, 27)):
+        honor = g == 3
+        size = 7 if honor else 9
+        rest = start
+        for h in range(4):
+            if h != g:
+                rest = _merge(rest, tables[h])
+        sub = list(key[lo:lo + size])
+        for r in range(size):
+            c = sub[r]
+            if c >= 4:
+                continue
+            if c == 0 and (honor or not any(
+                    0 <= r + d < 9 and sub[r + d] for d in (-2, -1, 1, 2))):
+                value = regular  # a lone new tile completes nothing
+            else:
+                sub[r] = c + 1
+                value = _regular(_merge(rest, _table(tuple(sub), honor)))
+                sub[r] = c
+            if closed:
+                value = min(value, 6 - pairs - (c == 1) + max(0, 7 - distinct - (c == 0)))
+                if lo + r in _ORPHAN_KINDS:
+                    value = min(value, 13 - orphans - (c == 0) - (doubled or c == 1))
+                else:
+                    value = min(value, 13 - orphans - doubled)
+            if value < base:
+                mask |= 1 << (lo + r)
+    return mask
+
+
+_ORPHAN_KINDS = frozenset(ORPHANS)

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from referee.games.riichi.melds import Meld, MeldType
 from referee.games.riichi.scoring import WinInfo, evaluate
-from referee.games.riichi.shape import ORPHANS, shanten, waits_mask
+from referee.games.riichi.shape import improving_kinds, shanten, waits_mask
 from referee.games.riichi.tiles import KINDS, kind_name, parse_mjai, tile_of
 
 __all__ = ["Policy", "View", "kind", "run", "shanten", "ukeire"]
@@ -51,32 +51,15 @@ def kind(name: str) -> int:
 
 def ukeire(counts: list[int], melds: int, seen: Sequence[int]) -> int:
     """How many unseen tiles lower the shanten of the counts (3n+1 tiles)."""
-    base = shanten(counts, melds)
+    mask = improving_kinds(counts, melds)
     total = 0
-    for k in range(KINDS):
-        left = 4 - seen[k] - counts[k]
-        if left <= 0 or not _near(counts, k):
-            continue
-        counts[k] += 1
-        if shanten(counts, melds) < base:
-            total += left
-        counts[k] -= 1
+    k = 0
+    while mask:
+        if mask & 1:
+            total += max(0, 4 - seen[k] - counts[k])
+        mask >>= 1
+        k += 1
     return total
-
-
-def _near(counts: Sequence[int], k: int) -> bool:
-    """Whether kind ``k`` can connect with the hand (held, or a suit neighbour within 2)."""
-    if counts[k] or (k in ORPHANS and melds_free(counts)):
-        return True
-    if k >= 27:
-        return False
-    rank = k % 9
-    return any(0 <= rank + d < 9 and counts[k + d] for d in (-2, -1, 1, 2))
-
-
-def melds_free(counts: Sequence[int]) -> bool:
-    """Whether the hand is a full closed one (thirteen orphans may still matter)."""
-    return sum(counts) >= 13
 
 
 # ------------------------------------------------------------------------------ the view
