@@ -951,10 +951,82 @@ def test_final_scores_with_uma_and_oka() -> None:
         RiichiGame(seed=None).final_scores()
 
 
+PAO = ["5z7z1s4s7s2p5p8p3m6m9m1z2z", "55z66z77z111m2m99p8s", "6z2s5s8s3p6p9p4m7m3z4z1z2z",
+       "3s6s9s1p4p7p5m8m3z4z2z1z9s"]
+
+
+def _pao_hand(draws: str, rules: RiichiRules | None = None, honba: int = 0,
+              kyotaku: int = 0) -> RiichiKyoku:
+    """Seat 1 pons haku from seat 0, hatsu from seat 2 and then chun from seat 0 (who
+    becomes liable), and waits on 2m (tanki) or 3m."""
+    k = make(PAO, draws=draws, rules=rules, honba=honba, kyotaku=kyotaku)
+    for dragon, by in (("P", 0), ("F", 2), ("C", 0)):
+        if dragon == "C":
+            tsumogiri(k, 2)
+            tsumogiri(k, 3)
+        act(k, by, "dahai", dragon)
+        act(k, 1, "pon", dragon, by, (dragon, dragon))
+        pass_all(k)
+        discard(k, 1, {"P": "9p", "F": "9p", "C": "8s"}[dragon])
+    return k
+
+
+def test_pao_daisangen_tsumo_is_paid_by_the_liable_seat() -> None:
+    # draws: seat 0 (haku), seat 2 (hatsu), seats 2 and 3, seat 0 (chun), seats 2, 3, 0, 1.
+    k = _pao_hand("9s 1p 1p 9s 5s 5s 6s 6s 2m", honba=1, kyotaku=1)
+    assert k.pao[1] == (0, "Daisangen")
+    for seat in (2, 3, 0):
+        tsumogiri(k, seat)
+    act(k, 1, "hora", "2m", 1)
+    hora = last(k, "hora")
+    assert ["Daisangen", 13] in hora["yakus"] and hora["pao"] == 0
+    assert hora["deltas"] == [-32300, 33300, 0, 0]
+
+
+def test_pao_daisangen_ron_splits_with_the_discarder() -> None:
+    k = _pao_hand("9s 1p 1p 9s 5s 5s 2m", honba=2)
+    tsumogiri(k, 2)
+    act(k, 3, "dahai", "2m", tsumogiri=True)
+    act(k, 1, "hora", "2m", 3)
+    hora = last(k, "hora")
+    assert hora["deltas"] == [-16600, 32600, 0, -16000] and hora["pao"] == 0
+
+
+def test_pao_liable_seat_dealing_in_pays_as_usual_and_pao_can_be_off() -> None:
+    k = _pao_hand("9s 1p 1p 9s 5s 5s 6s 2m", honba=1)
+    for seat in (2, 3):
+        tsumogiri(k, seat)
+    act(k, 0, "dahai", "2m", tsumogiri=True)
+    act(k, 1, "hora", "2m", 0)
+    assert last(k, "hora")["deltas"] == [-32300, 32300, 0, 0]
+    k = _pao_hand("9s 1p 1p 9s 5s 5s 2m", rules=RiichiRules(pao=False))
+    assert k.pao[1] is None
+    tsumogiri(k, 2)
+    act(k, 3, "dahai", "2m", tsumogiri=True)
+    act(k, 1, "hora", "2m", 3)
+    hora = last(k, "hora")
+    assert hora["deltas"] == [0, 32000, 0, -32000] and "pao" not in hora
+
+
+def test_pao_payments_with_a_second_yakuman() -> None:
+    """Only the liable yakuman moves to the liable seat; a second one is paid as usual."""
+    value = HandValue(26, 0, (("Daisangen", 13), ("Tsuu Iisou", 13)), 0, 32000, 16000,
+                      "2x yakuman", True, False, honba=1, kyotaku=0)
+    assert value.pao_deltas(1, 0, None, 2, 13) == (-16000, 64300, -40300, -8000)
+    ron = HandValue(26, 0, (("Daisangen", 13), ("Tsuu Iisou", 13)), 64000, 0, 0,
+                    "2x yakuman", False, False)
+    assert ron.pao_deltas(1, 0, 3, 2, 13, honba=1) == (0, 64300, -16300, -48000)
+    with pytest.raises(ValueError):
+        ron.pao_deltas(1, 0, 3, 1, 13)
+
+
 def test_presets() -> None:
     assert RiichiRules.tenhou() == RiichiRules()
     soul = RiichiRules.mahjong_soul()
     assert soul.uma == (15, 5, -5, -15) and soul.return_points == 25000 and soul.target == 30000
+    assert not soul.triple_ron_abort and soul.pao
+    assert soul.scoring_rules() == ScoringRules(double_yakuman=True, kiriage=True)
+    assert RiichiRules().scoring_rules() == ScoringRules.tenhou()
     assert RiichiRules().target == 30000
     with pytest.raises(ValueError):
         RiichiRules(game_length="north")

@@ -353,6 +353,8 @@ class Hora(Event):
     fan: int | None = _f(_nonneg, optional=True)
     hora_points: int | None = _f(_nonneg, optional=True)
     scores: tuple[int, ...] | None = _f(_QUAD, optional=True)
+    pao: int | None = _f(_seat, optional=True)
+    """The seat liable for the hand's yakuman (daisangen or daisuushii), if any."""
 
     @property
     def is_tsumo(self) -> bool:

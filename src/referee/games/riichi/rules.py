@@ -70,7 +70,15 @@ The rule choices (Tenhou ranked rules unless a :class:`RiichiRules` says otherwi
   someone qualifies, nagashi mangan instead (all of the player's discards terminals or
   honors and none of them called; paid as a mangan tsumo, no honba, the sticks stay on the
   table; several qualify: each is paid). The dealer repeats if tenpai; honba + 1.
-- Not implemented: pao (responsibility payment for daisangen and daisuushii).
+- Pao (``pao``, on): a pon or daiminkan of a dragon that completes the third dragon set,
+  or of a wind that completes the fourth wind set, makes its discarder liable for
+  daisangen or daisuushii: on a tsumo it pays that yakuman whole, on a ron by another
+  seat half of it (the discarder pays the other half), and all the honba; further
+  yakuman in the hand are paid as usual (:meth:`HandValue.pao_deltas
+  <referee.games.riichi.scoring.HandValue.pao_deltas>`). The ``hora`` event then carries
+  ``pao`` (the liable seat), as Tenhou's AGARI carries ``paoWho``. Source: riichi.wiki
+  "Sekinin barai" (Tenhou and Mahjong Soul apply it to these two yakuman); the honba
+  with the liable seat as in Mahjong Soul's logs.
 
 Event ``ryukyoku`` carries the reason as the original mjai names it (and as
 :mod:`referee.games.riichi.mjlog` converts Tenhou's codes): ``fanpai`` (exhaustive draw),
@@ -169,6 +177,10 @@ class RiichiRules:
       the abortive draws kyuushu kyuuhai, suufon renda, suukaikan, suucha riichi.
     - ``triple_ron_abort``: three rons on one tile are a draw (sanchahou); else all win.
     - ``double_ron``: two (or three) rons all win; off: only the nearest (atamahane).
+    - ``pao``: the responsibility payment for daisangen and daisuushii (see above).
+    - ``double_yakuman`` (kokushi 13-sided wait, suuankou tanki, junsei chuuren and
+      daisuushii count twice) and ``kiriage`` (4 han 30 fu and 3 han 60 fu are a mangan):
+      passed on to the scoring; off as on Tenhou.
     - ``busting``: a score below 0 after a hand ends the game.
     - ``agari_yame``: in the last scheduled hand, a dealer in first place (and with
       ``target_points`` when ``west_extension``) after a win or a tenpai draw ends the game.
@@ -203,6 +215,9 @@ class RiichiRules:
     abort_suucha_riichi: bool = True
     triple_ron_abort: bool = True
     double_ron: bool = True
+    pao: bool = True
+    double_yakuman: bool = False
+    kiriage: bool = False
     busting: bool = True
     agari_yame: bool = True
     west_extension: bool = True
@@ -231,9 +246,13 @@ class RiichiRules:
     @classmethod
     def mahjong_soul(cls) -> RiichiRules:
         """Mahjong Soul ranked-room settings as far as this engine models them: final scores
-        over a 25000 base (no oka) with uma 15/5, 30000 to end the game (west extension)."""
+        over a 25000 base (no oka) with uma 15/5, 30000 to end the game (west extension),
+        three rons all win (no sanchahou), double yakuman and kiriage mangan (as
+        :meth:`ScoringRules.mahjong_soul <referee.games.riichi.scoring.ScoringRules.mahjong_soul>`).
+        Its point-based ranking (rank points by room) is not modelled."""
         return cls(return_points=25000, target_points=30000, uma=(15, 5, -5, -15),
-                   final_rounding="none")
+                   final_rounding="none", triple_ron_abort=False, double_yakuman=True,
+                   kiriage=True)
 
     @property
     def target(self) -> int:
@@ -242,7 +261,8 @@ class RiichiRules:
 
     def scoring_rules(self) -> ScoringRules:
         """The scoring options these rules imply."""
-        return ScoringRules(red_fives=self.red_fives, open_tanyao=self.open_tanyao)
+        return ScoringRules(red_fives=self.red_fives, open_tanyao=self.open_tanyao,
+                            double_yakuman=self.double_yakuman, kiriage=self.kiriage)
 
 
 # ------------------------------------------------------------------------------ tiles
@@ -633,6 +653,8 @@ class RiichiKyoku:
         self.clean = True
         """No call yet (ankan included): the first go-around is uninterrupted."""
         self.kan_owners: list[int] = []
+        self.pao: list[tuple[int, str] | None] = [None] * SEATS
+        """Per seat, who is liable (pao) for which yakuman ("Daisangen", "Dai Suushii")."""
         self.dora = [deal.dora_marker]
         self.pending_dora = 0
         self.phase = "tsumo"
@@ -1168,6 +1190,8 @@ class RiichiKyoku:
         self.ippatsu = [False] * SEATS
         self._emit({"type": action.type, "actor": seat, "target": target,
                     "pai": self.names[tile], "consumed": list(action.consumed)})
+        if meld_type is not MeldType.CHI and self.rules.pao and tile >> 2 >= 27:
+            self._check_pao(seat, target, tile >> 2)
         if meld_type is MeldType.DAIMINKAN:
             self.kan_owners.append(seat)
             self.pending_dora += 1
@@ -1190,6 +1214,15 @@ class RiichiKyoku:
                 elif kinds[1] < kind and rank - 3 >= 0:
                     forbidden |= 1 << (kind - 3)
             self._kuikae = forbidden
+
+    def _check_pao(self, seat: int, target: int, kind: int) -> None:
+        """A called dragon or wind that completes the third dragon set or the fourth wind
+        set makes its discarder liable (pao) for daisangen or daisuushii."""
+        held = {m.kind for m in self.melds[seat] if m.type is not MeldType.CHI}
+        if kind >= 31 and {31, 32, 33} <= held:
+            self.pao[seat] = (target, "Daisangen")
+        elif kind < 31 and {27, 28, 29, 30} <= held:
+            self.pao[seat] = (target, "Dai Suushii")
 
     # ---------------------------------------------------------------- kans
 
@@ -1296,8 +1329,15 @@ class RiichiKyoku:
             value = self._value(seat, tile, tsumo, chankan, ura=True)
             if value is None:
                 raise RuntimeError(f"seat {seat} was offered a win that does not score")
-            deltas = value.deltas(seat, self.oya, None if tsumo else target,
-                                  self.honba if i == 0 else 0, self.kyotaku if i == 0 else 0)
+            loser = None if tsumo else target
+            honba, kyotaku = (self.honba, self.kyotaku) if i == 0 else (0, 0)
+            pao = self.pao[seat]
+            pao_han = dict(value.yaku).get(pao[1], 0) if pao else 0
+            if pao and pao_han >= 13:
+                deltas = value.pao_deltas(seat, self.oya, loser, pao[0], pao_han, honba,
+                                          kyotaku)
+            else:
+                deltas = value.deltas(seat, self.oya, loser, honba, kyotaku)
             if i == 0:
                 self.kyotaku = 0
             for s in range(SEATS):
@@ -1311,7 +1351,8 @@ class RiichiKyoku:
                         "scores": list(self.scores),
                         "hora_tehais": [names[t] for t in concealed],
                         "fan": value.han, "fu": value.fu,
-                        "yakus": [[name, han] for name, han in value.yaku]})
+                        "yakus": [[name, han] for name, han in value.yaku],
+                        **({"pao": pao[0]} if pao and pao_han >= 13 else {})})
         self._end("hora", total, renchan=self.oya in winners, winners=tuple(winners))
 
     def _exhaustive(self) -> None:
@@ -1387,7 +1428,7 @@ class RiichiKyoku:
         self.robbed = list(old.robbed)
         for name in ("river_kinds", "nagashi", "riichi", "double_riichi", "ippatsu",
                      "furiten_temp", "furiten_riichi", "waits", "discards", "opened",
-                     "kan_owners", "dora", "_first_winds"):
+                     "kan_owners", "dora", "_first_winds", "pao"):
             setattr(self, name, list(getattr(old, name)))
         self._options = dict(old._options)
         self._answers = dict(old._answers)

@@ -231,6 +231,46 @@ class HandValue:
         return changes[0], changes[1], changes[2], changes[3]
 
 
+    def pao_deltas(
+        self,
+        winner: int,
+        dealer: int,
+        loser: int | None,
+        liable: int,
+        pao_han: int,
+        honba: int | None = None,
+        kyotaku: int | None = None,
+    ) -> tuple[int, int, int, int]:
+        """The score changes when ``liable`` is responsible (pao) for ``pao_han`` han of a
+        yakuman hand (13 a yakuman: daisangen or daisuushii fed by that seat's discard).
+
+        The liable seat pays that yakuman's value: all of it on a tsumo, half on a ron by
+        another seat (the discarder pays the other half); it also pays all the honba (300
+        each). Any further yakuman of the hand is paid as usual (on a tsumo shared as a
+        tsumo is). The riichi sticks go to the winner. A ron on the liable seat's own
+        discard is paid as usual (see :meth:`deltas`).
+        """
+        honba = self.honba if honba is None else honba
+        kyotaku = self.kyotaku if kyotaku is None else kyotaku
+        if not 0 <= liable <= 3 or liable == winner:
+            raise ValueError(f"the liable seat must be another seat 0..3, not {liable}")
+        if loser == liable:
+            return self.deltas(winner, dealer, loser, honba, kyotaku)
+        total = self.points
+        part = min(total, (48000 if self.dealer else 32000) * pao_han // 13)
+        plain = self.deltas(winner, dealer, loser, 0, 0)
+        changes = [round(d * (total - part) / total) if total else 0 for d in plain]
+        changes[winner] = -sum(changes[s] for s in range(4) if s != winner)
+        liable_pays = (part if loser is None else part // 2) + 300 * honba
+        changes[liable] -= liable_pays
+        changes[winner] += liable_pays
+        if loser is not None:
+            changes[loser] -= part - part // 2
+            changes[winner] += part - part // 2
+        changes[winner] += 1000 * kyotaku
+        return changes[0], changes[1], changes[2], changes[3]
+
+
 def _check(info: WinInfo) -> None:
     """Raise ``ValueError`` on malformed input."""
     every = (*info.tiles, *info.dora_indicators, *info.ura_indicators)
