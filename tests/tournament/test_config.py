@@ -90,7 +90,7 @@ def test_fingerprint_follows_what_decides_the_games(tmp_path: Path) -> None:
          ["players[1].builtin: unknown built-in 'rnd' (known: random, threat)"]),
         (('name = "mine"', 'name = "threat"'), ["player names must be unique: threat"]),
         (('game = "gomoku"', 'game = "go"'),
-         ["game: unknown game 'go' (known: gomoku, mahjong, planowanie)"]),
+         ["game: unknown game 'go' (known: gomoku, mahjong, planowanie, riichi)"]),
         (('command = "python3 brain.py --fast"', ""),
          ["players[2]: give either command or builtin"]),
         (("seed = 3", "seed = -1\nspeed = 2"),

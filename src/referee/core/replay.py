@@ -13,6 +13,8 @@ the viewer escapes.
 
 from __future__ import annotations
 
+import html
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -64,3 +66,12 @@ class ReplayView:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" '
                 f'height="{self.height}" viewBox="0 0 {self.width} {self.height}">'
                 f"{style}{self.frame(k)}</svg>")
+
+
+def text_lines(lines: Sequence[str], row: int, first: str = "act", rest: str = "who",
+               x: int = 10) -> str:
+    """Lines of plain text as SVG ``<text>`` fragments, escaped, one every ``row`` pixels
+    from the top (line ``k`` at ``y = row * (k + 1)``); the first line has the CSS class
+    ``first``, the others ``rest`` (for boards drawn as lines of text)."""
+    return "".join(f'<text x="{x}" y="{row * (k + 1)}" class="{first if k == 0 else rest}">'
+                   f"{html.escape(text)}</text>" for k, text in enumerate(lines))

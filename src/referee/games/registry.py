@@ -10,6 +10,7 @@ def game_adapters() -> dict[str, GameAdapter]:
     from referee.games.gomoku.adapter import GomokuAdapter
     from referee.games.mahjong.adapter import MahjongAdapter
     from referee.games.planowanie.adapter import PlanowanieAdapter
+    from referee.games.riichi.adapter import RiichiAdapter
 
     return {"gomoku": GomokuAdapter(), "mahjong": MahjongAdapter(),
-            "planowanie": PlanowanieAdapter()}
+            "planowanie": PlanowanieAdapter(), "riichi": RiichiAdapter()}

@@ -7,7 +7,6 @@ comparisons of the four players' point totals in each game.
 
 from __future__ import annotations
 
-import html
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,7 +18,7 @@ from referee.core.adapter import GameTask
 from referee.core.errors import BotFault, ConfigError
 from referee.core.players import PlayerSpec, start_player
 from referee.core.record import GameRecord
-from referee.core.replay import ReplayStep, ReplayView
+from referee.core.replay import ReplayStep, ReplayView, text_lines
 from referee.core.validation import errors_in, validate_table
 from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, play_mahjong
 from referee.games.mahjong.protocol import parse_action
@@ -172,9 +171,6 @@ def mahjong_replay(record: GameRecord) -> ReplayView:
                          f" {melds}")
         if hand.result is not None:
             lines.append(f"result: {hand.result.reason}, {list(hand.result.payments)}")
-        mark = "".join(
-            f'<text x="10" y="{ROW * (k + 1)}" class="{"act" if k == 0 else "who"}">'
-            f"{html.escape(text)}</text>" for k, text in enumerate(lines))
-        steps.append(ReplayStep(move.seat, move.move, mark=mark))
+        steps.append(ReplayStep(move.seat, move.move, mark=text_lines(lines, ROW)))
     return ReplayView(WIDTH, ROW * 7, "", tuple(steps), STYLE,
                       roles=tuple(f"seat {s + 1}" for s in range(4)))

@@ -1,0 +1,332 @@
+"""Riichi mahjong as tournaments see it: the ``[settings]`` table, one game, its replay.
+
+Duplicate play comes from the ITPW schedule, as for ICGA Mahjong
+(:mod:`referee.games.mahjong.adapter`): groups of four play every cyclic seat rotation on
+the same seed, so every seat gets the same walls in each of the four games while the
+players move round the table; the ratings are BayesElo over the pairwise comparisons of
+the four players' final scores (uma and oka included) in each game.
+
+Each game's whole mjai log is kept next to the game slot's bot folders, in
+``<work_dir>/mjai/<game key>.mjson.gz`` (the key made safe as a file name; the record's
+``mjai_log`` names the file).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from referee.core.adapter import GameTask
+from referee.core.errors import BotFault, ConfigError
+from referee.core.players import PlayerSpec, folder_name, start_player
+from referee.core.process import BotProcess
+from referee.core.record import GameRecord, MoveRecord
+from referee.core.replay import ReplayStep, ReplayView, text_lines
+from referee.core.validation import validate_table
+from referee.games.riichi.match import (
+    BUILTIN_PLAYERS,
+    CLIP,
+    RiichiMatchSettings,
+    apply_logged,
+    mask_event,
+    may_pass,
+    pass_all,
+    play_riichi,
+)
+from referee.games.riichi.rules import (
+    WIND_NAMES,
+    Action,
+    RiichiGame,
+    RiichiKyoku,
+    RiichiRules,
+    action_from_mjai,
+)
+
+__all__ = ["ROOMS", "RiichiAdapter", "RiichiSettings", "RiichiTable", "riichi_replay",
+           "room_rules"]
+
+ROOMS = {"tenhou": RiichiRules.tenhou, "mahjong_soul": RiichiRules.mahjong_soul}
+"""The rule sets a tournament may choose, by the name of the room they come from."""
+
+_DEFAULTS = RiichiMatchSettings()
+
+CHECK_SEED = 0
+"""The wall of the player check: its dealer may only discard on its first draw (no
+riichi, tsumo or nine-terminal draw is possible), so a discard is the one right answer."""
+
+
+def room_rules(room: str, game: str) -> RiichiRules:
+    """The rules of ``room`` (``tenhou``, ``mahjong_soul``) for an ``east`` or ``south``
+    game; ``ValueError`` for an unknown room or length."""
+    if room not in ROOMS:
+        raise ValueError(f"unknown room {room!r} (known: {', '.join(ROOMS)})")
+    return replace(ROOMS[room](), game_length=game)
+
+
+class RiichiTable(BaseModel):
+    """The ``[settings]`` table of a Riichi tournament (times in seconds)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    game: Literal["east", "south"] = "south"
+    """``east``: an east-only game (tonpuusen); ``south``: east and south (hanchan)."""
+    room: Literal["tenhou", "mahjong_soul"] = "tenhou"
+    """Whose ranked-room rules: :meth:`RiichiRules.tenhou` or :meth:`RiichiRules.mahjong_soul`."""
+    decision_time: float = Field(default=_DEFAULTS.decision_time, gt=0)
+    startup_time: float = Field(default=_DEFAULTS.startup_time, gt=0)
+    """Seconds for a bot's first answer (it may load a model)."""
+    max_failures: int = Field(default=_DEFAULTS.max_failures, ge=1)
+    """Late, malformed or illegal answers before a bot forfeits the rest of its game."""
+
+
+@dataclass(frozen=True)
+class RiichiSettings:
+    """A tournament's settings: the room's name and how every game is played (the seed of
+    ``match`` is replaced by each game's own)."""
+
+    room: str
+    match: RiichiMatchSettings
+
+
+class RiichiAdapter:
+    """The Riichi slice for tournaments: four seats, the walls from the seed."""
+
+    name = "riichi"
+    builtins: Mapping[str, str] = BUILTIN_PLAYERS
+    rating_preset: str = "itpw"
+    schedules: tuple[str, ...] = ("itpw",)
+
+    def parse_settings(self, table: Mapping[str, Any], base: Path,
+                       source: str) -> RiichiSettings:
+        """Validate ``[settings]`` (game, room, decision_time, startup_time, max_failures)."""
+        spec = validate_table(RiichiTable, table, source, prefix="settings.")
+        match = RiichiMatchSettings(room_rules(spec.room, spec.game),
+                                    decision_time=spec.decision_time,
+                                    max_failures=spec.max_failures,
+                                    startup_time=spec.startup_time)
+        return RiichiSettings(spec.room, match)
+
+    def seat_count(self, settings: RiichiSettings) -> int:
+        """Four players a game."""
+        return 4
+
+    def describe(self, settings: RiichiSettings) -> dict[str, Any]:
+        """Settings as plain data."""
+        match = settings.match
+        return {"game": match.rules.game_length, "room": settings.room,
+                "decision_time": match.decision_time, "startup_time": match.startup_time,
+                "max_failures": match.max_failures}
+
+    def opening_count(self, settings: RiichiSettings) -> int:
+        """No openings: the seed decides the walls."""
+        return 0
+
+    def check_player(self, settings: RiichiSettings, player: PlayerSpec,
+                     work_dir: Path) -> None:
+        """Start the program and tell it, as seat 0, ``start_game``, then ``start_kyoku``
+        and its own ``tsumo`` as the dealer of East 1 (the wall of :data:`CHECK_SEED`).
+
+        It must answer ``none`` to the first two (``startup_time`` for the first answer)
+        and a legal ``dahai`` of one of its tiles to the draw within ``decision_time``.
+        """
+        match = settings.match
+        game = RiichiGame(match.rules, seed=CHECK_SEED)
+        names = [player.name, "seat-2", "seat-3", "seat-4"]
+        *greetings, draw = [{"type": "start_game", "names": names}, *game.events]
+        process = None
+        try:
+            process = start_player(player, work_dir, seed=0, tag="check-")
+            wait = match.startup_time
+            for event in greetings:
+                answer = _exchange(process, mask_event(event, 0), time.monotonic() + wait)
+                wait = match.decision_time
+                if _json(answer) != {"type": "none"}:
+                    raise ConfigError(f"player {player.name} answered {answer[:CLIP]!r} to "
+                                      f"{event['type']}: expected {{\"type\":\"none\"}}")
+            answer = _exchange(process, mask_event(draw, 0), time.monotonic() + wait)
+            _check_discard(player.name, game, answer)
+            with contextlib.suppress(BotFault):  # checked: how it leaves does not matter
+                _send(process, {"type": "end_game", "scores": game.scores},
+                      time.monotonic() + 1.0)
+        except BotFault as fault:
+            raise ConfigError(f"player {player.name} cannot play a hand: "
+                              f"{fault.outcome.value}: {fault}") from None
+        finally:
+            if process is not None:
+                process.stop(1.0)
+
+    def play(self, settings: RiichiSettings, task: GameTask, work_dir: Path) -> GameRecord:
+        """One game, seats as scheduled, the walls from the task's seed; the mjai log goes
+        to ``work_dir/mjai/<key>.mjson.gz``."""
+        chosen = replace(settings.match, seed=task.seed)
+        log_path = work_dir / "mjai" / f"{folder_name(task.key)}.mjson.gz"
+        record = play_riichi(task.seats, chosen, work_dir, log_path)
+        record.settings["game_key"] = task.key
+        record.settings["room"] = settings.room
+        return record
+
+    def replay(self, record: GameRecord) -> ReplayView:
+        """Every move, with the four hands and scores after it."""
+        return riichi_replay(record)
+
+
+def _send(process: BotProcess, event: dict[str, Any], deadline: float) -> None:
+    """Send one event as an mjai line."""
+    process.send(json.dumps(event, separators=(",", ":")) + "\n", deadline)
+
+
+def _exchange(process: BotProcess, event: dict[str, Any], deadline: float) -> str:
+    """Send one event as an mjai line; the answer line."""
+    _send(process, event, deadline)
+    return process.read_line(deadline)
+
+
+def _json(line: str) -> Any:
+    """The line's JSON value (None if it is not JSON)."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def _check_discard(name: str, game: RiichiGame, answer: str) -> None:
+    """``ConfigError`` unless ``answer`` is a legal discard of the dealer (seat 0)."""
+    problem = "not an mjai action"
+    data = _json(answer)
+    if isinstance(data, dict):
+        try:
+            action = action_from_mjai(data, 0)
+        except ValueError as exc:
+            problem = f"not an mjai action ({exc})"
+        else:
+            reason = game.illegal_reason(0, action)
+            if reason is None and action.type == "dahai":
+                return
+            problem = f"not a legal dahai of one of its tiles ({reason or action.type})"
+    raise ConfigError(f"player {name} answered {answer[:CLIP]!r} to its tsumo as the "
+                      f"dealer: {problem}")
+
+
+# ------------------------------------------------------------------------------ replay
+
+WIDTH = 760
+ROW = 24
+STYLE = "text{font:13px monospace;fill:#222}.who{font-weight:bold}.act{fill:#a33}"
+
+
+def _compact(tiles: Iterable[int], names: Sequence[str]) -> str:
+    """Tiles in Tenhou's compact notation (``123m406p55s`` and the honors by their mjai
+    letters, ``EESP``), the red five written ``0``."""
+    parts = []
+    ordered = sorted(tiles)
+    for suit in "mps":
+        ranks = "".join("0" if names[t].endswith("r") else names[t][0]
+                        for t in ordered if names[t][1:2] == suit)
+        if ranks:
+            parts.append(ranks + suit)
+    return "".join(parts) + "".join(names[t] for t in ordered if len(names[t]) == 1)
+
+
+def _move_text(data: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A move in a few words: ``dahai 5m``, ``pon 5m (5m 5mr) from B``, ``hora 3p from C``."""
+    words = [str(data["type"])]
+    if data.get("pai"):
+        words.append(str(data["pai"]))
+    if data.get("consumed"):
+        words.append("(" + " ".join(map(str, data["consumed"])) + ")")
+    target = data.get("target")
+    if isinstance(target, int) and 0 <= target < 4 and target != data.get("actor"):
+        words.append(f"from {names[target]}")
+    return " ".join(words)
+
+
+def _table(kyoku: RiichiKyoku, names: Sequence[str]) -> list[str]:
+    """One line per seat: name, points, concealed tiles, melds, riichi."""
+    lines = []
+    for s in range(4):
+        melds = " ".join(f"[{_compact(m.tiles, kyoku.names)}]" for m in kyoku.melds[s])
+        riichi = " riichi" if kyoku.riichi[s] else ""
+        lines.append(f"{names[s][:12]:<12} {kyoku.scores[s]:>6} "
+                     f"{_compact(kyoku.hands[s], kyoku.names)} {melds}".rstrip() + riichi)
+    return lines
+
+
+def _mark(head: str, kyoku: RiichiKyoku, names: Sequence[str], end: str = "") -> str:
+    """A step's picture: the move (``head``), the table, how the hand ended if it has,
+    and ``end`` (the game's end)."""
+    lines = [head, *_table(kyoku, names)]
+    if kyoku.result is not None:
+        lines.append(f"{kyoku.result.reason}: {list(kyoku.result.deltas)}")
+    if end:
+        lines.append(end)
+    return text_lines(lines, ROW)
+
+
+def _parse(number: int, move: MoveRecord) -> tuple[Action, dict[str, Any]]:
+    """The action of recorded move ``number`` (1-based) and its mjai dict."""
+    data = _json(move.move)
+    try:
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return action_from_mjai(data, move.seat), data
+    except ValueError as exc:
+        raise ValueError(f"riichi record: move {number} {move.move[:CLIP]!r} is not an mjai "
+                         f"action: {exc}") from None
+
+
+def riichi_replay(record: GameRecord) -> ReplayView:
+    """Replays the record's moves through the engine on the walls of its seed: each step
+    shows the hand (``E1-0``: East 1, no honba), the move and, after it, every seat's
+    points, concealed tiles (Tenhou's compact notation) and melds, and how the hand ended
+    when the move ended it.
+
+    The record's moves are enough to rebuild the game: they are every answer the game
+    applied but the passes (``none``), as mjai JSON (the bots' answers, or the safe
+    defaults that replaced faulty ones), in the order the referee took them, a claim that
+    lost to another one included. A move that is not legal while seats are answering a
+    discard or a kan means they all passed: the replay passes for them and tries the move
+    again. Records of ``referee match riichi`` carry no room: Tenhou's rules.
+    ``ValueError`` if the record is not a Riichi game or its moves do not fit the game of
+    its seed.
+    """
+    if record.game != "riichi":
+        raise ValueError(f"not a riichi record: {record.game!r}")
+    seed = record.seed
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"riichi record: bad seed {seed!r}")
+    rules = room_rules(str(record.settings.get("room", "tenhou")),
+                       str(record.settings.get("game_length", "south")))
+    names = [p.name for p in record.players]
+    if len(names) != 4:
+        raise ValueError(f"riichi record: {len(names)} players, not 4")
+    game = RiichiGame(rules, seed=seed)
+    steps: list[ReplayStep] = []
+    last: tuple[str, RiichiKyoku] | None = None
+    for number, move in enumerate(record.moves, 1):
+        action, data = _parse(number, move)
+        try:
+            kyoku = apply_logged(game, move.seat, action)
+        except ValueError as exc:
+            raise ValueError(f"riichi record: move {number} {move.move[:CLIP]!r} does not "
+                             f"fit the game: {exc}") from None
+        head = (f"{WIND_NAMES[kyoku.bakaze]}{kyoku.kyoku}-{kyoku.honba} "
+                f"{names[move.seat]}: {_move_text(data, names)}")
+        last = head, kyoku
+        steps.append(ReplayStep(move.seat, move.move, mark=_mark(head, kyoku, names)))
+    while may_pass(game):  # the passes after the last move, to the end of the game
+        pass_all(game)
+    if not game.over:
+        raise ValueError("riichi record: the moves end before the game does")
+    if last is not None:
+        finals = game.final_scores()
+        end = f"end: points {[f.points for f in finals]}, final {[f.score for f in finals]}"
+        steps[-1] = replace(steps[-1], mark=_mark(*last, names, end))
+    return ReplayView(WIDTH, ROW * 8, "", tuple(steps), STYLE,
+                      roles=tuple(f"seat {s + 1}" for s in range(4)))
