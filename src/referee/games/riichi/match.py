@@ -40,6 +40,7 @@ from referee.games.riichi.mjai import event_from_dict, read_mjai, write_mjai
 from referee.games.riichi.rules import (
     Action,
     RiichiGame,
+    RiichiKyoku,
     RiichiRules,
     action_from_mjai,
     action_to_mjai,
@@ -456,17 +457,40 @@ def self_play(policies: Sequence[Policy], rules: RiichiRules | None = None,
 # ------------------------------------------------------------------------------ replay
 
 
+def may_pass(game: RiichiGame) -> bool:
+    """Whether the seats asked now answer another seat's discard or kan (and may pass)."""
+    kyoku = game.kyoku
+    return not game.over and kyoku is not None and kyoku.phase in ("respond", "chankan")
+
+
+def pass_all(game: RiichiGame) -> None:
+    """Every seat asked now passes (which ends the question: the game goes on)."""
+    for seat in sorted(game.pending()):
+        game.apply(seat, Action("none", seat))
+
+
+def apply_logged(game: RiichiGame, seat: int, action: Action) -> RiichiKyoku:
+    """Apply an action from a log or record that leaves out the passes: while it does not
+    fit and seats are answering a discard or a kan, they all pass; ``ValueError`` with
+    the engine's reason if it never fits. Returns the hand the action was played in."""
+    reason = game.illegal_reason(seat, action)
+    while reason is not None and may_pass(game):
+        pass_all(game)
+        reason = game.illegal_reason(seat, action)
+    if reason is not None:
+        raise ValueError(reason)
+    kyoku = game.kyoku
+    assert kyoku is not None
+    game.apply(seat, action)
+    return kyoku
+
+
 def replay_events(events: Iterable[dict[str, Any]], rules: RiichiRules,
                   seed: int) -> RiichiGame:
     """Replay a logged game's actions through a seeded :class:`RiichiGame` (passes where
     the log shows none); ``ValueError`` if an action does not fit."""
     game = RiichiGame(rules, seed=seed)
     actions = ("dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan", "hora")
-
-    def pass_all() -> None:
-        for seat in sorted(game.pending()):
-            game.apply(seat, Action("none", seat))
-
     for event in events:
         kind = event["type"]
         is_action = kind in actions or (kind == "ryukyoku"
@@ -474,19 +498,13 @@ def replay_events(events: Iterable[dict[str, Any]], rules: RiichiRules,
         if not is_action or game.over:
             continue
         seat = event.get("actor", -1)
-        claim = kind in ("chi", "pon", "daiminkan") or (kind == "hora"
-                                                        and event["target"] != seat)
-        guard = 0
-        while seat not in game.pending() or (
-                not claim and game.kyoku is not None
-                and game.kyoku.phase in ("respond", "chankan")):
-            if not game.pending() or guard > 8:
-                raise ValueError(f"the log's {kind} of seat {seat} does not fit the game")
-            pass_all()
-            guard += 1
-        game.apply(seat, action_from_mjai(event, seat))
-    while game.pending() and not game.over:
-        pass_all()
+        try:
+            apply_logged(game, seat, action_from_mjai(event, seat))
+        except ValueError as exc:
+            raise ValueError(f"the log's {kind} of seat {seat} does not fit the game: "
+                             f"{exc}") from None
+    while may_pass(game):
+        pass_all(game)
     return game
 
 
