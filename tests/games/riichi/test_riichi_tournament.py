@@ -292,3 +292,11 @@ def test_an_interrupted_tournament_resumes_without_repeating_a_game(tmp_path: Pa
     for key, record in before.items():  # the games played before the stop were kept
         assert after[key].to_json() == record.to_json()
     assert len(done_rows(out)) == 4
+
+
+def test_the_example_tournament_file_loads() -> None:
+    example = Path(__file__).resolve().parents[3] / "examples" / "riichi.toml"
+    tournament = load_tournament(example, game_adapters())
+    assert tournament.adapter.name == "riichi"
+    assert [p.name for p in tournament.players][0] == "greedy" and len(tournament.players) == 4
+    assert tournament.adapter.describe(tournament.settings)["game"] == "east"
