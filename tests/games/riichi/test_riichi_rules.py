@@ -1225,94 +1225,42 @@ def _all(path: Path) -> Iterator[Any]:
     yield from iter_mjlog(path)
 
 
-def _kyoku_records(path: Path) -> Iterator[list[Any]]:
-    hand: list[Any] | None = None
-    for record in _all(path):
-        kind = record.event.type
-        if kind == "start_kyoku":
-            hand = [record]
-        elif hand is not None:
-            hand.append(record)
-            if kind == "end_kyoku":
-                yield hand
-                hand = None
-
-
-def _comparable(event: dict[str, Any]) -> dict[str, Any]:
-    keep = {"hora": ("actor", "target", "deltas", "scores", "ura_markers"),
-            "ryukyoku": ("reason", "deltas", "scores"),
-            "start_kyoku": ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores",
-                            "dora_marker")}
-    kind = event["type"]
-    out = {key: event.get(key) for key in keep[kind]} if kind in keep else dict(event)
-    if "consumed" in out:
-        out["consumed"] = sorted(out["consumed"])
-    for key in ("deltas", "scores"):
-        if out.get(key) is not None:
-            out[key] = list(out[key])
-    if kind == "hora":
-        out["ura_markers"] = list(out["ura_markers"] or [])  # absent without riichi
-    return {"type": kind, **out}
-
-
 @pytest.mark.parametrize("path", LOGS, ids=[p.name for p in LOGS])
 def test_real_tenhou_games_replay_exactly(path: Path) -> None:
     """Each hand of a real Tenhou game, dealt from the log's tiles and played with the log's
-    actions, gives the very same events, score changes, positions and final results."""
-    game: RiichiGame | None = None
-    for records in _kyoku_records(path):
-        start = records[0]
-        head = start.event
-        draws: list[int] = []
-        rinshan: list[int] = []
-        dora = [start.tile]
-        ura: list[int] = []
-        kan_by: set[int] = set()
-        for record in records:
-            event = record.event
-            if event.type == "tsumo":
-                (rinshan if event.actor in kan_by else draws).append(record.tile)
-                kan_by.discard(event.actor)
-            elif event.type in ("daiminkan", "ankan", "kakan"):
-                kan_by.add(event.actor)
-            elif event.type == "dora":
-                dora.append(record.tile)
-            elif event.type == "hora" and record.agari.ura_markers:
-                ura = list(record.agari.ura_markers)
-        if game is None:
-            room = next(r.header.rules for r in _all(path) if r.header is not None)
-            game = RiichiGame(RiichiRules(red_fives=room.red_fives, open_tanyao=room.kuitan,
-                                          game_length="south" if room.hanchan else "east"),
-                              seed=None)
-        else:
-            p = game.position()
-            assert (p.bakaze, p.kyoku, p.honba, p.kyotaku, p.oya, list(p.scores)) == (
-                "ESWN".index(head.bakaze), head.kyoku, head.honba, head.kyotaku, head.oya,
-                list(head.scores))
-        deal = Deal(tuple(tuple(h) for h in start.hands), start.tile, head.oya,
-                    "ESWN".index(head.bakaze), head.kyoku, head.honba, head.kyotaku,
-                    tuple(head.scores))
-        first = len(game.events)
-        kyoku = game.start_kyoku(deal, ScriptedWall(draws, rinshan, dora, ura, live_total=70))
-        for i, record in enumerate(records[1:], 1):
-            event = record.event.to_dict()
-            kind = event["type"]
-            if kind in ("tsumo", "dora", "end_kyoku") or (
-                    kind == "ryukyoku" and event.get("reason") != "kyushukyuhai"):
-                pass_all(game)
-            elif kind in ("dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan",
-                          "hora", "ryukyoku"):
-                seat = event.get("actor", kyoku.actor)
-                game.apply(seat, action_from_mjai(event, seat))
-                following = records[i + 1].event.type if i + 1 < len(records) else None
-                if kind in ("chi", "pon", "daiminkan") or (kind == "hora" and
-                                                           following != "hora"):
-                    pass_all(game)
-        mine = [_comparable(e) for e in game.events[first:]
-                if e["type"] not in ("end_game",)]
-        logged = [_comparable(r.event.to_dict()) for r in records]
-        assert mine == logged
-    assert game is not None and game.over
-    owari = [r.owari for r in _all(path) if r.owari][-1]
-    assert game.position().scores == tuple(owari.scores)
-    assert [f.score for f in game.final_scores()] == list(owari.results)
+    actions, gives the very same events, score changes, positions and final results: the
+    log replay (:func:`referee.games.riichi.replay.verify_file`) checks every event, the
+    position between hands and the final points and results (``owari``)."""
+    from referee.games.riichi.replay import verify_file
+
+    report = verify_file(path)
+    records = list(_all(path))
+    owari = [r.owari for r in records if r.owari][-1]
+    assert report.ended and report.final is not None
+    assert report.kyoku == sum(r.event.type == "start_kyoku" for r in records)
+    assert report.wins == sum(r.event.type == "hora" for r in records)
+    assert report.scores == tuple(owari.scores)
+    assert [f.score for f in report.final] == list(owari.results)
+
+
+def test_a_game_started_from_any_hand_knows_its_first_dealer() -> None:
+    """South 2 dealt by seat 3: seat 2 dealt East 1 (ties rank from the first dealer)."""
+    deal, wall = deal_and_wall(QUIET, draws="9s", bakaze=1, kyoku=2, oya=3)
+    game = RiichiGame(RiichiRules(), seed=None)
+    game.start_kyoku(deal, wall)
+    assert game.first_oya == 2
+
+
+def test_a_pao_hand_verifies_as_a_log_and_a_wrong_pao_is_named() -> None:
+    from referee.games.riichi.replay import ReplayError, verify_log
+
+    k = _pao_hand("9s 1p 1p 9s 5s 5s 2m", honba=2)
+    tsumogiri(k, 2)
+    act(k, 3, "dahai", "2m", tsumogiri=True)
+    act(k, 1, "hora", "2m", 3)
+    events = [dict(e) for e in k.events]
+    assert verify_log(events, RiichiRules()).wins == 1
+    hora = next(e for e in events if e["type"] == "hora")
+    hora["pao"] = 2
+    with pytest.raises(ReplayError, match="pao is 2 in the log, 0 in the engine"):
+        verify_log(events, RiichiRules())

@@ -1519,9 +1519,8 @@ class RiichiGame:
         else:
             self._pos = Position(deal.bakaze, deal.kyoku, deal.honba, deal.kyotaku,
                                  deal.oya, tuple(deal.scores))
-            if not self.results:
-                self.first_oya = (deal.oya - (deal.kyoku - 1)) % SEATS \
-                    if deal.bakaze == 0 else self.first_oya
+            if not self.results:  # the first dealer: each kyoku number moves the deal on
+                self.first_oya = (deal.oya - (deal.kyoku - 1)) % SEATS
         self.kyoku = RiichiKyoku(deal, source, self.rules, self.evaluate, self.scoring,
                                  self.events)
         return self.kyoku

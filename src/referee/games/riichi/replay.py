@@ -1,0 +1,709 @@
+"""Replay a Riichi game log of any source through the engine and prove it exact.
+
+:func:`verify_log` takes an mjai event stream (dicts, or the events of
+:mod:`referee.games.riichi.mjai`) from anywhere: our own games, Mortal or mjai logs, Tenhou
+mjlog XML or Tenhou JSON converted to mjai (:mod:`referee.games.riichi.mjlog`,
+:mod:`referee.games.riichi.tenhou_json`). For each kyoku it deals the hands of the log's
+``start_kyoku`` (round, number, honba, sticks, dealer, scores, hands, first dora indicator)
+and builds a :class:`~referee.games.riichi.rules.ScriptedWall` of the log's draws (a draw
+right after the drawer's kan is a replacement draw), its ``dora`` events and the ura
+indicators of its ``hora`` events. mjai names tiles, the engine uses Tenhou's 136 tile ids:
+a red five (``5mr``) gets the red id, any other tile the lowest free id of its kind (not a
+red one when red fives are played), so no id is dealt twice; a fifth copy of a tile, or a
+hidden one (``?``), is an error.
+
+Then it plays the log: every action (``dahai``, ``reach``, the calls and kans, ``hora``, a
+nine-terminal ``ryukyoku``) must be among the engine's legal actions when it is taken; seats
+the log shows no answer from pass; and every event the engine emits must be the log's, in
+order: type, actor, target, tiles (``consumed`` in any order), ``tsumogiri``, deltas,
+scores, the draw's reason, ``fu`` and ``fan`` of a win, the ura indicators of a riichi
+winner, whichever of these the log gives. ``dora`` events are matched in order but may sit
+anywhere after their kan (sources place a kan's dora differently). Between kyoku the
+engine's next position (round, number, honba, sticks, dealer, scores) must be the log's next
+``start_kyoku``; an ``end_game`` must come where the engine ends the game, with the same final
+points when it gives ``scores``. A log may start at any kyoku (a one-hand excerpt with any
+scores) and may stop between two kyoku; one that stops inside a kyoku is an error.
+
+Every mismatch is a :class:`ReplayError` (an :class:`~referee.games.riichi.mjai.MjaiError`)
+naming the event's number in the stream (from 1: the line of an mjai file without blank
+lines), what the log says and what the engine says. The result is a :class:`ReplayReport`.
+
+Rules: ``rules`` (default :class:`~referee.games.riichi.rules.RiichiRules`, Tenhou's) are
+used as given, except red fives, which follow the log when it tells: a red five anywhere
+means red fives, four plain fives of a suit in one kyoku none, else ``start_game``'s
+``aka_flag``. Without ``rules`` the game length comes from ``start_game``'s ``kyoku_first``
+(4 east only, 0 east-south, as mjai-reviewer writes it) or from the log's kyoku: a game that
+ends in the East round, or early in the South round with nobody below zero, was an east
+game.
+
+:func:`load_log` reads a file of any supported format (told by content, plain or gzip),
+:func:`verify_file` verifies one with the rules and final results its source records, and
+:func:`check_logs` gives one line per file for a command line.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Final
+
+from referee.games.riichi.mjai import (
+    EndGame,
+    Event,
+    MjaiError,
+    event_from_dict,
+    open_log,
+    read_mjai,
+)
+from referee.games.riichi.mjlog import RoomRules, iter_mjlog
+from referee.games.riichi.rules import (
+    Action,
+    Deal,
+    FinalScore,
+    Position,
+    RiichiGame,
+    RiichiRules,
+    ScriptedWall,
+    action_from_mjai,
+    action_to_mjai,
+)
+from referee.games.riichi.tenhou_json import read_tenhou_json
+from referee.games.riichi.tiles import UNKNOWN, parse_mjai, tile_of
+
+__all__ = [
+    "FORMATS", "LoadedLog", "ReplayError", "ReplayReport", "check_logs", "detect_format",
+    "load_log", "verify_file", "verify_log",
+]
+
+FORMATS: Final = ("mjai", "mjlog", "tenhou-json")
+"""The log formats :func:`load_log` reads."""
+
+WINDS: Final = ("E", "S", "W", "N")
+LIVE_WALL: Final = 70
+"""Tiles in a real hand's live wall."""
+
+_KANS: Final = frozenset({"daiminkan", "ankan", "kakan"})
+_OWN_TURN: Final = frozenset({"dahai", "reach", "kakan", "ankan", "hora", "ryukyoku"})
+_CALLS: Final = frozenset({"chi", "pon", "daiminkan"})
+_COMPARED: Final = ("actor", "target", "pai", "tsumogiri", "consumed", "dora_marker",
+                    "deltas", "scores", "reason", "tenpais", "fu", "fan", "ura_markers",
+                    "pao", "bakaze", "kyoku", "honba", "kyotaku", "oya", "tehais")
+_FIVES: Final = ("5m", "5p", "5s")
+_CLIP: Final = 240
+
+
+class ReplayError(MjaiError):
+    """A log the engine does not reproduce: names the event (its number in the stream, from
+    1), the problem, what the log says (``logged``) and what the engine says (``engine``: its
+    event, its position or its legal actions)."""
+
+    def __init__(self, problem: str, *, source: str | None = None, index: int | None = None,
+                 logged: Any = None, engine: Any = None) -> None:
+        self.index = index
+        self.logged = logged
+        self.engine = engine
+        text = problem
+        if logged is not None:
+            text += f"; the log: {_show(logged)}"
+        if engine is not None:
+            text += f"; the engine: {_show(engine)}"
+        super().__init__(text, source=source,
+                         where=f"event {index}" if index is not None else None)
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """What a verified log holds: events read, kyoku played, wins (``hora`` events, so a
+    double ron counts two), kyoku drawn, the scores after the last kyoku (the final points,
+    sticks to first place, when the game ended), whether the log ends the game (verified
+    ``end_game``), the engine's final ranks and scores (uma and oka) when the engine ended
+    the game, and the rules used."""
+
+    events: int
+    kyoku: int
+    wins: int
+    draws: int
+    scores: tuple[int, ...]
+    ended: bool
+    final: tuple[FinalScore, ...] | None
+    rules: RiichiRules
+
+    def summary(self) -> str:
+        """One line: ``8 kyoku (6 wins, 2 draws), game over, scores ...``."""
+        wins = f"{self.wins} win{'' if self.wins == 1 else 's'}"
+        draws = f"{self.draws} draw{'' if self.draws == 1 else 's'}"
+        text = (f"{self.kyoku} kyoku ({wins}, {draws}), "
+                f"{'game over' if self.ended else 'no game end'}, scores "
+                f"{' '.join(map(str, self.scores))}")
+        if self.final is not None:
+            text += f", results {' '.join(f'{f.score:+g}' for f in self.final)}"
+        return text
+
+
+def verify_log(events: Iterable[Event | Mapping[str, Any]], rules: RiichiRules | None = None,
+               *, source: str | None = None, final_results: Sequence[float] | None = None,
+               strict: bool = False) -> ReplayReport:
+    """Replay ``events`` through the engine and check that it reproduces them (see the
+    module notes); ``final_results`` are the final scores (uma and oka included) the source
+    records, checked at ``end_game``; ``strict`` wants every ``dora`` event exactly where
+    the engine emits it (Tenhou's order). ``ReplayError`` on the first difference."""
+    log = _materialize(events, source)
+    return _Replay(log, _rules_for(log, rules), source, final_results, strict).run()
+
+
+# ------------------------------------------------------------------------------ input
+
+
+def _materialize(events: Iterable[Event | Mapping[str, Any]],
+                 source: str | None) -> list[dict[str, Any]]:
+    """The events as validated mjai dicts (an invalid one is a ReplayError naming it)."""
+    out: list[dict[str, Any]] = []
+    for number, item in enumerate(events, start=1):
+        if isinstance(item, Event):
+            out.append(item.to_dict())
+            continue
+        try:
+            event = event_from_dict(item, source=source, line=number)
+        except MjaiError as exc:
+            raise ReplayError(exc.problem, source=source, index=number,
+                              logged=item) from None
+        out.append(event.to_dict())
+    return out
+
+
+def _kyoku_end(log: Sequence[Mapping[str, Any]], start: int) -> int:
+    """Where the kyoku of the ``start_kyoku`` at ``start`` ends: at the next kyoku or game
+    event, or the end of the log."""
+    end = start + 1
+    while end < len(log) and log[end]["type"] not in ("start_kyoku", "start_game", "end_game"):
+        end += 1
+    return end
+
+
+def _sources(log: Sequence[Mapping[str, Any]], start: int,
+             end: int) -> list[tuple[int, str, str]]:
+    """Every tile a kyoku takes from the wall, as (event index, role, mjai name); roles:
+    ``hand0``..``hand3``, ``dora`` (the first indicator and the kans'), ``draw``,
+    ``rinshan``, ``ura``."""
+    head = log[start]
+    out = [(start, f"hand{seat}", name) for seat, hand in enumerate(head["tehais"])
+           for name in hand]
+    out.append((start, "dora", head["dora_marker"]))
+    kanned: set[int] = set()
+    ura = False
+    for i in range(start + 1, end):
+        event = log[i]
+        kind = event["type"]
+        if kind == "tsumo":
+            actor = event["actor"]
+            out.append((i, "rinshan" if actor in kanned else "draw", event["pai"]))
+            kanned.discard(actor)
+        elif kind in _KANS:
+            kanned.add(event["actor"])
+        elif kind == "dora":
+            out.append((i, "dora", event["dora_marker"]))
+        elif kind == "hora" and not ura:
+            markers = event.get("ura_markers") or event.get("uradora_markers")
+            if markers:
+                out.extend((i, "ura", name) for name in markers)
+                ura = True
+    return out
+
+
+def _rules_for(log: Sequence[Mapping[str, Any]], rules: RiichiRules | None) -> RiichiRules:
+    """The rules to replay with: ``rules`` or the defaults, red fives as the log shows them
+    and (without ``rules``) the game length as the log suggests (module notes)."""
+    base = rules or RiichiRules()
+    start = log[0] if log and log[0]["type"] == "start_game" else {}
+    red: bool | None = None
+    plain_four = False
+    for i in (i for i, e in enumerate(log) if e["type"] == "start_kyoku"):
+        names = Counter(name for _, _, name in _sources(log, i, _kyoku_end(log, i)))
+        if any(name.endswith("r") for name in names):
+            red = True
+            break
+        plain_four = plain_four or any(names[f] >= 4 for f in _FIVES)
+    if red is None:
+        red = False if plain_four else start.get("aka_flag", base.red_fives)
+    changes: dict[str, Any] = {}
+    if red != base.red_fives:
+        changes["red_fives"] = red
+    if rules is None:
+        length = _game_length(log, start.get("kyoku_first"))
+        if length != base.game_length:
+            changes["game_length"] = length
+    return replace(base, **changes) if changes else base
+
+
+def _game_length(log: Sequence[Mapping[str, Any]], kyoku_first: Any) -> str:
+    """``east`` or ``south``: ``kyoku_first`` when given, else the log's last kyoku and
+    scores (an end in the East round, or in South 1-3 with nobody below zero: east)."""
+    if kyoku_first in (0, 4):
+        return "east" if kyoku_first == 4 else "south"
+    winds = [(e["bakaze"], e["kyoku"]) for e in log if e["type"] == "start_kyoku"]
+    ended = any(e["type"] == "end_game" for e in log)
+    if not winds or not ended or any(w in ("W", "N") for w, _ in winds):
+        return "south"
+    wind, number = winds[-1]
+    if wind == "E":
+        return "east"
+    scores = next((e["scores"] for e in reversed(log) if e.get("scores") is not None), None)
+    if wind == "S" and number < 4 and scores is not None and min(scores) >= 0:
+        return "east"
+    return "south"
+
+
+# ------------------------------------------------------------------------------ replay
+
+
+class _Ids:
+    """Hands out Tenhou tile ids for mjai names, each id once."""
+
+    def __init__(self, red_fives: bool) -> None:
+        self.red_fives = red_fives
+        self.taken: set[int] = set()
+
+    def take(self, name: str) -> int:
+        """The id of the next tile named ``name``; ``ValueError`` says why there is none."""
+        if name == UNKNOWN:
+            raise ValueError("a hidden tile '?': a replay needs every tile (a full log, "
+                             "not one seat's view)")
+        kind, red = parse_mjai(name)
+        if red or self.red_fives:
+            try:
+                tile = tile_of(name, self.taken)
+            except ValueError:
+                extra = " (three plain ones with red fives)" if kind in (4, 13, 22) \
+                    and not red else ""
+                raise ValueError(f"one {name} too many in this kyoku: four of a kind is "
+                                 f"all there is{extra}") from None
+        else:
+            tile = next((kind * 4 + c for c in range(4) if kind * 4 + c not in self.taken), -1)
+            if tile < 0:
+                raise ValueError(f"a fifth {name} in this kyoku")
+        self.taken.add(tile)
+        return tile
+
+
+class _Replay:
+    """Plays a log through a :class:`RiichiGame`, event by event."""
+
+    def __init__(self, log: list[dict[str, Any]], rules: RiichiRules, source: str | None,
+                 final_results: Sequence[float] | None, strict: bool) -> None:
+        self.log = log
+        self.strict = strict
+        self.rules = rules
+        self.source = source
+        self.final_results = final_results
+        self.game = RiichiGame(rules, seed=None)
+        self.seen = 0
+        """Engine events matched so far (an index into ``game.events``)."""
+        self.kyoku_count = 0
+        self.wins = 0
+        self.draws = 0
+        self.ended = False
+        self.end = 0
+        """The end of the kyoku being played (an index into ``log``)."""
+        self.log_doras: list[int] = []
+        self.engine_doras: list[dict[str, Any]] = []
+
+    def fail(self, index: int, problem: str, logged: Any = None,
+             engine: Any = None) -> ReplayError:
+        """An error at the 0-based event ``index`` (``len(log)``: the end of the log)."""
+        if index >= len(self.log):
+            problem = f"at the end of the log: {problem}"
+        return ReplayError(problem, source=self.source, index=index + 1, logged=logged,
+                           engine=engine)
+
+    def run(self) -> ReplayReport:
+        log = self.log
+        i = 0
+        while i < len(log):
+            kind = log[i]["type"]
+            if kind == "none":
+                i += 1
+            elif kind == "start_game":
+                if any(e["type"] != "none" for e in log[:i]):
+                    raise self.fail(i, "start_game in the middle of the log", log[i])
+                i += 1
+            elif kind == "start_kyoku":
+                end = _kyoku_end(log, i)
+                self.kyoku(i, end)
+                i = end
+            elif kind == "end_game":
+                self.end_game(i)
+                rest = [k for k in range(i + 1, len(log)) if log[k]["type"] != "none"]
+                if rest:
+                    raise self.fail(rest[0], "an event after end_game", log[rest[0]])
+                break
+            else:
+                raise self.fail(i, f"{kind} outside a kyoku (start_kyoku expected)", log[i])
+        game = self.game
+        final = tuple(game.final_scores()) if game.over else None
+        return ReplayReport(events=len(log), kyoku=self.kyoku_count, wins=self.wins,
+                            draws=self.draws, scores=tuple(game.position().scores),
+                            ended=self.ended, final=final, rules=self.rules)
+
+    # ---------------------------------------------------------------- a kyoku
+
+    def kyoku(self, start: int, end: int) -> None:
+        log = self.log
+        head = log[start]
+        game = self.game
+        if game.over:
+            raise self.fail(start, "the engine ended the game after the kyoku before", head,
+                            game.events[-1])
+        if self.kyoku_count:
+            self.check_position(start, head)
+        deal, wall = self.deal(start, end)
+        self.seen = len(game.events)
+        game.start_kyoku(deal, wall)
+        self.kyoku_count += 1
+        self.end = end
+        self.log_doras = []
+        self.engine_doras = []
+        kans = 0
+        doras = 0
+        k = start
+        while k < end:
+            event = log[k]
+            kind = event["type"]
+            if kind == "none":
+                k += 1
+                continue
+            if kind == "dora" and not self.strict:
+                doras += 1
+                if doras > kans:
+                    raise self.fail(k, "a dora indicator with no kan before it", event)
+                self.log_doras.append(k)
+            else:
+                self.compare(k, event, self.next_engine(k, end))
+                kans += kind in _KANS
+                self.wins += kind == "hora"
+                self.draws += kind == "ryukyoku"
+            self.match_doras()
+            k += 1
+        self.finish_kyoku(end)
+
+    def check_position(self, index: int, head: Mapping[str, Any]) -> None:
+        p = self.game.position()
+        mine = {"bakaze": WINDS[p.bakaze], "kyoku": p.kyoku, "honba": p.honba,
+                "kyotaku": p.kyotaku, "oya": p.oya, "scores": list(p.scores)}
+        for key, value in mine.items():
+            if head[key] != value:
+                raise self.fail(index, f"start_kyoku: {key} is {head[key]} in the log, "
+                                f"{value} in the engine's next hand {_label(p)}",
+                                {k: head[k] for k in mine}, mine)
+
+    def deal(self, start: int, end: int) -> tuple[Deal, ScriptedWall]:
+        head = self.log[start]
+        ids = _Ids(self.rules.red_fives)
+        hands: list[list[int]] = [[], [], [], []]
+        dora: list[int] = []
+        draws: list[int] = []
+        rinshan: list[int] = []
+        ura: list[int] = []
+        lists = {"dora": dora, "draw": draws, "rinshan": rinshan, "ura": ura}
+        for index, role, name in _sources(self.log, start, end):
+            try:
+                tile = ids.take(name)
+            except ValueError as exc:
+                raise self.fail(index, str(exc), self.log[index]) from None
+            if role.startswith("hand"):
+                hands[int(role[4:])].append(tile)
+            else:
+                lists[role].append(tile)
+        deal = Deal(tuple(tuple(h) for h in hands), dora[0], head["oya"],
+                    WINDS.index(head["bakaze"]), head["kyoku"], head["honba"],
+                    head["kyotaku"], tuple(head["scores"]))
+        return deal, ScriptedWall(draws, rinshan, dora, ura, live_total=LIVE_WALL)
+
+    def next_engine(self, k: int, end: int) -> dict[str, Any]:
+        """The engine's next event (not a dora) to match the log's event ``k``, driving the
+        engine with the log's next decision when it has emitted nothing new."""
+        events = self.game.events
+        while True:
+            while not self.strict and self.seen < len(events) \
+                    and events[self.seen]["type"] == "dora":
+                self.engine_doras.append(events[self.seen])
+                self.seen += 1
+            if self.seen < len(events):
+                event = events[self.seen]
+                if event["type"] == "end_game":
+                    raise self.fail(k, "the engine's kyoku and game are over", self.log[k],
+                                    event)
+                self.seen += 1
+                return event
+            before = len(events)
+            self.drive(k, end)
+            if len(events) == before:  # pragma: no cover - every answer moves the engine
+                raise self.fail(k, "the engine does not move on", self.log[k])
+
+    def drive(self, k: int, end: int) -> None:
+        """Play the log's next decision: its answer to a discard or kan (passes for the
+        seats it shows none from), or the acting seat's next action."""
+        game = self.game
+        kyoku = game.kyoku
+        assert kyoku is not None
+        log = self.log
+        event = log[k]
+        if kyoku.result is not None:
+            raise self.fail(k, "the engine's kyoku is over", event, game.events[-1])
+        if kyoku.phase in ("respond", "chankan"):
+            m = k
+            while m < end and log[m]["type"] in ("reach_accepted", "dora", "none"):
+                m += 1
+            answer = log[m] if m < end else None
+            if answer is not None and answer["type"] in _CALLS:
+                self.play(m, answer["actor"])
+            elif answer is not None and answer["type"] == "hora" \
+                    and answer["actor"] != answer["target"]:
+                target = answer["target"]
+                while m < end and log[m]["type"] == "hora" and log[m]["target"] == target \
+                        and log[m]["actor"] != target:  # every ron on the tile
+                    self.play(m, log[m]["actor"])
+                    m += 1
+            elif answer is not None and answer["type"] == "ryukyoku" \
+                    and answer.get("reason") == "sanchaho":
+                for seat in sorted(game.pending()):
+                    ron = next((a for a in game.legal_actions(seat) if a.type == "hora"), None)
+                    if ron is not None:
+                        self.apply(m, seat, ron)
+            if kyoku.result is None and kyoku.phase in ("respond", "chankan"):
+                for seat in sorted(game.pending()):  # the others pass
+                    self.apply(k, seat, Action("none", seat))
+            return
+        seat = kyoku.actor
+        m = k
+        while m + 1 < end and log[m]["type"] in ("dora", "none"):  # Tenhou: dora, dahai
+            m += 1
+        event = log[m]
+        if event["type"] not in _OWN_TURN or event.get("actor", seat) != seat:
+            raise self.fail(m, f"the engine waits for seat {seat} to act ({kyoku.phase}); the "
+                            f"log has {event['type']}", event, self.legal(seat))
+        self.play(m, seat)
+
+    def legal(self, seat: int) -> dict[str, Any]:
+        return {"seat": seat, "legal": [action_to_mjai(a)
+                                        for a in self.game.legal_actions(seat)]}
+
+    def play(self, k: int, seat: int) -> None:
+        """Play the log's event ``k`` as the action of ``seat``."""
+        event = self.log[k]
+        kind = event["type"]
+        if kind == "ryukyoku":
+            action = Action("ryukyoku", seat)
+        else:
+            obj = dict(event)
+            if kind == "hora" and obj.get("pai") is None:  # Mortal's hora has no pai
+                ron = next((a for a in self.game.legal_actions(seat) if a.type == "hora"
+                            and a.target == obj.get("target")), None)
+                if ron is not None:
+                    obj["pai"] = ron.pai
+            try:
+                action = action_from_mjai(obj, seat)
+            except ValueError as exc:
+                raise self.fail(k, f"not an action: {exc}", event) from None
+        self.apply(k, seat, action)
+
+    def apply(self, k: int, seat: int, action: Action) -> None:
+        game = self.game
+        reason = game.illegal_reason(seat, action)
+        if reason is not None:
+            raise self.fail(k, f"illegal {action.type} of seat {seat}: {reason}",
+                            self.log[k], self.legal(seat))
+        try:
+            game.apply(seat, action)
+        except IndexError as exc:
+            if all(e["type"] == "none" for e in self.log[k + 1:self.end]):
+                raise self.fail(self.end, "the log stops inside the kyoku; the engine goes on "
+                                "and needs a tile the log does not show", self.log[k]) from None
+            raise self.fail(k, f"the log lacks a tile the engine needs here ({exc}): a draw, "
+                            f"a dora or an ura indicator", self.log[k]) from None
+
+    def compare(self, k: int, logged: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
+        kind = logged["type"]
+        if kind != mine["type"]:
+            if mine["type"] != "dora" and (
+                    kind in _CALLS or (kind in _OWN_TURN and kind != "ryukyoku")):
+                raise self.fail(k, f"illegal {kind} of seat {logged.get('actor')}: the engine "
+                                f"goes on with {mine['type']}", logged, mine)
+            if mine["type"] == "dora":
+                raise self.fail(k, f"the log has {kind}, the engine first reveals a dora "
+                                "indicator", logged, mine)
+            raise self.fail(k, f"the log has {kind}, the engine {mine['type']}", logged, mine)
+        for key in _COMPARED:
+            value = logged.get(key)
+            if key == "ura_markers" and value is None:
+                value = logged.get("uradora_markers")
+            if value is None or (key == "tehais" and kind != "start_kyoku"):
+                continue
+            expected = mine.get(key)
+            if key == "ura_markers" and not expected:
+                continue  # not in riichi: its ura indicators do not count
+            if key == "consumed":
+                value, expected = _sorted_names(value), _sorted_names(expected or [])
+            if value != expected:
+                raise self.fail(k, f"{kind}: {key} is {_show(value)} in the log, "
+                                f"{_show(expected)} in the engine", logged, mine)
+
+    def match_doras(self) -> None:
+        while self.log_doras and self.engine_doras:
+            k = self.log_doras.pop(0)
+            self.compare(k, self.log[k], self.engine_doras.pop(0))
+
+    def finish_kyoku(self, end: int) -> None:
+        game = self.game
+        kyoku = game.kyoku
+        assert kyoku is not None
+        events = game.events
+        while self.seen < len(events) and events[self.seen]["type"] == "dora":
+            self.engine_doras.append(events[self.seen])
+            self.seen += 1
+        self.match_doras()
+        if self.log_doras:
+            k = self.log_doras[0]
+            raise self.fail(k, "the engine reveals no such dora indicator", self.log[k])
+        if self.engine_doras:
+            raise self.fail(end, "the log does not show the dora indicator the engine "
+                            "reveals", engine=self.engine_doras[0])
+        if kyoku.result is None:
+            waiting = sorted(game.pending())
+            raise self.fail(end, f"the log stops inside the kyoku; the engine waits for "
+                            f"seat(s) {', '.join(map(str, waiting))}",
+                            engine=[self.legal(s) for s in waiting])
+        if self.seen < len(events) and events[self.seen]["type"] != "end_game":
+            raise self.fail(end, "the log ends the kyoku, the engine goes on",
+                            engine=events[self.seen])
+
+    def end_game(self, index: int) -> None:
+        game = self.game
+        event = self.log[index]
+        if not game.over:
+            p = game.position()
+            raise self.fail(index, "the log ends the game, the engine goes on",
+                            event, {"next": _label(p), "scores": list(p.scores)})
+        mine = game.events[self.seen] if self.seen < len(game.events) else game.events[-1]
+        scores = event.get("scores")
+        if scores is not None and list(scores) != mine.get("scores"):
+            raise self.fail(index, "end_game: the final points differ", event, mine)
+        self.seen = len(game.events)
+        if self.final_results is not None:
+            results = [f.score for f in game.final_scores()]
+            if list(self.final_results) != results:
+                raise self.fail(index, f"end_game: the final results are "
+                                f"{list(self.final_results)} in the log, {results} in the "
+                                f"engine", event)
+        self.ended = True
+
+
+# ------------------------------------------------------------------------------ files
+
+
+@dataclass(frozen=True)
+class LoadedLog:
+    """A log file read as mjai events, with what its format records beside them: the rules
+    of its room (mjlog ``GO``, Tenhou JSON ``rule``) and the final results (uma and oka
+    included) when the game ended."""
+
+    path: str
+    format: str
+    events: list[Event]
+    rules: RiichiRules | None = None
+    final_results: tuple[float, ...] | None = None
+
+
+def detect_format(path: str | Path) -> str:
+    """``mjlog`` (XML), ``tenhou-json`` (one JSON object with a ``log``) or ``mjai`` (JSON
+    lines), from the file's content (plain or gzip); an ``.mjlog`` name is mjlog."""
+    if str(path).endswith((".mjlog", ".mjlog.gz")):
+        return "mjlog"
+    try:
+        with open_log(path) as stream:
+            head = stream.read(1 << 16)
+    except (EOFError, zlib.error, OSError):
+        return "mjai"  # let the reader name the problem
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text.startswith(b"<"):
+        return "mjlog"
+    first = text.split(b"\n", 1)[0]
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        obj = None
+    if isinstance(obj, dict):
+        return "mjai" if "type" in obj else "tenhou-json"
+    return "tenhou-json" if text.startswith(b"{") and b'"log"' in text else "mjai"
+
+
+def _room_rules(room: RoomRules) -> RiichiRules:
+    return RiichiRules(red_fives=room.red_fives, open_tanyao=room.kuitan,
+                       game_length="south" if room.hanchan else "east")
+
+
+def load_log(path: str | Path) -> LoadedLog:
+    """Read a log of any format in :data:`FORMATS` as mjai events. An mjlog's ``end_game``
+    gets the final points as ``scores``. Reading errors are ``MjaiError``s naming the file."""
+    fmt = detect_format(path)
+    name = str(path)
+    if fmt == "mjlog":
+        events: list[Event] = []
+        rules: RiichiRules | None = None
+        final: tuple[float, ...] | None = None
+        for record in iter_mjlog(path):
+            event = record.event
+            if record.header is not None:
+                rules = _room_rules(record.header.rules)
+            if record.owari is not None:
+                event = EndGame(extra={"scores": list(record.owari.scores)})
+                final = record.owari.results
+            events.append(event)
+        return LoadedLog(name, fmt, events, rules, final)
+    if fmt == "tenhou-json":
+        tenhou = read_tenhou_json(path)
+        return LoadedLog(name, fmt, tenhou.events(), tenhou.rule.riichi_rules(),
+                         tenhou.final_results)
+    return LoadedLog(name, fmt, list(read_mjai(path)))
+
+
+def verify_file(path: str | Path, rules: RiichiRules | None = None) -> ReplayReport:
+    """Read a log file (:func:`load_log`) and verify it, with ``rules`` or those its format
+    records, and the final results it records."""
+    loaded = load_log(path)
+    return verify_log(loaded.events, rules or loaded.rules, source=loaded.path,
+                      final_results=loaded.final_results)
+
+
+def check_logs(paths: Iterable[str | Path], rules: RiichiRules | None = None) -> list[str]:
+    """One line per file for a command line: ``OK <path> (<format>): <summary>`` or
+    ``FAIL <path>: <the error>``; a caller exits non-zero when a line starts with FAIL."""
+    lines = []
+    for path in paths:
+        try:
+            fmt = detect_format(path)
+            report = verify_file(path, rules)
+        except (ValueError, OSError) as exc:
+            lines.append(f"FAIL {path}: {exc}")
+        else:
+            lines.append(f"OK {path} ({fmt}): {report.summary()}")
+    return lines
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def _sorted_names(names: Iterable[str]) -> list[str]:
+    return sorted(names, key=parse_mjai)
+
+
+def _label(p: Position) -> str:
+    return f"{WINDS[p.bakaze]}{p.kyoku}, {p.honba} honba, {p.kyotaku} sticks, dealer {p.oya}"
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return text if len(text) <= _CLIP else text[:_CLIP] + "..."
