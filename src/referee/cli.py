@@ -280,6 +280,8 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
 @click.argument("players", nargs=4, required=True, metavar="BOT1 BOT2 BOT3 BOT4")
 @click.option("--game", "game_length", type=click.Choice(["east", "south"]), default="south",
               show_default=True, help="East-only game (tonpuusen) or east-south (hanchan).")
+@click.option("--room", type=click.Choice(["tenhou", "mahjong_soul"]), default="tenhou",
+              show_default=True, help="Whose ranked-room rules (see docs/riichi.md).")
 @click.option("--seed", type=int, help="Seed of the walls (default: random, recorded).")
 @click.option("--rotations", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Duplicate play: games on the same walls, seats rotating each game.")
@@ -291,10 +293,10 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
               help="Bot N (1..4, repeatable) speaks the mjai.app batched style.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder for records and logs [default: referee-out/match-<time>].")
-def match_riichi(players: tuple[str, ...], game_length: str, seed: int | None,
+def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: int | None,
                  rotations: int, decision_time: float, max_failures: int,
                  batched: tuple[int, ...], out_dir: Path | None) -> None:
-    """Play Riichi mahjong (Tenhou rules) between four mjai bots.
+    """Play Riichi mahjong (Tenhou's or Mahjong Soul's rules) between four mjai bots.
 
     Each BOT is a built-in one (tsumogiri, greedy) or a command line. Every bot runs as
     one process for the game and gets the mjai events (masked for its seat) on its
@@ -302,8 +304,8 @@ def match_riichi(players: tuple[str, ...], game_length: str, seed: int | None,
     counted; after --max-failures, or a crash, the bot forfeits and the safe default
     plays its seat. Records (JSON) and mjai logs (.mjson.gz) go to the output folder.
     """
+    from referee.games.riichi.adapter import room_rules
     from referee.games.riichi.match import BUILTIN_PLAYERS, RiichiMatchSettings, run_match
-    from referee.games.riichi.rules import RiichiRules
 
     console = make_console()
     try:
@@ -312,10 +314,11 @@ def match_riichi(players: tuple[str, ...], game_length: str, seed: int | None,
         specs = _runnable_players(players, BUILTIN_PLAYERS)
         chosen = _seed_or_random(seed)
         settings = RiichiMatchSettings(
-            RiichiRules(game_length=game_length), chosen, decision_time,
+            room_rules(room, game_length), chosen, decision_time,
             tuple(s + 1 in batched for s in range(4)), max_failures)
         out = (out_dir or _default_out("match")).resolve()
-        console.print(f"Riichi mahjong, {game_length} game, {rotations} seat rotation(s): "
+        console.print(f"Riichi mahjong, {room} rules, {game_length} game, "
+                      f"{rotations} seat rotation(s): "
                       f"{', '.join(s.name for s in specs)}, seed {chosen}")
         with GameProgress(console, rotations) as progress:
             records = run_match(specs, settings, rotations, out, on_game=progress.game_done)
@@ -328,6 +331,41 @@ def match_riichi(players: tuple[str, ...], game_length: str, seed: int | None,
                 console.print(f"game {record.index}, seat {note.seat + 1} "
                               f"({record.players[note.seat].name}): {note.kind}: {note.text}")
     console.print(f"Records: {out}")
+
+
+@main.group("replay")
+def replay_group() -> None:
+    """Check recorded games by replaying them through the rules engines."""
+
+
+@replay_group.command("riichi")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--room", type=click.Choice(["auto", "tenhou", "mahjong_soul"]),
+              default="auto", show_default=True,
+              help="auto: the rules the log records (mjlog, Tenhou JSON), else guessed.")
+@click.option("--game", "game_length", type=click.Choice(["east", "south"]),
+              help="The game length, with --room tenhou or mahjong_soul [default: south].")
+def replay_riichi(files: tuple[Path, ...], room: str, game_length: str | None) -> None:
+    """Replay Riichi logs through the rules engine and check them.
+
+    FILES are mjai logs (JSON lines), Tenhou mjlog XML or Tenhou JSON (tenhou.net/6),
+    plain or gzipped, told apart by their content. Every action must be legal when taken
+    and every event, score change and final result must be the engine's: one OK or FAIL
+    line per file (a FAIL names the event, the log's version and the engine's); the exit
+    status is 1 if any file fails.
+    """
+    from referee.games.riichi.adapter import room_rules
+    from referee.games.riichi.replay import check_logs
+
+    if room == "auto" and game_length is not None:
+        fail(ConfigError("--game needs --room tenhou or --room mahjong_soul"))
+    rules = None if room == "auto" else room_rules(room, game_length or "south")
+    lines = check_logs(files, rules)
+    for line in lines:
+        click.echo(line)
+    if any(line.startswith("FAIL") for line in lines):
+        raise SystemExit(1)
 
 
 @main.group("console")

@@ -622,7 +622,7 @@ class _Reader:
         fan = agari.han if yaku else 13 * len(yakuman)
         event = Hora(actor=who, target=from_who, pai=self.name(machi), deltas=deltas,
                      ura_markers=self.names(ura) if ura else None, fu=fu, fan=fan,
-                     hora_points=points,
+                     hora_points=points, pao=pao[0] if pao else None,
                      scores=tuple(s + d for s, d in zip(scores, deltas, strict=True)))
         kyoku.ended = True
         yield self.record(event, tile=machi, agari=agari)
