@@ -20,11 +20,11 @@ from referee.games.riichi.match import (
     RiichiMatchSettings,
     mask_event,
     play_riichi,
-    replay_log,
     run_match,
     self_play,
 )
 from referee.games.riichi.mjai import read_mjai
+from referee.games.riichi.replay import verify_file
 from referee.games.riichi.rules import RiichiRules
 
 BRAIN = Path(__file__).resolve().parents[2] / "brains" / "riichi_faulty.py"
@@ -57,9 +57,10 @@ def test_a_full_east_game_over_pipes_writes_a_replayable_log(tmp_path: Path) -> 
     events = [e.to_dict() for e in read_mjai(log)]
     assert events[0]["type"] == "start_game" and events[-1]["type"] == "end_game"
     assert all(e["pai"] != "?" for e in events if e["type"] == "tsumo")  # unmasked
-    game = replay_log(log, EAST, 11)
-    assert [f.points for f in game.final_scores()] == record.settings["points"]
-    assert [f.score for f in game.final_scores()] == record.scores
+    report = verify_file(log, EAST)  # every event is the engine's, scores to the end
+    assert report.ended and report.final is not None
+    assert [f.points for f in report.final] == record.settings["points"]
+    assert [f.score for f in report.final] == record.scores
 
 
 def test_bots_never_see_another_seats_draws(tmp_path: Path) -> None:
@@ -99,8 +100,9 @@ def test_a_fault_is_replaced_by_the_safe_default_and_counted(tmp_path: Path,
     assert not [n for n in record.notes if n.kind == "forfeit"]
     assert record.settings["failure_counts"] == [0, 1, 0, 0]
     assert record.outcome is not None and record.outcome.value == "normal"
-    game = replay_log(tmp_path / "game.mjson.gz", EAST, 3)  # the game went on to its end
-    assert [f.points for f in game.final_scores()] == record.settings["points"]
+    report = verify_file(tmp_path / "game.mjson.gz", EAST)  # the game went on to its end
+    assert report.ended and report.final is not None
+    assert [f.points for f in report.final] == record.settings["points"]
 
 
 def test_repeated_faults_forfeit(tmp_path: Path) -> None:

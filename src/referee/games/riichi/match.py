@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,7 @@ from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.riichi.bots import greedy, tsumogiri
 from referee.games.riichi.bots.player import Policy, View, decide
-from referee.games.riichi.mjai import event_from_dict, read_mjai, write_mjai
+from referee.games.riichi.mjai import event_from_dict, write_mjai
 from referee.games.riichi.rules import (
     Action,
     RiichiGame,
@@ -49,7 +49,7 @@ from referee.games.riichi.rules import (
 log = logging.getLogger(__name__)
 
 __all__ = ["BUILTIN_PLAYERS", "POLICIES", "RiichiMatchSettings", "SelfPlayResult",
-           "mask_event", "play_riichi", "replay_events", "replay_log", "run_match",
+           "apply_logged", "mask_event", "may_pass", "pass_all", "play_riichi", "run_match",
            "safe_default", "self_play"]
 
 BUILTIN_PLAYERS = {
@@ -483,31 +483,3 @@ def apply_logged(game: RiichiGame, seat: int, action: Action) -> RiichiKyoku:
     assert kyoku is not None
     game.apply(seat, action)
     return kyoku
-
-
-def replay_events(events: Iterable[dict[str, Any]], rules: RiichiRules,
-                  seed: int) -> RiichiGame:
-    """Replay a logged game's actions through a seeded :class:`RiichiGame` (passes where
-    the log shows none); ``ValueError`` if an action does not fit."""
-    game = RiichiGame(rules, seed=seed)
-    actions = ("dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan", "hora")
-    for event in events:
-        kind = event["type"]
-        is_action = kind in actions or (kind == "ryukyoku"
-                                        and event.get("reason") == "kyushukyuhai")
-        if not is_action or game.over:
-            continue
-        seat = event.get("actor", -1)
-        try:
-            apply_logged(game, seat, action_from_mjai(event, seat))
-        except ValueError as exc:
-            raise ValueError(f"the log's {kind} of seat {seat} does not fit the game: "
-                             f"{exc}") from None
-    while may_pass(game):
-        pass_all(game)
-    return game
-
-
-def replay_log(path: Path, rules: RiichiRules, seed: int) -> RiichiGame:
-    """Read an mjai log written by :func:`play_riichi` and replay it."""
-    return replay_events((e.to_dict() for e in read_mjai(path)), rules, seed)
