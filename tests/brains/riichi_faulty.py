@@ -17,6 +17,8 @@ from referee.games.riichi.bots.tsumogiri import policy
 MODES = {
     "ok": "plays like the tsumogiri bot",
     "garbage": "answers 'hello referee'",
+    "unknown": "answers a message of an unknown type",
+    "badtile": "discards a tile named '0m'",
     "illegal": "discards a tile it does not hold (or pons without the tiles)",
     "late": "answers a second after the deadline of a short test",
     "crash": "exits",
@@ -43,6 +45,11 @@ def main() -> int:
                 broken += 1
                 if mode == "garbage":
                     answer = "hello referee"
+                elif mode == "unknown":
+                    answer = json.dumps({"type": "tsumogiri_please", "actor": view.seat})
+                elif mode == "badtile":
+                    answer = json.dumps({"type": "dahai", "actor": view.seat, "pai": "0m",
+                                         "tsumogiri": True})
                 elif mode == "illegal":
                     held = {n for n in view.hand}
                     pai = next(n for n in ("1m", "9p", "C", "E") if n not in held)

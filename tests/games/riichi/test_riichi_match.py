@@ -87,16 +87,23 @@ def test_masking_hides_only_what_it_must() -> None:
     assert mask_event(dahai, 0) == dahai
 
 
-@pytest.mark.parametrize("mode", ["garbage", "illegal", "late"])
-def test_a_fault_is_replaced_by_the_safe_default_and_counted(tmp_path: Path,
-                                                              mode: str) -> None:
+@pytest.mark.parametrize(("mode", "kind", "detail"), [
+    ("garbage", "garbage", "Expecting value"),
+    ("unknown", "garbage", "unknown action type 'tsumogiri_please'"),
+    ("badtile", "garbage", "'0m' is not an mjai tile name"),
+    ("illegal", "illegal", "not in the hand"),
+    ("late", "late", ""),
+])
+def test_a_fault_is_replaced_by_the_safe_default_and_counted(tmp_path: Path, mode: str,
+                                                              kind: str, detail: str) -> None:
     players = [builtin("tsumogiri", "-a"), faulty(mode), builtin("tsumogiri", "-b"),
                builtin("tsumogiri", "-c")]
     settings = RiichiMatchSettings(EAST, seed=3, decision_time=0.5)
     record = play_riichi(players, settings, tmp_path)
     failures = [n for n in record.notes if n.kind == "failure"]
     assert len(failures) == 1 and failures[0].seat == 1
-    assert failures[0].text.startswith(mode) and "hand " in failures[0].text
+    assert failures[0].text.startswith(kind) and "hand " in failures[0].text
+    assert detail in failures[0].text
     assert not [n for n in record.notes if n.kind == "forfeit"]
     assert record.settings["failure_counts"] == [0, 1, 0, 0]
     assert record.outcome is not None and record.outcome.value == "normal"
