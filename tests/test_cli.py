@@ -21,7 +21,9 @@ def referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 @pytest.mark.parametrize("command", [[], ["match"], ["match", "gomoku"], ["psq"],
                                      ["tournament"], ["ratings"], ["report"],
                                      ["match", "planowanie"], ["console"],
-                                     ["console", "planowanie"], ["gohr"], ["gohr-server"]])
+                                     ["console", "planowanie"], ["gohr"], ["gohr-server"],
+                                     ["match", "riichi"], ["replay"], ["replay", "riichi"],
+                                     ["shuffle"]])
 def test_every_command_has_help(command: list[str]) -> None:
     run = referee(*command, "--help")
     assert run.returncode == 0, run.stderr
@@ -30,7 +32,8 @@ def test_every_command_has_help(command: list[str]) -> None:
 
 def test_help_lists_the_commands() -> None:
     out = referee("--help").stdout
-    for command in ("match", "psq", "tournament", "ratings", "report", "console", "gohr"):
+    for command in ("match", "psq", "tournament", "ratings", "report", "console", "gohr",
+                    "replay", "shuffle"):
         assert command in out
     out = referee("match", "gomoku", "--help").stdout
     for option in ("--rule", "--size", "--width", "--openings", "--swap2", "--timeout-turn",

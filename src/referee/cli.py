@@ -628,6 +628,72 @@ def psq(record_file: Path, output: Path | None) -> None:
     click.echo(str(path))
 
 
+class _Size(click.ParamType[int, object]):
+    """A size in bytes such as 1G, 256M or 500K (units of 1024), at least the shuffle's
+    smallest memory budget."""
+
+    name = "size"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        """The number of bytes, or a usage error naming the option."""
+        from referee.training.shuffle import MIN_MEMORY, parse_size
+
+        if isinstance(value, int):
+            return value
+        try:
+            size = parse_size(str(value))
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        if size < MIN_MEMORY:
+            self.fail(f"{value!r} is too small (at least {MIN_MEMORY // 1024}K)", param, ctx)
+        return size
+
+
+@main.command("shuffle")
+@click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("-o", "--output", required=True,
+              type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              help="The shuffled file: gzip if it ends in .gz, bz2 if .bz2, - for stdout.")
+@click.option("--memory", type=_Size(), default="256M", show_default=True,
+              help="Memory for lines (K, M, G: units of 1024).")
+@click.option("--seed", type=click.IntRange(min=0),
+              help="Seed of the order (default: random, printed).")
+@click.option("--temp-dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Folder for the temporary files, about the input's size "
+                   "[default: the output's folder].")
+def shuffle(inputs: tuple[Path, ...], output: Path, memory: int, seed: int | None,
+            temp_dir: Path | None) -> None:
+    """Shuffle the lines of INPUT files (plain, gzip or bz2; - for stdin) into one OUTPUT,
+    even when they are much larger than memory (external shuffle).
+
+    Every order of the lines is equally likely; the same inputs, --seed and --memory give
+    the same output. Lines are kept byte for byte. A one-line summary goes to stderr.
+    """
+    import time
+
+    from referee.training.shuffle import shuffle_lines
+
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    start = time.perf_counter()
+    try:
+        try:
+            result = shuffle_lines(inputs, output, memory=memory, seed=seed,
+                                   temp_dir=temp_dir)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    except BaseException as exc:
+        fail(exc, "no output written, temporary files removed")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    seconds = time.perf_counter() - start
+    click.echo(f"shuffled {result.lines} lines ({result.bytes / 1e6:.1f} MB) from "
+               f"{len(inputs)} file{'s' if len(inputs) > 1 else ''} into {output} in "
+               f"{seconds:.1f} s: {result.buckets} temporary buckets, seed {result.seed}",
+               err=True)
+
+
 @main.group("mahjong")
 def mahjong_group() -> None:
     """ICGA Mahjong in network mode: a referee server, and the wrappers that log in to

@@ -1,0 +1,1 @@
+"""Training data from games: kanachan annotations, the offline-RL format, shuffling."""
