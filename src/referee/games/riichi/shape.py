@@ -401,20 +401,26 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
                    _merge(_table(key[9:18], False), _table(key[18:27], False)))
     best = _regular(_merge(table, _table(key[27:34], True)))
     if melds == 0 and sum(key) >= 13:
-        pairs = distinct = 0
-        for c in key:
-            if c:
-                distinct += 1
-                pairs += c >= 2
-        best = min(best, 6 - pairs + max(0, 7 - distinct))
-        orphans = 0
-        doubled = 0
-        for k in ORPHANS:
-            c = key[k]
-            orphans += c > 0
-            doubled |= c >= 2
-        best = min(best, 13 - orphans - doubled)
+        best = min(best, _special(*_special_counts(key)))
     return best
+
+
+def _special_counts(key: Sequence[int]) -> tuple[int, int, int, int]:
+    """What seven pairs and thirteen orphans depend on: (kinds held twice or more, kinds
+    held, orphan kinds held, 1 if an orphan kind is held twice or more)."""
+    pairs = distinct = orphans = doubled = 0
+    for c in key:
+        distinct += c > 0
+        pairs += c >= 2
+    for k in ORPHANS:
+        orphans += key[k] > 0
+        doubled |= key[k] >= 2
+    return pairs, distinct, orphans, doubled
+
+
+def _special(pairs: int, distinct: int, orphans: int, doubled: int) -> int:
+    """The lower shanten of seven pairs and of thirteen orphans (see _special_counts)."""
+    return min(6 - pairs + max(0, 7 - distinct), 13 - orphans - doubled)
 
 
 _Table = tuple[int, ...]
@@ -472,16 +478,12 @@ def improving_kinds(counts: Sequence[int], melds: int = 0) -> int:
     start = _START[min(melds, 4)]
     regular = _regular(_merge(_merge(start, tables[0]),
                               _merge(tables[1], _merge(tables[2], tables[3]))))
-    closed = melds == 0 and sum(key) + 1 >= 13
-    pairs = distinct = orphans = doubled = 0
-    if closed:
-        for c in key:
-            distinct += c > 0
-            pairs += c >= 2
-        for k in ORPHANS:
-            orphans += key[k] > 0
-            doubled |= key[k] >= 2
-    base = shanten(key, melds)
+    total = sum(key)
+    closed = melds == 0 and total + 1 >= 13
+    pairs, distinct, orphans, doubled = _special_counts(key) if closed else (0, 0, 0, 0)
+    base = regular
+    if melds == 0 and total >= 13:
+        base = min(base, _special(pairs, distinct, orphans, doubled))
     mask = 0
     for g, lo in enumerate((0, 9, 18, 27)):
         honor = g == 3
@@ -503,11 +505,10 @@ def improving_kinds(counts: Sequence[int], melds: int = 0) -> int:
                 value = _regular(_merge(rest, _table(tuple(sub), honor)))
                 sub[r] = c
             if closed:
-                value = min(value, 6 - pairs - (c == 1) + max(0, 7 - distinct - (c == 0)))
-                if lo + r in _ORPHAN_KINDS:
-                    value = min(value, 13 - orphans - (c == 0) - (doubled or c == 1))
-                else:
-                    value = min(value, 13 - orphans - doubled)
+                orphan = lo + r in _ORPHAN_KINDS
+                value = min(value, _special(pairs + (c == 1), distinct + (c == 0),
+                                            orphans + (orphan and c == 0),
+                                            doubled | (orphan and c == 1)))
             if value < base:
                 mask |= 1 << (lo + r)
     return mask
