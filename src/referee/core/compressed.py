@@ -25,6 +25,7 @@ import gzip
 import io
 import sys
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO, Literal, TextIO, cast
 
@@ -167,32 +168,26 @@ class _Reader(io.BufferedIOBase):
             problem = f"corrupt {kind} (after {self.position} bytes of content): {exc}"
         return DataFileError(self.name, problem)
 
-    def read(self, size: int | None = -1) -> bytes:
-        """Up to ``size`` bytes (all the rest if negative)."""
+    def _take(self, read: Callable[[int], bytes], size: int | None) -> bytes:
+        """``read(size)`` (-1 for None) of the stream below, counted, its errors typed."""
         try:
-            data = self._inner.read(-1 if size is None else size)
+            data = read(-1 if size is None else size)
         except (EOFError, OSError, zlib.error) as exc:
             raise self._error(exc) from None
         self.position += len(data)
         return data
+
+    def read(self, size: int | None = -1) -> bytes:
+        """Up to ``size`` bytes (all the rest if negative)."""
+        return self._take(self._inner.read, size)
 
     def read1(self, size: int = -1) -> bytes:
         """Up to ``size`` bytes, with at most one read of the file below."""
-        try:
-            data = self._inner.read1(size)  # type: ignore[attr-defined]
-        except (EOFError, OSError, zlib.error) as exc:
-            raise self._error(exc) from None
-        self.position += len(data)
-        return cast(bytes, data)
+        return self._take(self._inner.read1, size)  # type: ignore[attr-defined]
 
     def readline(self, size: int | None = -1) -> bytes:
         """The next line, with its ``"\\n"`` (none at the end of the file)."""
-        try:
-            data = self._inner.readline(-1 if size is None else size)
-        except (EOFError, OSError, zlib.error) as exc:
-            raise self._error(exc) from None
-        self.position += len(data)
-        return data
+        return self._take(self._inner.readline, size)
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         """Fill ``buffer`` as far as the data goes; the number of bytes put in it."""
