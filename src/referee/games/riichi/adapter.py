@@ -33,12 +33,14 @@ from referee.core.validation import validate_table
 from referee.games.riichi.match import (
     BUILTIN_PLAYERS,
     CLIP,
+    AnswerError,
     RiichiMatchSettings,
     apply_logged,
     mask_event,
     may_pass,
     pass_all,
     play_riichi,
+    read_answer,
 )
 from referee.games.riichi.rules import (
     WIND_NAMES,
@@ -198,18 +200,15 @@ def _json(line: str) -> Any:
 
 def _check_discard(name: str, game: RiichiGame, answer: str) -> None:
     """``ConfigError`` unless ``answer`` is a legal discard of the dealer (seat 0)."""
-    problem = "not an mjai action"
-    data = _json(answer)
-    if isinstance(data, dict):
-        try:
-            action = action_from_mjai(data, 0)
-        except ValueError as exc:
-            problem = f"not an mjai action ({exc})"
-        else:
-            reason = game.illegal_reason(0, action)
-            if reason is None and action.type == "dahai":
-                return
-            problem = f"not a legal dahai of one of its tiles ({reason or action.type})"
+    try:
+        action = read_answer(game, 0, answer)
+    except AnswerError as exc:
+        problem = (f"not an mjai action ({exc.reason})" if exc.kind == "garbage"
+                   else f"not a legal dahai of one of its tiles ({exc.reason})")
+    else:
+        if action.type == "dahai":
+            return
+        problem = f"not a legal dahai of one of its tiles ({action.type})"
     raise ConfigError(f"player {name} answered {answer[:CLIP]!r} to its tsumo as the "
                       f"dealer: {problem}")
 

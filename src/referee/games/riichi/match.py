@@ -48,9 +48,9 @@ from referee.games.riichi.rules import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BUILTIN_PLAYERS", "POLICIES", "RiichiMatchSettings", "SelfPlayResult",
-           "apply_logged", "mask_event", "may_pass", "pass_all", "play_riichi", "run_match",
-           "safe_default", "self_play"]
+__all__ = ["BUILTIN_PLAYERS", "POLICIES", "AnswerError", "RiichiMatchSettings",
+           "SelfPlayResult", "apply_logged", "mask_event", "may_pass", "pass_all",
+           "play_riichi", "read_answer", "run_match", "safe_default", "self_play"]
 
 BUILTIN_PLAYERS = {
     "tsumogiri": "referee.games.riichi.bots.tsumogiri",
@@ -108,6 +108,28 @@ def mask_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
         return {**event, "tehais": [list(h) if s == seat else ["?"] * len(h)
                                     for s, h in enumerate(event["tehais"])]}
     return event
+
+
+class AnswerError(ValueError):
+    """A bot's answer line that is not an mjai action (``kind`` ``garbage``: malformed
+    JSON, an unknown type, a wrong tile name) or not a legal one now (``illegal``)."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(f"{kind}: {reason}")
+        self.kind = kind
+        self.reason = reason
+
+
+def read_answer(game: RiichiGame, seat: int, line: str) -> Action:
+    """The action of ``seat``'s answer line if it is a legal one now, else ``AnswerError``."""
+    try:
+        action = action_from_mjai(json.loads(line), seat)
+    except ValueError as exc:
+        raise AnswerError("garbage", str(exc)) from None
+    reason = game.illegal_reason(seat, action)
+    if reason is not None:
+        raise AnswerError("illegal", reason)
+    return action
 
 
 def safe_default(legal: Sequence[Action]) -> Action:
@@ -299,15 +321,10 @@ class _Referee:
         if line is None:
             return safe_default(legal)
         try:
-            action = action_from_mjai(json.loads(line), seat)
-        except ValueError as exc:
-            self.failure(seat, "garbage", str(exc), line)
+            return read_answer(self.game, seat, line)
+        except AnswerError as exc:
+            self.failure(seat, exc.kind, exc.reason, line)
             return safe_default(legal)
-        reason = self.game.illegal_reason(seat, action)
-        if reason is not None:
-            self.failure(seat, "illegal", reason, line)
-            return safe_default(legal)
-        return action
 
     # ---------------------------------------------------------------- the game
     def play(self, names: Sequence[str]) -> None:
