@@ -676,9 +676,9 @@ class RiichiKyoku:
         self._base: list[list[Action] | None] = [None] * SEATS
         """Per seat, the discards of the hand without its drawn tile (kept while a
         tsumogiri leaves that hand as it was)."""
-        self._riichi_by_draw: list[dict[int, bool]] = [{} for _ in range(SEATS)]
-        """Per seat and drawn kind, whether a riichi discard exists, and at -1 whether the
-        hand without the drawn tile is two or more from tenpai (valid with _base)."""
+        self._far: list[bool | None] = [None] * SEATS
+        """Per seat, whether the hand without its drawn tile is two or more from tenpai
+        (None: not known yet; forgotten with _base)."""
         """Per seat, the non-tsumogiri discards of its hand without the drawn tile (kept
         while that hand does not change: a tsumogiri keeps it)."""
         self.events.append({
@@ -813,7 +813,7 @@ class RiichiKyoku:
         self.hands[seat].remove(tile)
         self.counts[seat][tile >> 2] -= 1
         self._base[seat] = None
-        self._riichi_by_draw[seat] = {}
+        self._far[seat] = None
 
     def _emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
@@ -902,13 +902,9 @@ class RiichiKyoku:
                 base = self._dahai_options(seat, sorted(t for t in hand if t != drawn), -1, -1)
                 self._base[seat] = base
             out = [*base, self._dahai_table[seat][drawn][True]]
-            if not self.opened[seat] and self.scores[seat] >= 1000 and live >= 4:
-                memo = self._riichi_by_draw[seat]
-                ok = memo.get(drawn >> 2)
-                if ok is None:
-                    ok = memo[drawn >> 2] = self._riichi_possible(seat, drawn)
-                if ok:
-                    out.append(_REACH[seat])
+            if (not self.opened[seat] and self.scores[seat] >= 1000 and live >= 4
+                    and self._riichi_possible(seat, drawn)):
+                out.append(_REACH[seat])
             if kan_ok and 4 in counts:
                 for k in range(KINDS):
                     if counts[k] == 4:
@@ -933,12 +929,11 @@ class RiichiKyoku:
         from tenpai (no single draw brings it within one discard of tenpai)."""
         if self.waits[seat]:
             return True
-        memo = self._riichi_by_draw[seat]
-        far = memo.get(-1)
+        far = self._far[seat]
         if far is None:
             counts = self.counts[seat]
             counts[drawn >> 2] -= 1
-            far = memo[-1] = shanten(counts, len(self.melds[seat])) >= 2
+            far = self._far[seat] = shanten(counts, len(self.melds[seat])) >= 2
             counts[drawn >> 2] += 1
         return not far and can_riichi_discard(self.counts[seat])
 
@@ -1434,7 +1429,7 @@ class RiichiKyoku:
         self._answers = dict(old._answers)
         self._waiting = set(old._waiting)
         self._base = list(old._base)
-        self._riichi_by_draw = [dict(m) for m in old._riichi_by_draw]
+        self._far = list(old._far)
 
 
 # ------------------------------------------------------------------------------ a game
