@@ -8,9 +8,9 @@ import os
 import random
 import signal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -692,6 +692,176 @@ def shuffle(inputs: tuple[Path, ...], output: Path, memory: int, seed: int | Non
                f"{len(inputs)} file{'s' if len(inputs) > 1 else ''} into {output} in "
                f"{seconds:.1f} s: {result.buckets} temporary buckets, seed {result.seed}",
                err=True)
+
+
+_MS_ROOMS = {"bronze": 0, "silver": 1, "gold": 2, "jade": 3, "throne": 4}
+
+
+def _ms_room(value: str | None) -> int | None:
+    """A Mahjong Soul room 0..4 or its name (bronze .. throne); a usage error otherwise."""
+    if value is None:
+        return None
+    room = _MS_ROOMS.get(value.lower())
+    if room is None and value.isdigit() and int(value) <= 4:
+        room = int(value)
+    if room is None:
+        raise click.BadParameter(f"{value!r} is not a room 0..4 or one of "
+                                 f"{', '.join(_MS_ROOMS)}", param_hint="'--ms-room'")
+    return room
+
+
+def _grades(value: str | None) -> tuple[int, ...] | None:
+    """One grade 0..15 for all four players, or four comma-separated (by seat)."""
+    if value is None:
+        return None
+    parts = value.split(",")
+    if len(parts) not in (1, 4) or not all(p.strip().isdigit() and int(p) <= 15
+                                           for p in parts):
+        raise click.BadParameter(f"{value!r} is not one grade 0..15 or four separated "
+                                 "by commas", param_hint="'--grade'")
+    grades = tuple(int(p) for p in parts)
+    return grades * 4 if len(grades) == 1 else grades
+
+
+def _annotation_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options shared by the commands that write annotations."""
+    for option in reversed([
+        click.option("-o", "--output", required=True,
+                     type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+                     help="The annotation file: gzip if it ends in .gz, bz2 if .bz2, "
+                          "- for stdout."),
+        click.option("--ms-room", help="Mahjong Soul room feature for every game: 0-4 or "
+                     "bronze, silver, gold, jade, throne [default: from the log, else gold]."),
+        click.option("--grade", help="Grade feature 0-15: one for all, or four by seat "
+                     "[default: from the log (Tenhou dan), else 6, Expert 1]."),
+        click.option("-j", "--jobs", type=click.IntRange(min=1), default=1,
+                     show_default=True, help="Processes (or Ray CPUs) working at once."),
+        click.option("--ray", metavar="ADDRESS",
+                     help="Run on Ray: local (a private cluster) or a cluster's address."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _report_annotation(summary: Any, output: Path, seconds: float, what: str) -> None:
+    """The summary line of an annotation command (stderr); exit 1 if a game was skipped."""
+    for label, reason in summary.skipped:
+        click.echo(f"skipped {reason if reason.startswith(label) else f'{label}: {reason}'}",
+                   err=True)
+    rate = summary.points / seconds if seconds > 0 else 0.0
+    click.echo(f"annotated {summary.games} game{'s' if summary.games != 1 else ''} "
+               f"({summary.points} decision points) {what} into {output} in {seconds:.1f} s "
+               f"({rate:.0f} points/s)"
+               + (f"; {len(summary.skipped)} skipped" if summary.skipped else ""), err=True)
+    if summary.skipped:
+        raise SystemExit(1)
+
+
+@main.group("annotate")
+def annotate_group() -> None:
+    """Turn games into training data: kanachan's behavioral-cloning annotations."""
+
+
+@annotate_group.command("riichi")
+@click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
+                type=click.Path(exists=True, path_type=Path))
+@_annotation_options
+def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
+                    grade: str | None, jobs: int, ray: str | None) -> None:
+    """Annotate Riichi games: one line per decision point, in kanachan's format.
+
+    INPUT files are game logs (our mjai records, Mortal/mjai logs, Tenhou mjlog XML or
+    Tenhou JSON, plain or gzip), one game each; folders are searched recursively. Each
+    game is replayed through the rules engine first. A file that is not a whole, valid
+    game is skipped with its reason (exit status 1; the other games are written).
+    """
+    import time
+
+    from referee.training.logs import Overrides, annotate_logs
+
+    overrides = Overrides(room=_ms_room(ms_room), grades=_grades(grade))
+    start = time.perf_counter()
+    try:
+        summary = annotate_logs(inputs, output, overrides, jobs=jobs, ray=ray)
+    except BaseException as exc:
+        fail(exc, "no output written")
+    files = sum(1 for _ in summary.skipped) + summary.games
+    _report_annotation(summary, output, time.perf_counter() - start,
+                       f"from {files} file{'s' if files != 1 else ''}")
+
+
+@main.command("annotate4rl")
+@click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("-o", "--output", required=True,
+              type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              help="The offline-RL file: gzip if it ends in .gz, bz2 if .bz2, - for stdout.")
+def annotate4rl_command(inputs: tuple[Path, ...], output: Path) -> None:
+    """Turn annotations into the offline-RL format: (s, a, s') and (s, a, o) lines.
+
+    INPUT files are `referee annotate` output, not shuffled (the lines of a game
+    together, in order). Each decision point with a later one of the same player in the
+    game gives a 9-field line; each player's last point in a game a 7-field line with its
+    final rank and points. Shuffle the result (`referee shuffle`) before training.
+    """
+    from referee.training.annotate4rl import annotate4rl
+
+    try:
+        result = annotate4rl(inputs, output)
+    except BaseException as exc:
+        fail(exc, "no output written")
+    click.echo(f"{result.games} games, {result.points} decision points: "
+               f"{result.transitions} (s, a, s') and {result.terminals} (s, a, o) lines "
+               f"into {output}", err=True)
+
+
+@main.group("selfplay")
+def selfplay_group() -> None:
+    """Play games of built-in bots and write their training data in one go."""
+
+
+@selfplay_group.command("riichi")
+@click.option("--games", type=click.IntRange(min=1), required=True,
+              help="Games to play.")
+@click.option("--seed", type=click.IntRange(min=0),
+              help="Seed of the first game; game i is seeded SEED+i (default: random, "
+                   "printed).")
+@click.option("--players", default="greedy,greedy,greedy,greedy", show_default=True,
+              help="Four built-in bots by seat: greedy, tsumogiri.")
+@click.option("--room", type=click.Choice(["tenhou", "mahjong_soul"]), default="tenhou",
+              show_default=True, help="The rules played.")
+@click.option("--game", "game_length", type=click.Choice(["east", "south"]),
+              default="south", show_default=True, help="The game length.")
+@click.option("--records", type=click.Path(file_okay=False, path_type=Path),
+              help="Also keep each game's mjai log in this folder.")
+@_annotation_options
+def selfplay_riichi(games: int, seed: int | None, players: str, room: str, game_length: str,
+                    records: Path | None, output: Path, ms_room: str | None,
+                    grade: str | None, jobs: int, ray: str | None) -> None:
+    """Play Riichi games of built-in bots and annotate them (kanachan's format).
+
+    The same --seed, players and rules give the same games and lines, whatever --jobs.
+    """
+    import time
+
+    from referee.training.annotate import DEFAULT_GRADE, DEFAULT_ROOM, Context
+    from referee.training.selfplay import selfplay
+
+    first = _seed_or_random(seed)
+    room_feature = _ms_room(ms_room)
+    grades = _grades(grade)
+    context = Context(room=DEFAULT_ROOM if room_feature is None else room_feature,
+                      grades=grades or (DEFAULT_GRADE,) * 4)
+    start = time.perf_counter()
+    try:
+        summary = selfplay(games, output, seed=first,
+                           players=[p.strip() for p in players.split(",")], room=room,
+                           length=game_length, records=records, context=context, jobs=jobs,
+                           ray=ray)
+    except BaseException as exc:
+        fail(exc, "no output written")
+    _report_annotation(summary, output, time.perf_counter() - start,
+                       f"of self-play (seeds {first}..{first + games - 1})")
 
 
 @main.group("mahjong")

@@ -195,6 +195,40 @@ def _connect(ray: Any, address: str) -> None:
         ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
 
 
+def start_ray(address: str, cpus: int) -> bool:
+    """Connect this process to Ray at ``address`` (``local``: start a private cluster of
+    ``cpus`` CPUs); True if it did (the caller shuts Ray down at the end), False if Ray was
+    already initialised here (that connection is used). ``ConfigError`` when the extra is
+    missing, the address is unreachable or the cluster refuses."""
+    ray = _import_ray()
+    if ray.is_initialized():
+        if address != LOCAL:
+            _check_reachable(address)
+            log.info("Ray is already initialised in this process: using that connection")
+        return False
+    if address == LOCAL:
+        try:
+            init_local_ray(cpus)
+        except Exception as exc:
+            raise ConfigError(f"--ray local: cannot start a local Ray cluster: "
+                              f"{exc}") from None
+        return True
+    _check_reachable(address)
+    try:
+        _connect(ray, address)
+    except Exception as exc:
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        raise ConfigError(f"--ray {address}: cannot connect to the Ray "
+                          f"cluster: {_explain(exc)}") from None
+    return True
+
+
+def import_ray() -> Any:
+    """The ``ray`` module; ``ConfigError`` naming the extra when it is not installed."""
+    return _import_ray()
+
+
 class RayPlayer:
     """Plays tournament games as Ray tasks (a ``play`` function for ``TournamentRunner``).
 
@@ -215,28 +249,7 @@ class RayPlayer:
         self._idle = threading.Condition()
         self._running: set[Any] = set()  # ray.ObjectRef of the games being played
         self._closed = False
-        self.owns_ray = False
-        if not ray.is_initialized():
-            if address == LOCAL:
-                cpus = max(1, round(self.workers * num_cpus))
-                try:
-                    init_local_ray(cpus)
-                except Exception as exc:
-                    raise ConfigError(f"--ray local: cannot start a local Ray cluster: "
-                                      f"{exc}") from None
-            else:
-                _check_reachable(address)
-                try:
-                    _connect(ray, address)
-                except Exception as exc:
-                    with contextlib.suppress(Exception):
-                        ray.shutdown()
-                    raise ConfigError(f"--ray {address}: cannot connect to the Ray "
-                                      f"cluster: {_explain(exc)}") from None
-            self.owns_ray = True
-        elif address != LOCAL:
-            _check_reachable(address)
-            log.info("Ray is already initialised in this process: using that connection")
+        self.owns_ray = start_ray(address, max(1, round(self.workers * num_cpus)))
         self._ray = ray
         self._remote: Any = ray.remote(num_cpus=num_cpus, max_retries=0)(play_remote)
         self._settings = ray.put(tournament.settings)  # sent to the cluster once

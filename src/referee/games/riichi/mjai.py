@@ -173,6 +173,10 @@ def _nested(v: Any) -> Any:
 
 # --- events --------------------------------------------------------------------------------
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Per event class, the names of its fields but ``extra`` (``to_dict``'s hot path)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
     """Base of all mjai events; ``type`` is the mjai type string of the subclass."""
@@ -183,14 +187,17 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of the event: ``type`` first, then the fields present, then extras."""
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            if f.name == "extra":
-                continue
-            value = getattr(self, f.name)
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(
+                f.name for f in fields(self) if f.name != "extra")
+        for name in names:
+            value = getattr(self, name)
             if value is not None:
-                out[f.name] = _nested(value)
-        for key, value in self.extra.items():
-            out.setdefault(key, value)
+                out[name] = _nested(value) if type(value) is tuple else value
+        if self.extra:
+            for key, value in self.extra.items():
+                out.setdefault(key, value)
         return out
 
     def to_json(self) -> str:

@@ -49,7 +49,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from referee.games.riichi.mjai import (
     EndGame,
@@ -75,8 +75,8 @@ from referee.games.riichi.tenhou_json import read_tenhou_json
 from referee.games.riichi.tiles import UNKNOWN, parse_mjai, tile_of
 
 __all__ = [
-    "FORMATS", "LoadedLog", "ReplayError", "ReplayReport", "check_logs", "detect_format",
-    "load_log", "verify_file", "verify_log",
+    "FORMATS", "DecisionObserver", "LoadedLog", "ReplayError", "ReplayReport", "check_logs",
+    "detect_format", "load_log", "verify_file", "verify_log",
 ]
 
 FORMATS: Final = ("mjai", "mjlog", "tenhou-json")
@@ -92,8 +92,11 @@ _CALLS: Final = frozenset({"chi", "pon", "daiminkan"})
 _COMPARED: Final = ("actor", "target", "pai", "tsumogiri", "consumed", "dora_marker",
                     "deltas", "scores", "reason", "tenpais", "fu", "fan", "ura_markers",
                     "pao", "bakaze", "kyoku", "honba", "kyotaku", "oya", "tehais")
+_compared_keys: dict[tuple[str, ...], tuple[str, ...]] = {}
+"""Per key order of a logged event, the keys of _COMPARED it has, in _COMPARED's order."""
 _FIVES: Final = ("5m", "5p", "5s")
 _CLIP: Final = 240
+_TENHOU_ROOMS: Final = {"般": "ippan", "上": "joukyuu", "特": "tokujou", "鳳": "houou"}
 
 
 class ReplayError(MjaiError):
@@ -144,15 +147,25 @@ class ReplayReport:
         return text
 
 
+class DecisionObserver(Protocol):
+    """Told of every decision a replay plays, before the engine applies it."""
+
+    def __call__(self, game: RiichiGame, seat: int, action: Action) -> None:
+        """``seat`` answers ``action`` (legal: checked) in ``game`` as it stands now."""
+
+
 def verify_log(events: Iterable[Event | Mapping[str, Any]], rules: RiichiRules | None = None,
                *, source: str | None = None, final_results: Sequence[float] | None = None,
-               strict: bool = False) -> ReplayReport:
+               strict: bool = False, observer: DecisionObserver | None = None
+               ) -> ReplayReport:
     """Replay ``events`` through the engine and check that it reproduces them (see the
     module notes); ``final_results`` are the final scores (uma and oka included) the source
     records, checked at ``end_game``; ``strict`` wants every ``dora`` event exactly where
-    the engine emits it (Tenhou's order). ``ReplayError`` on the first difference."""
+    the engine emits it (Tenhou's order); ``observer`` is called with every decision
+    (passes included) before it is applied. ``ReplayError`` on the first difference."""
     log = _materialize(events, source)
-    return _Replay(log, _rules_for(log, rules), source, final_results, strict).run()
+    return _Replay(log, _rules_for(log, rules), source, final_results, strict,
+                   observer).run()
 
 
 # ------------------------------------------------------------------------------ input
@@ -293,8 +306,10 @@ class _Replay:
     """Plays a log through a :class:`RiichiGame`, event by event."""
 
     def __init__(self, log: list[dict[str, Any]], rules: RiichiRules, source: str | None,
-                 final_results: Sequence[float] | None, strict: bool) -> None:
+                 final_results: Sequence[float] | None, strict: bool,
+                 observer: DecisionObserver | None = None) -> None:
         self.log = log
+        self.observer = observer
         self.strict = strict
         self.rules = rules
         self.source = source
@@ -516,6 +531,8 @@ class _Replay:
         if reason is not None:
             raise self.fail(k, f"illegal {action.type} of seat {seat}: {reason}",
                             self.log[k], self.legal(seat))
+        if self.observer is not None:
+            self.observer(game, seat, action)
         try:
             game.apply(seat, action)
         except IndexError as exc:
@@ -536,7 +553,12 @@ class _Replay:
                 raise self.fail(k, f"the log has {kind}, the engine first reveals a dora "
                                 "indicator", logged, mine)
             raise self.fail(k, f"the log has {kind}, the engine {mine['type']}", logged, mine)
-        for key in _COMPARED:
+        shape = tuple(logged)
+        keys = _compared_keys.get(shape)
+        if keys is None:
+            present = set(shape) | ({"ura_markers"} if "uradora_markers" in shape else set())
+            keys = _compared_keys[shape] = tuple(k for k in _COMPARED if k in present)
+        for key in keys:
             value = logged.get(key)
             if key == "ura_markers" and value is None:
                 value = logged.get("uradora_markers")
@@ -607,14 +629,17 @@ class _Replay:
 @dataclass(frozen=True)
 class LoadedLog:
     """A log file read as mjai events, with what its format records beside them: the rules
-    of its room (mjlog ``GO``, Tenhou JSON ``rule``) and the final results (uma and oka
-    included) when the game ended."""
+    of its room (mjlog ``GO``, Tenhou JSON ``rule``), the final results (uma and oka
+    included) when the game ended, the Tenhou room (``ippan``, ``joukyuu``, ``tokujou``,
+    ``houou``) and the players' Tenhou dan (0 new .. 20 tenhoui; mjlog ``UN``) when told."""
 
     path: str
     format: str
     events: list[Event]
     rules: RiichiRules | None = None
     final_results: tuple[float, ...] | None = None
+    room: str | None = None
+    dans: tuple[int | None, ...] | None = None
 
 
 def detect_format(path: str | Path) -> str:
@@ -654,19 +679,25 @@ def load_log(path: str | Path) -> LoadedLog:
         events: list[Event] = []
         rules: RiichiRules | None = None
         final: tuple[float, ...] | None = None
+        room: str | None = None
+        dans: tuple[int | None, ...] | None = None
         for record in iter_mjlog(path):
             event = record.event
-            if record.header is not None:
-                rules = _room_rules(record.header.rules)
+            header = record.header
+            if header is not None:
+                rules = _room_rules(header.rules)
+                room = header.rules.room
+                if header.players is not None:
+                    dans = tuple(p.dan for p in header.players)
             if record.owari is not None:
                 event = EndGame(extra={"scores": list(record.owari.scores)})
                 final = record.owari.results
             events.append(event)
-        return LoadedLog(name, fmt, events, rules, final)
+        return LoadedLog(name, fmt, events, rules, final, room, dans)
     if fmt == "tenhou-json":
         tenhou = read_tenhou_json(path)
         return LoadedLog(name, fmt, tenhou.events(), tenhou.rule.riichi_rules(),
-                         tenhou.final_results)
+                         tenhou.final_results, _TENHOU_ROOMS.get(tenhou.rule.disp[:1]))
     return LoadedLog(name, fmt, list(read_mjai(path)))
 
 

@@ -1,0 +1,533 @@
+"""Riichi games turned into kanachan's behavioral-cloning annotations.
+
+A game (an mjai event stream: our own records, Mortal/mjai logs, Tenhou mjlog or JSON read
+by :func:`~referee.games.riichi.replay.load_log`) is replayed through the rules engine
+(:func:`~referee.games.riichi.replay.verify_log`: every action must be legal and every event
+the engine's), and every decision-making point becomes one line of the format in
+``../shared/specs/kanachan-training-data.txt``: game id, sparse features, numeric features,
+progression, candidates, the index of the action taken and the 12 result values
+(encodings in :mod:`referee.training.encoding`).
+
+A decision-making point is a moment where a player chooses among two or more options:
+
+- after its own draw (a discard, a riichi discard, a closed or added kan, a tsumo win,
+  nine terminals): one point, riichi discards (bit ``b``) listed beside the plain ones;
+  the drawn tile is the sparse "drawn tile" feature and not in the hand;
+- after a chi or pon, when more than one discard is allowed;
+- after another player's discard (skip, chi, pon, open kan, ron) or kan (a robbing ron or
+  skip). Such a chance is not a point when another player's claim of higher priority
+  (ron over pon and open kan over chi) took the tile, since the log cannot tell what the
+  pre-empted player chose; a player that passed while no claim above its best option was
+  made did choose to skip, and that is a point.
+
+Candidates are sorted ascending, without repeats; the chosen index points at the action the
+log recorded (a riichi: the declaration discard, with ``b`` set).
+
+Features follow kanachan's annotator: the hand in ascending slots; tiles left to draw
+counted down by every draw (69 at the dealer's first); ranks by the current score, ties to
+the seat nearer the first dealer; riichi sticks and scores as they stand (a riichi is paid
+when accepted, so not at the points on its own declaration tile); the progression holds the
+round's discards, calls and kans before the point. Results: the round's outcome from the
+seat's view (a winner of a double ron sees its own win, the others the first winner's; a
+nagashi mangan counts as a tsumo of the first such player), each score's change over the
+round (riichi sticks paid and received included), the end-of-round ranks, the seat's final
+rank and final points, and the grading delta.
+
+What a log does not record comes from :class:`Context`: the room (Tenhou's rooms map onto
+Mahjong Soul's, top to top: houou Throne 4, tokujou Jade 3, joukyuu Gold 2, ippan Silver 1;
+other sources Gold, 2), the players' grades (Tenhou dan mapped by :func:`grade_of_dan`;
+otherwise Expert 1, grade 6, the lowest of the Gold room) and the grading delta (0: no
+source here keeps Mahjong Soul grading points). A game must end (``end_game``, or the
+engine's end of the game) for its final ranks; a log that stops earlier is refused.
+
+Games without red fives cannot be annotated (the format has three slots for the plain
+fives of a suit), nor a round in the North wind (no feature for it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from referee.games.riichi.mjai import Event
+from referee.games.riichi.replay import verify_log
+from referee.games.riichi.rules import Action, RiichiGame, RiichiRules
+from referee.games.riichi.tiles import RED_FIVES, mjai_name, parse_mjai
+from referee.training.encoding import (
+    DORA,
+    DRAWN,
+    GRADE,
+    LEFT,
+    O_ANKAN,
+    O_CHI,
+    O_DAHAI,
+    O_DAIMINKAN,
+    O_KAKAN,
+    O_KYUUSHU,
+    O_PON,
+    O_RON,
+    O_SKIP,
+    O_TSUMO,
+    P_ANKAN,
+    P_CHI,
+    P_DAHAI,
+    P_DAIMINKAN,
+    P_KAKAN,
+    P_PON,
+    PROGRESSION_PADDING,
+    RANK,
+    ROUND,
+    SEAT,
+    STYLE,
+    WIND,
+    EncodingError,
+    chi_code,
+    encode_hand,
+    encode_tile,
+    outcome_code,
+    pon_code,
+)
+
+__all__ = [
+    "DEFAULT_GRADE",
+    "DEFAULT_ROOM",
+    "TENHOU_ROOMS",
+    "AnnotationError",
+    "Context",
+    "annotate_game",
+    "grade_of_dan",
+]
+
+DEFAULT_ROOM: Final = 2
+"""Gold room: for sources with no Mahjong Soul room."""
+DEFAULT_GRADE: Final = 6
+"""Expert 1: for players with no grade."""
+TENHOU_ROOMS: Final = {"ippan": 1, "joukyuu": 2, "tokujou": 3, "houou": 4}
+"""Tenhou's rooms as Mahjong Soul rooms, top to top."""
+
+_PRIORITY: Final = {"hora": 3, "pon": 2, "daiminkan": 2, "chi": 1, "none": 0}
+
+
+_ID_TILE: Final = tuple(encode_tile(mjai_name(t)) for t in range(136))
+"""The spec's tile number of each tile id (red fives played)."""
+_HAND_SLOT: Final = tuple(encode_hand([mjai_name(t)])[0] for t in range(136))
+"""Per tile id, the hand feature of the first tile of its name (a red five: its own)."""
+_SLOT_ORDER: Final = tuple(encode_hand([mjai_name(t)])[0] * 4 + t % 4 for t in range(136))
+"""A sort key putting tile ids in the order of their hand features."""
+_TILE_OF: Final = {mjai_name(t): _ID_TILE[t] for t in range(136)}
+_STR: Final = tuple(str(v) for v in range(PROGRESSION_PADDING))
+
+
+class AnnotationError(ValueError):
+    """A game that cannot be annotated: names the game and the reason."""
+
+
+def grade_of_dan(dan: int) -> int:
+    """A Mahjong Soul grade (0..15) for a Tenhou dan (0 new, 1-9 the kyu 9..1, 10-19 the
+    dan 1..10, 20 tenhoui), the top aligned: tenhoui Celestial 15, 10-8 dan Saint 14-12,
+    7-5 dan Master 11-9, 4-2 dan Expert 8-6, 1 dan, 1 kyu, 2 kyu Adept 5-3, 3 and 4 kyu
+    Novice 2-1, lower Novice 1 (0)."""
+    if not 0 <= dan <= 20:
+        raise ValueError(f"Tenhou dan {dan} is not 0..20")
+    return max(0, dan - 5)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the log may not say: the room (0..4), each seat's grade (0..15, by seat from
+    the first dealer) and the game's grading-score change per seat."""
+
+    room: int = DEFAULT_ROOM
+    grades: tuple[int, ...] = (DEFAULT_GRADE,) * 4
+    grading: tuple[int, ...] = (0, 0, 0, 0)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.room <= 4:
+            raise ValueError(f"room {self.room} is not 0..4")
+        if len(self.grades) != 4 or not all(0 <= g <= 15 for g in self.grades):
+            raise ValueError(f"grades must be four values 0..15, not {self.grades}")
+        if len(self.grading) != 4:
+            raise ValueError("the grading deltas are four values")
+
+
+@dataclass
+class _Point:
+    """A decision point waiting for its round's and game's results."""
+
+    kyoku: int
+    seat: int
+    """The seat counted from the first dealer."""
+    head: str
+    """Fields 1-3 joined: sparse, numeric, progression."""
+    options: list[int]
+    chosen: int
+    best: int = 0
+    """The priority of the seat's best claim (answers to a discard or kan)."""
+    claim: int = 0
+    """The priority of the seat's chosen claim."""
+
+
+@dataclass
+class _Round:
+    """One kyoku's facts for the results."""
+
+    start: tuple[int, ...]
+    winners: list[int] = field(default_factory=list)
+    target: int | None = None
+    tsumo: bool = False
+    reason: str = ""
+    tenpai: tuple[bool, ...] = (False, False, False, False)
+
+
+class _Annotator:
+    """Collects the decision points of one game as the replay plays it."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self.points: list[_Point] = []
+        self.rounds: list[_Round] = []
+        self.answers: list[_Point] = []
+        self.answers_key: tuple[int, int] | None = None
+        self.reaching: _Point | None = None
+        self.game: RiichiGame | None = None
+        self.kyoku_id = -1
+        self.progression = ""
+        self.prefix_kyoku: object = None
+        self.prefixes: dict[tuple[int, int], str] = {}
+        self.people: dict[tuple[int, ...], str] = {}
+        """Per seat and scores, the grade and rank features."""
+        self.read = 0
+        """Events of the game turned into progression so far."""
+        self.declared = [False] * 4
+
+    # ---------------------------------------------------------------- the replay's hook
+
+    def __call__(self, game: RiichiGame, seat: int, action: Action) -> None:
+        self.game = game
+        kyoku = game.kyoku
+        assert kyoku is not None
+        self.follow(game)
+        rel = (seat - game.first_oya) % 4
+        if kyoku.phase in ("respond", "chankan"):
+            key = (len(self.rounds), len(game.events))
+            if key != self.answers_key:
+                self.flush_answers()
+                self.answers_key = key
+            legal = kyoku.legal_actions(seat)
+            options = sorted({self.option(seat, a) for a in legal})
+            if len(options) < 2:
+                return
+            point = _Point(len(self.rounds) - 1, rel, self.head(game, seat, rel), options,
+                           self.option(seat, action))
+            point.best = max(_PRIORITY[a.type] for a in legal)
+            point.claim = _PRIORITY[action.type]
+            self.answers.append(point)
+            return
+        self.flush_answers()
+        if kyoku.phase == "reach":
+            waiting = self.reaching
+            self.reaching = None
+            assert waiting is not None and action.type == "dahai"
+            action = self.normalize(kyoku.legal_actions(seat), action)
+            waiting.chosen = self.option(seat, action, riichi=True)
+            self.keep(waiting)
+            return
+        legal = kyoku.legal_actions(seat)
+        action = self.normalize(legal, action)
+        own = set()
+        reach = None
+        for a in legal:
+            kind = a.type
+            if kind == "dahai":
+                own.add(_TILE_OF[a.pai] * 4 + (2 if a.tsumogiri else 0))  # type: ignore[index]
+            elif kind == "reach":
+                reach = a
+            else:
+                own.add(self.option(seat, a))
+        if reach is not None:
+            trial = kyoku.clone()
+            trial.apply(seat, reach)
+            own.update(self.option(seat, a, riichi=True) for a in trial.legal_actions(seat))
+        elif len(own) < 2:
+            return
+        point = _Point(len(self.rounds) - 1, rel, self.head(game, seat, rel), sorted(own), -1)
+        if action.type == "reach":
+            self.reaching = point
+        else:
+            point.chosen = self.option(seat, action)
+            self.keep(point)
+
+    @staticmethod
+    def normalize(legal: Sequence[Action], action: Action) -> Action:
+        """A discard without its tsumogiri flag as the engine plays it (tsumogiri first)."""
+        if action.type != "dahai" or action.tsumogiri is not None:
+            return action
+        for flag in (True, False):
+            for a in legal:
+                if a.type == "dahai" and a.pai == action.pai and a.tsumogiri is flag:
+                    return a
+        return action
+
+    def keep(self, point: _Point) -> None:
+        if len(point.options) >= 2:
+            self.points.append(point)
+
+    def flush_answers(self) -> None:
+        """Keep the answers to one discard or kan that were real choices."""
+        answers = self.answers
+        if not answers:
+            return
+        self.answers = []
+        for point in answers:
+            others = max((p.claim for p in answers if p is not point), default=0)
+            if point.claim or not others or point.best >= others:
+                self.points.append(point)
+
+    # ---------------------------------------------------------------- features
+
+    def follow(self, game: RiichiGame) -> None:
+        """Read the game's new events: the rounds and their progression."""
+        events = game.events
+        offset = game.first_oya
+        for i in range(self.read, len(events)):
+            event = events[i]
+            kind = event["type"]
+            if kind == "start_kyoku":
+                self.rounds.append(_Round(tuple(event["scores"])))
+                self.progression = "0"
+                self.declared = [False] * 4
+                continue
+            if kind == "tsumo" or kind == "dora" or kind == "reach_accepted":
+                continue
+            if kind == "dahai":
+                actor = event["actor"]
+                seat = (actor - offset) % 4
+                value = P_DAHAI + seat * 148 + encode_tile(event["pai"]) * 4 \
+                    + event["tsumogiri"] * 2 + self.declared[actor]
+                self.declared[actor] = False
+            elif kind == "reach":
+                self.declared[event["actor"]] = True
+                continue
+            elif kind in ("chi", "pon", "daiminkan"):
+                actor = event["actor"]
+                seat = (actor - offset) % 4
+                rel = (event["target"] - actor) % 4 - 1
+                if kind == "chi":
+                    value = P_CHI + seat * 90 + chi_code(event["consumed"], event["pai"])
+                elif kind == "pon":
+                    value = P_PON + seat * 120 + rel * 40 + \
+                        pon_code(event["consumed"], event["pai"])
+                else:
+                    value = P_DAIMINKAN + seat * 111 + rel * 37 + encode_tile(event["pai"])
+            elif kind == "ankan":
+                seat = (event["actor"] - offset) % 4
+                value = P_ANKAN + seat * 34 + parse_mjai(event["consumed"][0])[0]
+            elif kind == "kakan":
+                seat = (event["actor"] - offset) % 4
+                value = P_KAKAN + seat * 37 + encode_tile(event["pai"])
+            else:
+                self.outcome(event)
+                continue
+            self.progression += "," + _STR[value]
+        self.read = len(events)
+
+    def outcome(self, event: Mapping[str, Any]) -> None:
+        """Note a round's end (``hora``, ``ryukyoku``) for the results."""
+        if not self.rounds:
+            return
+        current = self.rounds[-1]
+        kind = event["type"]
+        if kind == "hora":
+            current.winners.append(event["actor"])
+            current.target = event["target"]
+            current.tsumo = event["actor"] == event["target"]
+            current.reason = "hora"
+        elif kind == "ryukyoku":
+            current.reason = event.get("reason", "")
+            tenpai = event.get("tenpais")
+            if tenpai is not None:
+                current.tenpai = tuple(tenpai)
+            if current.reason == "nagashimangan":
+                deltas = event["deltas"]
+                current.winners = [s for s in range(4) if deltas[s] > 0]
+                current.tsumo = True
+
+    def head(self, game: RiichiGame, seat: int, rel: int) -> str:
+        """Fields 1-3 of a point of ``seat`` (``rel`` counted from the first dealer)."""
+        kyoku = game.kyoku
+        assert kyoku is not None
+        key = (seat, len(kyoku.dora))
+        if kyoku is not self.prefix_kyoku:
+            self.prefix_kyoku = kyoku
+            self.prefixes = {}
+        prefix = self.prefixes.get(key)
+        if prefix is None:
+            prefix = self.prefixes[key] = self.prefix(game, rel)
+        scores = kyoku.scores
+        standing = (seat, *scores)
+        people = self.people.get(standing)
+        if people is None:
+            first = game.first_oya
+            rank = _ranks(scores, first)
+            grades = self.context.grades
+            features = []
+            for i in range(4):
+                s = (seat + i) % 4
+                features.append(_STR[GRADE[i] + grades[(s - first) % 4]])
+                features.append(_STR[RANK[i] + rank[s]])
+            people = self.people[standing] = ",".join(features)
+        sparse = [LEFT + kyoku.source.live_left()]
+        drawn = kyoku.drawn if kyoku.phase == "tsumo" and kyoku.actor == seat else None
+        hand = []
+        last = -1
+        copy = 0
+        for t in sorted(kyoku.hands[seat], key=_SLOT_ORDER.__getitem__):
+            if t == drawn:
+                continue
+            if t in RED_FIVES:
+                hand.append(_HAND_SLOT[t])
+                last = -1
+                continue
+            kind = t >> 2
+            if kind == last:
+                copy += 1
+            else:
+                last = kind
+                copy = 0
+            hand.append(_HAND_SLOT[t] + copy)
+        sparse.extend(hand)
+        if drawn is not None:
+            sparse.append(DRAWN + _ID_TILE[drawn])
+        return (prefix + _STR[sparse[0]] + "," + people + ","
+                + ",".join([_STR[v] for v in sparse[1:]]) + "\t"
+                + f"{kyoku.honba},{kyoku.kyotaku},{scores[seat]},{scores[(seat + 1) % 4]},"
+                  f"{scores[(seat + 2) % 4]},{scores[(seat + 3) % 4]}\t" + self.progression)
+
+    def prefix(self, game: RiichiGame, rel: int) -> str:
+        """The sparse features that stay while the dora indicators stay, with a comma."""
+        kyoku = game.kyoku
+        assert kyoku is not None
+        if not game.rules.red_fives:
+            raise AnnotationError("a game without red fives: the format has three slots "
+                                  "for the plain fives of a suit")
+        if kyoku.bakaze > 2:
+            raise AnnotationError("a round in the North wind: the format has no feature "
+                                  "for it")
+        sparse = [self.context.room, STYLE + (game.rules.game_length != "east"), SEAT + rel,
+                  WIND + kyoku.bakaze, ROUND + kyoku.kyoku - 1]
+        sparse.extend(DORA[i] + _ID_TILE[t] for i, t in enumerate(kyoku.dora[:5]))
+        return ",".join(map(str, sparse)) + ","
+
+    @staticmethod
+    def option(seat: int, action: Action, riichi: bool = False) -> int:
+        """The option feature of an engine action of ``seat``."""
+        kind = action.type
+        if kind == "dahai":
+            assert action.pai is not None
+            return O_DAHAI + encode_tile(action.pai) * 4 + bool(action.tsumogiri) * 2 + riichi
+        if kind == "none":
+            return O_SKIP
+        if kind == "hora":
+            if action.target == seat:
+                return O_TSUMO
+            return O_RON + (action.target - seat) % 4 - 1  # type: ignore[operator]
+        if kind == "ryukyoku":
+            return O_KYUUSHU
+        if kind == "ankan":
+            return O_ANKAN + parse_mjai(action.consumed[0])[0]
+        if kind == "kakan":
+            assert action.pai is not None
+            return O_KAKAN + encode_tile(action.pai)
+        assert action.pai is not None and action.target is not None
+        rel = (action.target - seat) % 4 - 1
+        if kind == "chi":
+            return O_CHI + chi_code(action.consumed, action.pai)
+        if kind == "pon":
+            return O_PON + rel * 40 + pon_code(action.consumed, action.pai)
+        if kind == "daiminkan":
+            return O_DAIMINKAN + rel * 37 + encode_tile(action.pai)
+        raise AnnotationError(f"no option feature for a {kind}")  # pragma: no cover
+
+    # ---------------------------------------------------------------- results
+
+    def lines(self, game_id: str, game: RiichiGame) -> Iterator[str]:
+        """The annotation lines of the game, in the order of its decision points."""
+        self.flush_answers()
+        if not game.over:
+            raise AnnotationError("the log does not end the game: annotations need the "
+                                  "final ranks and points")
+        finals = game.final_scores()
+        first = game.first_oya
+        results = self.round_results(game)
+        grading = self.context.grading
+        tails: dict[tuple[int, int], str] = {}
+        for point in self.points:
+            key = (point.kyoku, point.seat)
+            tail = tails.get(key)
+            if tail is None:
+                absolute = (point.seat + first) % 4
+                final = finals[absolute]
+                values = [*results[point.kyoku][absolute], final.rank - 1, final.points,
+                          grading[point.seat]]
+                tail = ",".join(map(str, values))
+                tails[key] = tail
+            yield (f"{game_id}\t{point.head}\t{','.join(map(str, point.options))}\t"
+                   f"{point.options.index(point.chosen)}\t{tail}")
+
+    def round_results(self, game: RiichiGame) -> list[list[list[int]]]:
+        """Per round, per absolute seat: outcome code, the four deltas and the four
+        end-of-round ranks, each seen from that seat."""
+        first = game.first_oya
+        out = []
+        for number, r in enumerate(self.rounds):
+            end = game.results[number].scores
+            rank = _ranks(end, first)
+            per_seat = []
+            for seat in range(4):
+                code = outcome_code(seat, r.winners, r.target, r.tsumo,
+                                    "hora" if r.reason == "nagashimangan" else r.reason,
+                                    r.tenpai[seat])
+                ring = [(seat + i) % 4 for i in range(4)]
+                per_seat.append([code, *(end[s] - r.start[s] for s in ring),
+                                 *(rank[s] for s in ring)])
+            out.append(per_seat)
+        return out
+
+
+def _ranks(scores: Sequence[int], first: int) -> list[int]:
+    """Each seat's place 0..3 by score, ties to the seat nearer the first dealer ``first``."""
+    rank = [0] * 4
+    for place, s in enumerate(sorted(range(4), key=lambda s: (-scores[s], (s - first) % 4))):
+        rank[s] = place
+    return rank
+
+
+def annotate_game(events: Iterable[Event | Mapping[str, Any]], game_id: str,
+                  context: Context | None = None, rules: RiichiRules | None = None,
+                  *, source: str | None = None,
+                  final_results: Sequence[float] | None = None) -> list[str]:
+    """The annotation lines (without line ends) of one whole game given as mjai events;
+    the game is replayed and verified first (a :class:`~referee.games.riichi.replay.
+    ReplayError` names the event the engine does not reproduce); :class:`AnnotationError`
+    for a game the format cannot hold or a log that does not end the game."""
+    if "\t" in game_id or "\n" in game_id:
+        raise AnnotationError(f"a game id may hold no tab or line end: {game_id!r}")
+    annotator = _Annotator(context or Context())
+    try:
+        report = verify_log(events, rules, source=source, final_results=final_results,
+                            observer=annotator)
+    except EncodingError as exc:
+        raise AnnotationError(str(exc)) from None
+    if not report.rules.red_fives:
+        raise AnnotationError("a game without red fives: the format has three slots for "
+                              "the plain fives of a suit")
+    game = annotator.game
+    if game is None:
+        raise AnnotationError("the log holds no decision")
+    annotator.follow(game)
+    try:
+        return list(annotator.lines(game_id, game))
+    except EncodingError as exc:  # pragma: no cover - the replay checked the game
+        raise AnnotationError(str(exc)) from None
+

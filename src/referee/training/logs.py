@@ -1,0 +1,171 @@
+"""``referee annotate riichi``: Riichi log files turned into one annotation file.
+
+Inputs are log files of any format :func:`~referee.games.riichi.replay.load_log` reads
+(mjai JSON lines: our records, Mortal's and mjai's logs; Tenhou mjlog XML; Tenhou JSON;
+each plain or gzip) or folders, searched recursively (files in name order). Each file is
+one game. Each game is annotated by :func:`~referee.training.annotate.annotate_game`
+with its game id: the file name without its extensions (``2010091009gm-00a9-0000-83af2648``
+for ``2010091009gm-00a9-0000-83af2648.mjlog``), or, when two inputs share that name, the
+path as given (tabs, commas and spaces made ``_``).
+
+The room and the grades come from the command line when given, else from the log (a Tenhou
+room, Tenhou dan), else the defaults (:mod:`referee.training.annotate`). A file that cannot
+be annotated (unreadable, not a whole game, a replay mismatch, no red fives) is skipped
+with its reason; the others are written. Files are annotated in ``jobs`` processes or on
+Ray (:mod:`referee.training.parallel`) and written in input order to one output
+(gzip or bz2 by its name, ``-`` for standard output), which appears complete or not at all.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.core.errors import ConfigError
+from referee.training.annotate import (
+    DEFAULT_GRADE,
+    DEFAULT_ROOM,
+    TENHOU_ROOMS,
+    Context,
+    annotate_game,
+    grade_of_dan,
+)
+from referee.training.parallel import ordered_map
+from referee.training.shuffle import AtomicOutput
+
+__all__ = [
+    "AnnotateSummary", "GameLines", "Overrides", "annotate_file", "annotate_logs",
+    "game_ids", "input_files", "write_games",
+]
+
+_EXTENSIONS = (".gz", ".bz2", ".mjlog", ".json", ".jsonl", ".mjson", ".log", ".txt", ".xml")
+_UNSAFE = re.compile(r"[\s,]")
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Command-line values that win over the log's: room 0..4, four grades 0..15."""
+
+    room: int | None = None
+    grades: tuple[int, ...] | None = None
+
+
+@dataclass
+class GameLines:
+    """One game's annotation lines, or why there are none."""
+
+    label: str
+    lines: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class AnnotateSummary:
+    """What was written: games, decision points (lines), and the skipped inputs."""
+
+    games: int = 0
+    points: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def input_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The files to read: each file given, and every file under each folder given (in
+    name order, hidden ones left out). ``ConfigError`` names a path that does not exist."""
+    out: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                out.extend(Path(root, f) for f in sorted(files) if not f.startswith("."))
+        elif path.exists():
+            out.append(path)
+        else:
+            raise ConfigError(f"{given}: no such file or folder")
+    return out
+
+
+def game_ids(paths: Sequence[Path]) -> list[str]:
+    """A game id per file: its name without extensions, or its path when names clash."""
+    stems = [_stem(p.name) for p in paths]
+    seen: dict[str, int] = {}
+    for stem in stems:
+        seen[stem] = seen.get(stem, 0) + 1
+    return [_UNSAFE.sub("_", stem if seen[stem] == 1 else str(path))
+            for stem, path in zip(stems, paths, strict=True)]
+
+
+def _stem(name: str) -> str:
+    while True:
+        for extension in _EXTENSIONS:
+            if name.lower().endswith(extension) and len(name) > len(extension):
+                name = name[:-len(extension)]
+                break
+        else:
+            return name
+
+
+def _context(overrides: Overrides, room: str | None,
+             dans: tuple[int | None, ...] | None) -> Context:
+    if overrides.room is not None:
+        room_value = overrides.room
+    else:
+        room_value = TENHOU_ROOMS.get(room or "", DEFAULT_ROOM)
+    if overrides.grades is not None:
+        grades = overrides.grades
+    elif dans is not None and len(dans) == 4:
+        grades = tuple(DEFAULT_GRADE if d is None or not 0 <= d <= 20 else grade_of_dan(d)
+                       for d in dans)
+    else:
+        grades = (DEFAULT_GRADE,) * 4
+    return Context(room=room_value, grades=grades)
+
+
+def annotate_file(task: tuple[str, str, Overrides]) -> GameLines:
+    """Annotate one log file (``(path, game id, overrides)``); errors come back as data."""
+    from referee.games.riichi.replay import load_log
+
+    path, game_id, overrides = task
+    try:
+        loaded = load_log(path)
+        context = _context(overrides, loaded.room, loaded.dans)
+        lines = annotate_game(loaded.events, game_id, context, loaded.rules,
+                              source=path, final_results=loaded.final_results)
+    except (ValueError, OSError, EOFError) as exc:
+        return GameLines(path, error=str(exc).replace("\n", " "))
+    return GameLines(path, lines)
+
+
+def write_games(games: Iterable[GameLines], output: str | Path,
+                on_game: Callable[[GameLines], None] | None = None) -> AnnotateSummary:
+    """Write the lines of ``games`` in order to ``output`` (atomically); skipped games
+    are counted with their reasons. ``on_game`` sees each game as it is written."""
+    summary = AnnotateSummary()
+    with AtomicOutput(output) as out:
+        for game in games:
+            if on_game is not None:
+                on_game(game)
+            if game.error is not None:
+                summary.skipped.append((game.label, game.error))
+                continue
+            if game.lines:
+                out.write(("\n".join(game.lines) + "\n").encode())
+            summary.games += 1
+            summary.points += len(game.lines)
+    return summary
+
+
+def annotate_logs(paths: Iterable[str | Path], output: str | Path,
+                  overrides: Overrides | None = None, *, jobs: int = 1,
+                  ray: str | None = None,
+                  on_game: Callable[[GameLines], None] | None = None) -> AnnotateSummary:
+    """Annotate every log file under ``paths`` into ``output`` (see the module notes)."""
+    files = input_files(paths)
+    ids = game_ids(files)
+    chosen = overrides or Overrides()
+    tasks: Iterator[tuple[str, str, Overrides]] = (
+        (str(path), game_id, chosen) for path, game_id in zip(files, ids, strict=True))
+    return write_games(ordered_map(annotate_file, tasks, jobs, ray), output, on_game)
