@@ -807,7 +807,10 @@ def annotate4rl_command(inputs: tuple[Path, ...], output: Path) -> None:
     from referee.training.annotate4rl import annotate4rl
 
     try:
-        result = annotate4rl(inputs, output)
+        try:
+            result = annotate4rl(inputs, output)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
     except BaseException as exc:
         fail(exc, "no output written")
     click.echo(f"{result.games} games, {result.points} decision points: "

@@ -342,3 +342,34 @@ def test_hands_hold_the_tiles_a_point_can_have(ranked: list[str]) -> None:
             assert len(situation.hand) % 3 == 1 and situation.drawn is None
         else:
             assert (len(situation.hand) + (situation.drawn is not None)) % 3 == 2
+
+
+def test_annotations_go_through_annotate4rl_shuffle_and_the_reader(tmp_path: Path) -> None:
+    """The whole pipeline on real games, as programs: annotate, annotate4rl, shuffle;
+    then the numpy reader over the results."""
+    from referee.training.dataset import iter_batches
+
+    bc = tmp_path / "bc.txt.gz"
+    assert referee("annotate", "riichi", str(HOUOU), str(RANKED), "-o", str(bc)).returncode == 0
+    rl = tmp_path / "rl.txt.bz2"
+    done = referee("annotate4rl", str(bc), "-o", str(rl))
+    assert done.returncode == 0, done.stderr
+    with gzip.open(bc, "rt") as stream:
+        count = len(stream.read().splitlines())
+    assert f"2 games, {count} decision points" in done.stderr
+    assert f"{count - 8} (s, a, s') and 8 (s, a, o) lines" in done.stderr
+    shuffled = tmp_path / "train.txt"
+    done = referee("shuffle", str(bc), "-o", str(shuffled), "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    rows = 0
+    for batch in iter_batches([shuffled], 256):
+        assert batch["sparse"].shape[1:] == (33,)
+        assert (batch["sparse"] <= 526).all() and (batch["candidates"] <= 547).all()
+        picked = batch["candidates"][range(len(batch["choice"])), batch["choice"]]
+        assert (picked < 546).all()  # the choice points at a real candidate
+        rows += len(batch["choice"])
+    assert rows == count
+    terminal = sum(int(batch["terminal"].sum()) for batch in iter_batches([rl], 100))
+    assert terminal == 8
+    wrong = referee("annotate4rl", str(shuffled), "-o", str(tmp_path / "bad.txt"))
+    assert wrong.returncode == 2 and "appears again" in wrong.stderr

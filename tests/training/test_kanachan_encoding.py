@@ -130,11 +130,11 @@ tiles = st.sampled_from(TILES)
 
 
 @st.composite
-def hands(draw: st.DrawFn) -> list[str]:
-    """A possible concealed hand: 1..14 tiles, at most 4 of a kind, one red per suit."""
+def hands(draw: st.DrawFn, most: int = 14) -> list[str]:
+    """A possible concealed hand: 1..most tiles, at most 4 of a kind, one red per suit."""
     pool = [n for n in TILES for _ in range(1 if n.endswith("r") else
                                             3 if n[0] == "5" and n[1] in "mps" else 4)]
-    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=1, max_size=14,
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=1, max_size=most,
                           unique=True))
     return [pool[i] for i in picks]
 
@@ -156,7 +156,7 @@ def situations(draw: st.DrawFn) -> Situation:
         left=draw(st.integers(0, 69)),
         grades=tuple(draw(st.lists(st.integers(0, 15), min_size=4, max_size=4))),
         ranks=tuple(draw(st.permutations([0, 1, 2, 3]))),
-        hand=tuple(decode_hand(encode_hand(draw(hands())))),
+        hand=tuple(decode_hand(encode_hand(draw(hands(most=13))))),  # the drawn tile apart
         drawn=draw(st.none() | tiles))
 
 

@@ -44,6 +44,7 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
+from types import TracebackType
 from typing import BinaryIO
 
 import numpy as np
@@ -56,7 +57,7 @@ from referee.core.compressed import (
 )
 
 __all__ = [
-    "DEFAULT_MEMORY", "LINE_COST", "MIN_MEMORY", "ShuffleResult", "parse_size",
+    "DEFAULT_MEMORY", "LINE_COST", "MIN_MEMORY", "AtomicOutput", "ShuffleResult", "parse_size",
     "shuffle_lines",
 ]
 
@@ -278,6 +279,59 @@ def _estimated_size(path: str | Path) -> int | None:
     return status.st_size if compression == "plain" else status.st_size * _EXPANSION
 
 
+class AtomicOutput:
+    """An output file that appears all at once, complete, or not at all.
+
+    :attr:`stream` takes bytes (gzip for a ``.gz`` name, bz2 for ``.bz2``, else plain) for
+    a hidden file beside ``output``; :meth:`commit` renames it to ``output`` and
+    :meth:`discard` removes it. ``"-"`` is standard output, written directly. As a context
+    manager it gives the stream and commits at the end of the block, or discards if the
+    block raises. Errors are ``DataFileError`` naming ``output``.
+    """
+
+    def __init__(self, output: str | Path) -> None:
+        to_stdout = str(output) == "-"
+        self.target = Path(output)
+        if not to_stdout and self.target.is_dir():
+            raise DataFileError(str(output), "cannot write: it is a folder")
+        self.partial = None if to_stdout else self.target.with_name(
+            f".{self.target.name}.{secrets.token_hex(4)}.partial")
+        self.stream = open_bytes(self.partial or "-", "w",
+                                 compression=compression_for_name(output),
+                                 name=None if to_stdout else str(output))
+
+    def commit(self) -> None:
+        """Finish the file and put it in place (on failure it is discarded)."""
+        try:
+            self.stream.close()
+            if self.partial is not None:
+                try:
+                    os.replace(self.partial, self.target)
+                except OSError as exc:
+                    raise DataFileError(str(self.target),
+                                        f"cannot write: {exc.strerror or exc}") from None
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        """Close the stream (ignoring its errors) and remove the hidden file."""
+        with contextlib.suppress(Exception):  # the first error is the one to report
+            self.stream.close()
+        if self.partial is not None:
+            self.partial.unlink(missing_ok=True)
+
+    def __enter__(self) -> BinaryIO:
+        return self.stream
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
 def shuffle_lines(inputs: Sequence[str | Path], output: str | Path, *,
                   memory: int = DEFAULT_MEMORY, seed: int | None = None,
                   temp_dir: str | Path | None = None) -> ShuffleResult:
@@ -309,12 +363,8 @@ def shuffle_lines(inputs: Sequence[str | Path], output: str | Path, *,
 
     to_stdout = str(output) == "-"
     target = Path(output)
-    if not to_stdout and target.is_dir():
-        raise DataFileError(str(output), "cannot write: it is a folder")
-    partial = None if to_stdout else target.with_name(
-        f".{target.name}.{secrets.token_hex(4)}.partial")
-    out = open_bytes(partial or "-", "w", compression=compression_for_name(output),
-                     name=None if to_stdout else str(output))
+    written = AtomicOutput(output)
+    out = written.stream
     temp: Path | None = None
     blocks = _input_blocks(inputs, min(max(memory // 16, 4 * KIB), 8 * MIB))
     try:
@@ -361,21 +411,12 @@ def shuffle_lines(inputs: Sequence[str | Path], output: str | Path, *,
             except OSError as exc:
                 raise DataFileError(str(temp), "cannot use the temporary folder: "
                                                f"{exc.strerror or exc}") from None
-        out.close()
-        if partial is not None:
-            try:
-                os.replace(partial, target)
-            except OSError as exc:
-                raise DataFileError(str(output), f"cannot write: {exc.strerror or exc}") \
-                    from None
+        written.commit()
     except BaseException:
-        with contextlib.suppress(Exception):  # the first error is the one to report
-            out.close()
+        written.discard()
         raise
     finally:
         blocks.close()
-        if partial is not None:
-            partial.unlink(missing_ok=True)
         if temp is not None:
             shutil.rmtree(temp, ignore_errors=True)
     return ShuffleResult(lines=lines, bytes=size, buckets=shuffler.buckets,

@@ -1,0 +1,388 @@
+"""annotate4rl: behavioural-cloning annotations become offline-RL lines, each point paired
+with its seat's next point, each seat's last point of a game a terminal line with the game
+rank and score; games must not come back; bad lines name file:line; compressed files;
+flat memory."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import os
+import sys
+import tracemalloc
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from referee.core.compressed import DataFileError
+from referee.training import annotate4rl as module
+from referee.training.annotate4rl import GameOrderError, RLResult, annotate4rl, iter_rl_lines
+from referee.training.dataset import (
+    TrainingDataError,
+    detect_format,
+    parse_transition,
+    read_lines,
+)
+
+HAND = (354, 358, 362, 390, 394, 398, 426, 430, 434, 461, 462, 465, 466)
+SCORES = (25000, 32000, 18000, -1200)
+GAME_RANK = (1, 0, 2, 3)  # by seat
+GAME_SCORE = (31000, 45000, 20000, -1500)  # by seat: one below zero
+
+
+def ints(values: Sequence[int]) -> str:
+    return ",".join(map(str, values))
+
+
+def bc_line(game: str, seat: int, step: int, *, choice: int | None = None,
+            results: Sequence[int] | None = None) -> str:
+    """A realistic BC line: point ``step`` of ``game``, seat ``seat`` to play (its
+    progression has ``step`` discards, so every point of a game is told apart)."""
+    ranks = (289, 309, 329, 349)
+    sparse = [3, 6, 7 + seat, 11, 14, 18 + 5, 203 + max(0, 69 - step)]
+    for other in range(4):  # grade and rank of the player and of the others
+        who = (seat + other) % 4
+        sparse += [273 + 20 * other + 9 + who, ranks[other] + GAME_RANK[who]]
+    sparse += [*HAND, 489 + step % 37]
+    numeric = [step % 3, 1, *(SCORES[(seat + k) % 4] for k in range(4))]
+    progression = [0] + [5 + (i % 4) * 148 + (i % 37) * 4 for i in range(step)]
+    candidates = [8, 12, 57, 140, 146, 221]
+    if results is None:
+        results = [3, 8000, -2000, -4000, -2000, 0, 1, 2, 3, GAME_RANK[seat], GAME_SCORE[seat],
+                   -45 + seat]
+    return "\t".join([game, ints(sparse), ints(numeric), ints(progression), ints(candidates),
+                      str(step % len(candidates) if choice is None else choice),
+                      ints(results)])
+
+
+def game_lines(game: str, seats: Sequence[int]) -> list[str]:
+    return [bc_line(game, seat, step) for step, seat in enumerate(seats)]
+
+
+# An irregular order, as calls make it: seat 2 pons and plays out of turn, seat 0 kans.
+SEATS_A = (0, 1, 2, 3, 0, 2, 3, 0, 0, 1, 2, 3, 1)
+SEATS_B = (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2)
+
+
+def write(path: Path, lines: Sequence[str]) -> Path:
+    data = "".join(line + "\n" for line in lines).encode()
+    if path.suffix == ".gz":
+        data = gzip.compress(data)
+    elif path.suffix == ".bz2":
+        data = bz2.compress(data)
+    path.write_bytes(data)
+    return path
+
+
+def read(path: Path) -> list[str]:
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    elif data[:3] == b"BZh":
+        data = bz2.decompress(data)
+    text = data.decode()
+    assert text == "" or text.endswith("\n")
+    return text.split("\n")[:-1]
+
+
+def expected_rl(lines: Sequence[str]) -> list[str]:
+    """The RL lines of a stream of BC lines, computed naively (whole games in memory)."""
+    out: list[str] = []
+    games: dict[str, list[list[str]]] = {}
+    for line in lines:
+        fields = line.split("\t")
+        games.setdefault(fields[0], []).append(fields)
+    for points in games.values():
+        for i, fields in enumerate(points):
+            seat = next(s for s in range(4) if str(7 + s) in fields[1].split(","))
+            later = [p for p in points[i + 1:] if str(7 + seat) in p[1].split(",")]
+            if later:
+                out.append("\t".join(fields[1:6] + later[0][1:5]))
+            else:
+                results = fields[6].split(",")
+                out.append("\t".join([*fields[1:6], results[9], results[10]]))
+    return out
+
+
+@pytest.fixture
+def two_games(tmp_path: Path) -> Path:
+    """A 2-game annotation file, the 4 seats interleaved."""
+    return write(tmp_path / "games.txt",
+                 game_lines("230101-aaaa", SEATS_A) + game_lines("230101-bbbb", SEATS_B))
+
+
+# --- the conversion --------------------------------------------------------------------------
+
+def test_a_small_game_line_by_line(tmp_path: Path) -> None:
+    seats = (0, 1, 0, 2, 3, 1)
+    bc = game_lines("g", seats)
+    state = ["\t".join(line.split("\t")[1:5]) for line in bc]
+    choice = [line.split("\t")[5] for line in bc]
+    result = annotate4rl([write(tmp_path / "in.txt", bc)], tmp_path / "out.txt")
+    assert read(tmp_path / "out.txt") == [
+        f"{state[0]}\t{choice[0]}\t{state[2]}",  # seat 0 -> its next point, 2
+        f"{state[1]}\t{choice[1]}\t{state[5]}",  # seat 1 -> 5
+        f"{state[2]}\t{choice[2]}\t1\t31000",  # seat 0's last: rank 1, score 31000
+        f"{state[3]}\t{choice[3]}\t2\t20000",
+        f"{state[4]}\t{choice[4]}\t3\t-1500",  # a negative score
+        f"{state[5]}\t{choice[5]}\t0\t45000",
+    ]
+    assert result == RLResult(games=1, points=6, transitions=2, terminals=4)
+    assert result.lines == 6
+
+
+def test_transitions_pair_the_points_of_a_seat(two_games: Path, tmp_path: Path) -> None:
+    result = annotate4rl([two_games], tmp_path / "rl.txt")
+    out = read(tmp_path / "rl.txt")
+    assert out == expected_rl(read(two_games))
+    points = len(SEATS_A) + len(SEATS_B)
+    assert result == RLResult(games=2, points=points, transitions=points - 8, terminals=8)
+    transitions = [parse_transition(line) for line in out if line.count("\t") == 8]
+    assert len(transitions) == points - 8
+    for transition in transitions:
+        assert transition.next_state is not None and not transition.terminal
+        assert transition.next_state.seat == transition.state.seat
+        # the next point of the seat comes later: its progression is longer
+        assert len(transition.next_state.progression) > len(transition.state.progression)
+
+
+def test_the_last_point_of_each_seat_is_terminal(two_games: Path, tmp_path: Path) -> None:
+    annotate4rl([two_games], tmp_path / "rl.txt")
+    out = [parse_transition(line) for line in read(tmp_path / "rl.txt")]
+    first, second = out[:len(SEATS_A)], out[len(SEATS_A):]
+    for game, seats in ((first, SEATS_A), (second, SEATS_B)):
+        terminals = [t for t in game if t.terminal]
+        assert len(terminals) == 4  # one per seat in a full game
+        assert sorted(t.state.seat for t in terminals) == [0, 1, 2, 3]
+        for t in terminals:
+            assert (t.game_rank, t.game_score) == (GAME_RANK[t.state.seat],
+                                                   GAME_SCORE[t.state.seat])
+            last = max(i for i, seat in enumerate(seats) if seat == t.state.seat)
+            assert len(t.state.progression) == last + 1  # the seat's last point
+        # lines in the order of their first point
+        assert [len(t.state.progression) for t in game] == list(range(1, len(seats) + 1))
+    assert all(detect_format(line) == "rl" for line in read(tmp_path / "rl.txt"))
+
+
+def test_rank_and_score_are_results_9_and_10(tmp_path: Path) -> None:
+    results = [17, 0, 0, 0, 0, 3, 2, 1, 0, 2, -7800, 13]
+    line = bc_line("solo", 1, 0, choice=5, results=results)
+    annotate4rl([write(tmp_path / "in.txt", [line])], tmp_path / "out.txt")
+    (out,) = read(tmp_path / "out.txt")
+    assert out.split("\t")[4:] == ["5", "2", "-7800"]
+
+
+def test_a_game_may_go_on_in_the_next_file(tmp_path: Path) -> None:
+    lines = game_lines("g1", SEATS_A) + game_lines("g2", SEATS_B)
+    one = write(tmp_path / "one.txt", lines[:5])
+    two = write(tmp_path / "two.gz", lines[5:])
+    result = annotate4rl([one, two], tmp_path / "out.txt")
+    assert read(tmp_path / "out.txt") == expected_rl(lines)
+    assert result.games == 2
+
+
+def test_empty_input(tmp_path: Path) -> None:
+    result = annotate4rl([write(tmp_path / "empty.txt", [])], tmp_path / "out.gz")
+    assert result == RLResult(games=0, points=0, transitions=0, terminals=0)
+    assert read(tmp_path / "out.gz") == []
+
+
+def test_the_output_may_be_the_input(two_games: Path) -> None:
+    expected = expected_rl(read(two_games))
+    annotate4rl([two_games], two_games)
+    assert read(two_games) == expected
+
+
+def test_bad_arguments(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no input files"):
+        annotate4rl([], tmp_path / "out.txt")
+    with pytest.raises(ValueError, match="only be read once"):
+        annotate4rl(["-", "-"], tmp_path / "out.txt")
+    with pytest.raises(DataFileError, match="cannot open"):
+        annotate4rl([tmp_path / "missing.txt"], tmp_path / "out.txt")
+    assert not (tmp_path / "out.txt").exists() and leftovers(tmp_path) == []
+    source = write(tmp_path / "in.txt", [bc_line("g", 0, 0)])
+    with pytest.raises(DataFileError, match="it is a folder"):
+        annotate4rl([source], tmp_path)
+
+
+def test_the_generator_returns_the_counts(two_games: Path) -> None:
+    converted = iter_rl_lines(read_lines([two_games]))
+    lines: list[str] = []
+    with pytest.raises(StopIteration) as stop:
+        while True:
+            lines.append(next(converted))
+    assert stop.value.value == RLResult(games=2, points=len(lines),
+                                        transitions=len(lines) - 8, terminals=8)
+
+
+# --- games out of order ----------------------------------------------------------------------
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(name for name in os.listdir(folder) if name.startswith("."))
+
+
+def test_a_game_that_comes_back_is_an_error(tmp_path: Path) -> None:
+    lines = game_lines("g1", SEATS_A[:6]) + game_lines("g2", SEATS_B) + \
+        [bc_line("g1", 0, 6)]  # line 6 + 11 + 1 = 18
+    source = write(tmp_path / "mixed.txt", lines)
+    with pytest.raises(GameOrderError) as caught:
+        annotate4rl([source], tmp_path / "out.txt")
+    error = caught.value
+    assert isinstance(error, TrainingDataError) and isinstance(error, DataFileError)
+    assert str(error).startswith(f"{source}:18: game 'g1' appears again after other games")
+    assert (error.path, error.line) == (str(source), 18)
+    assert not (tmp_path / "out.txt").exists() and leftovers(tmp_path) == []
+
+
+def test_shuffled_lines_are_an_error(two_games: Path, tmp_path: Path) -> None:
+    lines = read(two_games)
+    shuffled = [lines[0], lines[-1], lines[1]]  # g-a, g-b, g-a again: line 3
+    source = write(tmp_path / "shuffled.gz", shuffled)
+    with pytest.raises(GameOrderError, match=r"shuffled\.gz:3: game '230101-aaaa'"):
+        annotate4rl([source], tmp_path / "out.txt")
+
+
+def test_a_file_given_twice_is_an_error(two_games: Path, tmp_path: Path) -> None:
+    with pytest.raises(GameOrderError, match=r"games\.txt:1: game '230101-aaaa'"):
+        annotate4rl([two_games, two_games], tmp_path / "out.txt")
+
+
+def test_games_seen_long_ago_are_remembered(tmp_path: Path) -> None:
+    # Few games held in the set: the first ones go to the sorted array.
+    lines = [bc_line(f"game{g}", seat, step) for g in range(40) for step, seat in
+             enumerate((0, 1, 2, 3))]
+    source = write(tmp_path / "many.txt", [*lines, bc_line("game3", 0, 4)])
+    with mock.patch.object(module, "_RECENT", 4):
+        assert annotate4rl([write(tmp_path / "ok.txt", lines)], tmp_path / "ok.out").games == 40
+        with pytest.raises(GameOrderError, match=r"many\.txt:161: game 'game3'"):
+            annotate4rl([source], tmp_path / "out.txt")
+        seen = module._SeenGames()
+        for g in range(40):
+            seen.add(f"game{g}")
+        assert all(f"game{g}" in seen for g in range(40))
+        assert not any(f"other{g}" in seen for g in range(200))
+
+
+# --- malformed lines -------------------------------------------------------------------------
+
+def replace_field(line: str, index: int, value: str) -> str:
+    fields = line.split("\t")
+    fields[index] = value
+    return "\t".join(fields)
+
+
+GOOD = bc_line("g", 2, 3)
+BAD_LINES = {
+    "6 fields": ("\t".join(GOOD.split("\t")[:6]), "6 fields, a behavioural-cloning line has 7"),
+    "9 fields": (GOOD + "\t1\t2", "9 fields"),
+    "empty line": ("", "empty line"),
+    "empty game id": (replace_field(GOOD, 0, ""), "field 0 (game id): empty"),
+    "not an integer": (replace_field(GOOD, 1, "3,6,x,11"), "field 1 (sparse)"),
+    "a float": (replace_field(GOOD, 2, "0,1,25000.5,0,0,0"), "not a list of integers"),
+    "a space": (replace_field(GOOD, 4, "8, 12"), "not a list of non-negative integers"),
+    "negative sparse": (replace_field(GOOD, 1, "3,6,9,-11"), "non-negative"),
+    "sparse 526": (replace_field(GOOD, 1, "3,6,9,526"), "526 is out of range (0..525)"),
+    "no seat": (replace_field(GOOD, 1, "3,6,11,14"), "no seat features (7..10)"),
+    "two seats": (replace_field(GOOD, 1, "3,6,7,9,11"), "2 seat features"),
+    "5 numeric": (replace_field(GOOD, 2, "0,1,2,3,4"), "5 integers, expected 6"),
+    "huge numeric": (replace_field(GOOD, 2, "0,1,2,3,4,9999999999"), "9 digits at most"),
+    "leading zero": (replace_field(GOOD, 4, "8,012"), "not a list of non-negative integers"),
+    "progression 2165": (replace_field(GOOD, 3, "0,5,2165"), "2165 is out of range"),
+    "progression start": (replace_field(GOOD, 3, "5,9"), "starts with 5, not 0"),
+    "candidate 546": (replace_field(GOOD, 4, "8,546"), "546 is out of range (0..545)"),
+    "candidate 547": (replace_field(GOOD, 4, "8,547"), "547 is out of range"),
+    "no candidates": (replace_field(GOOD, 4, ""), "field 4 (candidates): empty"),
+    "choice too big": (replace_field(GOOD, 5, "6"), "6 is not an index into the 6 candidates"),
+    "two choices": (replace_field(GOOD, 5, "1,2"), "not a single integer"),
+    "11 results": (replace_field(GOOD, 6, ints(range(11))), "11 integers, expected 12"),
+    "round result 19": (replace_field(GOOD, 6, ints([19, *[0] * 11])), "not 0..18"),
+    "game rank 4": (replace_field(GOOD, 6, ints([0] * 9 + [4, 0, 0])), "element 9"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_LINES))
+def test_a_malformed_line_names_file_and_line(tmp_path: Path, name: str) -> None:
+    bad, problem = BAD_LINES[name]
+    lines = [*game_lines("g0", SEATS_B), bc_line("g", 0, 0), bc_line("g", 1, 1), bad,
+             bc_line("g", 3, 4)]
+    source = write(tmp_path / "bad.txt.gz", lines)
+    with pytest.raises(TrainingDataError) as caught:
+        annotate4rl([source], tmp_path / "out.txt")
+    line = len(SEATS_B) + 3
+    assert str(caught.value).startswith(f"{source}:{line}: "), str(caught.value)
+    assert problem in str(caught.value)
+    assert caught.value.line == line and caught.value.path == str(source)
+    assert not isinstance(caught.value, GameOrderError)
+    assert not (tmp_path / "out.txt").exists() and leftovers(tmp_path) == []
+
+
+def test_crlf_line_ends_are_accepted(two_games: Path, tmp_path: Path) -> None:
+    lines = read(two_games)
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes("".join(line + "\r\n" for line in lines).encode())
+    annotate4rl([crlf], tmp_path / "out.txt")
+    assert read(tmp_path / "out.txt") == expected_rl(lines)
+
+
+# --- compressed files, standard input and output ---------------------------------------------
+
+@pytest.mark.parametrize("source", ["in.txt", "in.gz", "in.bz2", "in.dat"])
+@pytest.mark.parametrize("target", ["out.txt", "out.gz", "out.bz2"])
+def test_compressed_round_trip(two_games: Path, tmp_path: Path, source: str,
+                               target: str) -> None:
+    lines = read(two_games)
+    data = two_games.read_bytes()
+    if source == "in.dat":  # gzip under any name: told by its first bytes
+        (tmp_path / source).write_bytes(gzip.compress(data))
+    else:
+        write(tmp_path / source, lines)
+    annotate4rl([tmp_path / source], tmp_path / target)
+    raw = (tmp_path / target).read_bytes()
+    magic = {"out.txt": raw[:2] == b"3,", "out.gz": raw[:2] == b"\x1f\x8b",
+             "out.bz2": raw[:3] == b"BZh"}
+    assert magic[target]
+    assert read(tmp_path / target) == expected_rl(lines)
+
+
+def test_standard_input_and_output(two_games: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = io.TextIOWrapper(io.BytesIO(gzip.compress(two_games.read_bytes())))
+    stdout = io.TextIOWrapper(io.BytesIO())
+    monkeypatch.setattr(sys, "stdin", stdin)
+    monkeypatch.setattr(sys, "stdout", stdout)
+    result = annotate4rl(["-"], "-")
+    stdout.flush()
+    written = stdout.buffer.getvalue().decode()  # type: ignore[attr-defined]
+    assert written.split("\n")[:-1] == expected_rl(read(two_games))
+    assert result.games == 2
+
+
+# --- memory ----------------------------------------------------------------------------------
+
+def many_games(games: int, points: int) -> Iterator[str]:
+    for game in range(games):
+        for step in range(points):
+            yield bc_line(f"{game:06d}-game", (step * 7 // 5) % 4, step)
+
+
+def test_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
+    games, points = 500, 100  # 50,000 lines, about 20 MB of text
+    source = tmp_path / "big.txt.gz"
+    with gzip.open(source, "wt", compresslevel=1) as stream:
+        for line in many_games(games, points):
+            stream.write(line + "\n")
+    tracemalloc.start()
+    try:
+        result = annotate4rl([source], tmp_path / "out.gz")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result == RLResult(games=games, points=games * points,
+                              transitions=games * (points - 4), terminals=games * 4)
+    # one game of 100 points is about 40 KB of text; the input is 500 times that
+    assert peak < 3 * 1024 * 1024, peak
+    with gzip.open(tmp_path / "out.gz", "rt") as stream:
+        assert sum(1 for _ in stream) == games * points
