@@ -23,7 +23,8 @@ def referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
                                      ["match", "planowanie"], ["console"],
                                      ["console", "planowanie"], ["gohr"], ["gohr-server"],
                                      ["match", "riichi"], ["replay"], ["replay", "riichi"],
-                                     ["shuffle"]])
+                                     ["shuffle"], ["annotate"], ["annotate", "riichi"],
+                                     ["annotate4rl"], ["selfplay"], ["selfplay", "riichi"]])
 def test_every_command_has_help(command: list[str]) -> None:
     run = referee(*command, "--help")
     assert run.returncode == 0, run.stderr
@@ -33,7 +34,7 @@ def test_every_command_has_help(command: list[str]) -> None:
 def test_help_lists_the_commands() -> None:
     out = referee("--help").stdout
     for command in ("match", "psq", "tournament", "ratings", "report", "console", "gohr",
-                    "replay", "shuffle"):
+                    "replay", "shuffle", "annotate", "annotate4rl", "selfplay"):
         assert command in out
     out = referee("match", "gomoku", "--help").stdout
     for option in ("--rule", "--size", "--width", "--openings", "--swap2", "--timeout-turn",

@@ -628,6 +628,14 @@ def psq(record_file: Path, output: Path | None) -> None:
     click.echo(str(path))
 
 
+def _output_option(what: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``-o/--output``: a data file written whole, compressed as its name says."""
+    return click.option("-o", "--output", required=True,
+                        type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+                        help=f"The {what} file: gzip if it ends in .gz, bz2 if .bz2, "
+                             "- for stdout.")
+
+
 class _Size(click.ParamType[int, object]):
     """A size in bytes such as 1G, 256M or 500K (units of 1024), at least the shuffle's
     smallest memory budget."""
@@ -653,9 +661,7 @@ class _Size(click.ParamType[int, object]):
 @main.command("shuffle")
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
                 type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
-@click.option("-o", "--output", required=True,
-              type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-              help="The shuffled file: gzip if it ends in .gz, bz2 if .bz2, - for stdout.")
+@_output_option("shuffled")
 @click.option("--memory", type=_Size(), default="256M", show_default=True,
               help="Memory for lines (K, M, G: units of 1024).")
 @click.option("--seed", type=click.IntRange(min=0),
@@ -725,11 +731,8 @@ def _grades(value: str | None) -> tuple[int, ...] | None:
 
 def _annotation_options(command: Callable[..., None]) -> Callable[..., None]:
     """The options shared by the commands that write annotations."""
-    for option in reversed([
-        click.option("-o", "--output", required=True,
-                     type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-                     help="The annotation file: gzip if it ends in .gz, bz2 if .bz2, "
-                          "- for stdout."),
+    options: list[Callable[[Callable[..., None]], Callable[..., None]]] = [
+        _output_option("annotation"),
         click.option("--ms-room", help="Mahjong Soul room feature for every game: 0-4 or "
                      "bronze, silver, gold, jade, throne [default: from the log, else gold]."),
         click.option("--grade", help="Grade feature 0-15: one for all, or four by seat "
@@ -738,7 +741,8 @@ def _annotation_options(command: Callable[..., None]) -> Callable[..., None]:
                      show_default=True, help="Processes (or Ray CPUs) working at once."),
         click.option("--ray", metavar="ADDRESS",
                      help="Run on Ray: local (a private cluster) or a cluster's address."),
-    ]):
+    ]
+    for option in reversed(options):
         command = option(command)
     return command
 
@@ -793,9 +797,7 @@ def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
 @main.command("annotate4rl")
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
                 type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
-@click.option("-o", "--output", required=True,
-              type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-              help="The offline-RL file: gzip if it ends in .gz, bz2 if .bz2, - for stdout.")
+@_output_option("offline-RL")
 def annotate4rl_command(inputs: tuple[Path, ...], output: Path) -> None:
     """Turn annotations into the offline-RL format: (s, a, s') and (s, a, o) lines.
 

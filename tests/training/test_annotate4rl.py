@@ -5,7 +5,6 @@ flat memory."""
 
 from __future__ import annotations
 
-import bz2
 import gzip
 import io
 import os
@@ -26,6 +25,7 @@ from referee.training.dataset import (
     parse_transition,
     read_lines,
 )
+from textfiles import read, write
 
 HAND = (354, 358, 362, 390, 394, 398, 426, 430, 434, 461, 462, 465, 466)
 SCORES = (25000, 32000, 18000, -1200)
@@ -67,25 +67,6 @@ SEATS_A = (0, 1, 2, 3, 0, 2, 3, 0, 0, 1, 2, 3, 1)
 SEATS_B = (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2)
 
 
-def write(path: Path, lines: Sequence[str]) -> Path:
-    data = "".join(line + "\n" for line in lines).encode()
-    if path.suffix == ".gz":
-        data = gzip.compress(data)
-    elif path.suffix == ".bz2":
-        data = bz2.compress(data)
-    path.write_bytes(data)
-    return path
-
-
-def read(path: Path) -> list[str]:
-    data = path.read_bytes()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    elif data[:3] == b"BZh":
-        data = bz2.decompress(data)
-    text = data.decode()
-    assert text == "" or text.endswith("\n")
-    return text.split("\n")[:-1]
 
 
 def expected_rl(lines: Sequence[str]) -> list[str]:

@@ -5,7 +5,6 @@ is there (a stand-in module when it is not)."""
 
 from __future__ import annotations
 
-import bz2
 import gzip
 import pickle
 import sys
@@ -41,6 +40,7 @@ from referee.training.dataset import (
     parse_transition,
     worker_shard,
 )
+from textfiles import write
 
 HAND = (353, 358, 362, 390, 394, 398, 426, 430, 434, 461, 462, 465, 466)
 
@@ -71,15 +71,6 @@ def bc(index: int, *, game: str = "g", seat: int | None = None, doras: int = 1,
                       ints(events), ints(options), str(index % count if choice is None
                                                         else choice), ints(results)])
 
-
-def write(path: Path, lines: Sequence[str]) -> Path:
-    data = "".join(line + "\n" for line in lines).encode()
-    if path.suffix == ".gz":
-        data = gzip.compress(data)
-    elif path.suffix == ".bz2":
-        data = bz2.compress(data)
-    path.write_bytes(data)
-    return path
 
 
 def honbas(arrays: Iterator[dict[str, Any]] | list[dict[str, Any]]) -> list[int]:
