@@ -191,7 +191,6 @@ class _Annotator:
         self.answers_key: tuple[int, int] | None = None
         self.reaching: _Point | None = None
         self.game: RiichiGame | None = None
-        self.kyoku_id = -1
         self.progression = ""
         self.prefix_kyoku: object = None
         self.prefixes: dict[tuple[int, int], str] = {}
