@@ -53,28 +53,13 @@ from typing import Any, Final
 from referee.games.riichi.mjai import Event
 from referee.games.riichi.replay import verify_log
 from referee.games.riichi.rules import Action, RiichiGame, RiichiRules
-from referee.games.riichi.tiles import RED_FIVES, mjai_name, parse_mjai
+from referee.games.riichi.tiles import RED_FIVES, mjai_name
 from referee.training.encoding import (
     DORA,
     DRAWN,
     GRADE,
     LEFT,
-    O_ANKAN,
-    O_CHI,
-    O_DAHAI,
-    O_DAIMINKAN,
-    O_KAKAN,
-    O_KYUUSHU,
-    O_PON,
-    O_RON,
-    O_SKIP,
     O_TSUMO,
-    P_ANKAN,
-    P_CHI,
-    P_DAHAI,
-    P_DAIMINKAN,
-    P_KAKAN,
-    P_PON,
     PROGRESSION_PADDING,
     RANK,
     ROUND,
@@ -82,11 +67,11 @@ from referee.training.encoding import (
     STYLE,
     WIND,
     EncodingError,
-    chi_code,
     encode_hand,
     encode_tile,
+    option_value,
     outcome_code,
-    pon_code,
+    progression_value,
 )
 
 __all__ = [
@@ -106,6 +91,9 @@ DEFAULT_GRADE: Final = 6
 TENHOU_ROOMS: Final = {"ippan": 1, "joukyuu": 2, "tokujou": 3, "houou": 4}
 """Tenhou's rooms as Mahjong Soul rooms, top to top."""
 
+_SAME_KIND: Final = {"none": "skip", "ryukyoku": "kyuushu", "ankan": "ankan",
+                     "kakan": "kakan"}
+"""Engine action types whose option needs no other seat, by the spec's name."""
 _PRIORITY: Final = {"hora": 3, "pon": 2, "daiminkan": 2, "chi": 1, "none": 0}
 
 
@@ -115,7 +103,6 @@ _HAND_SLOT: Final = tuple(encode_hand([mjai_name(t)])[0] for t in range(136))
 """Per tile id, the hand feature of the first tile of its name (a red five: its own)."""
 _SLOT_ORDER: Final = tuple(encode_hand([mjai_name(t)])[0] * 4 + t % 4 for t in range(136))
 """A sort key putting tile ids in the order of their hand features."""
-_TILE_OF: Final = {mjai_name(t): _ID_TILE[t] for t in range(136)}
 _STR: Final = tuple(str(v) for v in range(PROGRESSION_PADDING))
 
 
@@ -234,13 +221,11 @@ class _Annotator:
             return
         legal = kyoku.legal_actions(seat)
         action = self.normalize(legal, action)
-        own = set()
+        own: set[int] = set()
         reach = None
         for a in legal:
             kind = a.type
-            if kind == "dahai":
-                own.add(_TILE_OF[a.pai] * 4 + (2 if a.tsumogiri else 0))  # type: ignore[index]
-            elif kind == "reach":
+            if kind == "reach":
                 reach = a
             else:
                 own.add(self.option(seat, a))
@@ -301,30 +286,23 @@ class _Annotator:
                 continue
             if kind == "dahai":
                 actor = event["actor"]
-                seat = (actor - offset) % 4
-                value = P_DAHAI + seat * 148 + encode_tile(event["pai"]) * 4 \
-                    + event["tsumogiri"] * 2 + self.declared[actor]
+                value = progression_value("dahai", (actor - offset) % 4, event["pai"],
+                                          tsumogiri=event["tsumogiri"],
+                                          riichi=self.declared[actor])
                 self.declared[actor] = False
             elif kind == "reach":
                 self.declared[event["actor"]] = True
                 continue
             elif kind in ("chi", "pon", "daiminkan"):
                 actor = event["actor"]
-                seat = (actor - offset) % 4
-                rel = (event["target"] - actor) % 4 - 1
-                if kind == "chi":
-                    value = P_CHI + seat * 90 + chi_code(event["consumed"], event["pai"])
-                elif kind == "pon":
-                    value = P_PON + seat * 120 + rel * 40 + \
-                        pon_code(event["consumed"], event["pai"])
-                else:
-                    value = P_DAIMINKAN + seat * 111 + rel * 37 + encode_tile(event["pai"])
+                value = progression_value(kind, (actor - offset) % 4, event["pai"],
+                                          event["consumed"],
+                                          rel=(event["target"] - actor) % 4 - 1)
             elif kind == "ankan":
-                seat = (event["actor"] - offset) % 4
-                value = P_ANKAN + seat * 34 + parse_mjai(event["consumed"][0])[0]
+                value = progression_value(kind, (event["actor"] - offset) % 4,
+                                          event["consumed"][0])
             elif kind == "kakan":
-                seat = (event["actor"] - offset) % 4
-                value = P_KAKAN + seat * 37 + encode_tile(event["pai"])
+                value = progression_value(kind, (event["actor"] - offset) % 4, event["pai"])
             else:
                 self.outcome(event)
                 continue
@@ -423,30 +401,18 @@ class _Annotator:
         """The option feature of an engine action of ``seat``."""
         kind = action.type
         if kind == "dahai":
-            assert action.pai is not None
-            return O_DAHAI + encode_tile(action.pai) * 4 + bool(action.tsumogiri) * 2 + riichi
-        if kind == "none":
-            return O_SKIP
+            return option_value(kind, action.pai, tsumogiri=bool(action.tsumogiri),
+                                riichi=riichi)
         if kind == "hora":
             if action.target == seat:
                 return O_TSUMO
-            return O_RON + (action.target - seat) % 4 - 1  # type: ignore[operator]
-        if kind == "ryukyoku":
-            return O_KYUUSHU
-        if kind == "ankan":
-            return O_ANKAN + parse_mjai(action.consumed[0])[0]
-        if kind == "kakan":
-            assert action.pai is not None
-            return O_KAKAN + encode_tile(action.pai)
-        assert action.pai is not None and action.target is not None
-        rel = (action.target - seat) % 4 - 1
-        if kind == "chi":
-            return O_CHI + chi_code(action.consumed, action.pai)
-        if kind == "pon":
-            return O_PON + rel * 40 + pon_code(action.consumed, action.pai)
-        if kind == "daiminkan":
-            return O_DAIMINKAN + rel * 37 + encode_tile(action.pai)
-        raise AnnotationError(f"no option feature for a {kind}")  # pragma: no cover
+            return option_value("ron", rel=(action.target - seat) % 4 - 1)  # type: ignore[operator]
+        if kind in _SAME_KIND:
+            return option_value(_SAME_KIND[kind], action.consumed[0] if kind == "ankan"
+                                else action.pai, action.consumed)
+        return option_value(kind, action.pai, action.consumed,
+                            rel=None if action.target is None
+                            else (action.target - seat) % 4 - 1)
 
     # ---------------------------------------------------------------- results
 

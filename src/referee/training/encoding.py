@@ -51,8 +51,10 @@ __all__ = [
     "encode_progression",
     "encode_sparse",
     "encode_tile",
+    "option_value",
     "outcome_code",
     "pon_code",
+    "progression_value",
     "relseat",
 ]
 
@@ -332,57 +334,57 @@ class Move:
     rel: int | None = None
 
 
-def _dahai_bits(move: Move) -> int:
-    if move.tile is None:
-        raise EncodingError("a discard needs its tile")
-    return encode_tile(move.tile) * 4 + move.tsumogiri * 2 + move.riichi
+def _named(kind: str, tile: str | None) -> str:
+    if tile is None:
+        raise EncodingError(f"a {kind} needs its tile")
+    return tile
 
 
-def _call_code(move: Move) -> int:
-    if move.tile is None:
-        raise EncodingError(f"a {move.kind} needs its called tile")
-    if move.kind == "chi":
-        return chi_code(move.consumed, move.tile)
-    return pon_code(move.consumed, move.tile)
+def _relative(kind: str, rel: int | None) -> int:
+    if rel is None or not 0 <= rel < 3:
+        raise EncodingError(f"a {kind} needs rel 0..2, not {rel!r}")
+    return rel
 
 
-def _rel(move: Move) -> int:
-    if move.rel is None or not 0 <= move.rel < 3:
-        raise EncodingError(f"a {move.kind} needs rel 0..2, not {move.rel!r}")
-    return move.rel
+def _call_code(kind: str, tile: str | None, consumed: Sequence[str]) -> int:
+    called = _named(kind, tile)
+    return chi_code(consumed, called) if kind == "chi" else pon_code(consumed, called)
 
 
-def _ankan_kind(move: Move) -> int:
-    if move.tile is None:
-        raise EncodingError("an ankan needs its kind")
-    return _kind(move.tile)
+def _dahai_bits(tile: str | None, tsumogiri: bool, riichi: bool) -> int:
+    return encode_tile(_named("dahai", tile)) * 4 + tsumogiri * 2 + riichi
 
 
-def _seat(move: Move) -> int:
-    if move.seat is None or not 0 <= move.seat < 4:
-        raise EncodingError(f"a progression event needs a seat 0..3, not {move.seat!r}")
-    return move.seat
+def progression_value(kind: str, seat: int | None, tile: str | None = None,
+                      consumed: Sequence[str] = (), *, tsumogiri: bool = False,
+                      riichi: bool = False, rel: int | None = None) -> int:
+    """The progression feature (0..2164) of a round event given by its parts (as
+    :class:`Move` names them; an ankan's ``tile`` is any tile of its kind)."""
+    if kind == "begin":
+        return BEGIN
+    if seat is None or not 0 <= seat < 4:
+        raise EncodingError(f"a progression event needs a seat 0..3, not {seat!r}")
+    if kind == "dahai":
+        return P_DAHAI + seat * 148 + _dahai_bits(tile, tsumogiri, riichi)
+    if kind == "chi":
+        return P_CHI + seat * 90 + _call_code(kind, tile, consumed)
+    if kind == "pon":
+        return P_PON + seat * 120 + _relative(kind, rel) * 40 + \
+            _call_code(kind, tile, consumed)
+    if kind == "daiminkan":
+        return P_DAIMINKAN + seat * 111 + _relative(kind, rel) * 37 + \
+            encode_tile(_named(kind, tile))
+    if kind == "ankan":
+        return P_ANKAN + seat * 34 + _kind(_named(kind, tile))
+    if kind == "kakan":
+        return P_KAKAN + seat * 37 + encode_tile(_named(kind, tile))
+    raise EncodingError(f"no progression feature for {kind!r}")
 
 
 def encode_progression(move: Move) -> int:
     """The progression feature (0..2164) of a round event."""
-    kind = move.kind
-    if kind == "begin":
-        return BEGIN
-    seat = _seat(move)
-    if kind == "dahai":
-        return P_DAHAI + seat * 148 + _dahai_bits(move)
-    if kind == "chi":
-        return P_CHI + seat * 90 + _call_code(move)
-    if kind == "pon":
-        return P_PON + seat * 120 + _rel(move) * 40 + _call_code(move)
-    if kind == "daiminkan":
-        return P_DAIMINKAN + seat * 111 + _rel(move) * 37 + encode_tile(move.tile or "")
-    if kind == "ankan":
-        return P_ANKAN + seat * 34 + _ankan_kind(move)
-    if kind == "kakan":
-        return P_KAKAN + seat * 37 + encode_tile(move.tile or "")
-    raise EncodingError(f"no progression feature for {kind!r}")
+    return progression_value(move.kind, move.seat, move.tile, move.consumed,
+                             tsumogiri=move.tsumogiri, riichi=move.riichi, rel=move.rel)
 
 
 def decode_progression(value: int) -> Move:
@@ -416,15 +418,16 @@ def decode_progression(value: int) -> Move:
     raise EncodingError(f"progression feature {value} is not 0 or 5..2164")
 
 
-def encode_option(move: Move) -> int:
-    """The option feature (0..545) of a candidate action (``seat`` is ignored)."""
-    kind = move.kind
+def option_value(kind: str, tile: str | None = None, consumed: Sequence[str] = (), *,
+                 tsumogiri: bool = False, riichi: bool = False, rel: int | None = None) -> int:
+    """The option feature (0..545) of a candidate action given by its parts (as
+    :class:`Move` names them; an ankan's ``tile`` is any tile of its kind)."""
     if kind == "dahai":
-        return O_DAHAI + _dahai_bits(move)
+        return O_DAHAI + _dahai_bits(tile, tsumogiri, riichi)
     if kind == "ankan":
-        return O_ANKAN + _ankan_kind(move)
+        return O_ANKAN + _kind(_named(kind, tile))
     if kind == "kakan":
-        return O_KAKAN + encode_tile(move.tile or "")
+        return O_KAKAN + encode_tile(_named(kind, tile))
     if kind == "tsumo":
         return O_TSUMO
     if kind == "kyuushu":
@@ -432,14 +435,20 @@ def encode_option(move: Move) -> int:
     if kind == "skip":
         return O_SKIP
     if kind == "chi":
-        return O_CHI + _call_code(move)
+        return O_CHI + _call_code(kind, tile, consumed)
     if kind == "pon":
-        return O_PON + _rel(move) * 40 + _call_code(move)
+        return O_PON + _relative(kind, rel) * 40 + _call_code(kind, tile, consumed)
     if kind == "daiminkan":
-        return O_DAIMINKAN + _rel(move) * 37 + encode_tile(move.tile or "")
+        return O_DAIMINKAN + _relative(kind, rel) * 37 + encode_tile(_named(kind, tile))
     if kind == "ron":
-        return O_RON + _rel(move)
+        return O_RON + _relative(kind, rel)
     raise EncodingError(f"no option feature for {kind!r}")
+
+
+def encode_option(move: Move) -> int:
+    """The option feature (0..545) of a candidate action (``seat`` is ignored)."""
+    return option_value(move.kind, move.tile, move.consumed, tsumogiri=move.tsumogiri,
+                        riichi=move.riichi, rel=move.rel)
 
 
 def decode_option(value: int) -> Move:
