@@ -16,7 +16,6 @@ riichi``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +45,7 @@ def play_and_annotate(task: SelfPlayTask) -> GameLines:
     """Play one game and annotate it; errors come back as data."""
     from referee.games.riichi.adapter import room_rules
     from referee.games.riichi.match import POLICIES, self_play
+    from referee.games.riichi.mjai import event_from_dict, write_mjai
 
     game_id = f"selfplay-{task.seed}"
     try:
@@ -54,9 +54,8 @@ def play_and_annotate(task: SelfPlayTask) -> GameLines:
                            names=task.players)
         events = [{"type": "start_game", "names": list(task.players)}, *played.game.events]
         if task.records is not None:
-            path = Path(task.records) / f"{game_id}.mjson"
-            path.write_text("".join(json.dumps(e, separators=(",", ":")) + "\n"
-                                    for e in events), encoding="utf-8")
+            write_mjai(Path(task.records) / f"{game_id}.mjson",
+                       (event_from_dict(e) for e in events))
         lines = annotate_game(events, game_id, task.context, rules)
     except (ValueError, OSError) as exc:
         return GameLines(game_id, error=str(exc).replace("\n", " "))

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar, cast
 
+from referee.core.compressed import GZIP_MAGIC
 from referee.games.riichi.tiles import UNKNOWN, parse_mjai
 
 __all__ = [
@@ -48,7 +49,6 @@ __all__ = [
 ]
 
 WINDS = ("E", "S", "W", "N")
-GZIP_MAGIC = b"\x1f\x8b"
 
 
 class MjaiError(ValueError):

@@ -62,9 +62,9 @@ from typing import IO, Any, cast
 from urllib.parse import unquote
 from xml.etree import ElementTree
 
+from referee.core.compressed import GZIP_MAGIC
 from referee.games.riichi.melds import Meld, MeldType
 from referee.games.riichi.mjai import (
-    GZIP_MAGIC,
     Ankan,
     Chi,
     Dahai,
