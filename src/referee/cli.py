@@ -789,7 +789,7 @@ def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
         summary = annotate_logs(inputs, output, overrides, jobs=jobs, ray=ray)
     except BaseException as exc:
         fail(exc, "no output written")
-    files = sum(1 for _ in summary.skipped) + summary.games
+    files = len(summary.skipped) + summary.games
     _report_annotation(summary, output, time.perf_counter() - start,
                        f"from {files} file{'s' if files != 1 else ''}")
 

@@ -325,10 +325,11 @@ class _Annotator:
             tenpai = event.get("tenpais")
             if tenpai is not None:
                 current.tenpai = tuple(tenpai)
-            if current.reason == "nagashimangan":
+            if current.reason == "nagashimangan":  # counted as a tsumo of its first winner
                 deltas = event["deltas"]
                 current.winners = [s for s in range(4) if deltas[s] > 0]
                 current.tsumo = True
+                current.reason = "hora"
 
     def head(self, game: RiichiGame, seat: int, rel: int) -> str:
         """Fields 1-3 of a point of ``seat`` (``rel`` counted from the first dealer)."""
@@ -450,8 +451,7 @@ class _Annotator:
             rank = _ranks(end, first)
             per_seat = []
             for seat in range(4):
-                code = outcome_code(seat, r.winners, r.target, r.tsumo,
-                                    "hora" if r.reason == "nagashimangan" else r.reason,
+                code = outcome_code(seat, r.winners, r.target, r.tsumo, r.reason,
                                     r.tenpai[seat])
                 ring = [(seat + i) % 4 for i in range(4)]
                 per_seat.append([code, *(end[s] - r.start[s] for s in ring),
