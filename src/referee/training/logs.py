@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,9 +92,7 @@ def input_files(paths: Iterable[str | Path]) -> list[Path]:
 def game_ids(paths: Sequence[Path]) -> list[str]:
     """A game id per file: its name without extensions, or its path when names clash."""
     stems = [_stem(p.name) for p in paths]
-    seen: dict[str, int] = {}
-    for stem in stems:
-        seen[stem] = seen.get(stem, 0) + 1
+    seen = Counter(stems)
     return [_UNSAFE.sub("_", stem if seen[stem] == 1 else str(path))
             for stem, path in zip(stems, paths, strict=True)]
 
@@ -139,15 +138,12 @@ def annotate_file(task: tuple[str, str, Overrides]) -> GameLines:
     return GameLines(path, lines)
 
 
-def write_games(games: Iterable[GameLines], output: str | Path,
-                on_game: Callable[[GameLines], None] | None = None) -> AnnotateSummary:
+def write_games(games: Iterable[GameLines], output: str | Path) -> AnnotateSummary:
     """Write the lines of ``games`` in order to ``output`` (atomically); skipped games
-    are counted with their reasons. ``on_game`` sees each game as it is written."""
+    are counted with their reasons."""
     summary = AnnotateSummary()
     with AtomicOutput(output) as out:
         for game in games:
-            if on_game is not None:
-                on_game(game)
             if game.error is not None:
                 summary.skipped.append((game.label, game.error))
                 continue
@@ -160,12 +156,11 @@ def write_games(games: Iterable[GameLines], output: str | Path,
 
 def annotate_logs(paths: Iterable[str | Path], output: str | Path,
                   overrides: Overrides | None = None, *, jobs: int = 1,
-                  ray: str | None = None,
-                  on_game: Callable[[GameLines], None] | None = None) -> AnnotateSummary:
+                  ray: str | None = None) -> AnnotateSummary:
     """Annotate every log file under ``paths`` into ``output`` (see the module notes)."""
     files = input_files(paths)
     ids = game_ids(files)
     chosen = overrides or Overrides()
     tasks: Iterator[tuple[str, str, Overrides]] = (
         (str(path), game_id, chosen) for path, game_id in zip(files, ids, strict=True))
-    return write_games(ordered_map(annotate_file, tasks, jobs, ray), output, on_game)
+    return write_games(ordered_map(annotate_file, tasks, jobs, ray), output)

@@ -16,7 +16,7 @@ riichi``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,8 +65,8 @@ def play_and_annotate(task: SelfPlayTask) -> GameLines:
 def selfplay(games: int, output: str | Path, *, seed: int = 1,
              players: Sequence[str] = ("greedy",) * 4, room: str = "tenhou",
              length: str = "south", records: str | Path | None = None,
-             context: Context | None = None, jobs: int = 1, ray: str | None = None,
-             on_game: Callable[[GameLines], None] | None = None) -> AnnotateSummary:
+             context: Context | None = None, jobs: int = 1,
+             ray: str | None = None) -> AnnotateSummary:
     """Play ``games`` games and write their annotations to ``output``."""
     from referee.games.riichi.match import POLICIES
 
@@ -88,4 +88,4 @@ def selfplay(games: int, output: str | Path, *, seed: int = 1,
         folder = str(records)
     tasks = (SelfPlayTask(seed + i, tuple(players), room, length, folder,
                           context or Context()) for i in range(games))
-    return write_games(ordered_map(play_and_annotate, tasks, jobs, ray), output, on_game)
+    return write_games(ordered_map(play_and_annotate, tasks, jobs, ray), output)
