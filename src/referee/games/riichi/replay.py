@@ -96,7 +96,6 @@ _compared_keys: dict[tuple[str, ...], tuple[str, ...]] = {}
 """Per key order of a logged event, the keys of _COMPARED it has, in _COMPARED's order."""
 _FIVES: Final = ("5m", "5p", "5s")
 _CLIP: Final = 240
-_TENHOU_ROOMS: Final = {"般": "ippan", "上": "joukyuu", "特": "tokujou", "鳳": "houou"}
 
 
 class ReplayError(MjaiError):
@@ -697,7 +696,7 @@ def load_log(path: str | Path) -> LoadedLog:
     if fmt == "tenhou-json":
         tenhou = read_tenhou_json(path)
         return LoadedLog(name, fmt, tenhou.events(), tenhou.rule.riichi_rules(),
-                         tenhou.final_results, _TENHOU_ROOMS.get(tenhou.rule.disp[:1]))
+                         tenhou.final_results, tenhou.rule.room)
     return LoadedLog(name, fmt, list(read_mjai(path)))
 
 

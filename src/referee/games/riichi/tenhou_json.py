@@ -149,6 +149,10 @@ def code_name(code: int) -> str:
 # ------------------------------------------------------------------------------ the log
 
 
+_ROOMS = {"般": "ippan", "上": "joukyuu", "特": "tokujou", "鳳": "houou"}
+"""Tenhou's rooms by the first character of a rule's ``disp``."""
+
+
 @dataclass(frozen=True, slots=True)
 class TenhouRule:
     """The room's rules as far as the log tells them."""
@@ -157,6 +161,12 @@ class TenhouRule:
     red_fives: bool
     hanchan: bool
     open_tanyao: bool
+
+    @property
+    def room(self) -> str | None:
+        """The Tenhou room, named as mjlog's rooms are (``ippan``, ``joukyuu``, ``tokujou``,
+        ``houou``), from the first character of ``disp``; None if it names none."""
+        return _ROOMS.get(self.disp[:1])
 
     def riichi_rules(self) -> RiichiRules:
         """The engine's rules for such a game (Tenhou's otherwise)."""
