@@ -137,6 +137,11 @@ class Context:
         if len(self.grading) != 4:
             raise ValueError("the grading deltas are four values")
 
+    def __reduce__(self) -> tuple[type[Context], tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        """Pickled by its fields (for worker processes; a compiled frozen dataclass cannot
+        be restored attribute by attribute)."""
+        return (Context, (self.room, self.grades, self.grading))
+
 
 @dataclass
 class _Point:

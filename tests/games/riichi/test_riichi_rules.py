@@ -1120,6 +1120,19 @@ def test_random_play_keeps_the_invariants(seed: int, choices: int, bias: float, 
     assert abs(sum(f.score for f in finals)) < 1e-6
 
 
+def _state(thing: object) -> dict[str, Any]:
+    """An object's attributes: its ``__dict__``, or (compiled with mypyc) its data
+    attributes."""
+    if hasattr(thing, "__dict__"):
+        return dict(vars(thing))
+    out = {}
+    for name in dir(thing):
+        value = getattr(thing, name, None)
+        if not name.startswith("__") and not callable(value):
+            out[name] = value
+    return out
+
+
 def test_random_play_is_deterministic_and_clones_are_independent() -> None:
     first = _play(7, 11, 0.5, RiichiRules())
     second = _play(7, 11, 0.5, RiichiRules())
@@ -1129,6 +1142,18 @@ def test_random_play_is_deterministic_and_clones_are_independent() -> None:
         seat = min(game.pending())
         game.apply(seat, game.legal_actions(seat)[0])
     copy = game.clone()
+    # Every attribute is copied (equal, and the mutable ones not shared), game and hand.
+    assert game.kyoku is not None and copy.kyoku is not None
+    for original, twin in ((game, copy), (game.kyoku, copy.kyoku),
+                           (game.kyoku.source, copy.kyoku.source)):
+        assert _state(twin).keys() == _state(original).keys()
+        for name, value in _state(original).items():
+            if (name, original) in (("kyoku", game), ("source", game.kyoku)):  # cloned too
+                assert getattr(twin, name) is not value
+                continue
+            assert getattr(twin, name) == value, name
+            if isinstance(value, (list, set, dict)) and name != "_self_cache":
+                assert getattr(twin, name) is not value, name
     before = list(game.events)
     seat = min(copy.pending())
     copy.apply(seat, copy.legal_actions(seat)[-1])

@@ -487,8 +487,8 @@ class _Replay:
                     ron = next((a for a in game.legal_actions(seat) if a.type == "hora"), None)
                     if ron is not None:
                         self.apply(m, seat, ron)
-            if kyoku.result is None and kyoku.phase in ("respond", "chankan"):
-                for seat in sorted(game.pending()):  # the others pass
+            if kyoku.phase in ("respond", "chankan"):  # the others pass (none once over)
+                for seat in sorted(game.pending()):
                     self.apply(k, seat, Action("none", seat))
             return
         seat = kyoku.actor

@@ -96,7 +96,6 @@ one), and to score a win.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol
@@ -292,6 +291,10 @@ class TileSource(Protocol):
         """Tiles the live wall still holds (0: the last tile has been drawn)."""
         ...
 
+    def copy(self) -> TileSource:
+        """An independent copy, at the same point."""
+        ...
+
 
 class SeededWall:
     """A wall of the 136 tiles shuffled from ``seed`` (:func:`splitmix_shuffle` of 0..135).
@@ -311,11 +314,20 @@ class SeededWall:
     DEAD_WALL: Final = 14
     LIVE: Final = 70
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, *, tiles: tuple[int, ...] | None = None) -> None:
         self.seed = seed
-        self.tiles: tuple[int, ...] = tuple(splitmix_shuffle(range(TILES), seed))
+        self.tiles: tuple[int, ...] = tuple(splitmix_shuffle(range(TILES), seed)) \
+            if tiles is None else tiles
+        """The shuffled tiles (``tiles`` when given: those of this seed, known already)."""
         self._drawn = 0
         self._rinshan = 0
+
+    def copy(self) -> SeededWall:
+        """An independent copy, at the same point."""
+        new = SeededWall(self.seed, tiles=self.tiles)
+        new._drawn = self._drawn
+        new._rinshan = self._rinshan
+        return new
 
     def haipai(self, i: int) -> tuple[int, ...]:
         """The ``i``-th starting hand (0: the dealer's, then in turn order)."""
@@ -370,6 +382,13 @@ class ScriptedWall:
         self.live_total = len(self.live) if live_total is None else live_total
         self._drawn = 0
         self._rinshan = 0
+
+    def copy(self) -> ScriptedWall:
+        """An independent copy, at the same point."""
+        new = ScriptedWall(self.live, self.rinshan, self.dora, self.ura, self.live_total)
+        new._drawn = self._drawn
+        new._rinshan = self._rinshan
+        return new
 
     def draw(self) -> int:
         """The next scripted draw."""
@@ -613,7 +632,11 @@ class RiichiKyoku:
 
     def __init__(self, deal: Deal, source: TileSource, rules: RiichiRules | None = None,
                  evaluate: Evaluator = score_win, scoring: ScoringRules | None = None,
-                 events: list[dict[str, Any]] | None = None) -> None:
+                 events: list[dict[str, Any]] | None = None, *,
+                 copy_of: RiichiKyoku | None = None) -> None:
+        if copy_of is not None:  # clone(): the state of copy_of, nothing dealt or drawn
+            self._copy_state(copy_of, [] if events is None else events)
+            return
         self.rules = rules or RiichiRules()
         self.scoring = scoring or self.rules.scoring_rules()
         self.evaluate = evaluate
@@ -1405,14 +1428,21 @@ class RiichiKyoku:
             out.append(self._robbing[2])
         return sorted(out)
 
-    def clone(self) -> RiichiKyoku:
-        """An independent copy (the tile source copied too; events shared up to now)."""
-        new = copy.copy(self)
-        new._copy_state(self, list(self.events))
-        return new
+    def clone(self, events: list[dict[str, Any]] | None = None) -> RiichiKyoku:
+        """An independent copy (the tile source copied too) writing its events to
+        ``events`` (default: a copy of this hand's events so far)."""
+        return RiichiKyoku(self.deal, self.source, self.rules, self.evaluate, self.scoring,
+                           list(self.events) if events is None else events, copy_of=self)
 
     def _copy_state(self, old: RiichiKyoku, events: list[dict[str, Any]]) -> None:
-        self.source = copy.copy(old.source)
+        """Every attribute of ``old``: its lists and sets copied, its source copied."""
+        for name in ("rules", "scoring", "evaluate", "names", "_dahai_table", "_name_ids",
+                     "deal", "oya", "bakaze", "kyoku", "honba", "kyotaku", "clean",
+                     "pending_dora", "phase", "actor", "drawn", "rinshan", "last_discard",
+                     "result", "_reach_by", "_reach_double", "_kuikae", "_kan_check",
+                     "_robbing", "_self_cache"):
+            setattr(self, name, getattr(old, name))
+        self.source = old.source.copy()
         self.events = events
         self.scores = list(old.scores)
         self.hands = [list(h) for h in old.hands]
@@ -1637,13 +1667,15 @@ class RiichiGame:
 
     def clone(self) -> RiichiGame:
         """An independent copy of the game (for search); events shared up to now."""
-        new = copy.copy(self)
+        new = RiichiGame(self.rules, None, self.evaluate, self.scoring)
+        new.seed = self.seed
         new.events = list(self.events)
         new.results = list(self.results)
-        if self.kyoku is not None:
-            kyoku = copy.copy(self.kyoku)
-            kyoku._copy_state(self.kyoku, new.events)
-            new.kyoku = kyoku
+        new.kyoku = None if self.kyoku is None else self.kyoku.clone(new.events)
+        new.over = self.over
+        new.first_oya = self.first_oya
+        new._pos = self._pos
+        new._final = None if self._final is None else list(self._final)
         return new
 
 
