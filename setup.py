@@ -1,9 +1,10 @@
 """Build hook: ``REFEREE_COMPILE=1`` compiles the Riichi engine and the annotator with mypyc.
 
 Without it (the default) the package is pure Python. With it, the modules of
-:data:`COMPILED` become C extensions (the same code, about twice as fast); see
+:data:`COMPILED` become C extensions (the same code, faster: ``docs/benchmarks.md``); see
 ``docs/training.md``, "A faster build". The build backend in ``build_backend/`` adds mypy to
-the build requirements in that case.
+the build requirements in that case, and sets ``REFEREE_BUILD_PURE`` when nothing may be
+compiled (an editable install, or only the requirements asked).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ COMPILED = [
 ]
 
 if os.environ.get("REFEREE_COMPILE", "") == "1" \
-        and not os.environ.get("REFEREE_BUILD_REQUIRES_ONLY"):
+        and not os.environ.get("REFEREE_BUILD_PURE"):
     from mypyc.build import mypycify
 
     setup(ext_modules=mypycify(COMPILED, opt_level="3"))

@@ -1,0 +1,95 @@
+"""The optional compiled build (``REFEREE_COMPILE=1``, mypyc): the build backend asks for
+mypy only then, and the compiled package writes exactly the pure package's annotations."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "riichi"
+GAMES = [DATA / "2010091009gm-00a9-0000-83af2648.mjlog", DATA / "kan4.mjlog",
+         DATA / "nm.mjlog", DATA / "yao9.mjlog", DATA / "tenhou6" / "ranked_game.json"]
+
+
+def _backend() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "referee_build", ROOT / "build_backend" / "referee_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.filterwarnings("ignore:Support for .*tool.setuptools")  # an older setuptools
+def test_the_backend_asks_for_mypy_only_for_a_compiled_build(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    backend = _backend()
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delenv("REFEREE_COMPILE", raising=False)
+    plain = backend.get_requires_for_build_wheel()
+    assert not any(r.startswith("mypy") for r in plain)
+    monkeypatch.setenv("REFEREE_COMPILE", "1")
+    # setup.py runs here without mypyc being needed: only the requirements are asked.
+    compiled = backend.get_requires_for_build_wheel()
+    assert compiled == [*plain, *backend.COMPILER]
+    # An editable install is never compiled: no mypy, and setup.py is told so.
+    assert not any(r.startswith("mypy") for r in backend.get_requires_for_build_editable())
+    assert backend.PURE not in os.environ
+
+
+def _run(args: list[str], package: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(package))
+    return subprocess.run([sys.executable, *args], env=env, cwd=cwd, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path) -> None:
+    if shutil.which("cc") is None:
+        pytest.skip("the compiled build needs a C compiler")
+    source = tmp_path / "source"  # a copy: the build leaves its files beside the sources
+    shutil.copytree(ROOT / "src", source / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info"))
+    shutil.copytree(ROOT / "build_backend", source / "build_backend",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    wheels = tmp_path / "wheels"
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+         "-w", str(wheels), str(source)], env=dict(os.environ, REFEREE_COMPILE="1"),
+        cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert build.returncode == 0, build.stderr[-3000:]
+    (wheel,) = wheels.glob("referee-*.whl")
+    compiled = tmp_path / "package"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(compiled)
+    pure = ROOT / "src"
+    where = "import referee.games.riichi.rules as r, referee.training.annotate as a; " \
+            "print(r.__file__, a.__file__)"
+    files = _run(["-c", where], compiled, tmp_path).stdout.split()
+    assert files and all(not f.endswith(".py") for f in files)
+    outputs = {}
+    for label, package in (("pure", pure), ("compiled", compiled)):
+        out = tmp_path / label
+        out.mkdir()
+        done = _run(["-m", "referee.cli", "annotate", "riichi", *map(str, GAMES),
+                     "-o", str(out / "logs.txt")], package, tmp_path)
+        assert done.returncode == 0, done.stderr
+        # Worker processes get the tasks pickled (a compiled Context among them).
+        done = _run(["-m", "referee.cli", "selfplay", "riichi", "--games", "2", "-j", "2",
+                     "--seed", "5", "-o", str(out / "selfplay.txt")], package, tmp_path)
+        assert done.returncode == 0, done.stderr
+        outputs[label] = [(out / name).read_text() for name in ("logs.txt", "selfplay.txt")]
+    assert outputs["compiled"] == outputs["pure"]
+    assert len(outputs["pure"][0].splitlines()) == 3005
