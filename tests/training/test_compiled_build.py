@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -55,8 +56,9 @@ def _run(args: list[str], package: Path, cwd: Path) -> subprocess.CompletedProce
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path) -> None:
-    if shutil.which("cc") is None:
-        pytest.skip("the compiled build needs a C compiler")
+    headers = Path(sysconfig.get_paths()["include"], "Python.h")
+    if shutil.which("cc") is None or not headers.exists():
+        pytest.skip("the compiled build needs a C compiler and Python's headers")
     source = tmp_path / "source"  # a copy: the build leaves its files beside the sources
     shutil.copytree(ROOT / "src", source / "src",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info"))
