@@ -4,7 +4,7 @@ Without it (the default) the package is pure Python. With it, the modules of
 :data:`COMPILED` become C extensions (the same code, faster: ``docs/benchmarks.md``); see
 ``docs/training.md``, "A faster build". The build backend in ``build_backend/`` adds mypy to
 the build requirements in that case, and sets ``REFEREE_BUILD_PURE`` when nothing may be
-compiled (an editable install, or only the requirements asked).
+compiled (every build step but the wheel itself).
 """
 
 from __future__ import annotations

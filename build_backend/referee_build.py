@@ -1,24 +1,20 @@
 """The project's build backend: setuptools', plus mypy (for mypyc) when ``REFEREE_COMPILE=1``
 asks for the compiled build of a wheel or regular install (see ``setup.py``).
 
-An editable install is always pure Python: compiled modules beside the sources would
-shadow them, and an edited source would silently not take effect.
+Only :func:`build_wheel` may compile. Every other hook runs ``setup.py`` pure: asking the
+requirements (mypy may not be installed yet), the metadata (it needs no C code), the
+sdist (sources only) and the editable install (compiled modules beside the sources would
+shadow them, and an edited source would silently not take effect).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from setuptools import build_meta
-from setuptools.build_meta import (
-    build_sdist,
-    build_wheel,
-    get_requires_for_build_sdist,
-    prepare_metadata_for_build_wheel,
-)
+from setuptools.build_meta import build_wheel
 
 __all__ = [
     "build_editable", "build_sdist", "build_wheel", "get_requires_for_build_editable",
@@ -30,50 +26,67 @@ COMPILER = ["mypy==2.4.1"]
 """What compiling needs besides setuptools (mypyc ships with mypy)."""
 
 PURE = "REFEREE_BUILD_PURE"
-"""Set while ``setup.py`` must not compile: when setuptools runs it only to learn the build
-requirements (mypy may not be installed yet), and for an editable install."""
+"""Set while ``setup.py`` must not compile (every hook but :func:`build_wheel`)."""
+
+T = TypeVar("T")
 
 
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
     """setuptools' requirements, and mypy for a compiled build."""
-    with _pure():
-        requires: list[str] = build_meta.get_requires_for_build_wheel(config_settings)
+    requires: list[str] = _pure(build_meta.get_requires_for_build_wheel, config_settings)
     return requires + (COMPILER if os.environ.get("REFEREE_COMPILE", "") == "1" else [])
+
+
+def prepare_metadata_for_build_wheel(metadata_directory: str,
+                                     config_settings: dict[str, Any] | None = None) -> str:
+    """setuptools' metadata, without compiling."""
+    name: str = _pure(build_meta.prepare_metadata_for_build_wheel, metadata_directory,
+                      config_settings)
+    return name
+
+
+def get_requires_for_build_sdist(config_settings: dict[str, Any] | None = None) -> list[str]:
+    """setuptools' requirements (an sdist holds sources only)."""
+    requires: list[str] = _pure(build_meta.get_requires_for_build_sdist, config_settings)
+    return requires
+
+
+def build_sdist(sdist_directory: str, config_settings: dict[str, Any] | None = None) -> str:
+    """setuptools' sdist, without compiling."""
+    name: str = _pure(build_meta.build_sdist, sdist_directory, config_settings)
+    return name
 
 
 def get_requires_for_build_editable(config_settings: dict[str, Any] | None = None
                                     ) -> list[str]:
     """setuptools' requirements (an editable install is never compiled)."""
-    with _pure():
-        requires: list[str] = build_meta.get_requires_for_build_editable(config_settings)
+    requires: list[str] = _pure(build_meta.get_requires_for_build_editable, config_settings)
     return requires
 
 
 def prepare_metadata_for_build_editable(metadata_directory: str,
                                         config_settings: dict[str, Any] | None = None
                                         ) -> str:
-    """setuptools' metadata, never compiling."""
-    with _pure():
-        name: str = build_meta.prepare_metadata_for_build_editable(metadata_directory,
-                                                                   config_settings)
+    """setuptools' metadata, without compiling."""
+    name: str = _pure(build_meta.prepare_metadata_for_build_editable, metadata_directory,
+                      config_settings)
     return name
 
 
 def build_editable(wheel_directory: str, config_settings: dict[str, Any] | None = None,
                    metadata_directory: str | None = None) -> str:
     """setuptools' editable wheel, pure Python."""
-    with _pure():
-        name: str = build_meta.build_editable(wheel_directory, config_settings,
-                                              metadata_directory)
+    name: str = _pure(build_meta.build_editable, wheel_directory, config_settings,
+                      metadata_directory)
     return name
 
 
-@contextlib.contextmanager
-def _pure() -> Iterator[None]:
+def _pure(hook: Callable[..., T], *args: Any) -> T:
+    """``hook(*args)`` with :data:`PURE` set (as it was before, afterwards)."""
     before = os.environ.get(PURE)
     os.environ[PURE] = "1"
     try:
-        yield
+        return hook(*args)
     finally:
         if before is None:
             del os.environ[PURE]

@@ -39,12 +39,34 @@ def test_the_backend_asks_for_mypy_only_for_a_compiled_build(
     plain = backend.get_requires_for_build_wheel()
     assert not any(r.startswith("mypy") for r in plain)
     monkeypatch.setenv("REFEREE_COMPILE", "1")
-    # setup.py runs here without mypyc being needed: only the requirements are asked.
+    # setup.py runs here without mypyc (made unimportable): only the requirements are asked.
+    monkeypatch.setitem(sys.modules, "mypyc", None)
     compiled = backend.get_requires_for_build_wheel()
     assert compiled == [*plain, *backend.COMPILER]
     # An editable install is never compiled: no mypy, and setup.py is told so.
     assert not any(r.startswith("mypy") for r in backend.get_requires_for_build_editable())
     assert backend.PURE not in os.environ
+
+
+def test_only_build_wheel_may_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    backend = _backend()
+    seen: dict[str, str | None] = {}
+
+    def spy(name: str) -> object:
+        def hook(*args: object) -> str:
+            seen[name] = os.environ.get(backend.PURE)
+            return name
+        return hook
+
+    hooks = ["prepare_metadata_for_build_wheel", "get_requires_for_build_sdist",
+             "build_sdist", "get_requires_for_build_editable",
+             "prepare_metadata_for_build_editable", "build_editable"]
+    for name in hooks:
+        monkeypatch.setattr(backend.build_meta, name, spy(name))
+        assert getattr(backend, name)("folder") == name
+    assert seen == dict.fromkeys(hooks, "1")
+    assert backend.PURE not in os.environ
+    assert backend.build_wheel is backend.build_meta.build_wheel  # it compiles when asked
 
 
 def _run(args: list[str], package: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
