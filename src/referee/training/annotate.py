@@ -143,21 +143,25 @@ class Context:
         return (Context, (self.room, self.grades, self.grading))
 
 
-@dataclass
 class _Point:
-    """A decision point waiting for its round's and game's results."""
+    """A decision point waiting for its round's and game's results (a plain class: one is
+    made per point, and a dataclass's ``__init__`` costs several times more compiled)."""
 
-    kyoku: int
-    seat: int
-    """The seat counted from the first dealer."""
-    head: str
-    """Fields 1-3 joined: sparse, numeric, progression."""
-    options: list[int]
-    chosen: int
-    best: int = 0
-    """The priority of the seat's best claim (answers to a discard or kan)."""
-    claim: int = 0
-    """The priority of the seat's chosen claim."""
+    __slots__ = ("best", "chosen", "claim", "head", "kyoku", "options", "seat")
+
+    def __init__(self, kyoku: int, seat: int, head: str, options: list[int],
+                 chosen: int) -> None:
+        self.kyoku = kyoku
+        self.seat = seat
+        """The seat counted from the first dealer."""
+        self.head = head
+        """Fields 1-3 joined: sparse, numeric, progression."""
+        self.options = options
+        self.chosen = chosen
+        self.best = 0
+        """The priority of the seat's best claim (answers to a discard or kan)."""
+        self.claim = 0
+        """The priority of the seat's chosen claim."""
 
 
 @dataclass

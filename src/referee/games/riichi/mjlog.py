@@ -55,10 +55,10 @@ import gzip
 import io
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, Final, cast
 from urllib.parse import unquote
 from xml.etree import ElementTree
 
@@ -85,7 +85,7 @@ from referee.games.riichi.mjai import (
     Tsumo,
     open_log,
 )
-from referee.games.riichi.tiles import RED_FIVES, TILES, kind_name, kind_of, mjai_name
+from referee.games.riichi.tiles import TILES, kind_name, kind_of, mjai_name
 
 __all__ = [
     "LIMIT_NAMES", "RYUUKYOKU_REASONS", "YAKU_NAMES", "Agari", "MjlogError", "MjlogEvent",
@@ -119,6 +119,14 @@ RYUUKYOKU_REASONS: dict[str | None, str] = {
 _ROOMS = {0x00: "ippan", 0x80: "joukyuu", 0x20: "tokujou", 0xA0: "houou"}
 _DRAW = re.compile(r"([TUVWtuvw])(\d+)")
 _DISCARD = re.compile(r"([DEFGdefg])(\d+)")
+_MOVES: dict[str, tuple[bool, int, int, bool]] = {
+    f"{letters[who]}{tile}": (letters.upper() == "DEFG", who, tile, letters.islower())
+    for letters in ("TUVW", "tuvw", "DEFG", "defg") for who in range(4) for tile in range(TILES)}
+"""The draw and discard tags written the usual way (``T52``, ``d7``): discard or draw,
+seat, tile id, lower case (the others go through the patterns above)."""
+_RED_NAMES = tuple(mjai_name(t) for t in range(TILES))
+_PLAIN_NAMES = tuple(kind_name(kind_of(t)) for t in range(TILES))
+_CHUNK = 1 << 14
 _SILENT = frozenset({"SHUFFLE", "BYE", "FURITEN"})
 
 
@@ -256,27 +264,56 @@ class Ryuukyoku:
     owari: Owari | None = None
 
 
-@dataclass(frozen=True, slots=True)
 class MjlogEvent:
-    """One mjai event from a log, with what the log recorded beside it."""
+    """One mjai event from a log, with what the log recorded beside it.
 
-    event: Event
-    tag: str
-    """The element it came from."""
-    index: int
-    """That element's number in the file, from 1."""
-    tile: int | None = None
-    """Tile id: drawn, discarded, added to a kan, won on, a new dora indicator, or the first
-    dora indicator of ``start_kyoku``."""
-    meld: Meld | None = None
-    hands: tuple[tuple[int, ...], ...] | None = None
-    """The dealt tile ids (``start_kyoku``)."""
-    agari: Agari | None = None
-    ryuukyoku: Ryuukyoku | None = None
-    header: MjlogHeader | None = None
-    """On ``start_game``."""
-    owari: Owari | None = None
-    """On ``end_game``."""
+    A value (equal by its fields, not to be changed: the attributes are ``Final``), written
+    out rather than a frozen dataclass because one is made per element read, where a frozen
+    dataclass's ``__init__`` costs several times more (far more compiled).
+    """
+
+    __slots__ = ("agari", "event", "hands", "header", "index", "meld", "owari", "ryuukyoku",
+                 "tag", "tile")
+
+    def __init__(self, event: Event, tag: str, index: int, tile: int | None = None,
+                 meld: Meld | None = None, hands: tuple[tuple[int, ...], ...] | None = None,
+                 agari: Agari | None = None, ryuukyoku: Ryuukyoku | None = None,
+                 header: MjlogHeader | None = None, owari: Owari | None = None) -> None:
+        self.event: Final = event
+        self.tag: Final = tag
+        """The element it came from."""
+        self.index: Final = index
+        """That element's number in the file, from 1."""
+        self.tile: Final = tile
+        """Tile id: drawn, discarded, added to a kan, won on, a new dora indicator, or the
+        first dora indicator of ``start_kyoku``."""
+        self.meld: Final = meld
+        self.hands: Final = hands
+        """The dealt tile ids (``start_kyoku``)."""
+        self.agari: Final = agari
+        self.ryuukyoku: Final = ryuukyoku
+        self.header: Final = header
+        """On ``start_game``."""
+        self.owari: Final = owari
+        """On ``end_game``."""
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.event, self.tag, self.index, self.tile, self.meld, self.hands,
+                self.agari, self.ryuukyoku, self.header, self.owari)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MjlogEvent):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        names = ("event", "tag", "index", "tile", "meld", "hands", "agari", "ryuukyoku",
+                 "header", "owari")
+        return "MjlogEvent(" + ", ".join(
+            f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True)) + ")"
 
 
 # --- meld decoding -------------------------------------------------------------------------
@@ -350,19 +387,23 @@ class _Reader:
         self.finished = False
         self.index = 0
         self.tag = ""
+        self.tile_names = _RED_NAMES
+        """The mjai name of each tile id under the room's rules."""
+        self.out: list[MjlogEvent] = []
+        """The records of the elements read, until the caller takes them."""
 
     # helpers
 
     def error(self, problem: str) -> MjlogError:
         return MjlogError(problem, source=self.source, index=self.index, tag=self.tag)
 
-    def attr(self, elem: ElementTree.Element, name: str) -> str:
+    def attr(self, elem: Mapping[str, str], name: str) -> str:
         value = elem.get(name)
         if value is None:
             raise self.error(f"missing attribute {name!r}")
         return value
 
-    def ints(self, elem: ElementTree.Element, name: str, count: int | None = None,
+    def ints(self, elem: Mapping[str, str], name: str, count: int | None = None,
              optional: bool = False) -> tuple[int, ...]:
         text = elem.get(name)
         if text is None:
@@ -377,7 +418,7 @@ class _Reader:
             raise self.error(f"attribute {name!r} has {len(values)} numbers, not {count}")
         return values
 
-    def seat(self, elem: ElementTree.Element, name: str) -> int:
+    def seat(self, elem: Mapping[str, str], name: str) -> int:
         (value,) = self.ints(elem, name, 1)
         if not 0 <= value <= 3:
             raise self.error(f"attribute {name!r} is not a seat 0-3: {value}")
@@ -390,15 +431,14 @@ class _Reader:
 
     def name(self, tile: int) -> str:
         """The mjai name of a tile id under the room's rules (no red without red fives)."""
-        if tile in RED_FIVES and not self.rules.red_fives:
-            return kind_name(kind_of(tile))
-        return mjai_name(tile)
+        return self.tile_names[tile]
 
     def names(self, tiles: tuple[int, ...] | list[int]) -> tuple[str, ...]:
         return tuple(self.name(t) for t in tiles)
 
-    def record(self, event: Event, **kw: Any) -> MjlogEvent:
-        return MjlogEvent(event=event, tag=self.tag, index=self.index, **kw)
+    def emit(self, event: Event, **kw: Any) -> None:
+        """Add the record of ``event`` (and what the element recorded beside it)."""
+        self.out.append(MjlogEvent(event, self.tag, self.index, **kw))
 
     def in_kyoku(self) -> _Kyoku:
         if self.kyoku is None or self.finished:
@@ -413,16 +453,24 @@ class _Reader:
 
     # elements
 
-    def element(self, elem: ElementTree.Element) -> Iterator[MjlogEvent]:
+    def element(self, tag: str, elem: Mapping[str, str]) -> None:
+        """Read the element ``tag`` with the attributes ``elem``."""
         self.index += 1
-        self.tag = tag = elem.tag
+        self.tag = tag
         if self.finished:
             raise self.error("after the end of the game")
-        if m := _DRAW.fullmatch(tag):
-            yield from self.draw("TUVW".index(m.group(1).upper()), int(m.group(2)))
+        move = _MOVES.get(tag)
+        if move is not None:
+            discard, who, tile, lower = move
+            if discard:
+                self.discard(who, tile, lower)
+            else:
+                self.draw(who, tile)
+        elif m := _DRAW.fullmatch(tag):
+            self.draw("TUVW".index(m.group(1).upper()), int(m.group(2)))
         elif m := _DISCARD.fullmatch(tag):
             who = "DEFG".index(m.group(1).upper())
-            yield from self.discard(who, int(m.group(2)), m.group(1).islower())
+            self.discard(who, int(m.group(2)), m.group(1).islower())
         elif tag in _SILENT:
             if tag == "SHUFFLE":
                 self.shuffle = elem.get("seed")
@@ -431,34 +479,35 @@ class _Reader:
         elif tag == "UN":
             self.un(elem)
         elif tag == "TAIKYOKU":
-            yield from self.start_game()
+            self.start_game()
         elif tag == "INIT":
-            yield from self.init(elem)
+            self.init(elem)
         elif tag == "N":
-            yield from self.call(elem)
+            self.call(elem)
         elif tag == "DORA":
             self.playing()
             (tile,) = self.ints(elem, "hai", 1)
             tile = self.tile_id(tile)
-            yield self.record(Dora(dora_marker=self.name(tile)), tile=tile)
+            self.emit(Dora(dora_marker=self.name(tile)), tile=tile)
         elif tag == "REACH":
-            yield from self.reach(elem)
+            self.reach(elem)
         elif tag == "AGARI":
-            yield from self.agari(elem)
+            self.agari(elem)
         elif tag == "RYUUKYOKU":
-            yield from self.ryuukyoku(elem)
+            self.ryuukyoku(elem)
         else:
             raise self.error("unknown element")
 
-    def go(self, elem: ElementTree.Element) -> None:
+    def go(self, elem: Mapping[str, str]) -> None:
         (code,) = self.ints(elem, "type", 1)
         lobby = self.ints(elem, "lobby", 1, optional=True)
         self.rules = RoomRules.from_type(code, lobby[0] if lobby else None)
+        self.tile_names = _RED_NAMES if self.rules.red_fives else _PLAIN_NAMES
         if self.rules.sanma:
             raise self.error("a three-player game (not supported)")
         self.go_seen = True
 
-    def un(self, elem: ElementTree.Element) -> None:
+    def un(self, elem: Mapping[str, str]) -> None:
         if self.players is not None or elem.get("dan") is None:
             return  # a reconnection
         names = [unquote(self.attr(elem, f"n{i}")) for i in range(4)]
@@ -476,7 +525,7 @@ class _Reader:
                                   sex=sexes[i] if i < len(sexes) and sexes[i] else None))
         self.players = tuple(players)
 
-    def start_game(self) -> Iterator[MjlogEvent]:
+    def start_game(self) -> None:
         if self.started:
             if self.tag == "TAIKYOKU":
                 raise self.error("a second TAIKYOKU")
@@ -485,18 +534,18 @@ class _Reader:
         header = MjlogHeader(version=self.version, rules=self.rules, players=self.players,
                              shuffle=self.shuffle)
         names = tuple(p.name for p in self.players) if self.players else None
-        yield self.record(StartGame(names=names), header=header)
+        self.emit(StartGame(names=names), header=header)
 
-    def end_kyoku(self) -> Iterator[MjlogEvent]:
+    def end_kyoku(self) -> None:
         if self.kyoku is not None:
             if not self.kyoku.ended:
                 raise self.error("the kyoku before has no AGARI or RYUUKYOKU")
-            yield self.record(EndKyoku())
+            self.emit(EndKyoku())
         self.kyoku = None
 
-    def init(self, elem: ElementTree.Element) -> Iterator[MjlogEvent]:
-        yield from self.start_game()
-        yield from self.end_kyoku()
+    def init(self, elem: Mapping[str, str]) -> None:
+        self.start_game()
+        self.end_kyoku()
         seed = self.ints(elem, "seed", 6)
         round_, honba, kyotaku, _, _, dora = seed
         if round_ < 0 or honba < 0 or kyotaku < 0:
@@ -512,22 +561,22 @@ class _Reader:
         event = StartKyoku(bakaze="ESWN"[(round_ // 4) % 4], dora_marker=self.name(dora),
                            kyoku=round_ % 4 + 1, honba=honba, kyotaku=kyotaku, oya=oya,
                            scores=scores, tehais=tuple(self.names(h) for h in hands))
-        yield self.record(event, tile=dora, hands=tuple(hands))
+        self.emit(event, tile=dora, hands=tuple(hands))
 
-    def draw(self, who: int, tile: int) -> Iterator[MjlogEvent]:
+    def draw(self, who: int, tile: int) -> None:
         kyoku = self.playing()
         tile = self.tile_id(tile)
         kyoku.last_draw[who] = tile
-        yield self.record(Tsumo(actor=who, pai=self.name(tile)), tile=tile)
+        self.emit(Tsumo(actor=who, pai=self.name(tile)), tile=tile)
 
-    def discard(self, who: int, tile: int, lower: bool) -> Iterator[MjlogEvent]:
+    def discard(self, who: int, tile: int, lower: bool) -> None:
         kyoku = self.playing()
         tile = self.tile_id(tile)
         tsumogiri = lower or kyoku.last_draw[who] == tile
         kyoku.last_draw[who] = None
-        yield self.record(Dahai(actor=who, pai=self.name(tile), tsumogiri=tsumogiri), tile=tile)
+        self.emit(Dahai(actor=who, pai=self.name(tile), tsumogiri=tsumogiri), tile=tile)
 
-    def call(self, elem: ElementTree.Element) -> Iterator[MjlogEvent]:
+    def call(self, elem: Mapping[str, str]) -> None:
         kyoku = self.playing()
         who = self.seat(elem, "who")
         (m,) = self.ints(elem, "m", 1)
@@ -550,28 +599,28 @@ class _Reader:
             cls = {MeldType.CHI: Chi, MeldType.PON: Pon, MeldType.DAIMINKAN: Daiminkan}[meld.type]
             event = cls(actor=who, target=meld.target, pai=self.name(meld.taken),
                         consumed=consumed)
-        yield self.record(event, meld=meld, tile=added)
+        self.emit(event, meld=meld, tile=added)
 
-    def reach(self, elem: ElementTree.Element) -> Iterator[MjlogEvent]:
+    def reach(self, elem: Mapping[str, str]) -> None:
         self.playing()
         who = self.seat(elem, "who")
         (step,) = self.ints(elem, "step", 1)
         if step == 1:
-            yield self.record(Reach(actor=who))
+            self.emit(Reach(actor=who))
         elif step == 2:
             deltas = tuple(-1000 if i == who else 0 for i in range(4))
             ten = self.ints(elem, "ten", 4, optional=True)
             scores = tuple(100 * x for x in ten) if ten else None
-            yield self.record(ReachAccepted(actor=who, deltas=deltas, scores=scores))
+            self.emit(ReachAccepted(actor=who, deltas=deltas, scores=scores))
         else:
             raise self.error(f"REACH step {step} is not 1 or 2")
 
-    def payments(self, elem: ElementTree.Element) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def payments(self, elem: Mapping[str, str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         sc = self.ints(elem, "sc", 8)
         return tuple(100 * sc[2 * i] for i in range(4)), tuple(100 * sc[2 * i + 1]
                                                               for i in range(4))
 
-    def owari(self, elem: ElementTree.Element) -> Owari | None:
+    def owari(self, elem: Mapping[str, str]) -> Owari | None:
         text = elem.get("owari")
         if text is None:
             return None
@@ -584,11 +633,11 @@ class _Reader:
         return Owari(scores=tuple(round(100 * parts[2 * i]) for i in range(4)),
                      results=tuple(parts[2 * i + 1] for i in range(4)))
 
-    def ba(self, elem: ElementTree.Element) -> tuple[int, int]:
+    def ba(self, elem: Mapping[str, str]) -> tuple[int, int]:
         honba, kyotaku = self.ints(elem, "ba", 2)
         return honba, kyotaku
 
-    def agari(self, elem: ElementTree.Element) -> Iterator[MjlogEvent]:
+    def agari(self, elem: Mapping[str, str]) -> None:
         kyoku = self.in_kyoku()
         who = self.seat(elem, "who")
         from_who = self.seat(elem, "fromWho")
@@ -625,10 +674,10 @@ class _Reader:
                      hora_points=points, pao=pao[0] if pao else None,
                      scores=tuple(s + d for s, d in zip(scores, deltas, strict=True)))
         kyoku.ended = True
-        yield self.record(event, tile=machi, agari=agari)
-        yield from self.finish(owari)
+        self.emit(event, tile=machi, agari=agari)
+        self.finish(owari)
 
-    def ryuukyoku(self, elem: ElementTree.Element) -> Iterator[MjlogEvent]:
+    def ryuukyoku(self, elem: Mapping[str, str]) -> None:
         kyoku = self.playing()
         kind = elem.get("type")
         if kind not in RYUUKYOKU_REASONS:
@@ -646,24 +695,24 @@ class _Reader:
         event = Ryukyoku(reason=reason, deltas=deltas,
                          scores=tuple(s + d for s, d in zip(scores, deltas, strict=True)))
         kyoku.ended = True
-        yield self.record(event, ryuukyoku=record)
-        yield from self.finish(owari)
+        self.emit(event, ryuukyoku=record)
+        self.finish(owari)
 
-    def finish(self, owari: Owari | None) -> Iterator[MjlogEvent]:
+    def finish(self, owari: Owari | None) -> None:
         if owari is None:
             return
-        yield from self.end_kyoku()
+        self.end_kyoku()
         self.finished = True
-        yield self.record(EndGame(), owari=owari)
+        self.emit(EndGame(), owari=owari)
 
-    def close(self) -> Iterator[MjlogEvent]:
+    def close(self) -> None:
         """At the end of the file: end the last kyoku if it ended (a log may stop between
         kyoku); a kyoku cut off is an error."""
         self.tag = "/mjloggm"
         if self.kyoku is not None and not self.finished:
             if not self.kyoku.ended:
                 raise self.error("the log ends inside a kyoku")
-            yield self.record(EndKyoku())
+            self.emit(EndKyoku())
             self.kyoku = None
 
 
@@ -684,27 +733,68 @@ def iter_mjlog(source: str | Path | bytes | IO[bytes], *,
         yield from _parse(source, name or str(getattr(source, "name", "<stream>")))
 
 
+class _Elements:
+    """An ``XMLParser`` target keeping the root's tag and version and each element inside
+    the root (its tag and attributes) as it ends; deeper elements are left out."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.root: str | None = None
+        self.version: str | None = None
+        self.open: tuple[str, dict[str, str]] = ("", {})
+        self.items: list[tuple[str, dict[str, str]]] = []
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        """An element starts."""
+        self.depth += 1
+        if self.depth == 2:
+            self.open = (tag, attrib)
+        elif self.depth == 1:
+            self.root = tag
+            self.version = attrib.get("ver")
+
+    def end(self, tag: str) -> None:
+        """An element ends."""
+        if self.depth == 2:
+            self.items.append(self.open)
+        self.depth -= 1
+
+    def close(self) -> None:
+        """The document ends."""
+
+
 def _parse(stream: IO[bytes], source: str) -> Iterator[MjlogEvent]:
+    """The records of the mjlog in ``stream``, read a chunk at a time; everything before a
+    problem in the file is read (and a problem it holds reported) before that problem."""
     reader = _Reader(source)
-    depth = 0
-    root: ElementTree.Element | None = None
+    elements = _Elements()
+    parser = ElementTree.XMLParser(target=elements)
     try:
-        for kind, elem in ElementTree.iterparse(stream, events=("start", "end")):
-            if kind == "start":
-                depth += 1
-                if depth == 1:
-                    root = elem
-                    if elem.tag != "mjloggm":
-                        raise MjlogError(f"the root element is <{elem.tag}>, not <mjloggm>",
-                                         source=source)
-                    reader.version = elem.get("ver")
-                continue
-            depth -= 1
-            if depth == 1:
-                yield from reader.element(elem)
-                assert root is not None
-                root.clear()
-        if root is None:
+        while True:
+            chunk = stream.read(_CHUNK)
+            failure: ElementTree.ParseError | None = None
+            try:
+                if chunk:
+                    parser.feed(chunk)
+                else:
+                    parser.close()
+            except ElementTree.ParseError as exc:
+                failure = exc
+            if elements.root is not None and elements.root != "mjloggm":
+                raise MjlogError(f"the root element is <{elements.root}>, not <mjloggm>",
+                                 source=source)
+            reader.version = elements.version
+            out = reader.out
+            for tag, attrib in elements.items:
+                reader.element(tag, attrib)
+                yield from out
+                out.clear()
+            elements.items.clear()
+            if failure is not None:
+                raise failure
+            if not chunk:
+                break
+        if elements.root is None:
             raise MjlogError("no <mjloggm> element", source=source)
     except ElementTree.ParseError as exc:
         line, column = exc.position
@@ -713,7 +803,8 @@ def _parse(stream: IO[bytes], source: str) -> Iterator[MjlogEvent]:
     except (EOFError, OSError, zlib.error) as exc:
         raise MjlogError(f"cannot read the file: {exc}", source=source,
                          index=reader.index + 1) from None
-    yield from reader.close()
+    reader.close()
+    yield from reader.out
 
 
 def read_mjlog_events(source: str | Path | bytes) -> Iterator[Event]:

@@ -457,7 +457,6 @@ class Deal:
 # ------------------------------------------------------------------------------ actions
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
     """A seat's answer, shaped like the mjai message that carries it.
 
@@ -469,14 +468,49 @@ class Action:
     Tiles are mjai names; ``consumed`` is sorted (kind, then the red five last).
     ``tsumogiri`` None (only from :func:`action_from_mjai` without the field) means
     "whichever is legal", the tsumogiri discard when both are.
+
+    A value: equal and hashed by its fields, and not to be changed (the attributes are
+    ``Final``, which mypy enforces). Written out rather than a frozen dataclass because
+    the engine makes and compares actions on its hot path, where a frozen dataclass's
+    ``__init__`` and ``__eq__`` cost several times more (and far more compiled).
     """
 
-    type: str
-    actor: int
-    pai: str | None = None
-    target: int | None = None
-    consumed: tuple[str, ...] = ()
-    tsumogiri: bool | None = False
+    __slots__ = ("actor", "consumed", "pai", "target", "tsumogiri", "type")
+
+    def __init__(self, type: str, actor: int, pai: str | None = None,
+                 target: int | None = None, consumed: tuple[str, ...] = (),
+                 tsumogiri: bool | None = False) -> None:
+        self.type: Final = type
+        self.actor: Final = actor
+        self.pai: Final = pai
+        self.target: Final = target
+        self.consumed: Final = consumed
+        self.tsumogiri: Final = tsumogiri
+
+    def _key(self) -> tuple[str, int, str | None, int | None, tuple[str, ...], bool | None]:
+        return (self.type, self.actor, self.pai, self.target, self.consumed, self.tsumogiri)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return (self.type == other.type and self.actor == other.actor
+                and self.pai == other.pai and self.target == other.target
+                and self.consumed == other.consumed and self.tsumogiri == other.tsumogiri)
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Action(type={self.type!r}, actor={self.actor!r}, pai={self.pai!r}, "
+                f"target={self.target!r}, consumed={self.consumed!r}, "
+                f"tsumogiri={self.tsumogiri!r})")
+
+    def __reduce__(self) -> tuple[type[Action], tuple[Any, ...]]:
+        return (Action, self._key())
+
+    def with_tsumogiri(self, flag: bool) -> Action:
+        """The same action with ``tsumogiri`` set to ``flag``."""
+        return Action(self.type, self.actor, self.pai, self.target, self.consumed, flag)
 
 
 def action_to_mjai(action: Action) -> dict[str, Any]:
@@ -855,10 +889,10 @@ class RiichiKyoku:
         """A dahai without its tsumogiri flag becomes the legal one (tsumogiri first)."""
         if action.type == "dahai" and action.tsumogiri is None:
             for flag in (True, False):
-                candidate = replace(action, tsumogiri=flag)
+                candidate = action.with_tsumogiri(flag)
                 if candidate in legal:
                     return candidate
-            return replace(action, tsumogiri=False)
+            return action.with_tsumogiri(False)
         return action
 
     def _explain(self, seat: int, action: Action, legal: Sequence[Action]) -> str:
