@@ -109,7 +109,6 @@ from referee.games.riichi.shape import (
     can_riichi_discard,
     counts_of,
     kokushi_waits_mask,
-    shanten,
     tenpai_discards,
     waits_mask,
 )
@@ -733,11 +732,6 @@ class RiichiKyoku:
         self._base: list[list[Action] | None] = [None] * SEATS
         """Per seat, the discards of the hand without its drawn tile (kept while a
         tsumogiri leaves that hand as it was)."""
-        self._far: list[bool | None] = [None] * SEATS
-        """Per seat, whether the hand without its drawn tile is two or more from tenpai
-        (None: not known yet; forgotten with _base)."""
-        """Per seat, the non-tsumogiri discards of its hand without the drawn tile (kept
-        while that hand does not change: a tsumogiri keeps it)."""
         self.events.append({
             "type": "start_kyoku", "bakaze": WIND_NAMES[self.bakaze],
             "dora_marker": self.names[deal.dora_marker], "kyoku": self.kyoku,
@@ -870,7 +864,6 @@ class RiichiKyoku:
         self.hands[seat].remove(tile)
         self.counts[seat][tile >> 2] -= 1
         self._base[seat] = None
-        self._far[seat] = None
 
     def _emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
@@ -960,7 +953,7 @@ class RiichiKyoku:
                 self._base[seat] = base
             out = [*base, self._dahai_table[seat][drawn][True]]
             if (not self.opened[seat] and self.scores[seat] >= 1000 and live >= 4
-                    and self._riichi_possible(seat, drawn)):
+                    and self._riichi_possible(seat)):
                 out.append(_REACH[seat])
             if kan_ok and 4 in counts:
                 for k in range(KINDS):
@@ -980,19 +973,11 @@ class RiichiKyoku:
             out.append(_KYUUSHU[seat])
         return out
 
-    def _riichi_possible(self, seat: int, drawn: int) -> bool:
-        """Whether some discard leaves the hand (with ``drawn``) tenpai. The hand without
-        the drawn tile decides most cases: tenpai (discard the drawn tile), or two or more
-        from tenpai (no single draw brings it within one discard of tenpai)."""
-        if self.waits[seat]:
-            return True
-        far = self._far[seat]
-        if far is None:
-            counts = self.counts[seat]
-            counts[drawn >> 2] -= 1
-            far = self._far[seat] = shanten(counts, len(self.melds[seat])) >= 2
-            counts[drawn >> 2] += 1
-        return not far and can_riichi_discard(self.counts[seat])
+    def _riichi_possible(self, seat: int) -> bool:
+        """Whether some discard leaves the hand (with ``drawn``) tenpai: at once if the
+        hand without the drawn tile is tenpai (discard the drawn tile), else by the group
+        tables (cheaper than first ruling out, by its shanten, a hand far from tenpai)."""
+        return bool(self.waits[seat]) or can_riichi_discard(self.counts[seat])
 
     def _dahai_options(self, seat: int, hand: list[int], drawn: int,
                        allowed: int) -> list[Action]:
@@ -1024,7 +1009,39 @@ class RiichiKyoku:
         """Whether the shape-complete hand of ``seat`` with ``tile`` wins with a yaku."""
         if self.riichi[seat] or (tsumo and not self.opened[seat]):
             return True  # riichi, or menzen tsumo
+        if self.evaluate is score_win and self._sure_yaku(seat, tile, tsumo, chankan):
+            return True  # (a scorer of the caller's own is always asked)
         return self._value(seat, tile, tsumo, chankan, ura=False) is not None
+
+    def _sure_yaku(self, seat: int, tile: int, tsumo: bool, chankan: bool) -> bool:
+        """Whether the shape-complete hand of ``seat`` with ``tile`` surely has a yaku
+        that needs no scoring to see: chankan, rinshan kaihou, haitei or houtei (no live
+        tile left), a triplet or kan of dragons, of the seat wind or of the round wind, or
+        all simples (tanyao, on an open hand only if the rules allow it). False leaves
+        the question to the scorer."""
+        if chankan or (tsumo and self.rinshan) or self.source.live_left() == 0:
+            return True
+        counts = self.counts[seat]
+        won = -1 if tsumo else tile >> 2  # a ron's tile is not in the hand yet
+        melds = self.melds[seat]
+        for kind in (31, 32, 33, 27 + self.bakaze, 27 + (seat - self.oya) % SEATS):
+            if counts[kind] + (kind == won) >= 3:
+                return True
+            for meld in melds:
+                if meld.type is not MeldType.CHI and meld.tiles[0] >> 2 == kind:
+                    return True
+        if self.opened[seat] and not self.scoring.open_tanyao:
+            return False
+        if won in _ORPHAN_SET:
+            return False
+        for kind in ORPHANS:
+            if counts[kind]:
+                return False
+        for meld in melds:
+            for t in meld.tiles:
+                if t >> 2 in _ORPHAN_SET:
+                    return False
+        return True
 
     def _value(self, seat: int, tile: int, tsumo: bool, chankan: bool,
                ura: bool) -> HandValue | None:
@@ -1493,7 +1510,6 @@ class RiichiKyoku:
         self._answers = dict(old._answers)
         self._waiting = set(old._waiting)
         self._base = list(old._base)
-        self._far = list(old._far)
 
 
 # ------------------------------------------------------------------------------ a game
