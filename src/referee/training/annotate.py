@@ -102,8 +102,16 @@ _ID_TILE: Final = tuple(encode_tile(mjai_name(t)) for t in range(136))
 _HAND_SLOT: Final = tuple(encode_hand([mjai_name(t)])[0] for t in range(136))
 """Per tile id, the hand feature of the first tile of its name (a red five: its own)."""
 _SLOT_ORDER: Final = tuple(encode_hand([mjai_name(t)])[0] * 4 + t % 4 for t in range(136))
-"""A sort key putting tile ids in the order of their hand features."""
+"""Per tile id, a number putting tile ids in the order of their hand features (sorting
+these numbers sorts the hand)."""
+_ORDER_TILE: Final = tuple(_SLOT_ORDER.index(n) if n in _SLOT_ORDER else -1
+                           for n in range(max(_SLOT_ORDER) + 1))
+"""The tile id of each number of ``_SLOT_ORDER`` (-1 where none has it)."""
 _STR: Final = tuple(str(v) for v in range(PROGRESSION_PADDING))
+_DAHAI_OPTION: Final = {mjai_name(t): (option_value("dahai", mjai_name(t)),
+                                        option_value("dahai", mjai_name(t), tsumogiri=True))
+                        for t in range(136)}
+"""Per tile name, the option feature of its discard, then of its tsumogiri (no riichi)."""
 
 
 class AnnotationError(ValueError):
@@ -364,16 +372,17 @@ class _Annotator:
                 features.append(_STR[GRADE[i] + grades[(s - first) % 4]])
                 features.append(_STR[RANK[i] + rank[s]])
             people = self.people[standing] = ",".join(features)
-        sparse = [LEFT + kyoku.source.live_left()]
         drawn = kyoku.drawn if kyoku.phase == "tsumo" and kyoku.actor == seat else None
-        hand = []
+        drawn_order = _SLOT_ORDER[drawn] if drawn is not None else -1
+        hand: list[str] = []
         last = -1
         copy = 0
-        for t in sorted(kyoku.hands[seat], key=_SLOT_ORDER.__getitem__):
-            if t == drawn:
+        for order in sorted([_SLOT_ORDER[t] for t in kyoku.hands[seat]]):
+            if order == drawn_order:
                 continue
+            t = _ORDER_TILE[order]
             if t in RED_FIVES:
-                hand.append(_HAND_SLOT[t])
+                hand.append(_STR[_HAND_SLOT[t]])
                 last = -1
                 continue
             kind = t >> 2
@@ -382,12 +391,11 @@ class _Annotator:
             else:
                 last = kind
                 copy = 0
-            hand.append(_HAND_SLOT[t] + copy)
-        sparse.extend(hand)
+            hand.append(_STR[_HAND_SLOT[t] + copy])
         if drawn is not None:
-            sparse.append(DRAWN + _ID_TILE[drawn])
-        return (prefix + _STR[sparse[0]] + "," + people + ","
-                + ",".join([_STR[v] for v in sparse[1:]]) + "\t"
+            hand.append(_STR[DRAWN + _ID_TILE[drawn]])
+        return (prefix + _STR[LEFT + kyoku.source.live_left()] + "," + people + ","
+                + ",".join(hand) + "\t"
                 + f"{kyoku.honba},{kyoku.kyotaku},{scores[seat]},{scores[(seat + 1) % 4]},"
                   f"{scores[(seat + 2) % 4]},{scores[(seat + 3) % 4]}\t" + self.progression)
 
@@ -410,9 +418,11 @@ class _Annotator:
     def option(seat: int, action: Action, riichi: bool = False) -> int:
         """The option feature of an engine action of ``seat``."""
         kind = action.type
+        pai = action.pai
         if kind == "dahai":
-            return option_value(kind, action.pai, tsumogiri=bool(action.tsumogiri),
-                                riichi=riichi)
+            if pai is not None and not riichi:
+                return _DAHAI_OPTION[pai][1 if action.tsumogiri else 0]
+            return option_value(kind, pai, tsumogiri=bool(action.tsumogiri), riichi=riichi)
         if kind == "hora":
             if action.target == seat:
                 return O_TSUMO
@@ -447,7 +457,7 @@ class _Annotator:
                           grading[point.seat]]
                 tail = ",".join(map(str, values))
                 tails[key] = tail
-            yield (f"{game_id}\t{point.head}\t{','.join(map(str, point.options))}\t"
+            yield (f"{game_id}\t{point.head}\t{','.join([_STR[o] for o in point.options])}\t"
                    f"{point.options.index(point.chosen)}\t{tail}")
 
     def round_results(self, game: RiichiGame) -> list[list[list[int]]]:
