@@ -485,14 +485,21 @@ def open_log(path: str | Path) -> Iterator[BinaryIO]:
             yield raw
 
 
+_SEEN_LINES = 4096
+"""How many distinct lines :func:`read_mjai` remembers (their events are shared)."""
+
+
 def read_mjai(path: str | Path, *, strict: bool = False) -> Iterator[Event]:
     """Stream the events of an mjai log (JSON lines, plain or gzip), one line at a time.
 
+    A line met before (up to :data:`_SEEN_LINES` distinct ones) gives the same event
+    object again, unparsed: events are immutable, and a game repeats most of its lines.
     A truncated or corrupt gzip, bad UTF-8 or a bad line is an ``MjaiError`` naming the file
     and the line.
     """
     source = str(path)
     number = 0
+    seen: dict[bytes, Event] = {}
     with open_log(path) as stream:
         while True:
             try:
@@ -503,12 +510,20 @@ def read_mjai(path: str | Path, *, strict: bool = False) -> Iterator[Event]:
             if not raw:
                 return
             number += 1
+            event = seen.get(raw)
+            if event is not None:  # a line met before (most draws and discards are)
+                yield event
+                continue
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise MjaiError(f"not UTF-8: {exc.reason}", source=source, line=number) from None
             if text.strip():
-                yield parse_event(text, strict=strict, source=source, line=number)
+                event = parse_event(text, strict=strict, source=source, line=number)
+                if len(seen) >= _SEEN_LINES:
+                    seen.clear()
+                seen[raw] = event
+                yield event
 
 
 def write_mjai(path: str | Path, events: Iterable[Event]) -> int:

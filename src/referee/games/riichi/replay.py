@@ -172,11 +172,20 @@ def verify_log(events: Iterable[Event | Mapping[str, Any]], rules: RiichiRules |
 
 def _materialize(events: Iterable[Event | Mapping[str, Any]],
                  source: str | None) -> list[dict[str, Any]]:
-    """The events as validated mjai dicts (an invalid one is a ReplayError naming it)."""
+    """The events as validated mjai dicts (an invalid one is a ReplayError naming it). The
+    same :class:`Event` object met again gives the same dict (the replay only reads them)."""
     out: list[dict[str, Any]] = []
+    made: dict[int, tuple[Event, dict[str, Any]]] = {}
+    """By id, each event object met (kept alive, so that no other takes its id)."""
     for number, item in enumerate(events, start=1):
         if isinstance(item, Event):
-            out.append(item.to_dict())
+            known = made.get(id(item))
+            if known is not None and known[0] is item:
+                out.append(known[1])
+                continue
+            obj = item.to_dict()
+            made[id(item)] = (item, obj)
+            out.append(obj)
             continue
         try:
             event = event_from_dict(item, source=source, line=number)
