@@ -24,7 +24,13 @@ from hypothesis import strategies as st
 
 from referee.core.compressed import DataFileError
 from referee.training import shuffle as shuffle_module
-from referee.training.shuffle import MIN_MEMORY, ShuffleResult, parse_size, shuffle_lines
+from referee.training.shuffle import (
+    LINES_GZIP_LEVEL,
+    MIN_MEMORY,
+    ShuffleResult,
+    parse_size,
+    shuffle_lines,
+)
 
 
 def write(path: Path, lines: list[bytes], end: bool = True) -> Path:
@@ -101,7 +107,9 @@ def test_several_inputs_compressed_or_not(tmp_path: Path) -> None:
         data = decompress((tmp_path / name).read_bytes())
         assert Counter(data.split(b"\n")[:-1]) == Counter(first + second + third)
         assert result.lines == 25001 and result.bytes == len(data)
-    assert (tmp_path / "out.gz").read_bytes()[:2] == b"\x1f\x8b"
+    packed = (tmp_path / "out.gz").read_bytes()  # the deflate stream after the header:
+    assert packed[10:] == gzip.compress(gzip.decompress(packed), LINES_GZIP_LEVEL)[10:]
+    assert packed[10:] != gzip.compress(gzip.decompress(packed), 6)[10:]  # not the default
     assert (tmp_path / "out.bz2").read_bytes()[:3] == b"BZh"
 
 

@@ -394,10 +394,9 @@ class _Annotator:
             hand.append(_STR[_HAND_SLOT[t] + copy])
         if drawn is not None:
             hand.append(_STR[DRAWN + _ID_TILE[drawn]])
-        return (prefix + _STR[LEFT + kyoku.source.live_left()] + "," + people + ","
-                + ",".join(hand) + "\t"
-                + f"{kyoku.honba},{kyoku.kyotaku},{scores[seat]},{scores[(seat + 1) % 4]},"
-                  f"{scores[(seat + 2) % 4]},{scores[(seat + 3) % 4]}\t" + self.progression)
+        return (f"{prefix}{_STR[LEFT + kyoku.source.live_left()]},{people},{','.join(hand)}\t"
+                f"{kyoku.honba},{kyoku.kyotaku},{scores[seat]},{scores[(seat + 1) % 4]},"
+                f"{scores[(seat + 2) % 4]},{scores[(seat + 3) % 4]}\t{self.progression}")
 
     def prefix(self, game: RiichiGame, rel: int) -> str:
         """The sparse features that stay while the dora indicators stay, with a comma."""

@@ -535,7 +535,7 @@ def action_to_mjai(action: Action) -> dict[str, Any]:
 def action_from_mjai(obj: Mapping[str, Any], actor: int | None = None) -> Action:
     """An action from an mjai message; ``actor`` fills a missing ``actor`` (``none`` and
     Mortal's ``ryukyoku`` carry none). ``ValueError`` says what is malformed."""
-    if not isinstance(obj, Mapping):
+    if not isinstance(obj, dict) and not isinstance(obj, Mapping):  # dict: no ABC check
         raise ValueError("an action is a JSON object")
     kind = obj.get("type")
     if kind not in _ACTION_TYPES:

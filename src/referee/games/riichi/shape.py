@@ -143,10 +143,11 @@ def _info(key: tuple[int, ...], honor: bool) -> Info:
 def _groups(counts: Sequence[int]) -> tuple[Info, Info, Info, Info]:
     """The table entries of the three suits and the honors."""
     suit = _SUIT_INFO
-    m = tuple(counts[0:9])
-    p = tuple(counts[9:18])
-    s = tuple(counts[18:27])
-    z = tuple(counts[27:34])
+    c = counts  # the keys built item by item: no slices made first
+    m = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+    p = (c[9], c[10], c[11], c[12], c[13], c[14], c[15], c[16], c[17])
+    s = (c[18], c[19], c[20], c[21], c[22], c[23], c[24], c[25], c[26])
+    z = (c[27], c[28], c[29], c[30], c[31], c[32], c[33])
     return (suit.get(m) or _info(m, False), suit.get(p) or _info(p, False),
             suit.get(s) or _info(s, False), _HONOR_INFO.get(z) or _info(z, True))
 
