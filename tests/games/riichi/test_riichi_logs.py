@@ -841,3 +841,35 @@ def test_tile_names_follow_tiles_module() -> None:
     for tile in range(136):
         kind, red = parse_mjai(mjai_name(tile))
         assert kind == kind_of(tile) and red == (tile in RED_FIVES)
+
+
+# --- shared events and records ---------------------------------------------------------------
+
+def test_a_line_met_again_gives_the_same_event(tmp_path: Path) -> None:
+    line = '{"type":"tsumo","actor":2,"pai":"7s"}\n'
+    first = tmp_path / "a.mjson"
+    first.write_text(line + '{"type":"dahai","actor":2,"pai":"7s","tsumogiri":true}\n' + line)
+    second = tmp_path / "b.mjson"
+    second.write_text(line)
+    a, _, b = read_mjai(first)
+    (c,) = read_mjai(second)
+    assert a is b and b is c and a == Tsumo(actor=2, pai="7s")
+
+
+def test_a_line_with_extra_fields_is_parsed_again_for_strict_reading(tmp_path: Path) -> None:
+    path = tmp_path / "meta.mjson"
+    path.write_text('{"type":"tsumo","actor":1,"pai":"3p","meta":{"q":1}}\n')
+    (event,) = read_mjai(path)
+    assert event.extra == {"meta": {"q": 1}}
+    with pytest.raises(MjaiError, match="unknown field 'meta'"):
+        list(read_mjai(path, strict=True))
+
+
+def test_mjlog_records_are_values(tmp_path: Path) -> None:
+    one = list(iter_mjlog(LOGS[0]))
+    two = list(iter_mjlog(LOGS[0]))
+    assert one == two and one[5] is not two[5]
+    assert hash(one[5]) == hash(two[5])
+    assert one[5] != one[6]
+    assert repr(one[5]).startswith("MjlogEvent(event=") and f"index={one[5].index}" in repr(
+        one[5])

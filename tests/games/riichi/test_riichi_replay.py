@@ -500,3 +500,18 @@ def test_the_replay_command_checks_files_and_fails_on_a_broken_one(tmp_path: Pat
     bad = subprocess.run([*referee, "--game", "east", str(DATA / "nm.mjlog")],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--game needs --room" in bad.stderr
+
+
+def test_materialized_events_follow_their_objects_not_their_ids() -> None:
+    """Events made on the fly are freed as they go, so ids come back: each dict must still
+    be its own event's, while one event object met twice gives one dict."""
+    from referee.games.riichi.mjai import Tsumo
+    from referee.games.riichi.replay import _materialize
+
+    names = ["1m", "2p", "3s", "E", "5mr", "9p"]
+    made = _materialize((Tsumo(actor=i % 4, pai=names[i % 6]) for i in range(500)), None)
+    assert made == [{"type": "tsumo", "actor": i % 4, "pai": names[i % 6]}
+                    for i in range(500)]
+    shared = Tsumo(actor=1, pai="C")
+    twice = _materialize([shared, shared], None)
+    assert twice[0] is twice[1] and twice[0] == {"type": "tsumo", "actor": 1, "pai": "C"}

@@ -3,6 +3,7 @@ explicit deals for the game flow, and random play on seeded walls with invariant
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -184,6 +185,19 @@ def test_actions_round_trip_through_mjai() -> None:
                 {"type": "hora", "actor": 0, "pai": "E"}):
         with pytest.raises(ValueError):
             action_from_mjai(bad)
+
+
+def test_actions_are_values() -> None:
+    a = Action("chi", 1, "4m", 0, ("5m", "6m"))
+    b = Action("chi", 1, pai="4m", target=0, consumed=("5m", "6m"))
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != Action("chi", 1, "4m", 0, ("5mr", "6m")) and a != "chi"
+    assert repr(a) == ("Action(type='chi', actor=1, pai='4m', target=0, "
+                       "consumed=('5m', '6m'), tsumogiri=False)")
+    assert pickle.loads(pickle.dumps(a)) == a
+    loose = Action("dahai", 2, "7p", tsumogiri=None)
+    assert loose.with_tsumogiri(True) == Action("dahai", 2, "7p", tsumogiri=True)
+    assert loose.tsumogiri is None  # unchanged
 
 
 def test_seeded_wall_layout() -> None:

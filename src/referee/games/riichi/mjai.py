@@ -485,21 +485,24 @@ def open_log(path: str | Path) -> Iterator[BinaryIO]:
             yield raw
 
 
-_SEEN_LINES = 4096
-"""How many distinct lines :func:`read_mjai` remembers (their events are shared)."""
+_SEEN_LINES = 8192
+"""How many distinct lines :func:`read_mjai` remembers, from file to file (their events
+are shared; a line with fields mjai does not define is not remembered)."""
+_SEEN: dict[bytes, Event] = {}
 
 
 def read_mjai(path: str | Path, *, strict: bool = False) -> Iterator[Event]:
     """Stream the events of an mjai log (JSON lines, plain or gzip), one line at a time.
 
-    A line met before (up to :data:`_SEEN_LINES` distinct ones) gives the same event
-    object again, unparsed: events are immutable, and a game repeats most of its lines.
+    A line met before (in this file or another; up to :data:`_SEEN_LINES` distinct ones)
+    gives the same event object again, unparsed: events are immutable, and games repeat
+    most of their lines.
     A truncated or corrupt gzip, bad UTF-8 or a bad line is an ``MjaiError`` naming the file
     and the line.
     """
     source = str(path)
     number = 0
-    seen: dict[bytes, Event] = {}
+    seen = _SEEN
     with open_log(path) as stream:
         while True:
             try:
@@ -520,9 +523,10 @@ def read_mjai(path: str | Path, *, strict: bool = False) -> Iterator[Event]:
                 raise MjaiError(f"not UTF-8: {exc.reason}", source=source, line=number) from None
             if text.strip():
                 event = parse_event(text, strict=strict, source=source, line=number)
-                if len(seen) >= _SEEN_LINES:
-                    seen.clear()
-                seen[raw] = event
+                if not event.extra:  # (one with extra fields may be refused when strict)
+                    if len(seen) >= _SEEN_LINES:
+                        seen.clear()
+                    seen[raw] = event
                 yield event
 
 
