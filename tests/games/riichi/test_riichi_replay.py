@@ -10,6 +10,7 @@ import copy
 import gzip
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -416,6 +417,22 @@ def test_wrong_tile_names_and_tiles() -> None:
     changed[1]["tehais"][1][:5] = ["C"] * 5
     with pytest.raises(ReplayError, match="event 2: one C too many in this kyoku"):
         verify_log(changed, rules_of(path))
+    changed[1]["tehais"][1][:5] = ["5m"] * 4 + ["1m"]
+    with pytest.raises(ReplayError, match=r"event 2: one 5m too many in this kyoku: four "
+                                          r"of a kind is all there is \(three plain ones"):
+        verify_log(changed, rules_of(path))
+    plain = replace(rules_of(path) or RiichiRules(), red_fives=False)
+    for event in changed:  # the same game without red fives: a fifth 5m
+        for key in ("tehais", "pai", "dora_marker"):
+            if key == "tehais" and key in event:
+                event[key] = [[n.rstrip("r") for n in hand] for hand in event[key]]
+            elif isinstance(event.get(key), str):
+                event[key] = event[key].rstrip("r")
+        if "consumed" in event:
+            event["consumed"] = [n.rstrip("r") for n in event["consumed"]]
+    changed[1]["tehais"][1][:5] = ["5m"] * 5
+    with pytest.raises(ReplayError, match="event 2: a fifth 5m in this kyoku"):
+        verify_log(changed, plain)
 
 
 def test_broken_files(tmp_path: Path, mjai_files: dict[str, tuple[Path, LoadedLog]]) -> None:

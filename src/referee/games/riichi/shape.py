@@ -57,8 +57,9 @@ _RM_PAIR = 2  # complete with its pair
 _RM_WAIT_ZERO = 4  # waiting, and complete without pair once the wait comes
 _RM_WAIT_PAIR = 8  # waiting, and complete with a pair once the wait comes
 
-Info = tuple[int, int, int, int]
-"""(status, waits as a bit mask over the group's ranks, removal flags, tile count)."""
+Info = tuple[int, int, int, int, int, int]
+"""(status, waits as a bit mask over the group's ranks, removal flags, tile count, ranks
+held twice, ranks held once)."""
 
 _SUIT_DONE: dict[tuple[int, ...], bool] = {}
 _HONOR_DONE: dict[tuple[int, ...], bool] = {}
@@ -135,7 +136,7 @@ def _info(key: tuple[int, ...], honor: bool) -> Info:
                     removal |= _RM_PAIR
                 if sub[1]:
                     removal |= _RM_WAIT_PAIR if sub[3] % 3 == 1 else _RM_WAIT_ZERO
-    entry = (status, wait, removal, total)
+    entry = (status, wait, removal, total, key.count(2), key.count(1))
     table[key] = entry
     return entry
 
@@ -192,7 +193,11 @@ def _kokushi_agari(counts: Sequence[int]) -> bool:
 def waits_mask(counts: Sequence[int]) -> int:
     """The kinds (a 34-bit mask) that complete the concealed counts (3n+1 tiles); no
     fifth copies; 0 when the hand is not tenpai."""
-    g = _groups(counts)
+    return _waits(_groups(counts), counts)
+
+
+def _waits(g: Sequence[Info], counts: Sequence[int]) -> int:
+    """:func:`waits_mask` of ``counts``, whose four groups' entries are ``g``."""
     bad = 0
     pairs = 0
     for info in g:
@@ -212,7 +217,9 @@ def waits_mask(counts: Sequence[int]) -> int:
         if (info[3] % 3 == 1 and other_pairs == 0) or (info[3] % 3 == 2 and other_pairs == 1):
             mask |= info[1] << _SHIFT[i]
     if g[0][3] + g[1][3] + g[2][3] + g[3][3] == 13:
-        mask |= _chiitoi_waits(counts)
+        if (g[0][4] + g[1][4] + g[2][4] + g[3][4] == 6
+                and g[0][5] + g[1][5] + g[2][5] + g[3][5] == 1):  # seven pairs, one to go
+            mask |= 1 << counts.index(1)
         if g[3][3] >= 6:  # kokushi needs six honor kinds at least
             mask |= _kokushi_waits(counts)
     return mask
@@ -340,13 +347,23 @@ def _kokushi_riichi(counts: Sequence[int]) -> bool:
 def tenpai_discards(counts: Sequence[int]) -> list[int]:
     """The kinds whose discard leaves the concealed counts (3n+2 tiles) tenpai."""
     c = list(counts)
+    g = list(_groups(c))
     out = []
-    for k in range(34):
-        if c[k]:
-            c[k] -= 1
-            if waits_mask(c):
-                out.append(k)
-            c[k] += 1
+    for d in range(4):  # a discard changes its own group only
+        low = _SHIFT[d]
+        high = low + (9 if d < 3 else 7)
+        honor = d == 3
+        table = _HONOR_INFO if honor else _SUIT_INFO
+        kept = g[d]
+        for k in range(low, high):
+            if c[k]:
+                c[k] -= 1
+                key = tuple(c[low:high])
+                g[d] = table.get(key) or _info(key, honor)
+                if _waits(g, c):
+                    out.append(k)
+                c[k] += 1
+        g[d] = kept
     return out
 
 
