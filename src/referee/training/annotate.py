@@ -104,9 +104,12 @@ _HAND_SLOT: Final = tuple(encode_hand([mjai_name(t)])[0] for t in range(136))
 _SLOT_ORDER: Final = tuple(encode_hand([mjai_name(t)])[0] * 4 + t % 4 for t in range(136))
 """Per tile id, a number putting tile ids in the order of their hand features (sorting
 these numbers sorts the hand)."""
-_ORDER_TILE: Final = tuple(_SLOT_ORDER.index(n) if n in _SLOT_ORDER else -1
-                           for n in range(max(_SLOT_ORDER) + 1))
-"""The tile id of each number of ``_SLOT_ORDER`` (-1 where none has it)."""
+_ORDER_TILE = [_SLOT_ORDER.index(n) if n in _SLOT_ORDER else -1
+               for n in range(max(_SLOT_ORDER) + 1)]
+_ORDER_SLOT: Final = tuple(_HAND_SLOT[t] if t >= 0 else -1 for t in _ORDER_TILE)
+"""The hand feature of the first tile of the name of each number of ``_SLOT_ORDER``."""
+_ORDER_KIND: Final = tuple(-1 if t < 0 or t in RED_FIVES else t >> 2 for t in _ORDER_TILE)
+"""The kind of the tile of each number of ``_SLOT_ORDER``, -1 for a red five."""
 _STR: Final = tuple(str(v) for v in range(PROGRESSION_PADDING))
 _DAHAI_OPTION: Final = {mjai_name(t): (option_value("dahai", mjai_name(t)),
                                         option_value("dahai", mjai_name(t), tsumogiri=True))
@@ -380,18 +383,17 @@ class _Annotator:
         for order in sorted([_SLOT_ORDER[t] for t in kyoku.hands[seat]]):
             if order == drawn_order:
                 continue
-            t = _ORDER_TILE[order]
-            if t in RED_FIVES:
-                hand.append(_STR[_HAND_SLOT[t]])
+            kind = _ORDER_KIND[order]
+            if kind < 0:  # a red five: a slot of its own
+                hand.append(_STR[_ORDER_SLOT[order]])
                 last = -1
                 continue
-            kind = t >> 2
             if kind == last:
                 copy += 1
             else:
                 last = kind
                 copy = 0
-            hand.append(_STR[_HAND_SLOT[t] + copy])
+            hand.append(_STR[_ORDER_SLOT[order] + copy])
         if drawn is not None:
             hand.append(_STR[DRAWN + _ID_TILE[drawn]])
         return (f"{prefix}{_STR[LEFT + kyoku.source.live_left()]},{people},{','.join(hand)}\t"

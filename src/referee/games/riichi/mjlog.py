@@ -117,17 +117,17 @@ RYUUKYOKU_REASONS: dict[str | None, str] = {
 """RYUUKYOKU ``type`` (absent for an exhaustive draw) to the original mjai reason."""
 
 _ROOMS = {0x00: "ippan", 0x80: "joukyuu", 0x20: "tokujou", 0xA0: "houou"}
-_DRAW = re.compile(r"([TUVWtuvw])(\d+)")
-_DISCARD = re.compile(r"([DEFGdefg])(\d+)")
-_MOVES: dict[str, tuple[bool, int, int, bool]] = {
+_DRAW: Final = re.compile(r"([TUVWtuvw])(\d+)")
+_DISCARD: Final = re.compile(r"([DEFGdefg])(\d+)")
+_MOVES: Final[dict[str, tuple[bool, int, int, bool]]] = {
     f"{letters[who]}{tile}": (letters.upper() == "DEFG", who, tile, letters.islower())
     for letters in ("TUVW", "tuvw", "DEFG", "defg") for who in range(4) for tile in range(TILES)}
 """The draw and discard tags written the usual way (``T52``, ``d7``): discard or draw,
 seat, tile id, lower case (the others go through the patterns above)."""
-_RED_NAMES = tuple(mjai_name(t) for t in range(TILES))
-_PLAIN_NAMES = tuple(kind_name(kind_of(t)) for t in range(TILES))
-_CHUNK = 1 << 14
-_SILENT = frozenset({"SHUFFLE", "BYE", "FURITEN"})
+_RED_NAMES: Final = tuple(mjai_name(t) for t in range(TILES))
+_PLAIN_NAMES: Final = tuple(kind_name(kind_of(t)) for t in range(TILES))
+_CHUNK: Final = 1 << 14
+_SILENT: Final = frozenset({"SHUFFLE", "BYE", "FURITEN"})
 
 
 class MjlogError(MjaiError):

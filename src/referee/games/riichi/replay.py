@@ -92,7 +92,7 @@ _CALLS: Final = frozenset({"chi", "pon", "daiminkan"})
 _COMPARED: Final = ("actor", "target", "pai", "tsumogiri", "consumed", "dora_marker",
                     "deltas", "scores", "reason", "tenpais", "fu", "fan", "ura_markers",
                     "pao", "bakaze", "kyoku", "honba", "kyotaku", "oya", "tehais")
-_compared_keys: dict[tuple[str, ...], tuple[str, ...]] = {}
+_compared_keys: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}
 """Per key order of a logged event, the keys of _COMPARED it has, in _COMPARED's order."""
 _FIVES: Final = ("5m", "5p", "5s")
 _CLIP: Final = 240
@@ -293,7 +293,7 @@ def _pools(red_fives: bool) -> dict[str, tuple[int, ...]]:
     return pools
 
 
-_POOLS = {red: _pools(red) for red in (False, True)}
+_POOLS: Final = {red: _pools(red) for red in (False, True)}
 
 
 class _Ids:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Final
 
 from referee.core.suits import suit_is_sets
 
@@ -43,28 +44,28 @@ __all__ = [
     "waits_mask",
 ]
 
-ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 """The terminal and honor kinds (kokushi's thirteen)."""
-_ORPHAN_MASK = sum(1 << k for k in ORPHANS)
+_ORPHAN_MASK: Final = sum(1 << k for k in ORPHANS)
 
 # Group status.
-_ZERO = 0  # complete with no pair (sets only)
-_BAD = 1  # not complete
-_PAIR = 2  # complete with exactly one pair
+_ZERO: Final = 0  # complete with no pair (sets only)
+_BAD: Final = 1  # not complete
+_PAIR: Final = 2  # complete with exactly one pair
 # Removal flags: one tile less can make the group ...
-_RM_ZERO = 1  # complete, no pair
-_RM_PAIR = 2  # complete with its pair
-_RM_WAIT_ZERO = 4  # waiting, and complete without pair once the wait comes
-_RM_WAIT_PAIR = 8  # waiting, and complete with a pair once the wait comes
+_RM_ZERO: Final = 1  # complete, no pair
+_RM_PAIR: Final = 2  # complete with its pair
+_RM_WAIT_ZERO: Final = 4  # waiting, and complete without pair once the wait comes
+_RM_WAIT_PAIR: Final = 8  # waiting, and complete with a pair once the wait comes
 
-Info = tuple[int, int, int, int, int, int]
+Info = tuple[int, int, int, int, int, int, int]
 """(status, waits as a bit mask over the group's ranks, removal flags, tile count, ranks
-held twice, ranks held once)."""
+held twice, ranks held once, ranks held twice or more)."""
 
-_SUIT_DONE: dict[tuple[int, ...], bool] = {}
-_HONOR_DONE: dict[tuple[int, ...], bool] = {}
-_SUIT_INFO: dict[tuple[int, ...], Info] = {}
-_HONOR_INFO: dict[tuple[int, ...], Info] = {}
+_SUIT_DONE: Final[dict[tuple[int, ...], bool]] = {}
+_HONOR_DONE: Final[dict[tuple[int, ...], bool]] = {}
+_SUIT_INFO: Final[dict[tuple[int, ...], Info]] = {}
+_HONOR_INFO: Final[dict[tuple[int, ...], Info]] = {}
 
 
 
@@ -136,7 +137,8 @@ def _info(key: tuple[int, ...], honor: bool) -> Info:
                     removal |= _RM_PAIR
                 if sub[1]:
                     removal |= _RM_WAIT_PAIR if sub[3] % 3 == 1 else _RM_WAIT_ZERO
-    entry = (status, wait, removal, total, key.count(2), key.count(1))
+    entry = (status, wait, removal, total, key.count(2), key.count(1),
+             len(key) - key.count(0) - key.count(1))
     table[key] = entry
     return entry
 
@@ -153,7 +155,7 @@ def _groups(counts: Sequence[int]) -> tuple[Info, Info, Info, Info]:
             suit.get(s) or _info(s, False), _HONOR_INFO.get(z) or _info(z, True))
 
 
-_SHIFT = (0, 9, 18, 27)
+_SHIFT: Final = (0, 9, 18, 27)
 
 
 def counts_of(tiles: Iterable[int]) -> list[int]:
@@ -321,7 +323,8 @@ def can_riichi_discard(counts: Sequence[int]) -> bool:
                 if (size == 1 and pairs == 0) or (size == 2 and pairs == 1):
                     return True
     if g[0][3] + g[1][3] + g[2][3] + g[3][3] == 14:
-        return _chiitoi_riichi(counts) or (g[3][3] >= 6 and _kokushi_riichi(counts))
+        return ((g[0][6] + g[1][6] + g[2][6] + g[3][6] >= 6 and _chiitoi_riichi(counts))
+                or (g[3][3] >= 6 and _kokushi_riichi(counts)))
     return False
 
 
@@ -532,4 +535,4 @@ def improving_kinds(counts: Sequence[int], melds: int = 0) -> int:
     return mask
 
 
-_ORPHAN_KINDS = frozenset(ORPHANS)
+_ORPHAN_KINDS: Final = frozenset(ORPHANS)

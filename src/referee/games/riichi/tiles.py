@@ -11,17 +11,19 @@ fives ``5mr 5pr 5sr``, and ``?`` for a tile not shown.
 
 from __future__ import annotations
 
+from typing import Final
+
 __all__ = [
     "KINDS", "RED_FIVES", "TILES", "UNKNOWN", "is_red", "kind_name", "kind_of",
     "mjai_name", "parse_mjai", "tile_of",
 ]
 
-KINDS = 34
-TILES = 136
-RED_FIVES = frozenset({16, 52, 88})
-UNKNOWN = "?"
-_HONORS = ("E", "S", "W", "N", "P", "F", "C")
-_SUITS = "mps"
+KINDS: Final = 34
+TILES: Final = 136
+RED_FIVES: Final = frozenset({16, 52, 88})
+UNKNOWN: Final = "?"
+_HONORS: Final = ("E", "S", "W", "N", "P", "F", "C")
+_SUITS: Final = "mps"
 
 
 def kind_of(tile: int) -> int:
@@ -47,7 +49,7 @@ def mjai_name(tile: int) -> str:
     return kind_name(kind_of(tile)) + ("r" if tile in RED_FIVES else "")
 
 
-_KIND_OF_NAME = {kind_name(k): k for k in range(KINDS)}
+_KIND_OF_NAME: Final = {kind_name(k): k for k in range(KINDS)}
 
 
 def parse_mjai(name: str) -> tuple[int, bool]:
