@@ -200,6 +200,24 @@ def test_actions_are_values() -> None:
     assert loose.tsumogiri is None  # unchanged
 
 
+def test_find_legal_gives_the_engines_own_action() -> None:
+    game = RiichiGame(RiichiRules(), seed=7)
+    seat = game.kyoku.actor if game.kyoku is not None else 0
+    legal = game.legal_actions(seat)
+    discard = next(a for a in legal if a.type == "dahai" and not a.tsumogiri)
+    asked = Action("dahai", seat, discard.pai, tsumogiri=False)
+    assert asked is not discard and game.find_legal(seat, asked) is discard
+    drawn = next(a for a in legal if a.type == "dahai" and a.tsumogiri)
+    loose = Action("dahai", seat, drawn.pai, tsumogiri=None)  # tsumogiri first
+    assert game.find_legal(seat, loose) is drawn
+    assert game.find_legal((seat + 1) % 4, asked) is None  # not that seat's action
+    assert game.find_legal((seat + 1) % 4, Action("none", (seat + 1) % 4)) is None
+    held = {a.pai for a in legal if a.type == "dahai"}
+    absent = next(n for n in ("1m", "9m", "1p", "9p", "1s", "9s", "E", "S", "W", "N", "P",
+                              "F", "C") if n not in held)
+    assert game.find_legal(seat, Action("dahai", seat, absent)) is None
+
+
 def test_seeded_wall_layout() -> None:
     wall = SeededWall(42)
     assert sorted(wall.tiles) == list(range(136))

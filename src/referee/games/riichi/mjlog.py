@@ -127,6 +127,19 @@ seat, tile id, lower case (the others go through the patterns above)."""
 _RED_NAMES: Final = tuple(mjai_name(t) for t in range(TILES))
 _PLAIN_NAMES: Final = tuple(kind_name(kind_of(t)) for t in range(TILES))
 _CHUNK: Final = 1 << 14
+
+
+def _move_events(names: tuple[str, ...]) -> tuple[tuple[tuple[Tsumo, Dahai, Dahai], ...], ...]:
+    """Per seat and tile id, its draw, its discard and its tsumogiri discard: events are
+    immutable, so each is made once and shared (most elements of a log are these)."""
+    return tuple(tuple((Tsumo(actor=who, pai=names[t]),
+                        Dahai(actor=who, pai=names[t], tsumogiri=False),
+                        Dahai(actor=who, pai=names[t], tsumogiri=True))
+                       for t in range(TILES)) for who in range(4))
+
+
+_RED_MOVES: Final = _move_events(_RED_NAMES)
+_PLAIN_MOVES: Final = _move_events(_PLAIN_NAMES)
 _SILENT: Final = frozenset({"SHUFFLE", "BYE", "FURITEN"})
 
 
@@ -389,6 +402,8 @@ class _Reader:
         self.tag = ""
         self.tile_names = _RED_NAMES
         """The mjai name of each tile id under the room's rules."""
+        self.moves = _RED_MOVES
+        """The draw and discard events of each seat and tile id under the room's rules."""
         self.out: list[MjlogEvent] = []
         """The records of the elements read, until the caller takes them."""
 
@@ -503,6 +518,7 @@ class _Reader:
         lobby = self.ints(elem, "lobby", 1, optional=True)
         self.rules = RoomRules.from_type(code, lobby[0] if lobby else None)
         self.tile_names = _RED_NAMES if self.rules.red_fives else _PLAIN_NAMES
+        self.moves = _RED_MOVES if self.rules.red_fives else _PLAIN_MOVES
         if self.rules.sanma:
             raise self.error("a three-player game (not supported)")
         self.go_seen = True
@@ -567,14 +583,14 @@ class _Reader:
         kyoku = self.playing()
         tile = self.tile_id(tile)
         kyoku.last_draw[who] = tile
-        self.emit(Tsumo(actor=who, pai=self.name(tile)), tile=tile)
+        self.emit(self.moves[who][tile][0], tile=tile)
 
     def discard(self, who: int, tile: int, lower: bool) -> None:
         kyoku = self.playing()
         tile = self.tile_id(tile)
         tsumogiri = lower or kyoku.last_draw[who] == tile
         kyoku.last_draw[who] = None
-        self.emit(Dahai(actor=who, pai=self.name(tile), tsumogiri=tsumogiri), tile=tile)
+        self.emit(self.moves[who][tile][2 if tsumogiri else 1], tile=tile)
 
     def call(self, elem: Mapping[str, str]) -> None:
         kyoku = self.playing()

@@ -150,7 +150,8 @@ class DecisionObserver(Protocol):
     """Told of every decision a replay plays, before the engine applies it."""
 
     def __call__(self, game: RiichiGame, seat: int, action: Action) -> None:
-        """``seat`` answers ``action`` (legal: checked) in ``game`` as it stands now."""
+        """``seat`` answers ``action`` (checked legal: the engine's own instance of it) in
+        ``game`` as it stands now."""
 
 
 def verify_log(events: Iterable[Event | Mapping[str, Any]], rules: RiichiRules | None = None,
@@ -552,14 +553,15 @@ class _Replay:
 
     def apply(self, k: int, seat: int, action: Action) -> None:
         game = self.game
-        reason = game.illegal_reason(seat, action)
-        if reason is not None:
+        found = game.find_legal(seat, action)
+        if found is None:
+            reason = game.illegal_reason(seat, action) or "not legal now"
             raise self.fail(k, f"illegal {action.type} of seat {seat}: {reason}",
                             self.log[k], self.legal(seat))
         if self.observer is not None:
-            self.observer(game, seat, action)
+            self.observer(game, seat, found)
         try:
-            game.apply(seat, action)
+            game.apply(seat, found)
         except IndexError as exc:
             if all(e["type"] == "none" for e in self.log[k + 1:self.end]):
                 raise self.fail(self.end, "the log stops inside the kyoku; the engine goes on "

@@ -765,6 +765,18 @@ class RiichiKyoku:
             self._self_cache = self._self_options()
         return self._self_cache
 
+    def find_legal(self, seat: int, action: Action) -> Action | None:
+        """The engine's own legal action of ``seat`` equal to ``action`` (a discard
+        without its tsumogiri flag: the legal one, tsumogiri first), or None if it is not
+        legal (:meth:`illegal_reason` says why). Applying the one found is quickest."""
+        if self.result is not None or action.actor != seat:
+            return None
+        legal = self._legal(seat)
+        found = self._match(action, legal)
+        if found is None:
+            found = self._match(self._normalize(action, legal), legal)
+        return found
+
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """Why ``action`` is not a legal answer of ``seat`` now, or None if it is."""
         if self.result is not None:
@@ -1609,6 +1621,12 @@ class RiichiGame:
     def legal_actions(self, seat: int) -> list[Action]:
         """See :meth:`RiichiKyoku.legal_actions`."""
         return [] if self.kyoku is None or self.over else self.kyoku.legal_actions(seat)
+
+    def find_legal(self, seat: int, action: Action) -> Action | None:
+        """See :meth:`RiichiKyoku.find_legal` (None once the game is over)."""
+        if self.over or self.kyoku is None:
+            return None
+        return self.kyoku.find_legal(seat, action)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         """See :meth:`RiichiKyoku.illegal_reason`."""
