@@ -11,14 +11,16 @@ exactly at the decision points a real mjai client is offered (its "possible acti
   others may rob it (chankan); an ``ankan`` only a kokushi wait may rob, as on Tenhou.
 
 :meth:`RiichiKyoku.pending` names the seats to answer now, :meth:`RiichiKyoku.legal_actions`
-their options, :meth:`RiichiKyoku.apply` plays one; every action and result is appended to
-``events`` as an mjai event dict (full information: all hands, all draws; whoever relays
-them masks what a seat may not see). :class:`RiichiGame` chains hands into a game.
+their options, :meth:`RiichiKyoku.find_legal` the engine's own option equal to a given
+action (:meth:`RiichiKyoku.illegal_reason` says why there is none), :meth:`RiichiKyoku.apply`
+plays one; every action and result is appended to ``events`` as an mjai event dict (full
+information: all hands, all draws; whoever relays them masks what a seat may not see).
+:class:`RiichiGame` chains hands into a game.
 
-Actions are :class:`Action` values: frozen, mjai-shaped, tiles named as mjai names them
-(``"5mr"`` the red five), so two copies of a tile that mjai cannot tell apart are the same
-action, while a red and a plain five are different options. :func:`action_from_mjai` and
-:func:`action_to_mjai` convert from and to mjai dicts.
+Actions are :class:`Action` values: unchangeable (``Final`` attributes), mjai-shaped, tiles
+named as mjai names them (``"5mr"`` the red five), so two copies of a tile that mjai
+cannot tell apart are the same action, while a red and a plain five are different options.
+:func:`action_from_mjai` and :func:`action_to_mjai` convert from and to mjai dicts.
 
 Tiles come from a :class:`TileSource`: the engine only ever asks it for the next tile, the
 next replacement tile and the indicators, so a log replay can supply the recorded tiles.
