@@ -38,6 +38,13 @@ def test_tile_of_hands_out_distinct_copies() -> None:
     assert tile_of("5mr", taken) == 16
     with pytest.raises(ValueError, match="already in play"):
         tile_of("5mr", {16})
+    plain: set[int] = set()  # without red fives copy 0 is a plain five like the others
+    for _ in range(4):
+        plain.add(tile_of("5p", plain, red_fives=False))
+    assert plain == {52, 53, 54, 55}
+    with pytest.raises(ValueError, match="no copy of 5p is left"):
+        tile_of("5p", plain, red_fives=False)
+    assert tile_of("E", {108}) == 109
 
 
 @pytest.mark.parametrize("name", ["", "0m", "10m", "5z", "6mr", "Er", "?", "5m r", "x"])

@@ -72,7 +72,7 @@ from referee.games.riichi.rules import (
     action_to_mjai,
 )
 from referee.games.riichi.tenhou_json import read_tenhou_json
-from referee.games.riichi.tiles import RED_FIVES, UNKNOWN, kind_name, parse_mjai
+from referee.games.riichi.tiles import UNKNOWN, parse_mjai, tile_of
 
 __all__ = [
     "FORMATS", "DecisionObserver", "LoadedLog", "ReplayError", "ReplayReport", "check_logs",
@@ -282,50 +282,30 @@ def _game_length(log: Sequence[Mapping[str, Any]], kyoku_first: Any) -> str:
 # ------------------------------------------------------------------------------ replay
 
 
-def _pools(red_fives: bool) -> dict[str, tuple[int, ...]]:
-    """Per mjai name, the tile ids it may stand for, in the order they are handed out."""
-    pools: dict[str, tuple[int, ...]] = {}
-    for kind in range(34):
-        ids = tuple(range(kind * 4, kind * 4 + 4))
-        pools[kind_name(kind)] = tuple(t for t in ids if t not in RED_FIVES) \
-            if red_fives else ids
-    for tile in RED_FIVES:
-        pools[kind_name(tile >> 2) + "r"] = (tile,)
-    return pools
-
-
-_POOLS: Final = {red: _pools(red) for red in (False, True)}
-
-
 class _Ids:
     """Hands out Tenhou tile ids for mjai names, each id once."""
 
     def __init__(self, red_fives: bool) -> None:
         self.red_fives = red_fives
-        self.pools = _POOLS[red_fives]
         self.taken: set[int] = set()
 
     def take(self, name: str) -> int:
         """The id of the next tile named ``name``; ``ValueError`` says why there is none."""
-        pool = self.pools.get(name)
-        if pool is None:
-            if name == UNKNOWN:
-                raise ValueError("a hidden tile '?': a replay needs every tile (a full log, "
-                                 "not one seat's view)")
-            parse_mjai(name)  # raises, naming the bad name
-            raise AssertionError(name)  # pragma: no cover - every good name has a pool
-        taken = self.taken
-        for tile in pool:
-            if tile not in taken:
-                taken.add(tile)
-                return tile
-        kind, red = parse_mjai(name)
-        if red or self.red_fives:
-            extra = " (three plain ones with red fives)" if kind in (4, 13, 22) \
-                and not red else ""
-            raise ValueError(f"one {name} too many in this kyoku: four of a kind is all "
-                             f"there is{extra}")
-        raise ValueError(f"a fifth {name} in this kyoku")
+        if name == UNKNOWN:
+            raise ValueError("a hidden tile '?': a replay needs every tile (a full log, "
+                             "not one seat's view)")
+        try:
+            tile = tile_of(name, self.taken, red_fives=self.red_fives)
+        except ValueError:
+            kind, red = parse_mjai(name)  # raises, naming a bad name
+            if red or self.red_fives:
+                extra = " (three plain ones with red fives)" if kind in (4, 13, 22) \
+                    and not red else ""
+                raise ValueError(f"one {name} too many in this kyoku: four of a kind is "
+                                 f"all there is{extra}") from None
+            raise ValueError(f"a fifth {name} in this kyoku") from None
+        self.taken.add(tile)
+        return tile
 
 
 class _Replay:

@@ -61,17 +61,34 @@ def parse_mjai(name: str) -> tuple[int, bool]:
     return kind, red
 
 
-def tile_of(name: str, taken: set[int] | frozenset[int] = frozenset()) -> int:
+def _pools(red_fives: bool) -> dict[str, tuple[int, ...]]:
+    """Per mjai name, the tile ids it may stand for, lowest first: a red five its own id;
+    any other name the copies of its kind, red fives left out unless ``red_fives`` is
+    False (a game without red fives, where copy 0 of a five is a plain five)."""
+    pools: dict[str, tuple[int, ...]] = {}
+    for kind in range(KINDS):
+        ids = range(kind * 4, kind * 4 + 4)
+        pools[kind_name(kind)] = tuple(t for t in ids if not (red_fives and t in RED_FIVES))
+    for tile in RED_FIVES:
+        pools[mjai_name(tile)] = (tile,)
+    return pools
+
+
+_POOLS: Final = {red: _pools(red) for red in (False, True)}
+
+
+def tile_of(name: str, taken: set[int] | frozenset[int] = frozenset(), *,
+            red_fives: bool = True) -> int:
     """A tile id for an mjai name: the red five's own id, otherwise the lowest copy of the
-    kind (not red) that is not in ``taken``; ``ValueError`` if there is none left."""
-    kind, red = parse_mjai(name)
-    if red:
-        tile = kind * 4
-        if tile in taken:
-            raise ValueError(f"the red five {name} is already in play")
-        return tile
-    for copy in range(4):
-        tile = kind * 4 + copy
-        if tile not in RED_FIVES and tile not in taken:
+    kind (not red, unless ``red_fives`` is False) that is not in ``taken``; ``ValueError``
+    if there is none left or the name is not an mjai tile name."""
+    pool = _POOLS[red_fives].get(name)
+    if pool is None:
+        parse_mjai(name)  # raises, naming the bad name
+        raise AssertionError(name)  # pragma: no cover - every good name has a pool
+    for tile in pool:
+        if tile not in taken:
             return tile
+    if len(pool) == 1 and pool[0] in RED_FIVES:
+        raise ValueError(f"the red five {name} is already in play")
     raise ValueError(f"no copy of {name} is left")
