@@ -72,6 +72,7 @@ from referee.training.encoding import (
     option_value,
     outcome_code,
     progression_value,
+    relseat,
 )
 
 __all__ = [
@@ -317,7 +318,7 @@ class _Annotator:
                 actor = event["actor"]
                 value = progression_value(kind, (actor - offset) % 4, event["pai"],
                                           event["consumed"],
-                                          rel=(event["target"] - actor) % 4 - 1)
+                                          rel=relseat(actor, event["target"]))
             elif kind == "ankan":
                 value = progression_value(kind, (event["actor"] - offset) % 4,
                                           event["consumed"][0])
@@ -404,9 +405,7 @@ class _Annotator:
         """The sparse features that stay while the dora indicators stay, with a comma."""
         kyoku = game.kyoku
         assert kyoku is not None
-        if not game.rules.red_fives:
-            raise AnnotationError("a game without red fives: the format has three slots "
-                                  "for the plain fives of a suit")
+        _require_red_fives(game.rules)
         if kyoku.bakaze > 2:
             raise AnnotationError("a round in the North wind: the format has no feature "
                                   "for it")
@@ -420,20 +419,20 @@ class _Annotator:
         """The option feature of an engine action of ``seat``."""
         kind = action.type
         pai = action.pai
+        target = action.target
         if kind == "dahai":
             if pai is not None and not riichi:
                 return _DAHAI_OPTION[pai][1 if action.tsumogiri else 0]
             return option_value(kind, pai, tsumogiri=bool(action.tsumogiri), riichi=riichi)
         if kind == "hora":
-            if action.target == seat:
+            if target == seat:
                 return O_TSUMO
-            return option_value("ron", rel=(action.target - seat) % 4 - 1)  # type: ignore[operator]
+            return option_value("ron", rel=None if target is None else relseat(seat, target))
         if kind in _SAME_KIND:
             return option_value(_SAME_KIND[kind], action.consumed[0] if kind == "ankan"
                                 else action.pai, action.consumed)
         return option_value(kind, action.pai, action.consumed,
-                            rel=None if action.target is None
-                            else (action.target - seat) % 4 - 1)
+                            rel=None if target is None else relseat(seat, target))
 
     # ---------------------------------------------------------------- results
 
@@ -480,6 +479,13 @@ class _Annotator:
         return out
 
 
+def _require_red_fives(rules: RiichiRules) -> None:
+    """:class:`AnnotationError` for a game without red fives."""
+    if not rules.red_fives:
+        raise AnnotationError("a game without red fives: the format has three slots for "
+                              "the plain fives of a suit")
+
+
 def _ranks(scores: Sequence[int], first: int) -> list[int]:
     """Each seat's place 0..3 by score, ties to the seat nearer the first dealer ``first``."""
     rank = [0] * 4
@@ -504,9 +510,7 @@ def annotate_game(events: Iterable[Event | Mapping[str, Any]], game_id: str,
                             observer=annotator)
     except EncodingError as exc:
         raise AnnotationError(str(exc)) from None
-    if not report.rules.red_fives:
-        raise AnnotationError("a game without red fives: the format has three slots for "
-                              "the plain fives of a suit")
+    _require_red_fives(report.rules)
     game = annotator.game
     if game is None:
         raise AnnotationError("the log holds no decision")

@@ -88,6 +88,7 @@ from referee.training.encoding import (
     OPTION_VALUE,
     PROGRESSION_PADDING,
     RESULT_SIZE,
+    SEAT,
     SPARSE_PADDING,
 )
 
@@ -121,7 +122,6 @@ Ints: TypeAlias = npt.NDArray[np.int64]
 """The integers of a field: a 1-dimensional int64 array."""
 
 _SEAT = re.compile(r"(?<![0-9])(?:[7-9]|10)(?![0-9])", re.ASCII)  # in a sparse field
-_FIRST_SEAT = 7
 _INT32 = 2**31
 # Plain decimals of at most 9 digits (so within int32), no leading zeros.
 _NUMBER = r"(?:0|[1-9][0-9]{0,8})"
@@ -248,7 +248,7 @@ def _state(fields: Sequence[str], first: int) -> State:
     if progression[0] != 0:
         raise _Bad(f"{what[2]}: starts with {progression[0]}, not 0 (the start of the round)")
     candidates = _unsigned(fields[first + 3], what[3], CANDIDATE_VALUE)
-    return State(sparse, numeric, progression, candidates, int(seat[0]) - _FIRST_SEAT)
+    return State(sparse, numeric, progression, candidates, int(seat[0]) - SEAT)
 
 
 def _choice(text: str, field: int, state: State) -> int:

@@ -109,7 +109,7 @@ class EncodingError(ValueError):
 
 # ------------------------------------------------------------------------------ tiles
 
-_HONOR_NAMES: Final = ("E", "S", "W", "N", "P", "F", "C")
+_HONOR_NAMES: Final = tuple(kind_name(k) for k in range(27, 34))
 _TILE_NAMES: Final = tuple(
     [f"5{s}r" if r == 0 else f"{r}{s}" for s in "mps" for r in range(10)]
     + list(_HONOR_NAMES))
@@ -223,7 +223,6 @@ def _chi_table() -> tuple[tuple[int, int, int], ...]:
 
 
 _CHI: Final = _chi_table()
-_SUITS: Final = "mps"
 
 
 def _suit_number(name: str) -> tuple[int, int]:
