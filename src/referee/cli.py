@@ -10,7 +10,7 @@ import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -19,6 +19,9 @@ from referee.core.errors import ConfigError, RefereeError
 from referee.core.players import PlayerSpec, check_runnable, resolve_players
 from referee.core.record import GameRecord
 from referee.output import GameProgress, make_console, results_table
+
+if TYPE_CHECKING:
+    from referee.training.logs import AnnotateSummary
 
 log = logging.getLogger("referee")
 
@@ -747,7 +750,8 @@ def _annotation_options(command: Callable[..., None]) -> Callable[..., None]:
     return command
 
 
-def _report_annotation(summary: Any, output: Path, seconds: float, what: str) -> None:
+def _report_annotation(summary: AnnotateSummary, output: Path, seconds: float,
+                       what: str) -> None:
     """The summary line of an annotation command (stderr); exit 1 if a game was skipped."""
     for label, reason in summary.skipped:
         click.echo(f"skipped {reason if reason.startswith(label) else f'{label}: {reason}'}",
@@ -849,14 +853,11 @@ def selfplay_riichi(games: int, seed: int | None, players: str, room: str, game_
     """
     import time
 
-    from referee.training.annotate import DEFAULT_GRADE, DEFAULT_ROOM, Context
+    from referee.training.logs import Overrides, context_for
     from referee.training.selfplay import selfplay
 
     first = _seed_or_random(seed)
-    room_feature = _ms_room(ms_room)
-    grades = _grades(grade)
-    context = Context(room=DEFAULT_ROOM if room_feature is None else room_feature,
-                      grades=grades or (DEFAULT_GRADE,) * 4)
+    context = context_for(Overrides(room=_ms_room(ms_room), grades=_grades(grade)))
     start = time.perf_counter()
     try:
         summary = selfplay(games, output, seed=first,

@@ -107,8 +107,9 @@ def play_remote(game: str, settings: Any, task: GameTask,
         kill_all_processes()
 
 
-def _import_ray() -> Any:
-    """The ``ray`` module (typed ``Any``: mypy passes with or without the extra)."""
+def import_ray() -> Any:
+    """The ``ray`` module (typed ``Any``: mypy passes with or without the extra);
+    ``ConfigError`` naming the extra when it is not installed."""
     try:
         return importlib.import_module("ray")
     except ImportError:
@@ -170,7 +171,7 @@ def init_local_ray(num_cpus: int | None = None) -> None:
     workers' logs stay in Ray's session folder (``/tmp/ray/session_latest/logs``). This
     always starts a new cluster, whatever ``RAY_ADDRESS`` or an earlier ``ray start`` say.
     """
-    ray = _import_ray()
+    ray = import_ray()
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     with _loopback_node(ray):
         # "local", not None: None would join a cluster named by RAY_ADDRESS or left by
@@ -200,7 +201,7 @@ def start_ray(address: str, cpus: int) -> bool:
     ``cpus`` CPUs); True if it did (the caller shuts Ray down at the end), False if Ray was
     already initialised here (that connection is used). ``ConfigError`` when the extra is
     missing, the address is unreachable or the cluster refuses."""
-    ray = _import_ray()
+    ray = import_ray()
     if ray.is_initialized():
         if address != LOCAL:
             _check_reachable(address)
@@ -224,11 +225,6 @@ def start_ray(address: str, cpus: int) -> bool:
     return True
 
 
-def import_ray() -> Any:
-    """The ``ray`` module; ``ConfigError`` naming the extra when it is not installed."""
-    return _import_ray()
-
-
 class RayPlayer:
     """Plays tournament games as Ray tasks (a ``play`` function for ``TournamentRunner``).
 
@@ -241,7 +237,7 @@ class RayPlayer:
 
     def __init__(self, tournament: Tournament, address: str, workers: int,
                  num_cpus: float = 1.0) -> None:
-        ray = _import_ray()
+        ray = import_ray()
         self.address = address
         self.workers = max(1, workers)
         self.output = tournament.output

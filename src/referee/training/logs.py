@@ -39,7 +39,7 @@ from referee.training.shuffle import AtomicOutput
 
 __all__ = [
     "AnnotateSummary", "GameLines", "Overrides", "annotate_file", "annotate_logs",
-    "game_ids", "input_files", "write_games",
+    "context_for", "game_ids", "input_files", "write_games",
 ]
 
 _EXTENSIONS = (".gz", ".bz2", ".mjlog", ".json", ".jsonl", ".mjson", ".log", ".txt", ".xml")
@@ -107,8 +107,10 @@ def _stem(name: str) -> str:
             return name
 
 
-def _context(overrides: Overrides, room: str | None,
-             dans: tuple[int | None, ...] | None) -> Context:
+def context_for(overrides: Overrides, room: str | None = None,
+                dans: tuple[int | None, ...] | None = None) -> Context:
+    """The annotation context of a game: the command line's values, else the log's (a
+    Tenhou ``room``, Tenhou ``dans``), else the defaults."""
     if overrides.room is not None:
         room_value = overrides.room
     else:
@@ -130,7 +132,7 @@ def annotate_file(task: tuple[str, str, Overrides]) -> GameLines:
     path, game_id, overrides = task
     try:
         loaded = load_log(path)
-        context = _context(overrides, loaded.room, loaded.dans)
+        context = context_for(overrides, loaded.room, loaded.dans)
         lines = annotate_game(loaded.events, game_id, context, loaded.rules,
                               source=path, final_results=loaded.final_results)
     except (ValueError, OSError, EOFError) as exc:

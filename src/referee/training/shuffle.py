@@ -289,11 +289,11 @@ class AtomicOutput:
     """An output file that appears all at once, complete, or not at all.
 
     :attr:`stream` takes bytes (gzip at :data:`LINES_GZIP_LEVEL` for a ``.gz`` name, bz2
-    for ``.bz2``, else plain) for
-    a hidden file beside ``output``; :meth:`commit` renames it to ``output`` and
-    :meth:`discard` removes it. ``"-"`` is standard output, written directly. As a context
-    manager it gives the stream and commits at the end of the block, or discards if the
-    block raises. Errors are ``DataFileError`` naming ``output``.
+    for ``.bz2``, else plain) for a hidden file beside ``output``; :meth:`commit` renames
+    it to ``output`` and :meth:`discard` removes it. ``"-"`` is standard output, written
+    directly. As a context manager it gives the stream and commits at the end of the
+    block, or discards if the block raises. Errors are ``DataFileError`` naming
+    ``output``.
     """
 
     def __init__(self, output: str | Path) -> None:
