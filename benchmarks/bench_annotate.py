@@ -47,20 +47,28 @@ REAL = ["2010091009gm-00a9-0000-83af2648.mjlog", "kan4.mjlog", "nm.mjlog", "yao9
 SPEEDS = ["replay_points_per_s", "annotate_points_per_s", "files_points_per_s"]
 
 
+def corpus_files(folder: Path, selfplay_games: int) -> list[Path]:
+    """The real games' files, and ``selfplay_games`` self-play games written as mjai logs
+    into ``folder``."""
+    from referee.training.selfplay import selfplay
+
+    files = [DATA / name for name in REAL]
+    if selfplay_games:
+        records = folder / "selfplay"
+        selfplay(selfplay_games, folder / "sp.txt", seed=1, records=records)
+        files += sorted(records.iterdir())
+    return files
+
+
 def measure(selfplay_games: int, rounds: int) -> dict[str, Any]:
     """The figures of the package ``import referee`` finds in this process."""
     from referee.games.riichi import mjai, rules
     from referee.games.riichi.replay import load_log, verify_log
     from referee.training.annotate import Context, annotate_game
     from referee.training.logs import annotate_logs
-    from referee.training.selfplay import selfplay
 
     with tempfile.TemporaryDirectory() as folder:
-        files = [DATA / name for name in REAL]
-        if selfplay_games:
-            records = Path(folder) / "selfplay"
-            selfplay(selfplay_games, Path(folder) / "sp.txt", seed=1, records=records)
-            files += sorted(records.iterdir())
+        files = corpus_files(Path(folder), selfplay_games)
         logs = [load_log(path) for path in files]
         points = sum(len(annotate_game(log.events, "warm", Context(), log.rules))
                      for log in logs)

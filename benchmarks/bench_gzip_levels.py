@@ -1,7 +1,7 @@
 """gzip levels on annotation lines: the size and the time of each, against level 6.
 
 The corpus: the annotation lines of the five whole real games in ``tests/data/riichi`` and
-of ``--selfplay`` games of four greedy bots (as ``bench_annotate.py`` reads them). Each level
+of ``--selfplay`` games of four greedy bots (``bench_annotate.py``'s corpus). Each level
 compresses the whole text once per round as a gzip stream (what ``.gz`` outputs are), best
 of ``--rounds``; the baseline is level 6 (gzip's default) in the same run. This is why
 annotation files are written at level 5 (:data:`referee.training.shuffle.LINES_GZIP_LEVEL`).
@@ -21,27 +21,17 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from bench_annotate import corpus_files
 from figures import print_figures
-
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data" / "riichi"
-REAL = ["2010091009gm-00a9-0000-83af2648.mjlog", "kan4.mjlog", "nm.mjlog", "yao9.mjlog",
-        "tenhou6/ranked_game.json"]
 
 
 def corpus(selfplay_games: int) -> bytes:
     """The annotation lines of the corpus, as one text."""
     from referee.training.logs import annotate_logs
-    from referee.training.selfplay import selfplay
 
     with tempfile.TemporaryDirectory() as folder:
-        files = [DATA / name for name in REAL]
-        if selfplay_games:
-            records = Path(folder) / "selfplay"
-            selfplay(selfplay_games, Path(folder) / "sp.txt", seed=1, records=records)
-            files += sorted(records.iterdir())
         out = Path(folder) / "lines.txt"
-        annotate_logs(files, out)
+        annotate_logs(corpus_files(Path(folder), selfplay_games), out)
         return out.read_bytes()
 
 
