@@ -6,7 +6,9 @@ the last point, ``--pattern`` play only points of its own colour class so that n
 makes five (``(x + 2y) % 4 < 2`` for black): games fill the board and end drawn.
 ``--log FILE`` appends every raw line received (with its line end, as Python repr) to FILE;
 ``--swap2 A,B`` answers SWAP2BOARD case 2 with A (``swap``, ``one`` or ``two``) and case 3
-with B (``swap`` or ``one``).
+with B (``swap`` or ``one``); ``--info-error before|after`` answers every ``INFO time_left``
+with ``ERROR Unknown command: TIME_LEFT``, at once (so before its move) or just after its
+next move, as brains that do not know that INFO key do.
 """
 
 import sys
@@ -19,6 +21,8 @@ def main() -> None:
     pattern = "--pattern" in args
     log = open(args[args.index("--log") + 1], "ab") if "--log" in args else None  # noqa: SIM115
     swap2 = args[args.index("--swap2") + 1].split(",") if "--swap2" in args else ["one", "one"]
+    info_error = args[args.index("--info-error") + 1] if "--info-error" in args else ""
+    pending_errors = 0
     raw_in = sys.stdin.buffer
 
     def readline() -> str:
@@ -41,6 +45,14 @@ def main() -> None:
             order.reverse()
 
     def play() -> None:
+        nonlocal pending_errors
+        move()
+        for _ in range(pending_errors):
+            out.write("ERROR Unknown command: TIME_LEFT\n")
+        out.flush()
+        pending_errors = 0
+
+    def move() -> None:
         if pattern:
             black = len(taken) % 2 == 0
             for p in order:
@@ -127,6 +139,12 @@ def main() -> None:
         elif word == "END":
             return
         elif word == "INFO":
+            if info_error and rest.split(None, 1)[:1] == ["time_left"]:
+                if info_error == "before":
+                    out.write("ERROR Unknown command: TIME_LEFT\n")
+                    out.flush()
+                else:
+                    pending_errors += 1
             continue
         else:
             out.write(f"UNKNOWN {word}\n")

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from referee.core.clock import Clock, TimeControl
 from referee.core.errors import BotFault, MatchAborted
 from referee.core.outcome import Outcome
 from referee.core.process import BotProcess
-from referee.games.gomoku.game import Move, Stones
-from referee.games.gomoku.protocol import Brain, parse_about, parse_point
+from referee.games.gomoku.game import GomokuGame, Move, Stones
+from referee.games.gomoku.protocol import Brain, GomokuSeat, parse_about, parse_point
 
 BRAINS = Path(__file__).resolve().parents[2] / "brains"
 
@@ -91,13 +92,39 @@ def test_swap2_answers_are_parsed(tmp_path: Path) -> None:
         b.end()
 
 
-def test_unknown_to_a_move_request_is_a_protocol_error(tmp_path: Path) -> None:
+def test_lines_that_are_not_moves_are_notes_and_the_wait_goes_on(tmp_path: Path) -> None:
+    script = ("import sys\nsys.stdin.readline(); sys.stdin.readline()\n"
+              "print('ERROR Unknown command: TIME_LEFT\\nUNKNOWN what?\\nDEBUG d\\n"
+              "MESSAGE m\\n7 8\\n3,4', flush=True)\nsys.stdin.readline()\n")
+    b = brain(tmp_path, [sys.executable, "-c", script])
+    notes: list[tuple[str, str]] = []
+    b.on_note = lambda kind, text: notes.append((kind, text))
+    try:
+        assert b.begin(1000, soon()) == (3, 4)
+    finally:
+        b.end()
+    assert notes == [("ERROR", "Unknown command: TIME_LEFT"), ("UNKNOWN", "what?"),
+                     ("DEBUG", "d"), ("MESSAGE", "m"), ("TEXT", "7 8")]
+
+
+def test_a_brain_that_never_moves_times_out_naming_its_last_line(tmp_path: Path) -> None:
     script = "import sys\nfor line in sys.stdin:\n    print('UNKNOWN what?', flush=True)\n"
     b = brain(tmp_path, [sys.executable, "-c", script])
+    seat = GomokuSeat(b, 0, Clock(TimeControl(turn=0.3, tolerance=0.1)))
     try:
         with pytest.raises(BotFault) as caught:
-            b.begin(1000, soon())
-        assert caught.value.outcome is Outcome.PROTOCOL_ERROR
-        assert "answered 'UNKNOWN what?' to BEGIN" in caught.value.reason
+            seat.request(GomokuGame(15))
+        assert caught.value.outcome is Outcome.TIMEOUT
+        assert "its last line, 'UNKNOWN what?', is not a move" in caught.value.reason
+    finally:
+        b.end()
+
+
+@pytest.mark.parametrize("answer", ["UNKNOWN", "ERROR cannot restart"])
+def test_restart_refused_means_start_afresh(tmp_path: Path, answer: str) -> None:
+    script = f"import sys\nfor line in sys.stdin:\n    print({answer!r}, flush=True)\n"
+    b = brain(tmp_path, [sys.executable, "-c", script])
+    try:
+        assert b.restart(soon()) is False
     finally:
         b.end()

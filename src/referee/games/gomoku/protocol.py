@@ -5,10 +5,17 @@ TAKEBACK, ABOUT, END, and PLAY in answer to SUGGEST). ``GomokuSeat`` translates 
 engine into those commands for one seat: TURN when the brain knows every stone but the
 opponent's last, BEGIN on an empty board, BOARD otherwise, SWAP2BOARD during swap2.
 
-Lines from the brain: MESSAGE and DEBUG are kept as notes and never taken for a move;
-UNKNOWN and ERROR to a command that needs an answer, and anything that is not a valid
-answer, are protocol errors. ``x,y`` answers are parsed here; whether the point is legal is
-the engine's question.
+Lines from the brain: MESSAGE and DEBUG are kept as notes and never taken for an answer.
+While the manager waits for a move (BEGIN, TURN, BOARD, SWAP2BOARD, PLAY), every line that
+is not a move is kept as a note and the wait goes on, as GomocupJudge's manager does: a
+brain that answers ``ERROR Unknown command: ...`` to an INFO it does not know and then its
+move plays on; the clock still ends the wait of a brain that never moves. To START, RESTART,
+ABOUT and TAKEBACK the brain's first other line is its answer (ERROR to START refuses the
+board; UNKNOWN or ERROR to RESTART mean "start me afresh"). ``x,y`` answers are parsed here;
+whether the point is legal is the engine's question.
+
+INFO lines are only ever sent while the brain is idle (before a request, after START or
+RESTART), as Piskvork does, never while it thinks.
 """
 
 from __future__ import annotations
@@ -50,6 +57,17 @@ def parse_point(text: str) -> tuple[int, int] | None:
     return int(match.group(1)), int(match.group(2))
 
 
+def _is_points(line: str) -> bool:
+    """Whether ``line`` is one or more ``x,y`` points separated by spaces."""
+    parts = line.split()
+    return bool(parts) and all(parse_point(part) is not None for part in parts)
+
+
+def _points(line: str) -> list[tuple[int, int]]:
+    """The points of a line that ``_is_points`` accepts."""
+    return [p for p in (parse_point(part) for part in line.split()) if p is not None]
+
+
 def parse_about(line: str) -> dict[str, str]:
     """Parse an ABOUT answer: ``key="value"`` pairs, or an old free-text answer as ``text``."""
     pairs = {k.lower(): v for k, v in _ABOUT_PAIR.findall(line)}
@@ -65,6 +83,9 @@ class Brain:
         self.on_note = on_note
         self.about: dict[str, str] = {}
         self.messages = 0
+        self.skipped: str | None = None
+        """The last line of the current move request that was not a move (for the
+        reason of a timeout: a brain that means ``7 8`` for ``7,8`` is told so)."""
 
     # -- answers ------------------------------------------------------------------------
     def _note(self, kind: str, text: str) -> None:
@@ -92,22 +113,41 @@ class Brain:
                 continue
             return line.strip()
 
+    def _move_answer(self, command: str, deadline: float, swap: bool = False) -> str:
+        """The next line that is a move answer: points (``x,y`` or several), ``SUGGEST x,y``,
+        or (``swap``) ``SWAP``. Every other line is kept as a note (its keyword as the
+        kind: MESSAGE, DEBUG, ERROR, UNKNOWN, or TEXT for anything else) and the wait goes
+        on until the deadline."""
+        self.skipped = None
+        while True:
+            line = self._answer(command, deadline)
+            if _is_points(line):
+                return line
+            word = line.split(None, 1)[0].upper() if line else ""
+            if (word == "SUGGEST" and parse_point(line[7:]) is not None) or (
+                swap and line.upper() == "SWAP"
+            ):
+                return line
+            self.skipped = line
+            if word in ("ERROR", "UNKNOWN"):
+                self._note(word, line[len(word) :].strip())
+            else:
+                self._note("TEXT", line)
+            if time.monotonic() > deadline:
+                raise BotFault(Outcome.TIMEOUT, f"no answer to {command} in time")
+
     def _fault(self, command: str, line: str) -> BotFault:
         return BotFault(Outcome.PROTOCOL_ERROR, f"answered {clip(line)!r} to {command}")
 
     def _read_points(self, command: str, deadline: float) -> list[tuple[int, int]]:
         """Read an answer made of points (``x,y`` or several, space separated)."""
-        line = self._answer(command, deadline)
+        line = self._move_answer(command, deadline)
         if line[:7].upper() == "SUGGEST":
             point = parse_point(line[7:])
-            if point is None:
-                raise self._fault(command, line)
+            assert point is not None  # _move_answer only returns a SUGGEST with a point
             self.process.send(f"PLAY {point[0]},{point[1]}{EOL}", deadline)
             return self._read_points("PLAY", deadline)
-        points = [parse_point(part) for part in line.split()]
-        if not points or None in points:
-            raise self._fault(command, line)
-        return points  # type: ignore[return-value]
+        return _points(line)
 
     def _read_move(self, command: str, deadline: float) -> tuple[int, int]:
         points = self._read_points(command, deadline)
@@ -132,13 +172,15 @@ class Brain:
         raise self._fault(command, line)
 
     def restart(self, deadline: float) -> bool:
-        """RESTART; ``False`` when the brain does not know it (answers UNKNOWN)."""
+        """RESTART; ``False`` when the brain does not know it or cannot (UNKNOWN or ERROR:
+        the caller starts it afresh, which also drops a late ERROR to an earlier INFO)."""
         self.process.send("RESTART" + EOL, deadline)
         line = self._answer("RESTART", deadline)
         word = line.split(None, 1)[0].upper() if line else ""
         if word == "OK":
             return True
-        if word == "UNKNOWN":
+        if word in ("UNKNOWN", "ERROR"):
+            self._note(word, f"to RESTART: {line[len(word) :].strip()}")
             return False
         raise self._fault("RESTART", line)
 
@@ -183,14 +225,13 @@ class Brain:
         self.process.send(
             f"INFO time_left {time_left}{EOL}SWAP2BOARD{EOL}{body}DONE{EOL}", deadline
         )
-        line = self._answer("SWAP2BOARD", deadline)
+        line = self._move_answer("SWAP2BOARD", deadline, swap=True)
         if line.upper() == "SWAP":
             return Swap()
-        points = [parse_point(part) for part in line.split()]
-        if not points or any(p is None for p in points):
+        if line[:7].upper() == "SUGGEST":
             raise self._fault("SWAP2BOARD", line)
-        clean = tuple(p for p in points if p is not None)
-        return Move(*clean[0]) if len(clean) == 1 else Stones(clean)
+        points = tuple(_points(line))
+        return Move(*points[0]) if len(points) == 1 else Stones(points)
 
     def takeback(self, x: int, y: int, deadline: float) -> None:
         """TAKEBACK x,y: the brain removes that stone and answers OK."""
@@ -242,7 +283,11 @@ class GomokuSeat:
                 self.known = -1
         except BotFault as fault:
             if fault.outcome is Outcome.TIMEOUT:
-                raise clock.expire() from None
+                late = clock.expire()
+                if brain.skipped is not None:
+                    late = BotFault(Outcome.TIMEOUT, f"{late.reason}; its last line, "
+                                    f"{clip(brain.skipped)!r}, is not a move")
+                raise late from None
             raise
         return Decision(action, clock.stop())
 
