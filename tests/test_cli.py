@@ -86,6 +86,8 @@ def test_psq_command_converts_a_record(tmp_path: Path) -> None:
         (["--timeout-turn", "-5"], "--timeout-turn must not be negative"),
         (["--openings", "/nonexistent/op.txt"], "cannot read openings"),
         (["--swap2", "--openings", "OPENINGS"], "either openings or swap2"),
+        (["--draw-at-empty", "-1"], "--draw-at-empty must not be negative"),
+        (["--draw-at-empty", "225"], "draw at empty must be 0..224"),
     ],
 )
 def test_bad_options_give_one_clear_error(tmp_path: Path, args: list[str], message: str) -> None:

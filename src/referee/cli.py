@@ -78,15 +78,24 @@ def match() -> None:
 @match.command("gomoku")
 @click.argument("players", nargs=2, metavar="BRAIN1 BRAIN2")
 @click.option("--rule", default="freestyle", show_default=True,
-              help="freestyle, exact5, renju or caro (or the Gomocup bitmask 0, 1, 4, 8).")
+              help="freestyle, exact5, renju, caro or caro5 (or the Gomocup bitmask "
+                   "0, 1, 4, 8, 9).")
+@click.option("--renju-judge", type=click.Choice(["rif", "gomocup"]), default="rif",
+              show_default=True,
+              help="Renju threes: RIF's letter, or as GomocupJudge/Piskvork (a straight-four "
+                   "point that also makes a five completes no three).")
+@click.option("--draw-at-empty", type=int, default=0, show_default=True,
+              help="End a game as a draw when only this many empty points remain "
+                   "(GomocupJudge: 25 in renju); 0 = when the board is full.")
 @click.option("--size", type=int, default=15, show_default=True, help="Square board size (5..32).")
 @click.option("--width", type=int, help="Board width for a rectangular board (5..32).")
 @click.option("--height", type=int, help="Board height for a rectangular board (5..32).")
-@click.option("--games", type=int, default=2, show_default=True,
-              help="Games in the match (colours alternate).")
+@click.option("--games", type=int,
+              help="Games in the match (colours alternate) [default: 2, or with --openings "
+                   "two per opening: every opening with both colours].")
 @click.option("--openings", "openings_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Openings file: one per line, stones as x,y offsets from the centre; "
-                   "each opening is played with both colours.")
+                   "each opening is played with both colours, in file order.")
 @click.option("--swap2", is_flag=True, help="Open every game with swap2, played by the brains.")
 @click.option("--timeout-turn", type=int, default=5000, show_default=True,
               help="Milliseconds per move (INFO timeout_turn).")
@@ -104,8 +113,9 @@ def match() -> None:
 @click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for brains' persistent files (INFO folder).")
 @click.option("--no-psq", is_flag=True, help="Do not write Piskvork .psq files.")
-def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | None,
-                 height: int | None, games: int, openings_file: Path | None, swap2: bool,
+def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_empty: int,
+                 size: int, width: int | None,
+                 height: int | None, games: int | None, openings_file: Path | None, swap2: bool,
                  timeout_turn: int, timeout_match: int, tolerance: int, startup: int,
                  memory: int, seed: int | None, out_dir: Path | None, folder: Path | None,
                  no_psq: bool) -> None:
@@ -117,7 +127,8 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
     """
     from referee.games.gomoku.board import Rule
     from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
-    from referee.games.gomoku.openings import read_openings
+    from referee.games.gomoku.openings import coverage, read_openings
+    from referee.games.gomoku.renju import RenjuJudge
 
     console = make_console()
     try:
@@ -126,18 +137,23 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
         except ValueError as exc:
             raise ConfigError(f"--rule: {exc}") from None
         for name, value in (("--timeout-turn", timeout_turn), ("--timeout-match", timeout_match),
-                            ("--tolerance", tolerance), ("--memory", memory)):
+                            ("--tolerance", tolerance), ("--memory", memory),
+                            ("--draw-at-empty", draw_at_empty)):
             if value < 0:
                 raise ConfigError(f"{name} must not be negative, got {value}")
         if startup <= 0:
             raise ConfigError(f"--startup must be positive, got {startup}")
         specs = _runnable_players(players, BUILTIN_BRAINS)
+        openings = read_openings(openings_file) if openings_file else []
+        if games is None:
+            games = 2 * len(openings) if openings else 2
         settings = GomokuSettings.from_options(
             size=size, width=width, height=height, timeout_turn=timeout_turn,
             timeout_match=timeout_match, tolerance=tolerance, startup=startup, memory=memory,
-            rule=parsed_rule,
+            rule=parsed_rule, renju_judge=RenjuJudge.parse(renju_judge),
+            draw_at_empty=draw_at_empty,
             games=games,
-            openings=read_openings(openings_file) if openings_file else [],
+            openings=openings,
             swap2=swap2,
             seed=_seed_or_random(seed),
             folder=folder.resolve() if folder else None,
@@ -146,8 +162,13 @@ def match_gomoku(players: tuple[str, str], rule: str, size: int, width: int | No
         out = (out_dir or _default_out("match")).resolve()
         console.print(
             f"Gomoku {settings.rule.value} {settings.width}x{settings.height}, "
-            f"{games} game(s): {specs[0].name} vs {specs[1].name}, seed {settings.seed}"
+            f"{games} game(s): {specs[0].name} vs {specs[1].name}, seed {settings.seed}",
+            markup=False,
         )
+        console.print(f"Judged: {settings.judged()}", markup=False)
+        if openings:
+            console.print(f"Openings ({openings_file}): {coverage(len(openings), games)}",
+                          markup=False)
         with GameProgress(console, games) as progress:
             result = GomokuMatch(specs, settings, out, on_game=progress.game_done).run()
     except BaseException as exc:

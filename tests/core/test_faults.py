@@ -185,12 +185,15 @@ def no_answer_ms(reason: str) -> int:
     [
         ("crash-start", 0, Outcome.CRASH, "exit code 3"),
         ("crash-mid", 1, Outcome.CRASH, "exit code 4"),
-        ("garbage", 0, Outcome.PROTOCOL_ERROR, "answered 'hello referee' to TURN"),
-        ("bad-utf8", 1, Outcome.PROTOCOL_ERROR, "answered '\ufffd\ufffd,\ufffd\ufffd' to TURN"),
+        # lines that are not moves are notes (as GomocupJudge skips them): the clock ends
+        # the wait, and the reason quotes the last such line
+        ("garbage", 0, Outcome.TIMEOUT, "its last line, 'hello referee', is not a move"),
+        ("bad-utf8", 1, Outcome.TIMEOUT, "'\ufffd\ufffd,\ufffd\ufffd', is not a move"),
         ("off-board", 0, Outcome.ILLEGAL_MOVE, "15,15 is outside the 15x15 board"),
         ("occupied", 1, Outcome.ILLEGAL_MOVE, "is already occupied"),
-        ("unknown-turn", 0, Outcome.PROTOCOL_ERROR, "answered 'UNKNOWN' to TURN"),
-        ("error-turn", 1, Outcome.PROTOCOL_ERROR, "answered 'ERROR cannot play now' to TURN"),
+        ("unknown-turn", 0, Outcome.TIMEOUT, "its last line, 'UNKNOWN', is not a move"),
+        ("error-turn", 1, Outcome.TIMEOUT, "'ERROR cannot play now', is not a move"),
+        ("two-moves", 0, Outcome.PROTOCOL_ERROR, "answered '2,0 3,0' to TURN"),
     ],
 )
 def test_fault_loses_the_game_and_leaves_no_process(
@@ -230,11 +233,12 @@ def test_no_answer_in_time_is_a_timeout_at_the_deadline(
     assert_no_leftovers(played)
 
 
-def test_ten_megabyte_line_is_cut_and_is_a_protocol_error(tmp_path: Path, tag: str) -> None:
+def test_ten_megabyte_line_is_cut_and_is_no_move(tmp_path: Path, tag: str) -> None:
     played = play(tmp_path, tag, "long-line-eol")
-    record = assert_forfeit(played, Outcome.PROTOCOL_ERROR, "answered '7777", 0)
-    assert "to TURN" in record.reason
-    assert len(record.reason) < 200  # the line is shown shortened, not 10 MB of it
+    record = assert_forfeit(played, Outcome.TIMEOUT, "its last line, '7777", 0)
+    assert "is not a move" in record.reason
+    assert len(record.reason) < 250  # the line is shown shortened, not 10 MB of it
+    assert [len(n.text) for n in record.notes if n.kind == "TEXT"] == [2000]
     assert_no_leftovers(played)
 
 
@@ -284,7 +288,7 @@ def test_refused_board_size_aborts_the_match_naming_brain_and_size(
 
 @pytest.mark.parametrize(
     ("mode", "outcome"),
-    [("crash-mid", Outcome.CRASH), ("hang", Outcome.TIMEOUT), ("garbage", Outcome.PROTOCOL_ERROR)],
+    [("crash-mid", Outcome.CRASH), ("hang", Outcome.TIMEOUT), ("two-moves", Outcome.PROTOCOL_ERROR)],
 )
 def test_opponent_plays_on_in_the_next_game_after_a_fault(
     tmp_path: Path, tag: str, mode: str, outcome: Outcome
@@ -415,7 +419,7 @@ def test_referee_memory_stays_bounded_under_long_lines_and_stderr_floods(
         cli_match(flood, f"{broken} flood-stderr", instant, 1),
     ])
     outcomes = [GameRecord.read(lines / f"game-00{i}.json").outcome for i in (1, 2)]
-    assert outcomes == [Outcome.PROTOCOL_ERROR, Outcome.TIMEOUT]
+    assert outcomes == [Outcome.TIMEOUT, Outcome.TIMEOUT]
     assert GameRecord.read(flood / "game-001.json").outcome is Outcome.NORMAL
     assert (flood / "logs" / "broken.stderr.log").stat().st_size <= DEFAULT_STDERR_CAP
     assert peak < 120 * MB, f"referee peak RSS {peak / MB:.1f} MB"

@@ -83,7 +83,7 @@ def test_fingerprint_follows_what_decides_the_games(tmp_path: Path) -> None:
          ["t.toml: schedule.kind: Input should be 'round-robin', 'gauntlet', 'swiss' or 'itpw'"]),
         (("rounds = 2", "rounds = 0"), ["schedule.rounds: Input should be greater than or equal"]),
         (("size = 12", "size = 40"), ["t.toml: settings.size: Input should be less than or equal"]),
-        (('rule = "renju"', 'rule = "chess"'), ["settings: unknown rule 'chess'"]),
+        (('rule = "renju"', 'rule = "chess"'), ["settings.rule: unknown rule 'chess'"]),
         (("timeout_turn = 800", "timeout_turn = 800\ncolour = 1"),
          ["t.toml: settings.colour: Extra inputs are not permitted"]),
         (('builtin = "random"', 'builtin = "rnd"'),

@@ -58,6 +58,10 @@ class Schedule(ABC):
         """Whether every round is known in advance (no dependence on results)."""
         return True
 
+    def openings_used(self) -> int:
+        """How many of the openings the games play (every one, unless said otherwise)."""
+        return self.openings
+
     uses_results = False
     """Whether ``round_games`` needs the pairwise results so far (ITPW's ratings)."""
 
@@ -157,6 +161,10 @@ class Swiss(Schedule):
             left.remove(rival)
             games.extend(self._pair_games(number, top, rival, opening))
         return games
+
+    def openings_used(self) -> int:
+        """Opening *k* in round *k*: only as many openings as rounds."""
+        return min(self.openings, self.rounds)
 
     def sitting_out(self, games: Sequence[ScheduledGame]) -> list[str]:
         """Players with no game in ``games`` (the bye of an odd field)."""

@@ -124,6 +124,13 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
             + (f" on Ray ({ray_address})" if ray_address else "")
         )
         console.print(f"Store: {store.path}", markup=False)
+        openings = runner.schedule.openings
+        if openings:
+            used = runner.schedule.openings_used()
+            more = (f"; the file has more: {tournament.spec.schedule.kind} plays opening k "
+                    f"in round k, so rounds = {openings} plays them all"
+                    if used < openings else "")
+            console.print(f"Openings: {used} of {openings}{more}", markup=False)
         bar = GameProgress(console, total, done)
         runner.on_progress = _reporter(console, bar, runner, tournament.spec.standings_every)
         with bar:

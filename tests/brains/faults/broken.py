@@ -38,6 +38,7 @@ MODES = {
     "spawn-exit": "plays 2 moves, then starts 'sleep 300' children (one setsid) and exits",
     "unknown-turn": "answers 'UNKNOWN' to the first TURN",
     "error-turn": "answers 'ERROR' to the first TURN",
+    "two-moves": "answers the first TURN with two points, the first two empty ones",
     "refuse-start": "answers 'ERROR unsupported size N' to START",
     "restart-unknown": "plays well, answers 'UNKNOWN' to RESTART",
     "chatty": "plays well, sending MESSAGE and DEBUG lines before every move",
@@ -147,6 +148,10 @@ class Broken:
             self.say("UNKNOWN")
         elif mode == "error-turn":
             self.say("ERROR cannot play now")
+        elif mode == "two-moves":
+            empty = [(x, y) for y in range(self.height) for x in range(self.width)
+                     if (x, y) not in self.taken][:2]
+            self.say(" ".join(f"{x},{y}" for x, y in empty))
         else:
             return False
         return True

@@ -35,8 +35,15 @@ def line_board(rule: Rule, row: str, color: int = BLACK) -> Board:
         (Rule.RENJU, ".XXXX.", 5, BLACK, True),
         (Rule.CARO, "OXXXX.O", 5, BLACK, False),  # blocked at both ends
         (Rule.CARO, "OXXXX..", 5, BLACK, True),  # blocked at one end only
-        (Rule.CARO, "XXXX.", 4, BLACK, True),  # the edge is not a block
-        (Rule.CARO, "XXXXX.", 5, BLACK, False),  # caro needs exactly five
+        (Rule.CARO, ".XXXX.", 5, BLACK, True),  # open at both ends
+        (Rule.CARO, "XXXX.O", 4, BLACK, False),  # the edge blocks, as in GomocupJudge
+        (Rule.CARO, "XXXX..", 4, BLACK, True),  # the edge alone is one block
+        (Rule.CARO, "XXXXX.", 5, BLACK, True),  # rule 8: an overline wins
+        (Rule.CARO, "OXXXXX.O", 6, BLACK, True),  # even closed at both ends
+        (Rule.CARO5, "XXXXX.", 5, BLACK, False),  # rule 9: exactly five
+        (Rule.CARO5, "OXXXX..", 5, WHITE, True),
+        (Rule.CARO5, "OXXXX.O", 5, WHITE, False),
+        (Rule.CARO5, "XXXX.O", 4, WHITE, False),
         (Rule.FREESTYLE, "XXX.X", 3, BLACK, True),
         (Rule.FREESTYLE, "XXO.X", 3, BLACK, False),
     ],
@@ -86,6 +93,9 @@ def test_rule_parse_accepts_names_and_bitmasks() -> None:
     assert Rule.parse("4") is Rule.RENJU
     assert Rule.parse("exact-five") is Rule.EXACT5
     assert Rule.parse("8") is Rule.CARO
+    assert Rule.parse("9") is Rule.CARO5
+    assert Rule.parse("caro5") is Rule.CARO5
+    assert [rule.bitmask for rule in Rule] == [0, 1, 4, 8, 9]
     with pytest.raises(ValueError, match="unknown rule"):
         Rule.parse("chess")
 
@@ -212,3 +222,46 @@ def test_scans_up_to_pad_stay_in_the_array_and_meet_walls_off_board(width: int,
                             px, py = board.point(j)
                             assert board.on_board(px, py)
                             assert max(abs(px - x), abs(py - y)) == k
+
+
+def gomocupjudge_wins(board: Board, x: int, y: int, color: int, rule: int) -> bool:
+    """GomocupJudge's own reading of a win (its ai_match.make_move), written out here as an
+    independent oracle: count up to five stones each way; a side is blocked by an opponent
+    stone or the edge; rule 0/4 five or more, 1 exactly five, 9 exactly five not closed at
+    both ends, 8 that or six and more."""
+    for dx, dy in ((0, 1), (1, 0), (-1, 1), (1, 1)):
+        count, blocked = 1, 0
+        for sign in (1, -1):
+            for k in range(1, 6):
+                px, py = x + sign * k * dx, y + sign * k * dy
+                if not board.on_board(px, py):
+                    blocked += 1
+                    break
+                if board[px, py] != color:
+                    blocked += board[px, py] != EMPTY
+                    break
+                count += 1
+        if (rule in (0, 4) and count >= 5) or (rule == 1 and count == 5):
+            return True
+        if rule == 9 and count == 5 and blocked < 2:
+            return True
+        if rule == 8 and (count > 5 or (count == 5 and blocked < 2)):
+            return True
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rule=st.sampled_from([Rule.FREESTYLE, Rule.EXACT5, Rule.CARO, Rule.CARO5]),
+    cells=st.lists(st.sampled_from([EMPTY, EMPTY, BLACK, WHITE]), min_size=49, max_size=49),
+    point=st.tuples(st.integers(0, 6), st.integers(0, 6)),
+    color=st.sampled_from([BLACK, WHITE]),
+)
+def test_wins_agree_with_gomocupjudge(rule: Rule, cells: list[int], point: tuple[int, int],
+                                      color: int) -> None:
+    board = Board(7, rule=rule)
+    for index, cell in enumerate(cells):
+        if cell != EMPTY and divmod(index, 7)[::-1] != point:
+            board.place(index % 7, index // 7, cell)
+    assert board.makes_win(*point, color) is gomocupjudge_wins(board, *point, color,
+                                                               rule.bitmask)

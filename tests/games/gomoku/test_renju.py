@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.games.gomoku.board import BLACK, EMPTY, WHITE, Board, Rule
-from referee.games.gomoku.renju import Forbidden, forbidden, is_forbidden
+from referee.games.gomoku.renju import Forbidden, RenjuJudge, forbidden, is_forbidden
 
 Point = tuple[int, int]
 
@@ -93,8 +93,10 @@ def five_groups(
     return groups
 
 
-def reference(board: Board, x: int, y: int) -> Forbidden | None:
-    """The renju verdict for black at empty ``(x, y)``, by brute force."""
+def reference(board: Board, x: int, y: int, judge: RenjuJudge = RenjuJudge.RIF
+              ) -> Forbidden | None:
+    """The renju verdict for black at empty ``(x, y)``, by brute force. With the Gomocup
+    judge a straight-four point that makes an exact five cannot complete a three."""
     p = (x, y)
     b = board.copy()
     b.place(x, y, BLACK)
@@ -110,8 +112,11 @@ def reference(board: Board, x: int, y: int) -> Forbidden | None:
         for q in line_empties(b, p, d, 5):
             b.place(*q, BLACK)
             straight = any(len(r) >= 2 for r in five_groups(b, p, d, must=[q]).values())
+            five = any(len(black_run(b, q, e)) == 5 for e in DIRECTIONS)
             b.undo()
-            if straight and reference(b, *q) is None:
+            if judge is RenjuJudge.GOMOCUP and five:
+                continue
+            if straight and reference(b, *q, judge) is None:
                 threes += 1
                 break
     return Forbidden.DOUBLE_THREE if threes >= 2 else None
@@ -135,12 +140,13 @@ def naive_threes(board: Board, x: int, y: int) -> int:
     return count
 
 
-def check(picture: str, expected: Forbidden | None, at: Point = (4, 4)) -> None:
+def check(picture: str, expected: Forbidden | None, at: Point = (4, 4),
+          judge: RenjuJudge = RenjuJudge.RIF) -> None:
     """Assert the verdict of the marked point of ``picture``, and that the reference agrees."""
     board, (x, y) = diagram(picture, at=at)
-    assert forbidden(board, x, y) is expected, "\n" + board.render()
-    assert reference(board, x, y) is expected, "reference disagrees\n" + board.render()
-    assert is_forbidden(board, x, y) is (expected is not None)
+    assert forbidden(board, x, y, judge) is expected, "\n" + board.render()
+    assert reference(board, x, y, judge) is expected, "reference disagrees\n" + board.render()
+    assert is_forbidden(board, x, y, judge) is (expected is not None)
 
 
 # -- hand-built positions --------------------------------------------------------------------
@@ -409,6 +415,56 @@ def test_three_counts_when_one_of_its_two_points_is_allowed() -> None:
     check(picture.replace("..XX*....", "..XX*.O.."), None)
 
 
+# -- the Gomocup judge: a straight-four point that makes a five completes no three ---------
+
+OUTER = """
+    .........
+    ....X....
+    ....X....
+    O.XX*....
+    .....X...
+    .....X...
+    .....X...
+    .....X...
+    .........
+    """
+"""Across, O.XX*.. is a three only through q = (5, 3), where black also makes an exact five
+down the column: a three for RIF (q is not forbidden), none for the Gomocup judge. With
+the three above * in the column, * is a double three for RIF only."""
+
+NESTED = """
+    ..........
+    ..........
+    ....XX.XX.
+    ....XXX.X.
+    O.XX*...X.
+    ........X.
+    ...O......
+    """
+"""One level down: across, O.XX*... is a three only through q = (5, 4). At q black would
+make a straight four, a three down column 5 and a three on the rising diagonal whose only
+straight-four point r = (8, 1) makes a five down column 8. RIF counts that last three, so
+q is a double three (forbidden), the three through q is no three, and * is allowed; the
+Gomocup judge does not count it, so q is fine and * is a double three."""
+
+
+def test_gomocup_judge_outer_three_completed_by_a_five() -> None:
+    check(OUTER, Forbidden.DOUBLE_THREE, judge=RenjuJudge.RIF)
+    check(OUTER, None, judge=RenjuJudge.GOMOCUP)
+
+
+def test_gomocup_judge_nested_three_completed_by_a_five() -> None:
+    check(NESTED, None, at=(3, 3), judge=RenjuJudge.RIF)
+    check(NESTED, Forbidden.DOUBLE_THREE, at=(3, 3), judge=RenjuJudge.GOMOCUP)
+
+
+def test_renju_judge_names() -> None:
+    assert RenjuJudge.parse(" GomoCup ") is RenjuJudge.GOMOCUP
+    assert RenjuJudge.parse("rif") is RenjuJudge.RIF
+    with pytest.raises(ValueError, match="expected rif or gomocup"):
+        RenjuJudge.parse("piskvork")
+
+
 def test_bad_points_are_rejected() -> None:
     board, (x, y) = diagram("X*")
     with pytest.raises(ValueError):
@@ -457,6 +513,15 @@ def test_forbidden_does_not_change_the_board(board: Board) -> None:
 def test_agrees_with_the_reference(board: Board) -> None:
     for x, y in empties(board):
         assert forbidden(board, x, y) is reference(board, x, y), (x, y, board.render())
+
+
+@FAST
+@given(positions())
+def test_gomocup_judge_agrees_with_the_reference(board: Board) -> None:
+    judge = RenjuJudge.GOMOCUP
+    for x, y in empties(board):
+        assert forbidden(board, x, y, judge) is reference(board, x, y, judge), (
+            x, y, board.render())
 
 
 SYMMETRIES: tuple[Callable[[int, int, int], Point], ...] = (

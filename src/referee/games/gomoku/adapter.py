@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from referee.core.adapter import GameTask
 from referee.core.errors import BotFault, ConfigError, MatchAborted
@@ -18,6 +18,7 @@ from referee.core.validation import errors_in, validate_table
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
 from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
 from referee.games.gomoku.openings import place_opening, read_openings
+from referee.games.gomoku.renju import RenjuJudge
 from referee.games.gomoku.replay import gomoku_replay
 
 
@@ -27,6 +28,8 @@ class GomokuTable(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     rule: str = "freestyle"
+    renju_judge: str = "rif"
+    draw_at_empty: int = Field(default=0, ge=0)
     size: int = Field(default=15, ge=MIN_SIZE, le=MAX_SIZE)
     width: int | None = Field(default=None, ge=MIN_SIZE, le=MAX_SIZE)
     height: int | None = Field(default=None, ge=MIN_SIZE, le=MAX_SIZE)
@@ -39,10 +42,17 @@ class GomokuTable(BaseModel):
     swap2: bool = False
     folder: str | None = None
 
-    @model_validator(mode="after")
-    def _check(self) -> GomokuTable:
-        Rule.parse(self.rule)  # raises ValueError with the known names
-        return self
+    @field_validator("rule")
+    @classmethod
+    def _rule(cls, value: str) -> str:
+        Rule.parse(value)  # raises ValueError with the known names
+        return value
+
+    @field_validator("renju_judge")
+    @classmethod
+    def _judge(cls, value: str) -> str:
+        RenjuJudge.parse(value)  # raises ValueError naming both judges
+        return value
 
 
 class GomokuAdapter:
@@ -69,7 +79,8 @@ class GomokuAdapter:
                 size=spec.size, width=spec.width, height=spec.height,
                 timeout_turn=spec.timeout_turn, timeout_match=spec.timeout_match,
                 tolerance=spec.tolerance, startup=spec.startup, memory=spec.memory,
-                rule=Rule.parse(spec.rule), games=1, openings=openings, swap2=spec.swap2,
+                rule=Rule.parse(spec.rule), renju_judge=RenjuJudge.parse(spec.renju_judge),
+                draw_at_empty=spec.draw_at_empty, games=1, openings=openings, swap2=spec.swap2,
                 folder=(base / spec.folder).resolve() if spec.folder else None, psq=False,
             )
 

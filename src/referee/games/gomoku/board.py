@@ -32,17 +32,37 @@ def opponent(color: int) -> int:
 
 
 class Rule(enum.Enum):
-    """The winning rule of a game, with its Gomocup ``INFO rule`` bitmask."""
+    """The winning rule of a game, with its Gomocup ``INFO rule`` bitmask.
+
+    The caro rules are GomocupJudge's: a five whose two ends are both blocked (by an
+    opponent stone or the edge of the board) does not win; under ``CARO`` (rule 8) a line
+    of six or more always wins, under ``CARO5`` (rule 9: 8 + exactly five) it never does.
+    """
 
     FREESTYLE = "freestyle"
     EXACT5 = "exact5"
     RENJU = "renju"
     CARO = "caro"
+    CARO5 = "caro5"
 
     @property
     def bitmask(self) -> int:
         """The value sent to brains as ``INFO rule``."""
         return _BITMASK[self]
+
+    def exact_for(self, color: int) -> bool:
+        """Whether only exactly five wins for ``color`` (an overline does not)."""
+        return self in _EXACT or (self is Rule.RENJU and color == BLACK)
+
+    @property
+    def caro(self) -> bool:
+        """Whether a five blocked at both ends does not win."""
+        return self is Rule.CARO or self is Rule.CARO5
+
+    @property
+    def judged(self) -> str:
+        """What wins under the rule, in words (for match headers and records)."""
+        return _JUDGED[self]
 
     @property
     def title(self) -> str:
@@ -60,16 +80,29 @@ class Rule(enum.Enum):
         raise ValueError(f"unknown rule {text!r}: expected one of {names}")
 
 
-_BITMASK = {Rule.FREESTYLE: 0, Rule.EXACT5: 1, Rule.RENJU: 4, Rule.CARO: 8}
+_BITMASK = {Rule.FREESTYLE: 0, Rule.EXACT5: 1, Rule.RENJU: 4, Rule.CARO: 8, Rule.CARO5: 9}
+_EXACT = frozenset({Rule.EXACT5, Rule.CARO5})
 _TITLE = {
     Rule.FREESTYLE: "Freestyle",
     Rule.EXACT5: "Exact five",
     Rule.RENJU: "Renju",
     Rule.CARO: "Caro",
+    Rule.CARO5: "Caro (exact five)",
+}
+_JUDGED = {
+    Rule.FREESTYLE: "five or more in a row wins",
+    Rule.EXACT5: "exactly five in a row wins (six or more does not)",
+    Rule.RENJU: "black wins with exactly five and may not play a forbidden point "
+                "(double three, double four, overline); white wins with five or more",
+    Rule.CARO: "five or more in a row wins, but an exact five closed at both ends "
+               "(opponent stone or board edge) does not",
+    Rule.CARO5: "exactly five in a row wins, unless closed at both ends "
+                "(opponent stone or board edge)",
 }
 _ALIASES = {
     Rule.FREESTYLE: ("gomoku", "free"),
     Rule.EXACT5: ("exactfive", "standard", "exact"),
+    Rule.CARO5: ("caroexact", "exactcaro", "carofive"),
 }
 
 
@@ -205,27 +238,28 @@ class Board:
     def _winning_step(self, i: int, color: int) -> int | None:
         """The direction step of a winning line of ``color`` through cell ``i``, if any."""
         rule = self.rule
-        exact = rule is Rule.EXACT5 or rule is Rule.CARO or (rule is Rule.RENJU and color == BLACK)
+        exact = rule.exact_for(color)
+        caro = rule.caro
         for step in self.directions:
             n = self.run_length(i, step, color)
             if n < 5 or (exact and n != 5):
                 continue
-            if rule is Rule.CARO and self._blocked_both_ends(i, step, color):
+            if caro and n == 5 and self._blocked_both_ends(i, step, color):
                 continue
             return step
         return None
 
     def _blocked_both_ends(self, i: int, step: int, color: int) -> bool:
-        """Whether the line of ``color`` through ``i`` has an opponent stone at both ends."""
+        """Whether the line of ``color`` through ``i`` is closed at both ends, each by an
+        opponent stone or the edge of the board (as GomocupJudge judges caro)."""
         cells = self.cells
-        other = opponent(color)
         j = i + step
         while cells[j] == color:
             j += step
         k = i - step
         while cells[k] == color:
             k -= step
-        return cells[j] == other and cells[k] == other
+        return cells[j] != EMPTY and cells[k] != EMPTY
 
     def winner_line(self, x: int, y: int) -> list[tuple[int, int]]:
         """The stones of the winning line through the stone at ``(x, y)``, or ``[]``."""

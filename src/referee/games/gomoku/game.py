@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.games.gomoku.board import BLACK, WHITE, Board, Rule
+from referee.games.gomoku.renju import RenjuJudge, forbidden
 
 Point = tuple[int, int]
 
@@ -64,9 +65,15 @@ class GomokuGame:
         opening: Sequence[Point] = (),
         swap2: bool = False,
         swap2_first: int = 0,
+        renju_judge: RenjuJudge = RenjuJudge.RIF,
+        draw_at_empty: int = 0,
     ) -> None:
         self.board = Board(width, height, rule)
         self.rule = rule
+        self.renju_judge = renju_judge
+        self.draw_at_empty = draw_at_empty
+        """The game is a draw once only this many empty points remain (0: a full board),
+        as GomocupJudge ends renju games with 25."""
         self.seat_color = [BLACK, WHITE] if black_seat == 0 else [WHITE, BLACK]
         self.winner: int | None = None
         self.reason = ""
@@ -80,6 +87,8 @@ class GomokuGame:
         if swap2:
             self.seat_color = [BLACK, WHITE] if swap2_first == 0 else [WHITE, BLACK]
         self.opening_length = len(opening)
+        if self.phase is Phase.PLAY:
+            self._check_draw()
 
     # -- questions ----------------------------------------------------------------------
     @property
@@ -138,9 +147,7 @@ class GomokuGame:
         if not board.is_empty(x, y):
             return f"{x},{y} is already occupied"
         if self.rule is Rule.RENJU and board.to_move == BLACK:
-            from referee.games.gomoku.renju import forbidden
-
-            why = forbidden(board, x, y)
+            why = forbidden(board, x, y, self.renju_judge)
             if why is not None:
                 return f"{x},{y} is a forbidden point for black ({why.value})"
         return None
@@ -160,8 +167,8 @@ class GomokuGame:
                 self.win_line = board.winner_line(action.x, action.y)
                 name = "black" if color == BLACK else "white"
                 self._end(f"{name} made five in a row ending at {action.x},{action.y}")
-            elif board.is_full():
-                self._end("the board is full")
+            else:
+                self._check_draw()
             return
         first, second = self.swap2_first, 1 - self.swap2_first
         if isinstance(action, Swap):
@@ -169,6 +176,7 @@ class GomokuGame:
             black = second if phase is Phase.SWAP2_ANSWER else first
             self._assign(black)
             self.phase = Phase.PLAY
+            self._check_draw()
             return
         stones = ((action.x, action.y),) if isinstance(action, Move) else action.points
         for x, y in stones:
@@ -184,6 +192,17 @@ class GomokuGame:
         else:
             self._assign(black=second)  # the first seat placed white's 6th stone
             self.phase = Phase.PLAY
+        if self.phase is Phase.PLAY:
+            self._check_draw()
+
+    def _check_draw(self) -> None:
+        """End the game as a draw on a full board, or with ``draw_at_empty`` points left."""
+        board = self.board
+        empty = board.width * board.height - len(board.moves)
+        if empty == 0:
+            self._end("the board is full")
+        elif empty <= self.draw_at_empty:
+            self._end(f"only {empty} empty points remain (draw at {self.draw_at_empty})")
 
     def _assign(self, black: int) -> None:
         self.seat_color = [BLACK, WHITE] if black == 0 else [WHITE, BLACK]

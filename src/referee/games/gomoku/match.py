@@ -28,6 +28,7 @@ from referee.games.gomoku.game import GomokuGame
 from referee.games.gomoku.openings import Offsets, place_opening
 from referee.games.gomoku.protocol import Brain, GomokuSeat
 from referee.games.gomoku.psq import write_psq
+from referee.games.gomoku.renju import RenjuJudge
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,8 @@ class GomokuSettings:
     folder: Path | None = None
     end_grace: float = 1.0
     psq: bool = True
+    renju_judge: RenjuJudge = RenjuJudge.RIF
+    draw_at_empty: int = 0
 
     def __post_init__(self) -> None:
         for name in ("width", "height"):
@@ -64,6 +67,9 @@ class GomokuSettings:
             raise ConfigError(f"games must be at least 1, got {self.games}")
         if self.swap2 and self.openings:
             raise ConfigError("choose either openings or swap2, not both")
+        if not 0 <= self.draw_at_empty < self.width * self.height:
+            raise ConfigError(f"draw at empty must be 0..{self.width * self.height - 1} "
+                              f"(points of the board), got {self.draw_at_empty}")
         for number, opening in enumerate(self.openings, start=1):
             place_opening(opening, self.width, self.height, f"opening {number}")
 
@@ -87,7 +93,7 @@ class GomokuSettings:
     def describe(self) -> dict[str, Any]:
         """The settings as plain data for the game record."""
         tc = self.time
-        return {
+        data: dict[str, Any] = {
             "width": self.width,
             "height": self.height,
             "rule": self.rule.value,
@@ -97,6 +103,24 @@ class GomokuSettings:
             "max_memory": self.memory_limit,
             "swap2": self.swap2,
         }
+        # Only when they differ from the default, so that the settings (and a tournament's
+        # fingerprint) of games played without them stay as they were.
+        if self.renju_judge is not RenjuJudge.RIF:
+            data["renju_judge"] = self.renju_judge.value
+        if self.draw_at_empty:
+            data["draw_at_empty"] = self.draw_at_empty
+        return data
+
+    def judged(self) -> str:
+        """What the referee judges, in words: the rule with its ``INFO rule`` value, the
+        renju judge, an early draw."""
+        text = f"INFO rule {self.rule.bitmask} ({self.rule.value}): {self.rule.judged}"
+        if self.rule is Rule.RENJU:
+            gomocup = self.renju_judge is RenjuJudge.GOMOCUP
+            text += f"; threes as {'GomocupJudge' if gomocup else 'RIF'} reads them"
+        if self.draw_at_empty:
+            text += f"; a draw when {self.draw_at_empty} empty points remain"
+        return text
 
     def info_items(self) -> list[tuple[str, Any]]:
         """The INFO lines sent to each brain before a game."""
@@ -218,6 +242,7 @@ class GomokuMatch:
         engine = GomokuGame(
             s.width, s.height, s.rule,
             black_seat=first, opening=opening, swap2=s.swap2, swap2_first=first,
+            renju_judge=s.renju_judge, draw_at_empty=s.draw_at_empty,
         )
         clocks = [Clock(s.time), Clock(s.time)]
         seats: list[Any] = []

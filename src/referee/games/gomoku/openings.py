@@ -53,6 +53,18 @@ def read_openings(path: Path | str) -> list[Offsets]:
     return parse_openings(text, str(path))
 
 
+def coverage(count: int, games: int) -> str:
+    """Which of ``count`` openings a match of ``games`` games plays (each opening twice,
+    colours swapped, in file order), as Piskvork tells it: a sentence for the console."""
+    used = min(count, (games + 1) // 2)
+    text = f"openings 1-{used} of {count}" if used > 1 else f"opening 1 of {count}"
+    if used < count:
+        return f"{text} (the file has more: --games {2 * count} plays them all)"
+    if games > 2 * count:
+        return f"{text}, from game {2 * count + 1} again from the first"
+    return text
+
+
 def place_opening(
     offsets: Offsets, width: int, height: int, source: str = "opening"
 ) -> list[tuple[int, int]]:

@@ -17,6 +17,12 @@ Only black is restricted; white may play anywhere. The rules, for a black stone 
 
 The board edge blocks a line like a white stone does.
 
+Two judges read the recursive three rule differently (``RenjuJudge``): ``RIF`` (the
+default) follows the RIF rules' letter, where a straight-four point that also makes an
+exact five in another line is not forbidden, so the three counts; ``GOMOCUP`` follows
+GomocupJudge, Piskvork and Rapfi, where such a point cannot complete the three, so it is
+no three (at every depth of the recursive check).
+
 How it is fast: each of the four lines through the point is read as an 11-byte slice (the
 point and five cells each side) of one copy of the board cells. Everything a line can
 tell (five, overline, number of fours, the points that turn it into a straight four) is
@@ -31,7 +37,7 @@ from typing import Final
 
 from .board import BLACK, EMPTY, WALL, Board
 
-__all__ = ["Forbidden", "forbidden", "is_forbidden"]
+__all__ = ["Forbidden", "RenjuJudge", "forbidden", "is_forbidden"]
 
 
 class Forbidden(enum.Enum):
@@ -40,6 +46,21 @@ class Forbidden(enum.Enum):
     OVERLINE = "overline"
     DOUBLE_FOUR = "double-four"
     DOUBLE_THREE = "double-three"
+
+
+class RenjuJudge(enum.Enum):
+    """Whose reading of the recursive three rule decides (see the module's notes)."""
+
+    RIF = "rif"
+    GOMOCUP = "gomocup"
+
+    @classmethod
+    def parse(cls, text: str) -> RenjuJudge:
+        """``"rif"`` or ``"gomocup"`` (any case); ``ValueError`` naming both otherwise."""
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise ValueError(f"unknown renju judge {text!r}: expected rif or gomocup") from None
 
 
 # -- per-line facts ---------------------------------------------------------------------
@@ -136,26 +157,41 @@ def _analyse(key: bytes) -> _Facts:
 _BLACK_BYTE: Final = bytes([BLACK])
 
 
-def forbidden(board: Board, x: int, y: int) -> Forbidden | None:
+def forbidden(
+    board: Board, x: int, y: int, judge: RenjuJudge = RenjuJudge.RIF
+) -> Forbidden | None:
     """Why BLACK may not play at the empty point ``(x, y)`` under renju rules, or ``None``.
 
     The board's own rule is not consulted (callers use this for renju). ``(x, y)`` must be
-    an empty point of the board; the board is not changed.
+    an empty point of the board; the board is not changed. ``judge`` chooses the reading
+    of the recursive three rule.
     """
     if not board.on_board(x, y):
         raise ValueError(f"point {x},{y} is not on the board")
     i = board.index(x, y)
     if board.cells[i] != EMPTY:
         raise ValueError(f"point {x},{y} is not empty")
-    return _verdict(bytes(board.cells), i, board.directions)
+    return _verdict(bytes(board.cells), i, board.directions, judge is RenjuJudge.GOMOCUP)
 
 
-def is_forbidden(board: Board, x: int, y: int) -> bool:
+def is_forbidden(board: Board, x: int, y: int, judge: RenjuJudge = RenjuJudge.RIF) -> bool:
     """Whether BLACK may not play at the empty point ``(x, y)`` under renju rules."""
-    return forbidden(board, x, y) is not None
+    return forbidden(board, x, y, judge) is not None
 
 
-def _verdict(cells: bytes, i: int, directions: tuple[int, ...]) -> Forbidden | None:
+def _facts(cells: bytes, i: int, step: int) -> _Facts:
+    """The facts of the line through cell ``i`` along ``step`` (cached by its slice)."""
+    start = i - _REACH * step
+    key = cells[start : start + _WIDTH * step : step]
+    f = _FACTS.get(key)
+    if f is None:
+        f = _FACTS[key] = _analyse(key)
+    return f
+
+
+def _verdict(
+    cells: bytes, i: int, directions: tuple[int, ...], gomocup: bool
+) -> Forbidden | None:
     """The verdict for black at the empty cell ``i`` of ``cells`` (a copy of the board cells)."""
     facts = _FACTS
     overline = False
@@ -163,7 +199,7 @@ def _verdict(cells: bytes, i: int, directions: tuple[int, ...]) -> Forbidden | N
     threes: list[tuple[int, tuple[int, ...]]] = []
     for step in directions:
         start = i - _REACH * step
-        key = cells[start : start + _WIDTH * step : step]
+        key = cells[start : start + _WIDTH * step : step]  # as _facts(), inlined: hot path
         f = facts.get(key)
         if f is None:
             f = facts[key] = _analyse(key)
@@ -185,16 +221,24 @@ def _verdict(cells: bytes, i: int, directions: tuple[int, ...]) -> Forbidden | N
         return None
 
     # Two or more candidate threes: a three counts only if one of its straight-four points
-    # is not itself forbidden once this stone is on the board.
+    # can be played once this stone is on the board.
     after = cells[:i] + _BLACK_BYTE + cells[i + 1 :]
     real = 0
     left = len(threes)
     for step, points in threes:
         left -= 1
-        if any(_verdict(after, i + off * step, directions) is None for off in points):
+        if any(_completes(after, i + off * step, directions, gomocup) for off in points):
             real += 1
             if real >= 2:
                 return Forbidden.DOUBLE_THREE
         if real + left < 2:
             break
     return None
+
+
+def _completes(cells: bytes, q: int, directions: tuple[int, ...], gomocup: bool) -> bool:
+    """Whether black may play the straight-four point ``q`` of a three: it is not forbidden,
+    and for the Gomocup judge it makes no exact five in any line either."""
+    if gomocup and any(_facts(cells, q, step)[0] == _FIVE for step in directions):
+        return False
+    return _verdict(cells, q, directions, gomocup) is None

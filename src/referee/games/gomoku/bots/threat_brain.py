@@ -17,8 +17,9 @@ three, three, twos...), computed once per 11-cell pattern and rule. The move is 
 A move takes at most ``THINK_CAP`` seconds (less if the manager's clock says so); all
 searches stop at their deadline and fall back to the evaluation.
 
-The rule is respected: overlines do not win under exact five, caro or renju-for-black
-(the line tables know it), caro fives blocked at both ends do not win, and under renju
+The rule is respected: overlines do not win under exact five, caro5 or renju-for-black
+(the line tables know it), caro fives closed at both ends (by stones or the edge) do not
+win, and under renju
 black never plays a forbidden point (``referee.games.gomoku.renju.is_forbidden``).
 """
 
@@ -102,7 +103,7 @@ def _is_five(line: tuple[int, ...], exact: bool, caro: bool) -> bool:
     length = right - left + 1
     if length < 5 or (exact and length != 5):
         return False
-    return not (caro and line[left - 1] == _OTHER and line[right + 1] == _OTHER)
+    return not (caro and length == 5 and line[left - 1] != EMPTY and line[right + 1] != EMPTY)
 
 
 def _with_own(line: tuple[int, ...], q: int) -> tuple[int, ...]:
@@ -155,8 +156,8 @@ _TABLES: dict[tuple[bool, bool, int], dict[bytes, LineInfo]] = {}
 
 def _table(rule: Rule, color: int) -> tuple[dict[bytes, LineInfo], bool, bool]:
     """The line cache for ``color`` under ``rule``, with the rule's (exact, caro) flags."""
-    exact = rule in (Rule.EXACT5, Rule.CARO) or (rule is Rule.RENJU and color == BLACK)
-    caro = rule is Rule.CARO
+    exact = rule.exact_for(color)
+    caro = rule.caro
     return _TABLES.setdefault((exact, caro, color), {}), exact, caro
 
 
