@@ -288,7 +288,8 @@ def test_refused_board_size_aborts_the_match_naming_brain_and_size(
 
 @pytest.mark.parametrize(
     ("mode", "outcome"),
-    [("crash-mid", Outcome.CRASH), ("hang", Outcome.TIMEOUT), ("two-moves", Outcome.PROTOCOL_ERROR)],
+    [("crash-mid", Outcome.CRASH), ("hang", Outcome.TIMEOUT),
+     ("two-moves", Outcome.PROTOCOL_ERROR)],
 )
 def test_opponent_plays_on_in_the_next_game_after_a_fault(
     tmp_path: Path, tag: str, mode: str, outcome: Outcome
