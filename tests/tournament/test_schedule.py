@@ -75,3 +75,16 @@ def test_round_robin_counts(n: int, openings: int, rounds: int) -> None:
     assert len(games) == schedule.total_games() == n * (n - 1) * max(openings, 1) * rounds
     per_player = Counter(p for g in games for p in g.seats)
     assert len(set(per_player.values())) == 1  # everyone plays as often
+
+
+def test_openings_used_by_each_schedule() -> None:
+    players = ["a", "b", "c", "d"]
+    assert RoundRobin(players, 1, 0, 5).openings_used() == 5
+    assert Gauntlet(players, 1, 0, 5, "a").openings_used() == 5
+    swiss = Swiss(players, 3, 0, 5)
+    assert swiss.openings_used() == 3
+    played = set()
+    for number in range(1, 4):
+        played |= {g.opening for g in swiss.round_games(number, {}, {})}
+    assert len(played) == swiss.openings_used()
+    assert Swiss(players, 8, 0, 5).openings_used() == 5
