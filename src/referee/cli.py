@@ -52,6 +52,13 @@ def _runnable_players(texts: Sequence[str], builtins: Mapping[str, str]) -> list
     return specs
 
 
+def _scores_are_points(game: str) -> bool:
+    """Whether ``game``'s scores are its own points (for the match summary's points)."""
+    from referee.games.registry import game_adapters
+
+    return game_adapters()[game].scores_are_points
+
+
 def _seed_or_random(seed: int | None) -> int:
     """The seed given, or a fresh random one (the match records whichever it plays)."""
     return seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -242,7 +249,7 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
             records = run_match(specs, settings, chosen, count, out, on_game=progress.game_done)
     except BaseException as exc:
         fail(exc, "the finished games are in the output folder")
-    console.print(results_table(specs, records))
+    console.print(results_table(specs, records, _scores_are_points("planowanie")))
     console.print(f"Records: {out}")
 
 
@@ -292,7 +299,7 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
             records = run_match(specs, settings, rotations, out, on_game=progress.game_done)
     except BaseException as exc:
         fail(exc, "the finished games are in the output folder")
-    console.print(results_table(specs, records))
+    console.print(results_table(specs, records, _scores_are_points("mahjong")))
     takeovers = [(r.index, n.seat, n.text) for r in records for n in r.notes
                  if n.kind == "takeover-at"]
     for game, seat, text in takeovers:
@@ -348,7 +355,7 @@ def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: in
             records = run_match(specs, settings, rotations, out, on_game=progress.game_done)
     except BaseException as exc:
         fail(exc, "the finished games are in the output folder")
-    console.print(results_table(specs, records))
+    console.print(results_table(specs, records, _scores_are_points("riichi")))
     for record in records:
         for note in record.notes:
             if note.kind in ("failure", "forfeit"):
@@ -943,7 +950,7 @@ def mahjong_serve(port: int, seed: int, host: str, hands: int, reserve: int,
     finally:
         signal.signal(signal.SIGTERM, previous)
     players = [PlayerSpec(p.name, list(p.command)) for p in record.players]
-    console.print(results_table(players, [record]))
+    console.print(results_table(players, [record], _scores_are_points("mahjong")))
     for note in record.notes:
         if note.kind == "takeover-at":
             console.print(f"seat {note.seat + 1}: {note.text}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from types import TracebackType
 
@@ -44,34 +43,27 @@ def game_line(record: GameRecord, total: int, number: int | None = None) -> str:
     )
 
 
-def results_table(players: Sequence[PlayerSpec], records: Sequence[GameRecord]) -> Table:
+def results_table(players: Sequence[PlayerSpec], records: Sequence[GameRecord],
+                  points_game: bool = False) -> Table:
     """Points, wins, draws, losses and faults per player (found by name in each game, so
-    players may change seats between games)."""
+    players may change seats between games). ``points_game``: the scores are the game's
+    own points, so a game that a fault ended adds none (see ``counted_points``)."""
+    from referee.tournament.results import Standing, count_game
+
+    lines = {p.name: Standing(p.name) for p in players}
+    for record in records:
+        if record.scores:
+            outcome = record.outcome.value if record.outcome else None
+            count_game(lines, [p.name for p in record.players], record.scores,
+                       record.offender, outcome, points_game)
     table = Table(title="Match result")
     for column in ("player", "points", "won", "drawn", "lost", "faults"):
         table.add_column(column, justify="left" if column == "player" else "right")
     for player in players:
-        won = drawn = lost = 0
-        faults: Counter[str] = Counter()
-        points = 0.0
-        for record in records:
-            seats = [i for i, p in enumerate(record.players) if p.name == player.name]
-            if not record.scores or not seats:
-                continue
-            seat = seats[0]
-            score = record.scores[seat]
-            points += score
-            best = max(record.scores)
-            if record.scores.count(best) == len(record.scores):
-                drawn += 1
-            elif score == best:
-                won += 1
-            else:
-                lost += 1
-            if record.offender == seat and record.outcome is not None:
-                faults[record.outcome.value] += 1
-        fault_text = ", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "-"
-        table.add_row(player.name, f"{points:g}", str(won), str(drawn), str(lost), fault_text)
+        line = lines[player.name]
+        fault_text = ", ".join(f"{k} {v}" for k, v in sorted(line.faults.items())) or "-"
+        table.add_row(player.name, f"{line.points:g}", str(line.wins), str(line.draws),
+                      str(line.losses), fault_text)
     return table
 
 

@@ -33,8 +33,8 @@ from referee.games.registry import game_adapters
 from referee.tournament.config import Tournament, load_tournament
 from referee.tournament.itpw import variance_groups
 from referee.tournament.ratings import BayesEloParams
-from referee.tournament.results import pairwise, rate_results
-from referee.tournament.runner import TournamentRunner
+from referee.tournament.results import pairwise, rate_results, standings
+from referee.tournament.runner import Tally, TournamentRunner
 from referee.tournament.schedule import Itpw, derive_seed
 from referee.tournament.session import run_tournament
 from referee.tournament.store import GameRow, Store
@@ -299,3 +299,18 @@ def test_a_player_refusing_the_configuration_is_named_before_any_game(tmp_path: 
                                           "protocol-error: answered \\? to set_deck"):
         run_tournament(path, Console(file=io.StringIO()), out_dir=out)
     assert Store.peek_done(out) == 0
+
+
+def test_standings_add_card_points_but_no_fault_scores() -> None:
+    seats = ("a", "b", "c", "d")
+    rows = [row(seats, (30.0, 41.0, 30.0, 12.0)), row(seats, (1.0, 1.0, 0.0, 1.0), offender=2)]
+    lines = {s.name: s for s in standings(rows, list(seats), points_game=True)}
+    assert {n: s.points for n, s in lines.items()} == {"a": 30, "b": 41, "c": 30, "d": 12}
+    assert (lines["c"].losses, lines["c"].faults) == (2, {"crash": 1})
+    assert (lines["a"].wins, lines["a"].losses) == (1, 1)
+    tally = Tally(list(seats), points_game=True)
+    for game in rows:
+        tally.add_row(game)
+    assert tally.points == {"a": 30, "b": 41, "c": 30, "d": 12}
+    # results games (Gomoku) keep counting a forfeit's scores as points
+    assert standings(rows[1:], list(seats))[0].points == 1.0

@@ -39,6 +39,9 @@ class GameAdapter(Protocol):
     """The BayesElo preset its tournaments use unless they name one."""
     schedules: tuple[str, ...]
     """The schedule kinds that suit it (the ITPW groups work for any number of seats)."""
+    scores_are_points: bool
+    """Whether a game's scores are the game's own points (cards, tiles) rather than
+    results (1 win, ½ draw, 0 loss); a fault's scores are results either way."""
 
     def seat_count(self, settings: Any) -> int:
         """Players in one game under ``settings``."""

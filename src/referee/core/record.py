@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,17 +129,8 @@ class GameRecord:
         return leaders[0] if len(leaders) == 1 else None
 
     def result_text(self) -> str:
-        """The result as ``1-0``, ``0-1``, ``1/2-1/2`` (two seats), or the scores joined by
-        ``-`` (by `` / `` when one is negative, as Mahjong point totals can be)."""
-        if self.scores is None:
-            return "*"
-        if len(self.scores) == 2:
-            a, b = self.scores
-            if a == b:
-                return "1/2-1/2"
-            return "1-0" if a > b else "0-1"
-        joiner = " / " if any(s < 0 for s in self.scores) else "-"
-        return joiner.join(f"{s:g}" for s in self.scores)
+        """The result as ``result_text`` writes it (``*`` while unfinished)."""
+        return result_text(self.scores)
 
     # -- files --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -207,3 +199,18 @@ class GameRecord:
         if not isinstance(data, dict):
             raise ConfigError(f"{path}: not a valid game record: expected a JSON object")
         return cls.from_dict(data, str(path))
+
+
+def result_text(scores: Sequence[float] | None) -> str:
+    """A game's result: ``1-0``, ``0-1``, ``1/2-1/2`` (two seats scored as a win, a loss or
+    a draw), or the scores joined by ``-`` (points, as a two-player Planowanie game has; by
+    `` / `` when one is negative, as Mahjong point totals can be); ``*`` without scores."""
+    if scores is None:
+        return "*"
+    if len(scores) == 2 and sorted(scores) in ([0.0, 1.0], [0.5, 0.5]):
+        a, b = scores
+        if a == b:
+            return "1/2-1/2"
+        return "1-0" if a > b else "0-1"
+    joiner = " / " if any(s < 0 for s in scores) else "-"
+    return joiner.join(f"{s:g}" for s in scores)

@@ -39,6 +39,19 @@ def pairwise(rows: Iterable[GameRow]) -> Iterator[Result]:
                 yield first, second, 0.5
 
 
+def counted_points(scores: Sequence[float], offender: int | None,
+                   points_game: bool) -> Sequence[float]:
+    """What a finished game adds to each seat's points in the standings.
+
+    Where a game's scores are its own points (``points_game``: cards, tiles) a game that a
+    fault ended adds nothing: its scores are then the forfeit's results (1 win, 0 loss),
+    another unit, which would be added to card points. Otherwise the scores as they are.
+    """
+    if points_game and offender is not None:
+        return [0.0] * len(scores)
+    return scores
+
+
 @dataclass
 class Standing:
     """One player's line in the standings."""
@@ -60,26 +73,36 @@ class Standing:
         return self.points / self.games if self.games else 0.0
 
 
-def standings(rows: Iterable[GameRow], players: Sequence[str]) -> list[Standing]:
-    """Points, wins, draws, losses and faults per player, best first."""
+def count_game(table: dict[str, Standing], seats: Sequence[str], scores: Sequence[float],
+               offender: int | None, outcome: str | None, points_game: bool) -> None:
+    """Add one finished game to ``table`` (lines made as needed): points (see
+    ``counted_points``); a win for the best score (every seat but the offender after a
+    fault), a draw when every score is equal, a loss otherwise; the offender's fault."""
+    best = max(scores)
+    everyone_equal = all(s == best for s in scores)
+    points = counted_points(scores, offender, points_game)
+    for seat, (name, score) in enumerate(zip(seats, scores, strict=True)):
+        line = table.setdefault(name, Standing(name))
+        line.games += 1
+        line.points += points[seat]
+        if everyone_equal:
+            line.draws += 1
+        elif score == best:
+            line.wins += 1
+        else:
+            line.losses += 1
+        if offender == seat and outcome:
+            line.faults[outcome] = line.faults.get(outcome, 0) + 1
+
+
+def standings(rows: Iterable[GameRow], players: Sequence[str],
+              points_game: bool = False) -> list[Standing]:
+    """Points, wins, draws, losses and faults per player, best first (``points_game``:
+    the game's scores are its own points, see ``counted_points``)."""
     table = {name: Standing(name) for name in players}
     for row in rows:
-        if row.scores is None:
-            continue
-        best = max(row.scores)
-        everyone_equal = all(s == best for s in row.scores)
-        for seat, (name, score) in enumerate(zip(row.seats, row.scores, strict=True)):
-            line = table.setdefault(name, Standing(name))
-            line.games += 1
-            line.points += score
-            if everyone_equal:
-                line.draws += 1
-            elif score == best:
-                line.wins += 1
-            else:
-                line.losses += 1
-            if row.offender == seat and row.outcome:
-                line.faults[row.outcome] = line.faults.get(row.outcome, 0) + 1
+        if row.scores is not None:
+            count_game(table, row.seats, row.scores, row.offender, row.outcome, points_game)
     order = {name: i for i, name in enumerate(players)}
     return sorted(table.values(), key=lambda s: (-s.points, order.get(s.name, len(order))))
 

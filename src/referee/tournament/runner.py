@@ -33,7 +33,7 @@ from referee.core.limits import ProcessTree
 from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
 from referee.core.record import GameRecord
 from referee.tournament.config import Tournament
-from referee.tournament.results import pairwise
+from referee.tournament.results import counted_points, pairwise
 from referee.tournament.schedule import Schedule, ScheduledGame, Swiss, make_schedule
 from referee.tournament.stats import SPRT, HeadToHead
 from referee.tournament.store import GameRow, Store
@@ -60,15 +60,19 @@ class Tally:
     """Running totals of the finished games: points per player, and the head-to-head
     counts of the first player when exactly two play (for the SPRT and Elo report)."""
 
-    def __init__(self, players: list[str]) -> None:
-        """Empty totals for ``players`` (in the file's order)."""
+    def __init__(self, players: list[str], points_game: bool = False) -> None:
+        """Empty totals for ``players`` (in the file's order); ``points_game``: scores are
+        the game's own points (see ``results.counted_points``)."""
         self.points = {name: 0.0 for name in players}
+        self.points_game = points_game
         self.head_to_head = HeadToHead(players[0]) if len(players) == 2 else None
 
-    def add(self, seats: tuple[str, ...], scores: Iterable[float], pair: str | None) -> None:
+    def add(self, seats: tuple[str, ...], scores: Iterable[float], pair: str | None,
+            offender: int | None = None) -> None:
         """Count one finished game."""
         values = list(scores)
-        for name, score in zip(seats, values, strict=False):
+        counted = counted_points(values, offender, self.points_game)
+        for name, score in zip(seats, counted, strict=False):
             self.points[name] = self.points.get(name, 0.0) + score
         if self.head_to_head is not None:
             self.head_to_head.add(seats, values, pair)
@@ -76,7 +80,7 @@ class Tally:
     def add_row(self, row: GameRow) -> None:
         """Count a finished game read from the store."""
         if row.scores is not None:
-            self.add(row.seats, row.scores, row.pair)
+            self.add(row.seats, row.scores, row.pair, row.offender)
 
 
 class TournamentRunner:
@@ -101,7 +105,8 @@ class TournamentRunner:
             spec.schedule.gauntlet, seats=tournament.adapter.seat_count(tournament.settings),
             random_rounds=spec.schedule.random_rounds, params=tournament.rating_params(),
         )
-        self.tally = Tally([p.name for p in tournament.players])
+        self.tally = Tally([p.name for p in tournament.players],
+                           tournament.adapter.scores_are_points)
         self.done = 0
 
     # -- running ------------------------------------------------------------------------
@@ -177,7 +182,8 @@ class TournamentRunner:
                     record = future.result()
                     self.store.commit(game.key, record)
                     self.store.forget_processes(game.key)
-                    self.tally.add(game.seats, record.scores or (), game.pair)
+                    self.tally.add(game.seats, record.scores or (), game.pair,
+                                   record.offender)
                     self.done += 1
                     played += 1
                     self._check_sprt()

@@ -176,7 +176,7 @@ def _summary(console: Console, tournament: Tournament, store: Store,
     """The end of a run: final standings, head-to-head, ratings, PGN."""
     rows = store.games(status="done", by_finish=True)
     names = [p.name for p in tournament.players]
-    console.print(final_table(standings(rows, names)))
+    console.print(final_table(standings(rows, names, tournament.adapter.scores_are_points)))
     _head_to_head(console, runner)
     if runner.sprt_verdict:
         console.print(f"SPRT verdict: {runner.sprt_verdict} "

@@ -154,3 +154,37 @@ def test_memory_limit_is_applied_to_players(tmp_path: Path) -> None:
     assert record.outcome is Outcome.NORMAL
     assert record.settings["max_memory"] == 400 * 2**20
     assert os.path.isdir(tmp_path / "logs")
+
+
+# -- what a match sums up -------------------------------------------------------------------
+def test_a_two_player_match_shows_card_points_and_a_fault_adds_none(tmp_path: Path) -> None:
+    """Two players: each game's line shows the card points (not 1-0); a game that a
+    fault ended counts as the offender's loss and adds no card points to anyone."""
+    import io
+
+    from rich.console import Console
+
+    from referee.core.record import result_text
+    from referee.output import game_line, results_table
+
+    settings = PlanowanieSettings.from_options(**SMALL)
+    players = [faulty("steady"), faulty("breaker", "not-a-card")]
+    records = run_match(players, settings, 7, 2, tmp_path)
+    faulted = [r for r in records if r.offender is not None]
+    assert len(faulted) == 2 and all(r.outcome is Outcome.ILLEGAL_MOVE for r in faulted)
+    clean = play_planowanie([faulty("steady"), faulty("calm")], settings, 7, tmp_path / "c")
+    a, b = clean.scores or []
+    assert result_text(clean.scores) == f"{a:g}-{b:g}" and a + b > 1
+    assert f": {a:g}-{b:g} [normal]" in game_line(clean, 1)
+    assert [result_text(r.scores) for r in faulted] in (["1-0", "0-1"], ["0-1", "1-0"])
+
+    out = io.StringIO()
+    Console(file=out, width=120).print(
+        results_table([players[0], players[1], PlayerSpec("calm", [])],
+                      [*faulted, clean], points_game=True))
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]]
+            for line in out.getvalue().splitlines() if line.startswith("│")}
+    # steady: only the card points of the clean game; won the two faulted games
+    assert rows["steady"] == [f"{a:g}", "3" if a > b else "2", "1" if a == b else "0",
+                              "0" if a >= b else "1", "-"]
+    assert rows["breaker"] == ["0", "0", "0", "2", "illegal-move 2"]

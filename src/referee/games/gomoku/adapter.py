@@ -62,6 +62,7 @@ class GomokuAdapter:
     builtins: Mapping[str, str] = BUILTIN_BRAINS
     rating_preset: str = "gomocup"
     schedules: tuple[str, ...] = ("round-robin", "gauntlet", "swiss", "itpw")
+    scores_are_points: bool = False
 
     def seat_count(self, settings: GomokuSettings) -> int:
         """Two players."""

@@ -45,6 +45,7 @@ class PlanowanieAdapter:
     builtins: Mapping[str, str] = BUILTIN_PLAYERS
     rating_preset: str = "itpw"
     schedules: tuple[str, ...] = ("itpw",)
+    scores_are_points: bool = True
 
     def parse_settings(self, table: Mapping[str, Any], base: Path,
                        source: str) -> PlanowanieSettings:

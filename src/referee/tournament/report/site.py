@@ -39,7 +39,7 @@ from typing import Any
 
 from referee.core.adapter import GameAdapter
 from referee.core.outcome import Outcome
-from referee.core.record import GameRecord
+from referee.core.record import GameRecord, result_text
 from referee.core.replay import ReplayView
 from referee.games.registry import game_adapters
 from referee.tournament.ratings import BayesEloParams, Ratings
@@ -133,7 +133,8 @@ def summarize(store: Store) -> Summary:
     done = sorted((r for r in rows if r.status == "done"),
                   key=lambda r: (r.finished_seq or 0, r.seq))
     info = _read_info(store, rows)
-    table = standings(done, info.players)
+    adapter = game_adapters().get(info.game)
+    table = standings(done, info.players, adapter is not None and adapter.scores_are_points)
     try:
         ratings = rate_results(pairwise(done), info.params)
     except ValueError as exc:
@@ -227,12 +228,7 @@ def _result_of(row: GameRow, seat: int) -> tuple[str, float]:
 
 
 def _result_text(row: GameRow) -> str:
-    if row.scores is None:
-        return "*"
-    if len(row.scores) == 2:
-        a, b = row.scores
-        return "1/2-1/2" if a == b else "1-0" if a > b else "0-1"
-    return "-".join(f"{s:g}" for s in row.scores)
+    return result_text(row.scores)
 
 
 # -- the site ---------------------------------------------------------------------------
