@@ -573,13 +573,17 @@ def _interrupt(signum: int, frame: object) -> None:
 @click.option("--offset", type=float, help="Added to every rating.")
 @click.option("--confidence", type=float, help="Confidence of the intervals (default 0.95).")
 @click.option("--los", "show_los", is_flag=True, help="Also print the LOS matrix.")
+@click.option("--los-layout", type=click.Choice(["readable", "bayeselo"]), default="readable",
+              show_default=True,
+              help="readable: columns headed by rank, cells separated by |; bayeselo: "
+                   "exactly as BayesElo 0057's los command prints it.")
 @click.option("--min-games", type=int, default=1, show_default=True,
               help="List only players with at least this many games.")
 @click.option("--pgn", "pgn_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write every result as PGN to this file (for BayesElo, Ordo...).")
 def ratings(sources: tuple[Path, ...], preset: str | None, advantage: float | None,
             drawelo: float | None, prior: float | None, offset: float | None,
-            confidence: float | None, show_los: bool, min_games: int,
+            confidence: float | None, show_los: bool, los_layout: str, min_games: int,
             pgn_out: Path | None) -> None:
     """BayesElo ratings of the results in tournament stores and PGN files.
 
@@ -620,7 +624,7 @@ def ratings(sources: tuple[Path, ...], preset: str | None, advantage: float | No
     click.echo(result.table(min_games), nl=False)
     if show_los:
         click.echo()
-        click.echo(result.los_table(), nl=False)
+        click.echo(result.los_table(layout=los_layout), nl=False)
 
 
 @main.command("report")

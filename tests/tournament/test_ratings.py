@@ -11,10 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.tournament import bayeselo_mm as mm
 from referee.tournament.ratings import (
     BayesEloParams,
     PairCounts,
     ResultTable,
+    bayeselo_round,
     bayeselo_scale,
     covariance_matrix,
     exact_intervals,
@@ -84,7 +86,8 @@ def loglik(elo: list[float], counts: dict[tuple[int, int], list[float]],
     return total
 
 
-def gauss_seidel(n: int, counts: dict[tuple[int, int], list[float]]) -> list[float]:
+def gauss_seidel(n: int, counts: dict[tuple[int, int], list[float]],
+                 epsilon: float = 1e-13) -> list[float]:
     """Hunter's MM swept player by player, as BayesElo's loop is written."""
     tw, td = 10 ** (ADV / 400), 10 ** (DRAW / 400)
     g = [1.0] * n
@@ -104,7 +107,7 @@ def gauss_seidel(n: int, counts: dict[tuple[int, int], list[float]]) -> list[flo
                         + (dji + wji) * td / (tw * g[o] + td * g[p])
                         + (dji + lji) / (td * tw * g[o] + g[p]))
             g[p] = num / den
-        if max(abs(a - b) / (a + b) for a, b in zip(g, old, strict=True)) < 1e-13:
+        if max(abs(a - b) / (a + b) for a, b in zip(g, old, strict=True)) < epsilon:
             break
     elo = [400 * math.log10(x) for x in g]
     mean = sum(elo) / n
@@ -200,6 +203,33 @@ def test_mm_matches_a_literal_gauss_seidel_and_is_a_maximum(small: tuple) -> Non
         up = [e + (1e-4 if k == i else 0) for k, e in enumerate(fit.elo)]
         down = [e - (1e-4 if k == i else 0) for k, e in enumerate(fit.elo)]
         assert abs(loglik(up, counts) - loglik(down, counts)) / 2e-4 < 1e-6
+
+
+def test_separate_groups_end_at_the_offsets_of_bayeselo_s_sweep() -> None:
+    """Players in groups that never met: each group's ratings are fixed only up to a
+    shift, which BayesElo's sweep decides; the fit ends where a literal sweep with
+    BayesElo's own stopping rule (1e-5) ends, not where updating all at once would."""
+    rng = random.Random(5)
+    groups = [["a", "b", "c"], ["d", "e"], ["f", "g", "h", "i"]]
+    results = []
+    for _ in range(40):  # games of the groups interleaved: players are numbered mixed
+        group = rng.choice(groups)
+        first, second = rng.sample(group, 2)
+        results.append((first, second, rng.choice([1.0, 1.0, 0.5, 0.0])))
+    table = ResultTable.from_results(results)
+    params = BayesEloParams(scale=1.0)
+    fit = minorization_maximization(table, params)
+    reference = gauss_seidel(len(table.players), counts_with_prior(results, table.players, 2.0),
+                             epsilon=params.epsilon)
+    assert np.allclose(fit.elo, reference, atol=1e-9)
+    together = mm.fit_jacobi(mm.condense(table.matrix(), params.prior), params)
+    index = {name: k for k, name in enumerate(table.players)}
+    offsets = [float(np.mean([fit.elo[index[p]] - together.elo[index[p]] for p in group]))
+               for group in groups]
+    assert max(offsets) - min(offsets) > 0.5  # the path decides the groups' offsets
+    rating_list = rate(table, params)
+    assert not rating_list.connected
+    assert rating_list.elo("a") == pytest.approx(fit.elo[index["a"]] + 0.0, abs=1e-9)
 
 
 def test_hand_computable_two_players() -> None:
@@ -382,8 +412,46 @@ def test_table_layout_is_bayeselo_s() -> None:
     assert (alpha.games, alpha.wins, alpha.draws, alpha.losses) == (10, 6, 3, 1)
     assert alpha.score == pytest.approx(0.75) and alpha.draw_ratio == pytest.approx(0.3)
     assert "  75% " in lines[alpha.rank]
-    los_lines = ratings.los_table(width=3).splitlines()
+    los_lines = ratings.los_table(width=3, layout="bayeselo").splitlines()
     assert los_lines[0].startswith(" " * 6) and len(los_lines) == 4
+    names = [p.name for p in ratings.players]
+    assert los_lines[0] == " " * 6 + "".join(f"{n[:2]:>3}" for n in names)
+    top = int(ratings.los[0, 1] * 100)
+    assert los_lines[1] == f"{names[0]:<5}    {top:>3}{int(ratings.los[0, 2] * 100):>3}"
+
+
+def test_readable_los_separates_its_cells() -> None:
+    table = ResultTable()
+    table.add_counts("Alpha", "Beta", 30, 10, 10)
+    table.add_counts("Beta", "Gamma", 30, 10, 10)
+    ratings = rate(table, BayesEloParams())
+    lines = ratings.los_table().splitlines()
+    assert lines[0] == "        |   1 |   2 |   3"
+    assert set(lines[1]) == {"-"}
+    assert lines[2] == f"1 Alpha |   - | {int(ratings.los[0, 1] * 100):>3} | " \
+                       f"{int(ratings.los[0, 2] * 100):>3}"
+    assert lines[3].startswith("2 Beta  | ") and lines[3].count("|") == 3
+    with pytest.raises(ValueError, match="unknown LOS layout"):
+        ratings.los_table(layout="fancy")
+
+
+def test_score_and_draw_percentages_round_as_bayeselo() -> None:
+    """57 points of 200 games is 28.5 %: bayeselo's round(100 * 57 / 200) shows 29 (one
+    round of 0.285 * 100 = 28.499... would show 28); 57 draws of 200 likewise."""
+    table = ResultTable()
+    table.add_counts("Alpha", "Beta", 50, 14, 36)  # Alpha: 50 + 14 / 2 = 57 of 100 ...
+    table.add_counts("Beta", "Alpha", 100, 0, 0)  # ... and 0 of the other 100 as second
+    table.add_counts("Gamma", "Delta", 0, 57, 143)  # 57 draws of 200
+    ratings = rate(table, BayesEloParams())
+    alpha, gamma = ratings.player("Alpha"), ratings.player("Gamma")
+    assert (alpha.games, alpha.wins + alpha.draws / 2) == (200, 57)
+    assert 100 * (57 / 200) < 28.5  # the float trap the old formula fell into
+    assert alpha.score_percent == 28.5 and bayeselo_round(alpha.score_percent) == 29
+    assert gamma.draws_percent == 28.5 and bayeselo_round(gamma.draws_percent) == 29
+    lines = ratings.table().splitlines()
+    assert lines[alpha.rank].split()[6] == "29%"
+    assert lines[gamma.rank].split()[8] == "29%"
+    assert bayeselo_round(28.5) == 29 and bayeselo_round(-28.5) == -29
 
 
 # -- properties -------------------------------------------------------------------------------

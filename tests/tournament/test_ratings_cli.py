@@ -55,6 +55,9 @@ def test_ratings_of_a_pgn_file_are_bayeselo_s_list(tmp_path: Path) -> None:
                     BayesEloParams(offset=1600))
     assert expected.table() in run.stdout
     assert expected.los_table() in run.stdout
+    exact = referee("ratings", str(pgn), "--offset", "1600", "--los", "--los-layout", "bayeselo")
+    assert exact.stdout.endswith(expected.los_table(layout="bayeselo"))
+    assert "|" not in expected.los_table(layout="bayeselo")
     gomocup = referee("ratings", str(pgn), "--preset", "gomocup")
     assert "advantage 0, drawelo 0.01" in gomocup.stdout
 

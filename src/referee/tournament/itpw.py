@@ -37,14 +37,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from referee.tournament.ratings import (
-    BayesEloParams,
-    FloatArray,
-    IntArray,
-    Result,
-    ResultTable,
-    rate,
-)
+from referee.tournament.bayeselo_mm import FloatArray, IntArray
+from referee.tournament.ratings import BayesEloParams, Result, ResultTable, rate
 
 __all__ = [
     "UNRATED_VARIANCE",

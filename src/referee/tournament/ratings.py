@@ -19,9 +19,11 @@ Facts taken from Coulom's ``bayeselo`` source (``CBradleyTerry``, ``CCondensedRe
   ``|g' - g| / (g' + g)`` (and ``|theta' - theta|`` of an estimated theta) is below
   ``epsilon`` (1e-5). thetaW is updated after the gammas, thetaD after thetaW, each with the
   newest values; thetaD's update is ``C + sqrt(C^2 + 1)``. BayesElo sweeps the players one
-  by one (Gauss-Seidel); here all gammas are updated at once, which is also a
-  minorization-maximization step (Hunter's minorizer separates the players) and has the same
-  fixed point. Ratings are ``400 log10(gamma)`` shifted to mean 0.
+  by one (Gauss-Seidel); where every player is linked to every other through games, all
+  gammas are updated at once here, which is also a minorization-maximization step
+  (Hunter's minorizer separates the players) and has the same fixed point; where players
+  fall into separate groups, the players are swept as BayesElo does, so that the groups end
+  at the same offsets (``bayeselo_mm``). Ratings are ``400 log10(gamma)`` shifted to mean 0.
 * **Scale** (``CEloRatingCUI``, command ``mm``): after ``mm`` BayesElo displays ratings
   multiplied by ``4x / (1 + x)^2`` with ``x = 10^(-drawelo/400)`` ("maximum-likelihood
   ratings are now scaled down so that they look more like Elostat/SSDF ratings", changelog
@@ -58,8 +60,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from referee.tournament import bayeselo_mm as mm
+from referee.tournament.bayeselo_mm import FloatArray, IntArray, MMResult, Pairs
 from referee.tournament.stats import Trinomial
 
 __all__ = [
@@ -70,6 +73,7 @@ __all__ = [
     "Ratings",
     "Result",
     "ResultTable",
+    "bayeselo_round",
     "bayeselo_scale",
     "covariance_matrix",
     "exact_intervals",
@@ -78,9 +82,6 @@ __all__ = [
     "normal_quantile",
     "rate",
 ]
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 _LN10_400 = math.log(10.0) / 400.0
 _CODES: dict[float, int] = {1.0: 0, 0.5: 1, 0.0: 2}  # first player's score -> win/draw/loss
@@ -317,139 +318,6 @@ def bayeselo_scale(drawelo: float) -> float:
     return 4.0 * x / ((1.0 + x) * (1.0 + x))
 
 
-# -- the condensed, prior-augmented data ----------------------------------------------------
-@dataclass
-class _Pairs:
-    """Unordered pairs a < b that met, with counts for both colour orders (prior included)."""
-
-    n: int
-    a: IntArray
-    b: IntArray
-    w_ab: FloatArray  # a first, a wins
-    d_ab: FloatArray
-    l_ab: FloatArray
-    w_ba: FloatArray  # b first, b wins
-    d_ba: FloatArray
-    l_ba: FloatArray
-    true_games: FloatArray  # games between a and b (no prior)
-
-
-def _condense(matrix: IntArray, prior: float) -> _Pairs:
-    n = matrix.shape[0]
-    totals = matrix.sum(axis=2)
-    met = totals + totals.T
-    a, b = np.nonzero(np.triu(met, 1))
-    a = a.astype(np.int64)
-    b = b.astype(np.int64)
-    wab, dab, lab = (matrix[a, b, k].astype(np.float64) for k in range(3))
-    wba, dba, lba = (matrix[b, a, k].astype(np.float64) for k in range(3))
-    games = met[a, b].astype(np.float64)
-    if prior > 0 and len(a):
-        per_player = np.bincount(a, games, n) + np.bincount(b, games, n)
-        virtual = prior * 0.25 * games * (1.0 / per_player[a] + 1.0 / per_player[b])
-        dab = dab + virtual
-        dba = dba + virtual
-    return _Pairs(n, a, b, wab, dab, lab, wba, dba, lba, games)
-
-
-def _check_finite(pairs: _Pairs, names: list[str]) -> None:
-    n = pairs.n
-    up = (np.bincount(pairs.a, pairs.w_ab + pairs.d_ab + pairs.l_ba + pairs.d_ba, n)
-          + np.bincount(pairs.b, pairs.w_ba + pairs.d_ba + pairs.l_ab + pairs.d_ab, n))
-    down = (np.bincount(pairs.a, pairs.l_ab + pairs.d_ab + pairs.w_ba + pairs.d_ba, n)
-            + np.bincount(pairs.b, pairs.l_ba + pairs.d_ba + pairs.w_ab + pairs.d_ab, n))
-    bad = [names[i] for i in np.nonzero((up <= 0) | (down <= 0))[0]]
-    if bad:
-        raise ValueError("ratings are infinite without a prior for players who won or lost "
-                         f"every game: {', '.join(bad[:10])}; use prior > 0")
-
-
-def _connected(pairs: _Pairs) -> bool:
-    parent = list(range(pairs.n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for x, y in zip(pairs.a.tolist(), pairs.b.tolist(), strict=True):
-        rx, ry = root(x), root(y)
-        if rx != ry:
-            parent[rx] = ry
-    return len({root(x) for x in range(pairs.n)}) <= 1
-
-
-# -- maximum likelihood (MM) ------------------------------------------------------------------
-@dataclass(frozen=True)
-class MMResult:
-    """Maximum-likelihood ratings (unscaled, mean 0) and the model's two parameters."""
-
-    elo: FloatArray
-    advantage: float
-    drawelo: float
-    iterations: int
-    converged: bool
-
-
-def _mm(pairs: _Pairs, params: BayesEloParams) -> MMResult:
-    n = pairs.n
-    a, b = pairs.a, pairs.b
-    wd_ab = pairs.w_ab + pairs.d_ab
-    ld_ab = pairs.l_ab + pairs.d_ab
-    wd_ba = pairs.w_ba + pairs.d_ba
-    ld_ba = pairs.l_ba + pairs.d_ba
-    wins_like = (np.bincount(a, wd_ab + pairs.l_ba + pairs.d_ba, n)
-                 + np.bincount(b, wd_ba + pairs.l_ab + pairs.d_ab, n))
-    tw = 1.0 if params.estimate_advantage else math.pow(10.0, params.advantage / 400.0)
-    td = 1.0 if params.estimate_drawelo else math.pow(10.0, params.drawelo / 400.0)
-    tw_num = float(np.sum(wd_ab + wd_ba))
-    td_num = float(np.sum(pairs.d_ab + pairs.d_ba))
-    gamma = np.ones(n)
-    converged = False
-    iterations = 0
-    while iterations < params.max_iterations:
-        iterations += 1
-        ga, gb = gamma[a], gamma[b]
-        tdw = td * tw
-        r1 = wd_ab / (tw * ga + td * gb)
-        r2 = ld_ab / (tdw * ga + gb)
-        r3 = wd_ba / (tw * gb + td * ga)
-        r4 = ld_ba / (tdw * gb + ga)
-        denominator = (np.bincount(a, tw * r1 + tdw * r2 + td * r3 + r4, n)
-                       + np.bincount(b, tw * r3 + tdw * r4 + td * r1 + r2, n))
-        new = wins_like / denominator
-        diff = float(np.max(np.abs(new - gamma) / (new + gamma))) if n else 0.0
-        gamma = new
-        if params.estimate_advantage:
-            ga, gb = gamma[a], gamma[b]
-            den = float(np.sum(wd_ab * ga / (tw * ga + td * gb)
-                               + ld_ab * td * ga / (td * tw * ga + gb)
-                               + wd_ba * gb / (tw * gb + td * ga)
-                               + ld_ba * td * gb / (td * tw * gb + ga)))
-            new_tw = tw_num / den
-            diff = max(diff, abs(tw - new_tw))
-            tw = new_tw
-        if params.estimate_drawelo:
-            ga, gb = gamma[a], gamma[b]
-            den = float(np.sum(wd_ab * gb / (tw * ga + td * gb)
-                               + ld_ab * tw * ga / (td * tw * ga + gb)
-                               + wd_ba * ga / (tw * gb + td * ga)
-                               + ld_ba * tw * gb / (td * tw * gb + ga)))
-            c = td_num / den
-            new_td = c + math.sqrt(c * c + 1.0)
-            diff = max(diff, abs(td - new_td))
-            td = new_td
-        if diff < params.epsilon:
-            converged = True
-            break
-    elo = 400.0 * np.log10(gamma)
-    elo -= elo.mean() if n else 0.0
-    advantage = 400.0 * math.log10(tw) if params.estimate_advantage else params.advantage
-    drawelo = 400.0 * math.log10(td) if params.estimate_drawelo else params.drawelo
-    return MMResult(elo, advantage, drawelo, iterations, converged)
-
-
 def minorization_maximization(table: ResultTable,
                               params: BayesEloParams | None = None) -> MMResult:
     """BayesElo's ``mm``: maximum-likelihood ratings (prior included), unscaled, mean 0.
@@ -457,13 +325,13 @@ def minorization_maximization(table: ResultTable,
     The ratings are in the order of ``table.players``.
     """
     params = params or BayesEloParams()
-    pairs = _condense(table.matrix(), params.prior)
-    _check_finite(pairs, table.players)
-    return _mm(pairs, params)
+    pairs = mm.condense(table.matrix(), params.prior)
+    mm.check_finite(pairs, table.players)
+    return mm.fit(pairs, params)
 
 
 # -- covariance and LOS --------------------------------------------------------------------
-def _information(pairs: _Pairs, elo: FloatArray, advantage: float,
+def _information(pairs: Pairs, elo: FloatArray, advantage: float,
                  drawelo: float) -> FloatArray:
     """Observed information (minus the Hessian of the log-likelihood) in Elo^-2 units."""
     n = pairs.n
@@ -503,9 +371,9 @@ def covariance_matrix(table: ResultTable, fit: MMResult,
                       params: BayesEloParams | None = None) -> FloatArray:
     """BayesElo's ``covariance``: covariance of the (unscaled) ratings, Elo^2."""
     params = params or BayesEloParams()
-    pairs = _condense(table.matrix(), params.prior)
+    pairs = mm.condense(table.matrix(), params.prior)
     info = _information(pairs, fit.elo, fit.advantage, fit.drawelo)
-    return _covariance(info, _connected(pairs))
+    return _covariance(info, mm.connected(pairs))
 
 
 def los_matrix(elo: FloatArray, covariance: FloatArray) -> FloatArray:
@@ -558,7 +426,7 @@ def normal_quantile(confidence: float) -> float:
 class _PlayerRecords:
     """For each player: its opponents and the six counts of each pairing (prior included)."""
 
-    def __init__(self, pairs: _Pairs) -> None:
+    def __init__(self, pairs: Pairs) -> None:
         p = np.concatenate([pairs.a, pairs.b])
         order = np.argsort(p, kind="stable")
         self.player = p[order]
@@ -597,7 +465,7 @@ def _player_loglik(rec: _PlayerRecords, p: int, x: FloatArray, elo: FloatArray,
     return np.asarray(total, dtype=np.float64)
 
 
-def _exact_intervals(pairs: _Pairs, fit: MMResult, info: FloatArray,
+def _exact_intervals(pairs: Pairs, fit: MMResult, info: FloatArray,
                      params: BayesEloParams) -> tuple[FloatArray, FloatArray]:
     n = pairs.n
     rec = _PlayerRecords(pairs)
@@ -650,7 +518,7 @@ def exact_intervals(table: ResultTable, fit: MMResult,
                     params: BayesEloParams | None = None) -> tuple[FloatArray, FloatArray]:
     """BayesElo's ``exactdist``: per player (unscaled Elo) ``(minus, plus)`` distances."""
     params = params or BayesEloParams()
-    pairs = _condense(table.matrix(), params.prior)
+    pairs = mm.condense(table.matrix(), params.prior)
     info = _information(pairs, fit.elo, fit.advantage, fit.drawelo)
     return _exact_intervals(pairs, fit, info, params)
 
@@ -676,13 +544,14 @@ class PlayerRating:
 
     @property
     def score_percent(self) -> float:
-        """Score in percent (points / games * 100)."""
-        return 100.0 * self.score
+        """Score in percent, as BayesElo works it out: ``100 * points / games`` (so 57
+        points of 200 games is exactly 28.5, shown 29)."""
+        return 100.0 * (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
     @property
     def draws_percent(self) -> float:
-        """Draws in percent of the games."""
-        return 100.0 * self.draw_ratio
+        """Draws in percent of the games (``100 * draws / games``)."""
+        return 100.0 * self.draws / self.games if self.games else 0.0
 
     @property
     def lower(self) -> float:
@@ -695,8 +564,8 @@ class PlayerRating:
         return self.elo + self.plus
 
 
-def _round(x: float) -> int:
-    """BayesElo's ``RoundDouble``: half away from zero."""
+def bayeselo_round(x: float) -> int:
+    """BayesElo's ``RoundDouble``: to the nearest whole number, halves away from zero."""
     return int(x + 0.5) if x > 0 else int(x - 0.5)
 
 
@@ -747,14 +616,24 @@ class Ratings:
             if p.games < max(1, min_games):
                 continue
             counter += 1
+            r = bayeselo_round
             lines.append(
-                f"{counter:>4} {p.name:<{width}} {_round(p.elo):>5} {_round(p.plus):>4} "
-                f"{_round(p.minus):>4} {p.games:>5} {_round(100 * p.score):>4}% "
-                f"{_round(p.opponents_elo):>5} {_round(100 * p.draw_ratio):>4}% ")
+                f"{counter:>4} {p.name:<{width}} {r(p.elo):>5} {r(p.plus):>4} "
+                f"{r(p.minus):>4} {p.games:>5} {r(p.score_percent):>4}% "
+                f"{r(p.opponents_elo):>5} {r(p.draws_percent):>4}% ")
         return "\n".join(lines) + "\n"
 
-    def los_table(self, first: int = 0, count: int | None = None, width: int = 3) -> str:
-        """The LOS matrix as BayesElo's ``los [first] [players] [width]`` prints it."""
+    def los_table(self, first: int = 0, count: int | None = None, width: int = 3,
+                  layout: str = "readable") -> str:
+        """The LOS matrix of players ``first`` .. ``first + count - 1`` (by rank), values
+        in units of ``10^-(width - 1)`` (truncated, as BayesElo's ``los``).
+
+        ``layout="bayeselo"`` prints BayesElo 0057's ``los [first] [players] [width]``
+        exactly: each column headed by the first ``width - 1`` letters of its player's name,
+        cells ``width`` wide with nothing between them. ``"readable"`` (the default) heads
+        the columns by rank, starts each row with the rank and the full name, and separates
+        the cells by `` | ``, the diagonal marked ``-``.
+        """
         width = max(2, width)
         total = len(self.players)
         first = max(0, first)
@@ -766,14 +645,28 @@ class Ratings:
         mult = 10.0 ** (min(width, 8) - 1)
         name_width = max((len(p.name) for p in self.players), default=0)
         shown = range(first, first + count)
-        head = " " * name_width + " " + "".join(
-            f"{self.players[q].name[: width - 1]:>{width}}" for q in shown)
-        lines = [head]
+        if layout == "bayeselo":
+            head = " " * name_width + " " + "".join(
+                f"{self.players[q].name[: width - 1]:>{width}}" for q in shown)
+            lines = [head]
+            for p in shown:
+                cells = "".join(
+                    f"{int(self.los[p, q] * mult):>{width}}" if p != q else " " * width
+                    for q in shown)
+                lines.append(f"{self.players[p].name:<{name_width}} {cells}")
+            return "\n".join(lines) + "\n"
+        if layout != "readable":
+            raise ValueError(f"unknown LOS layout {layout!r}: expected readable or bayeselo")
+        cell = max(width, len(str(first + count)))
+        rank = len(str(first + count))
+        lines = [" " * (rank + 1 + name_width) + " | "
+                 + " | ".join(f"{q + 1:>{cell}}" for q in shown)]
+        lines.append("-" * len(lines[0]))
         for p in shown:
-            cells = "".join(
-                f"{int(self.los[p, q] * mult):>{width}}" if p != q else " " * width
+            cells = " | ".join(
+                f"{int(self.los[p, q] * mult):>{cell}}" if p != q else f"{'-':>{cell}}"
                 for q in shown)
-            lines.append(f"{self.players[p].name:<{name_width}} {cells}")
+            lines.append(f"{p + 1:>{rank}} {self.players[p].name:<{name_width}} | {cells}")
         return "\n".join(lines) + "\n"
 
 
@@ -788,11 +681,11 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
     if len(names) < 2:
         raise ValueError("ratings need games between at least two players")
     matrix = table.matrix()
-    pairs = _condense(matrix, params.prior)
-    _check_finite(pairs, names)
-    fit = _mm(pairs, params)
+    pairs = mm.condense(matrix, params.prior)
+    mm.check_finite(pairs, names)
+    connected = mm.connected(pairs)
+    fit = mm.fit(pairs, params, connected)
     info = _information(pairs, fit.elo, fit.advantage, fit.drawelo)
-    connected = _connected(pairs)
     cov = _covariance(info, connected)
     n = len(names)
     if intervals:

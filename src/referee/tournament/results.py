@@ -16,7 +16,14 @@ from pathlib import Path
 
 from rich.table import Table
 
-from referee.tournament.ratings import BayesEloParams, Ratings, Result, ResultTable, rate
+from referee.tournament.ratings import (
+    BayesEloParams,
+    Ratings,
+    Result,
+    ResultTable,
+    bayeselo_round,
+    rate,
+)
 from referee.tournament.store import GameRow
 
 
@@ -193,7 +200,8 @@ def ratings_table(ratings: Ratings, title: str = "Ratings (BayesElo)") -> Table:
     count = len(ratings.players)
     for k, p in enumerate(ratings.players):
         los = f"{100 * ratings.los[k, k + 1]:.1f}%" if k + 1 < count else ""
-        table.add_row(str(p.rank), p.name, f"{p.elo:.0f}", f"{p.plus:.0f}", f"{p.minus:.0f}",
-                      str(p.games), f"{p.score_percent:.1f}%", f"{p.opponents_elo:.0f}",
-                      f"{p.draws_percent:.0f}%", los)
+        r = bayeselo_round
+        table.add_row(str(p.rank), p.name, str(r(p.elo)), str(r(p.plus)), str(r(p.minus)),
+                      str(p.games), f"{p.score_percent:.1f}%", str(r(p.opponents_elo)),
+                      f"{r(p.draws_percent)}%", los)
     return table
