@@ -35,7 +35,7 @@ LEGACY_SHAPES = ("SQUARE", "STAR", "CIRCLE", "TRIANGLE")
 
 _SHAPE_SYMBOLS = {"SQUARE": "#", "STAR": "*", "CIRCLE": "O", "TRIANGLE": "T"}
 _COLOR_SYMBOLS = {"RED": "r", "BLACK": "b", "BLUE": "g", "YELLOW": "y"}
-_PIECE_KEYS = ("id", "color", "shape", "x", "y")
+_PIECE_KEYS = ("id", "color", "shape", "x", "y", "image")
 _IGNORED_KEYS = frozenset({"buckets", "dropped"})
 
 
@@ -89,7 +89,14 @@ def remotest(x: int, y: int) -> int:
 
 @dataclass(frozen=True)
 class Piece:
-    """One game piece; ``props`` holds the extra properties of property-based objects."""
+    """One game piece.
+
+    A shape-and-color piece has ``image`` None; rules see its shape and color only, and
+    ``props`` (extra keys of a board file) are shown but never matched, as the reference
+    does. An image-and-property-based piece has ``image`` (its key under the shapes folder,
+    or a composite name) and takes every property from ``props`` (its ``properties.csv``
+    line, or what its composite name says).
+    """
 
     id: int
     color: str
@@ -97,6 +104,7 @@ class Piece:
     x: int
     y: int
     props: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    image: str | None = None
     cell: int = field(init=False, repr=False, compare=False)
     """The cell number 1..36 of this piece (from ``x`` and ``y``)."""
 
@@ -106,15 +114,19 @@ class Piece:
         object.__setattr__(self, "cell", cell_of(self.x, self.y))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of this piece (id, color, shape, x, y, then the extra properties)."""
-        out: dict[str, Any] = {
-            "id": self.id,
-            "color": self.color,
-            "shape": self.shape,
-            "x": self.x,
-            "y": self.y,
-        }
-        out.update(self.props)
+        """The JSON object of this piece: id, color, shape, x, y, then the extra keys of a
+        board file; an image piece shows its ``image`` instead of its properties (they come
+        from its properties file), and the color and shape its properties give, if any."""
+        out: dict[str, Any] = {"id": self.id}
+        if self.image is None:
+            out.update(color=self.color, shape=self.shape, x=self.x, y=self.y)
+            out.update(self.props)
+            return out
+        for key, own in (("color", self.color), ("shape", self.shape)):
+            value = own or self.props.get(key)
+            if value not in (None, ""):
+                out[key] = value
+        out.update(image=self.image, x=self.x, y=self.y)
         return out
 
 
@@ -250,12 +262,13 @@ def _piece_from_obj(obj: Any, index: int) -> Piece:
     x = _int_field(obj, "x", where)
     y = _int_field(obj, "y", where)
     props = {k: v for k, v in obj.items() if k not in _PIECE_KEYS and k not in _IGNORED_KEYS}
-    # property-based objects may omit color/shape
+    image = _str_field(obj, "image", where) if "image" in obj else None
+    # image-and-property-based objects may omit color/shape
     color = normalize_color(_str_field(obj, "color", where)) if "color" in obj else ""
     shape = normalize_shape(_str_field(obj, "shape", where)) if "shape" in obj else ""
-    if not color and not shape and not props:
-        raise ValueError(f"{where}: needs a color and a shape (or object properties)")
-    return Piece(piece_id, color, shape, x, y, props)
+    if image is None and not (color and shape):
+        raise ValueError(f"{where}: needs a color and a shape, or an image")
+    return Piece(piece_id, color, shape, x, y, props, image)
 
 
 def parse_board(text: str, source: str = "<board>") -> Board:

@@ -225,20 +225,35 @@ def _compile_row(row: RuleRow, orders: Mapping[str, Order]) -> tuple[_CAtom, ...
     return tuple(_compile_atom(a, orders) for a in row.atoms)
 
 
+IMAGE_MARK = "@image"
+"""The field that marks an image-and-property-based piece (no rule key can name it)."""
+_STAR_VALUE = "*"
+"""A property value that matches every condition on that property (``properties.csv``)."""
+_OWN_FIELDS = ("pos", "x", "y", "id", IMAGE_MARK)
+
+
 def _piece_fields(piece: Piece) -> Fields:
-    """The fields of a piece as value sets (props first, so the built-in fields win)."""
+    """The fields of a piece as value sets.
+
+    A shape-and-color piece has its color and shape only (the extra keys of a board file
+    are not properties, as in the reference); an image piece has the properties of its
+    ``props`` and the mark ``IMAGE_MARK``. Both have ``pos``, ``x``, ``y`` and ``id``.
+    """
     fields: Fields = {}
-    for key, value in piece.props.items():
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, (int, str)):
-            fields[key] = frozenset({value})
-        elif isinstance(value, float) and value.is_integer():
-            fields[key] = frozenset({int(value)})
-    if piece.color:
-        fields["color"] = frozenset({piece.color})
-    if piece.shape:
-        fields["shape"] = frozenset({piece.shape})
+    if piece.image is None:
+        if piece.color:
+            fields["color"] = frozenset({piece.color})
+        if piece.shape:
+            fields["shape"] = frozenset({piece.shape})
+    else:
+        for key, value in piece.props.items():
+            if isinstance(value, bool) or value == "":
+                continue
+            if isinstance(value, (int, str)):
+                fields[key] = frozenset({value})
+            elif isinstance(value, float) and value.is_integer():
+                fields[key] = frozenset({int(value)})
+        fields[IMAGE_MARK] = frozenset({piece.image})
     fields["pos"] = frozenset({piece.cell})
     fields["x"] = frozenset({piece.x})
     fields["y"] = frozenset({piece.y})
@@ -296,7 +311,7 @@ class _History:
 def _value_keys(fields: Fields) -> tuple[tuple[str, Value], ...]:
     """The (field, normalized value) pairs of a piece under which the history files it."""
     return tuple((key, normalize(v)) for key, values in fields.items()
-                 if key not in ("pos", "x", "y", "id") for v in values)
+                 if key not in _OWN_FIELDS for v in values)
 
 
 class _Context:
@@ -399,22 +414,31 @@ class _Context:
             return True
         if not values:
             return False
+        if _STAR_VALUE in values:
+            return True
         allowed = spec if isinstance(spec, frozenset) else frozenset(
             normalize(v) for v in evaluate_values(spec, env))
         return any(normalize(v) in allowed for v in values)
 
     def _fields_ok(self, atom: _CAtom, fields: Fields, env: Mapping[str, frozenset[Value]]) -> bool:
+        """Whether the piece passes the atom's shape, color, property and code clauses.
+
+        As the reference does: a shape-and-color piece is judged on its shape and color
+        only (a clause on any other property is no restriction for it); an image piece on
+        its properties, ``shape`` and ``color`` included, and a property it lacks fails.
+        """
         if not self._spec_ok(atom.shapes, fields.get("shape"), env):
             return False
         if not self._spec_ok(atom.colors, fields.get("color"), env):
             return False
-        for key, spec in atom.props:
-            values = fields.get(key)
-            if values is None:
-                lower = key.lower()
-                values = next((v for k, v in fields.items() if k.lower() == lower), None)
-            if not self._spec_ok(spec, values, env):
-                return False
+        if atom.props and IMAGE_MARK in fields:
+            for key, spec in atom.props:
+                values = fields.get(key)
+                if values is None:
+                    lower = key.lower()
+                    values = next((v for k, v in fields.items() if k.lower() == lower), None)
+                if not self._spec_ok(spec, values, env):
+                    return False
         return atom.code is None or bool(evaluate_values(atom.code, env))
 
     def atom_buckets(self, atom: _CAtom, piece: Piece) -> frozenset[int]:
