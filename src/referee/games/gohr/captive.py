@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError
-from referee.core.text import parse_int
 from referee.games.gohr.board import Board, bucket_at, generate_until, render_ascii
 from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
 from referee.games.gohr.results_log import EpisodeResult, ResultsLog
@@ -38,6 +37,50 @@ HELP = """\
 #   MODE brief|standard|full  the output mode
 #   COND [train|test]         show or set the board conditions mode
 #   VERSION, HELP, EXIT"""
+
+
+NUMBER, WORD, OTHER = "number", "word", "other"
+"""Kinds of command tokens."""
+Args = list[tuple[str, str]]
+"""A command's arguments: its tokens after the command word."""
+
+
+def command_tokens(line: str) -> list[tuple[str, str]]:
+    """A command line as the reference's tokenizer reads it: (kind, text) pairs.
+
+    Runs of digits are numbers, a letter, ``_`` or ``$`` followed by letters, digits,
+    ``_`` or ``$`` is a word, ``"..."`` is one word, ``==`` is one token, any other
+    character a token of its own (so ``-1`` is two tokens, ``1a`` two), and ``#`` ends the
+    line.
+    """
+    tokens: list[tuple[str, str]] = []
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if c == "#":
+            break
+        if c.isspace():
+            i += 1
+            continue
+        j = i + 1
+        if c.isdigit():
+            while j < n and line[j].isdigit():
+                j += 1
+            tokens.append((NUMBER, line[i:j]))
+        elif c.isalpha() or c in "_$":
+            while j < n and (line[j].isalnum() or line[j] in "_$"):
+                j += 1
+            tokens.append((WORD, line[i:j]))
+        elif c == '"':
+            end = line.find('"', j)
+            j = n if end < 0 else end + 1
+            tokens.append((WORD, line[i + 1:end if end >= 0 else n]))
+        else:
+            if c == "=" and line[j:j + 1] == "=":
+                j += 1
+            tokens.append((OTHER, line[i:j]))
+        i = j
+    return tokens
 
 
 class CaptiveSession:
@@ -129,10 +172,13 @@ class CaptiveSession:
     # -- commands -------------------------------------------------------------------------
     def handle(self, line: str) -> tuple[list[str], bool]:
         """The answer to one command line, and whether the session ends."""
-        words = line.split()
-        if not words:
+        if not line.strip():
             return [], False
-        command, args = words[0].upper(), words[1:]
+        tokens = command_tokens(line)
+        if not tokens or tokens[0][0] != WORD:
+            return [self._status(Code.INVALID_COMMAND),
+                    "# Invalid input: a command is a word (HELP lists them)"], False
+        command, args = tokens[0][1].upper(), tokens[1:]
         if command == "EXIT":
             status = self._status(Code.EXIT)
             self.close()
@@ -148,15 +194,15 @@ class CaptiveSession:
                     f"# unknown command {command[:40]!r}; HELP lists the commands"], False
         return handler(args), False
 
-    def _new(self, args: list[str]) -> list[str]:
+    def _new(self, args: Args) -> list[str]:
         return self.new_episode()
 
-    def _move(self, args: list[str]) -> list[str]:
-        parsed = [parse_int(a) for a in args]
-        numbers = [n for n in parsed if n is not None]
-        if len(args) not in (2, 4) or len(numbers) != len(args):
+    def _move(self, args: Args) -> list[str]:
+        if len(args) not in (2, 4) or any(kind != NUMBER for kind, _ in args):
             return [self._status(Code.INVALID_ARGUMENTS),
-                    "# MOVE takes: piece_id bucket_id, or row col bucket_row bucket_col"]
+                    "# MOVE takes: piece_id bucket_id, or row col bucket_row bucket_col "
+                    "(unsigned numbers)"]
+        numbers = [int(text) for _, text in args]
         episode = self.episode
         if episode is None:
             return [self._status(Code.NO_GAME), "# no episode: NEW starts one"]
@@ -195,38 +241,38 @@ class CaptiveSession:
             return ["# Stalemate - no piece can be moved any more. Apology for these rules!"]
         return []
 
-    def _display(self, args: list[str]) -> list[str]:
+    def _display(self, args: Args) -> list[str]:
         lines = [self._json()]
         if self.mode == "full":
             lines.extend(self._ascii())
         return lines
 
-    def _display_full(self, args: list[str]) -> list[str]:
+    def _display_full(self, args: Args) -> list[str]:
         return [self._json(), *self._ascii()]
 
-    def _features(self, args: list[str]) -> list[str]:
+    def _features(self, args: Args) -> list[str]:
         features = {"shape": list(self.setup.shapes), "color": list(self.setup.colors)}
         return [json.dumps(features, separators=(",", ":"))]
 
-    def _mode(self, args: list[str]) -> list[str]:
+    def _mode(self, args: Args) -> list[str]:
         modes = {"BRIEF": "brief", "STANDARD": "standard", "FULL": "full"}
-        if len(args) != 1 or args[0].upper() not in modes:
+        if len(args) != 1 or args[0][1].upper() not in modes:
             return [self._status(Code.INVALID_ARGUMENTS), "# MODE brief|standard|full"]
-        self.mode = modes[args[0].upper()]  # type: ignore[assignment]
+        self.mode = modes[args[0][1].upper()]  # type: ignore[assignment]
         return [f"# OK, mode={self.mode.upper()}"]
 
-    def _cond(self, args: list[str]) -> list[str]:
+    def _cond(self, args: Args) -> list[str]:
         if args:
-            word = args[0].lower()
+            word = args[0][1].lower()
             if len(args) != 1 or word not in ("train", "test"):
                 return [self._status(Code.INVALID_ARGUMENTS), "# COND [train|test]"]
             self.setup.test_mode = word == "test"
         return [f"# OK, cond={'test' if self.setup.test_mode else 'train'}"]
 
-    def _version(self, args: list[str]) -> list[str]:
+    def _version(self, args: Args) -> list[str]:
         return [f"# {VERSION}"]
 
-    def _help(self, args: list[str]) -> list[str]:
+    def _help(self, args: Args) -> list[str]:
         return HELP.splitlines()
 
 
