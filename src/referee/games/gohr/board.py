@@ -175,20 +175,26 @@ class Board:
         object.__setattr__(board, "name", self.name)
         return board
 
-    def to_json_line(self, buckets: Mapping[int, Collection[int]] | None = None) -> str:
+    def to_json_line(self, buckets: Mapping[int, Collection[int]] | None = None, *,
+                     board_id: str | int | None = None,
+                     labels: Mapping[int, str] | None = None) -> str:
         """The one-line JSON display the captive server prints.
 
         ``{"id":0,"value":[{"id":..,"color":..,"shape":..,"x":..,"y":..,"buckets":[..]}]}``;
         when ``buckets`` (piece id to bucket ids) is given every piece gets a sorted
-        ``buckets`` list (missing ids get ``[]``).
+        ``buckets`` list (missing ids get ``[]``). ``board_id`` replaces the board's id;
+        ``labels`` (piece id to label) adds a ``label`` after each piece's id.
         """
         values = []
         for piece in self.pieces:
             obj = piece.to_dict()
+            if labels is not None and piece.id in labels:
+                obj = {"id": obj.pop("id"), "label": labels[piece.id], **obj}
             if buckets is not None:
                 obj["buckets"] = sorted(buckets.get(piece.id, ()))
             values.append(obj)
-        return json.dumps({"id": self.id, "value": values}, separators=(",", ":"))
+        shown = self.id if board_id is None else board_id
+        return json.dumps({"id": shown, "value": values}, separators=(",", ":"))
 
     def to_file_text(self) -> str:
         """The predefined board file text: ``{"id":..,"value":[..],"name":..}``."""

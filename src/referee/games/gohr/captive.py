@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 VERSION = "7.007-referee"
 """The version this server reports (the reference protocol it follows is CGS 7.x)."""
+VERSION_8 = "8.060-referee"
+"""The version it reports with ``version=8`` (the answers of CGS 8.060)."""
 MAX_TRIES = 1000
 """Boards drawn to meet the condition file before giving up (as the reference does)."""
 
@@ -83,6 +85,17 @@ def command_tokens(line: str) -> list[tuple[str, str]]:
     return tokens
 
 
+def piece_label(index: int) -> str:
+    """The label CGS 8 gives the piece at ``index`` of the initial board: ``A`` .. ``Z``,
+    then ``AA`` .. (spreadsheet column style)."""
+    label = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        label = chr(ord("A") + rest) + label
+    return label
+
+
 class CaptiveSession:
     """One session: episodes one after another under one rule set and board source."""
 
@@ -94,6 +107,8 @@ class CaptiveSession:
         self.episode: Episode | None = None
         self.pieces = 0
         self._shown: tuple[Episode, Board, str] | None = None
+        self.version = VERSION_8 if setup.version >= 8 else VERSION
+        self._labels: dict[int, str] | None = None
 
     # -- episodes -------------------------------------------------------------------------
     def _board(self) -> Board:
@@ -124,8 +139,10 @@ class CaptiveSession:
         board = self._board()
         self.episode = Episode(self.setup.rules, board)
         self.pieces = len(board)
+        if self.setup.version >= 8:
+            self._labels = {p.id: piece_label(i) for i, p in enumerate(board)}
         self.episodes += 1
-        hello = (f"# Hello. This is Captive Game Server ver. {VERSION}. "
+        hello = (f"# Hello. This is Captive Game Server ver. {self.version}. "
                  f"Starting a new episode (no. {self.episodes})")
         if self.episode.finish is Finish.STALEMATE:
             opening = [self._status(Code.STALEMATE),
@@ -158,7 +175,11 @@ class CaptiveSession:
         cached = self._shown
         if cached is not None and cached[0] is episode and cached[1] is episode.board:
             return cached[2]  # a refused move changes neither the board nor its buckets
-        line = episode.board.to_json_line(episode.buckets())
+        if self.setup.version >= 8:  # 8.060 shows labels, and id 0 for every board
+            line = episode.board.to_json_line(episode.buckets(), board_id=0,
+                                              labels=self._labels)
+        else:
+            line = episode.board.to_json_line(episode.buckets())
         self._shown = (episode, episode.board, line)
         return line
 
@@ -209,6 +230,9 @@ class CaptiveSession:
         if len(numbers) == 2:
             piece_id, bucket = numbers
             code = episode.move(piece_id, bucket)
+            if (code is Code.INVALID_ARGUMENTS and 0 <= bucket <= 3
+                    and self.setup.version >= 8):
+                code = Code.INVALID_OBJECT_ID  # 8.060's code for an unknown piece id
             refusal = "# buckets are 0..3" if not 0 <= bucket <= 3 else \
                 f"# no piece {piece_id} on the board"
         else:
@@ -219,7 +243,7 @@ class CaptiveSession:
         if code is Code.NO_GAME:
             note = [f"# No game is on right now ({episode.finish.name.lower()}). "
                     "Use NEW to start a new game"]
-        elif code is Code.INVALID_ARGUMENTS:
+        elif code in (Code.INVALID_ARGUMENTS, Code.INVALID_OBJECT_ID):
             note = [refusal]
         else:
             note = self._finish_note()
@@ -270,7 +294,7 @@ class CaptiveSession:
         return [f"# OK, cond={'test' if self.setup.test_mode else 'train'}"]
 
     def _version(self, args: Args) -> list[str]:
-        return [f"# {VERSION}"]
+        return [f"# {self.version}"]
 
     def _help(self, args: Args) -> list[str]:
         return HELP.splitlines()

@@ -61,6 +61,8 @@ class Code(enum.IntEnum):
     INVALID_POS = -3
     NO_GAME = -4
     INVALID_RULES = -5
+    INVALID_OBJECT_ID = -10
+    """No piece has this id (the Java CGS 8.060's code; 7.x answers INVALID_ARGUMENTS)."""
 
 
 class Finish(enum.IntEnum):

@@ -41,7 +41,7 @@ from referee.games.gohr.board import (
 from referee.games.gohr.ruleset import RuleSet, read_ruleset
 
 OPTIONS = ("seed", "inputDir", "output", "condTrain", "condTest", "colors", "shapes", "log",
-           "logappend", "log.nickname", "log.run", "log.format")
+           "logappend", "log.nickname", "log.run", "log.format", "version")
 """The ``key=value`` options the server knows."""
 
 Output = Literal["brief", "standard", "full"]
@@ -95,6 +95,9 @@ class GameSetup:
     """The colors pieces may have (``colors=``, else the legacy ones), upper-case."""
     shapes: tuple[str, ...] = LEGACY_SHAPES
     """The shapes pieces may have (``shapes=``, else the legacy ones), upper-case."""
+    version: int = 7
+    """The reference version whose answers the session gives (``version=``): 7 for CGS
+    7.x, 8 for 8.060's codes and board display."""
 
     @property
     def rule_name(self) -> str:
@@ -133,6 +136,20 @@ def _seed(text: str | None) -> int:
         raise ConfigError(f"seed={text}: not an integer") from None
 
 
+VERSIONS = (7, 8)
+"""The reference versions ``version=`` may name."""
+
+
+def _version(text: str | None) -> int:
+    if text is None:
+        return 7
+    major = text.strip().split(".", 1)[0]
+    if not major.isdecimal() or int(major) not in VERSIONS:
+        raise ConfigError(f"version={text}: expected 7 (the CGS 7.x answers, the default) "
+                          "or 8 (those of CGS 8.060)")
+    return int(major)
+
+
 def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | None = None,
                 read_conditions: Callable[[Path], RuleSet] = read_ruleset) -> GameSetup:
     """The session described by ``args``; ``ConfigError`` names what is wrong.
@@ -150,6 +167,7 @@ def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | No
     resolve = PathResolver(base, root)
     input_dir = resolve(options["inputDir"]) if "inputDir" in options else base
     seed = _seed(options.get("seed"))
+    version = _version(options.get("version"))
     rng = random.Random(seed) if seed else random.Random()
     modes: dict[str, Output] = {"brief": "brief", "standard": "standard", "full": "full"}
     output = modes.get(options.get("output", "full").lower())
@@ -177,7 +195,8 @@ def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | No
             test_mode = key == "condTest"
     return GameSetup(rules, source, rng, seed, output, conditions, test_mode, dict(options),
                      tuple(c.upper() for c in colors) if colors else LEGACY_COLORS,
-                     tuple(s.upper() for s in shapes) if shapes else LEGACY_SHAPES)
+                     tuple(s.upper() for s in shapes) if shapes else LEGACY_SHAPES,
+                     version)
 
 
 def _board_form(rest: Sequence[str], resolve: PathResolver, rng: random.Random,
