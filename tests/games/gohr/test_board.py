@@ -20,23 +20,25 @@ from referee.games.gohr.board import (
     BoardGenerationError,
     GenParams,
     Piece,
-    PredefinedBoards,
-    board_source_from_row,
     bucket_at,
     cell_of,
     generate_board,
     generate_until,
     nearby,
-    params_from_row,
     parse_board,
     parse_board_spec,
     parse_name_list,
     read_board,
-    read_trial_list,
     remotest,
     render_ascii,
     write_board,
     xy_of,
+)
+from referee.games.gohr.trials import (
+    PredefinedBoards,
+    board_source_from_row,
+    params_from_row,
+    read_trial_list,
 )
 
 DATA = GOHR_DATA

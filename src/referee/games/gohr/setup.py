@@ -31,14 +31,13 @@ from referee.games.gohr.board import (
     LEGACY_SHAPES,
     Board,
     BoardSource,
-    board_source_from_row,
     generate_board,
     parse_board_spec,
     parse_name_list,
     read_board,
-    read_trial_list,
 )
 from referee.games.gohr.ruleset import RuleSet, read_ruleset
+from referee.games.gohr.trials import board_source_from_row, read_trial_list
 
 OPTIONS = ("seed", "inputDir", "output", "condTrain", "condTest", "colors", "shapes", "log",
            "logappend", "log.nickname", "log.run", "log.format", "version")
