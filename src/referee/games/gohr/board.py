@@ -259,7 +259,11 @@ def normalize_shape(shape: str) -> str:
     return shape.upper() if shape.upper() in LEGACY_SHAPES else shape
 
 
-def _piece_from_obj(obj: Any, index: int) -> Piece:
+PropertyLookup = Callable[[str], Mapping[str, str]]
+"""The properties of an image (its key under the shapes folder, or a composite name)."""
+
+
+def _piece_from_obj(obj: Any, index: int, lookup: PropertyLookup | None = None) -> Piece:
     where = f"piece #{index + 1}"
     if not isinstance(obj, dict):
         raise ValueError(f"{where} is not a JSON object")
@@ -273,11 +277,17 @@ def _piece_from_obj(obj: Any, index: int) -> Piece:
     shape = normalize_shape(_str_field(obj, "shape", where)) if "shape" in obj else ""
     if image is None and not (color and shape):
         raise ValueError(f"{where}: needs a color and a shape, or an image")
+    if image is not None and lookup is not None:
+        props = dict(lookup(image))
     return Piece(piece_id, color, shape, x, y, props, image)
 
 
-def parse_board(text: str, source: str = "<board>") -> Board:
+def parse_board(text: str, source: str = "<board>", lookup: PropertyLookup | None = None
+                ) -> Board:
     """Parse a predefined board file or a server JSON line; ``source`` names it in errors.
+
+    ``lookup`` gives image pieces their properties (without it they keep the extra keys of
+    the file).
 
     Raises ConfigError naming ``source`` and the problem: bad JSON, a missing or malformed
     ``value`` list, a cell off the board, two pieces on one cell, duplicate ids.
@@ -294,7 +304,9 @@ def parse_board(text: str, source: str = "<board>") -> Board:
     if not isinstance(values, list):
         raise ConfigError(f"{source}: a board needs a 'value' list of pieces")
     try:
-        pieces = tuple(_piece_from_obj(obj, i) for i, obj in enumerate(values))
+        pieces = tuple(_piece_from_obj(obj, i, lookup) for i, obj in enumerate(values))
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
     except ValueError as exc:
         raise ConfigError(f"{source}: {exc}") from None
     problem = _board_problem(pieces)
@@ -309,7 +321,7 @@ def parse_board(text: str, source: str = "<board>") -> Board:
     return Board(pieces, board_id, name)
 
 
-def read_board(path: str | Path) -> Board:
+def read_board(path: str | Path, lookup: PropertyLookup | None = None) -> Board:
     """Read a predefined board file (ConfigError naming the file if it is unreadable or bad)."""
     path = Path(path)
     try:
@@ -318,7 +330,7 @@ def read_board(path: str | Path) -> Board:
         raise ConfigError(f"{path}: cannot read board file ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: board file is not UTF-8 text") from None
-    return parse_board(text, str(path))
+    return parse_board(text, str(path), lookup)
 
 
 def write_board(board: Board, path: str | Path) -> None:
@@ -350,6 +362,17 @@ def shape_symbol(shape: str) -> str:
     return base[:1].upper() or "?"
 
 
+def piece_icon(piece: Piece) -> str:
+    """The two ASCII characters of a piece: color letter and shape sign; an image piece
+    shows the first letter of its ``color`` property (blank without one) and, as the
+    reference does, the first character of its image's file name."""
+    if piece.image is None:
+        return color_symbol(piece.color) + shape_symbol(piece.shape)
+    color = str(piece.props.get("color", "")) or piece.color
+    base = piece.image.rstrip("/").rsplit("/", 1)[-1]
+    return (color_symbol(color) if color else " ") + (base[:1] or "?")
+
+
 def render_ascii(board: Board, movable: Collection[int] = (), last_cell: int | None = None) -> str:
     """The FULL-mode ASCII board (comment lines starting with ``#``, joined by newlines).
 
@@ -370,7 +393,7 @@ def render_ascii(board: Board, movable: Collection[int] = (), last_cell: int | N
         row = f"# {y} |"
         for x in range(1, N + 1):
             piece = board.at(x, y)
-            icon = " ." if piece is None else color_symbol(piece.color) + shape_symbol(piece.shape)
+            icon = " ." if piece is None else piece_icon(piece)
             if last_cell is not None and cell_of(x, y) == last_cell:
                 left, right = "[", "]"
             elif piece is not None and piece.id in movable_ids:
@@ -491,14 +514,39 @@ def _assign(values: Sequence[str], k: int, n: int, rng: random.Random) -> list[s
     return out
 
 
-def generate_board(params: GenParams, rng: random.Random) -> Board:
+def _cells(n: int, rng: random.Random, allowed: Collection[int] | None,
+           at_least_one: bool) -> list[int]:
+    """``n`` distinct random cells: anywhere; all among ``allowed``; or, with
+    ``at_least_one``, one among ``allowed`` and the others anywhere else."""
+    if allowed is None:
+        return sorted(rng.sample(range(1, NCELLS + 1), n))
+    pool = sorted(allowed)
+    if at_least_one:
+        if not pool:
+            raise BoardGenerationError("the conditions allow no cell for the piece a test "
+                                       "board must have there")
+        first = rng.choice(pool)
+        return sorted([first, *rng.sample([c for c in range(1, NCELLS + 1) if c != first],
+                                          n - 1)])
+    if len(pool) < n:
+        raise BoardGenerationError(f"the conditions leave {len(pool)} cells for {n} pieces")
+    return sorted(rng.sample(pool, n))
+
+
+def generate_board(params: GenParams, rng: random.Random,
+                   allowed: Collection[int] | None = None, at_least_one: bool = False
+                   ) -> Board:
     """Draw one random board: counts uniformly from their ranges, distinct random cells,
     k distinct shapes and colors (each piece takes one, then k pieces are overwritten so all
-    appear), piece ids 0..n-1 in increasing cell order."""
+    appear), piece ids 0..n-1 in increasing cell order.
+
+    ``allowed`` places the pieces directly (a position mask): all of them among these
+    cells, or with ``at_least_one`` one of them there and the others anywhere.
+    """
     n = rng.randint(params.min_objects, params.max_objects)
     k_shapes = rng.randint(params.min_shapes, params.max_shapes)
     k_colors = rng.randint(params.min_colors, params.max_colors)
-    cells = sorted(rng.sample(range(1, NCELLS + 1), n))
+    cells = _cells(n, rng, allowed, at_least_one)
     shapes = _assign(params.shapes, k_shapes, n, rng)
     colors = _assign(params.colors, k_colors, n, rng)
     pieces = []
@@ -510,6 +558,22 @@ def generate_board(params: GenParams, rng: random.Random) -> Board:
 
 BoardSource = Callable[[], Board]
 """Something that hands out the initial board of each new episode."""
+
+
+def generate_image_board(min_objects: int, max_objects: int,
+                         draw: Callable[[random.Random], str], lookup: PropertyLookup,
+                         rng: random.Random) -> Board:
+    """Draw one random board of image pieces: the count uniformly from its range, distinct
+    random cells, each piece's image from ``draw``, its properties from ``lookup``; piece
+    ids 0..n-1 in increasing cell order."""
+    n = rng.randint(min_objects, max_objects)
+    cells = sorted(rng.sample(range(1, NCELLS + 1), n))
+    pieces = []
+    for i, cell in enumerate(cells):
+        image = draw(rng)
+        x, y = xy_of(cell)
+        pieces.append(Piece(i, "", "", x, y, dict(lookup(image)), image))
+    return Board(tuple(pieces))
 
 
 def generate_until(

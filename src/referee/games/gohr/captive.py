@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError
-from referee.games.gohr.board import Board, bucket_at, generate_until, render_ascii
-from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
+from referee.games.gohr.board import Board, bucket_at, render_ascii
+from referee.games.gohr.conditions import draw_board
+from referee.games.gohr.engine import Code, Episode, Finish
 from referee.games.gohr.results_log import EpisodeResult, ResultsLog
 from referee.games.gohr.setup import GameSetup
 
@@ -26,8 +27,6 @@ VERSION = "7.007-referee"
 """The version this server reports (the reference protocol it follows is CGS 7.x)."""
 VERSION_8 = "8.060-referee"
 """The version it reports with ``version=8`` (the answers of CGS 8.060)."""
-MAX_TRIES = 1000
-"""Boards drawn to meet the condition file before giving up (as the reference does)."""
 
 HELP = """\
 # Commands:
@@ -111,21 +110,6 @@ class CaptiveSession:
         self._labels: dict[int, str] | None = None
 
     # -- episodes -------------------------------------------------------------------------
-    def _board(self) -> Board:
-        conditions = self.setup.conditions
-        if conditions is None:
-            return self.setup.next_board()
-        test_mode = self.setup.test_mode
-
-        def meets(board: Board) -> bool:
-            matched = any(matches_condition(row, piece, board)
-                          for row in conditions.rows for piece in board)
-            return matched == test_mode
-
-        mode = "test" if test_mode else "train"
-        return generate_until(self.setup.next_board, meets, MAX_TRIES,
-                              f"the {mode} conditions of {conditions.name}")
-
     def _close_episode(self) -> None:
         episode = self.episode
         if episode is not None and self.results is not None:
@@ -136,7 +120,7 @@ class CaptiveSession:
     def new_episode(self) -> list[str]:
         """Start the next episode; its opening lines."""
         self._close_episode()
-        board = self._board()
+        board = draw_board(self.setup)
         self.episode = Episode(self.setup.rules, board)
         self.pieces = len(board)
         if self.setup.version >= 8:
@@ -275,8 +259,14 @@ class CaptiveSession:
         return [self._json(), *self._ascii()]
 
     def _features(self, args: Args) -> list[str]:
-        features = {"shape": list(self.setup.shapes), "color": list(self.setup.colors)}
-        return [json.dumps(features, separators=(",", ":"))]
+        pool = self.setup.pool
+        if pool is None:
+            features = {"shape": list(self.setup.shapes), "color": list(self.setup.colors)}
+            return [json.dumps(features, separators=(",", ":"))]
+        values, sampled = pool.features()
+        note = [] if sampled is None else [
+            f"# the values of {sampled} objects drawn from families too large to list"]
+        return [*note, json.dumps(values, separators=(",", ":"))]
 
     def _mode(self, args: Args) -> list[str]:
         modes = {"BRIEF": "brief", "STANDARD": "standard", "FULL": "full"}

@@ -9,21 +9,26 @@ from __future__ import annotations
 import csv
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.core.errors import ConfigError
 from referee.games.gohr.board import (
     LEGACY_COLORS,
     LEGACY_SHAPES,
+    NCELLS,
     Board,
     BoardSource,
     GenParams,
+    PropertyLookup,
     generate_board,
+    generate_image_board,
     normalize_color,
     normalize_shape,
     parse_name_list,
     read_board,
 )
+from referee.games.gohr.images import ImageCatalog, ImagePool
 
 ORDER_RANDOM = "random"
 ORDER_ALPHA = "alpha"
@@ -35,9 +40,11 @@ class PredefinedBoards:
     ``order`` is ``random`` (a fresh random permutation each pass), ``alpha`` (file-name order)
     or the name of a CSV file in the folder listing board names one per line (``.json``
     optional). All boards are read (and checked) at construction; the sequence repeats forever.
+    ``lookup`` gives image pieces their properties.
     """
 
-    def __init__(self, folder: str | Path, order: str, rng: random.Random) -> None:
+    def __init__(self, folder: str | Path, order: str, rng: random.Random,
+                 lookup: PropertyLookup | None = None) -> None:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise ConfigError(f"{self.folder}: initial boards folder does not exist")
@@ -57,7 +64,7 @@ class PredefinedBoards:
         self.boards: dict[str, Board] = {}
         for name in names:
             if name not in self.boards:
-                self.boards[name] = read_board(self.folder / name)
+                self.boards[name] = read_board(self.folder / name, lookup)
         self.names: tuple[str, ...] = tuple(names)
         self._queue: list[str] = []
 
@@ -156,20 +163,65 @@ def params_from_row(row: Mapping[str, str | None], source: str = "<trial list>")
 
 
 
-def board_source_from_row(
+def _objects(row: Mapping[str, str | None], source: str) -> tuple[int, int]:
+    """``min_objects`` and ``max_objects`` of a row of image objects."""
+    counts = []
+    for key in ("min_objects", "max_objects"):
+        text = _cell(row, key)
+        if not text.isdecimal():
+            raise ConfigError(f"{source}: {key} must be a number, not {text!r}" if text
+                              else f"{source}: missing {key}")
+        counts.append(int(text))
+    lo, hi = counts
+    if not 1 <= lo <= hi <= NCELLS:
+        raise ConfigError(f"{source}: objects {lo}:{hi} must satisfy 1 <= min <= max <= "
+                          f"{NCELLS}")
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class RowBoards:
+    """What one trial-list row draws its initial boards from."""
+
+    next_board: BoardSource
+    params: GenParams | None = None
+    """The random shape-and-color distribution, when that is the source."""
+    pool: ImagePool | None = None
+    """The image objects of the ``images`` column, if any."""
+
+
+def boards_from_row(
     row: Mapping[str, str | None],
     boards_dir: str | Path,
     rng: random.Random,
     source: str = "<trial list>",
-) -> BoardSource:
-    """The initial-board source of one trial-list row: predefined boards if ``initial_boards``
-    is set (a folder under ``boards_dir``, in ``initial_boards_order``, default ``alpha``),
-    otherwise the six-parameter random generator."""
+    catalog: ImageCatalog | None = None,
+) -> RowBoards:
+    """The initial boards of one trial-list row, as the reference chooses them: predefined
+    boards if ``initial_boards`` is set (a folder under ``boards_dir``, in
+    ``initial_boards_order``, default ``alpha``); else random boards of image objects if
+    ``images`` is set (``min_objects``..``max_objects`` pieces, each drawn from the images);
+    else the six-parameter random generator. ``initial_boards_order`` without
+    ``initial_boards`` is ignored, as the Java CGS does. ``catalog`` (default: the
+    ``shapes`` folder beside ``boards_dir``) gives image objects their properties."""
+    if catalog is None:
+        catalog = ImageCatalog(Path(boards_dir).parent / "shapes")
+    images = _cell(row, "images")
+    pool = catalog.expand(images) if images else None
     folder = _cell(row, "initial_boards")
     if folder:
         order = _cell(row, "initial_boards_order") or ORDER_ALPHA
-        return PredefinedBoards(Path(boards_dir) / folder, order, rng).next_board
-    if _cell(row, "initial_boards_order"):
-        raise ConfigError(f"{source}: initial_boards_order is set but initial_boards is not")
+        boards = PredefinedBoards(Path(boards_dir) / folder, order, rng, catalog.properties)
+        return RowBoards(boards.next_board, pool=pool)
+    if pool is not None:
+        lo, hi = _objects(row, source)
+        return RowBoards(lambda: generate_image_board(lo, hi, pool.draw, catalog.properties,
+                                                      rng), pool=pool)
     params = params_from_row(row, source)
-    return lambda: generate_board(params, rng)
+    return RowBoards(lambda: generate_board(params, rng), params=params)
+
+
+def board_source_from_row(row: Mapping[str, str | None], boards_dir: str | Path,
+                          rng: random.Random, source: str = "<trial list>") -> BoardSource:
+    """The initial-board source of one trial-list row (see ``boards_from_row``)."""
+    return boards_from_row(row, boards_dir, rng, source).next_board
