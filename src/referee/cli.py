@@ -471,8 +471,8 @@ def gohr(args: tuple[str, ...]) -> None:
     pieces or a range (3, 2:4), or pieces, shapes and colors (5 1:3 3:4); or a trial list
     (.csv) and a row number; or R:rules:modifier. Options as key=value: seed=, inputDir=,
     output=brief|standard|full, condTrain=, condTest=, colors=, shapes=, log=,
-    logappend=, log.nickname=, log.run=, log.format=long|compact. Type HELP for the
-    commands, EXIT to leave.
+    logappend=, log.nickname=, log.run=, log.format=long|compact, version=7|8 (the
+    answers of CGS 7.x, the default, or 8.060). Type HELP for the commands, EXIT to leave.
     """
     from referee.games.gohr.captive import serve_pipe
     from referee.games.gohr.setup import build_setup

@@ -20,23 +20,25 @@ from referee.games.gohr.board import (
     BoardGenerationError,
     GenParams,
     Piece,
-    PredefinedBoards,
-    board_source_from_row,
     bucket_at,
     cell_of,
     generate_board,
     generate_until,
     nearby,
-    params_from_row,
     parse_board,
     parse_board_spec,
     parse_name_list,
     read_board,
-    read_trial_list,
     remotest,
     render_ascii,
     write_board,
     xy_of,
+)
+from referee.games.gohr.trials import (
+    PredefinedBoards,
+    board_source_from_row,
+    params_from_row,
+    read_trial_list,
 )
 
 DATA = GOHR_DATA
@@ -193,17 +195,25 @@ def test_extra_properties_round_trip() -> None:
                     "x": 2,
                     "y": 2,
                     "brightness": "dark",
-                    "image": "cat.svg",
-                }
+                },
+                {"id": 1, "image": "animals/cat.png", "x": 3, "y": 3},
             ],
         }
     )
     board = parse_board(text)
-    piece = board.pieces[0]
+    piece, cat = board.pieces
     assert piece.color == "RED"
     assert piece.shape == "animals/Cat"  # custom shapes keep their case
-    assert piece.props == {"brightness": "dark", "image": "cat.svg"}
+    assert piece.props == {"brightness": "dark"} and piece.image is None
+    assert cat.image == "animals/cat.png" and (cat.color, cat.shape) == ("", "")
     assert parse_board(board.to_file_text()) == board
+    assert json.loads(board.to_json_line())["value"][1] == {
+        "id": 1, "image": "animals/cat.png", "x": 3, "y": 3}
+
+
+def test_a_piece_needs_a_color_and_a_shape_or_an_image() -> None:
+    with pytest.raises(ConfigError, match="piece #1: needs a color and a shape, or an image"):
+        parse_board('{"value":[{"id":0,"color":"red","x":1,"y":1,"seq":3}]}', "b.json")
 
 
 def test_without_and_lookups() -> None:

@@ -124,7 +124,8 @@ def test_modes_and_the_other_commands(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("command", "code", "board_follows"), [
     (b"JUMP\n", -1, False), (b"MOVE\n", -2, False), (b"MOVE a b\n", -2, False),
-    (b"MOVE 1 2 3\n", -2, False), (b"MOVE 0 9\n", -2, True), (b"MOVE 0 -1\n", -2, True),
+    (b"MOVE 1 2 3\n", -2, False), (b"MOVE 0 9\n", -2, True), (b"MOVE 0 -1\n", -2, False),
+    (b"MOVE +0 1\n", -2, False), (b"MOVE 0 1a\n", -2, False), (b"# only a comment\n", -1, False),
     (b"MOVE 7 7 3 3\n", -2, True), (b"MOVE 1 1 7 5\n", -2, True), (b"MOVE 99 0\n", -2, True),
     (b"\xff\xfe\x00garbage\n", -1, False), (b"MOVE " + b"9" * 200_000 + b"\n", -1, False),
     (b"MODE loud\n", -2, False), (b"COND maybe\n", -2, False),

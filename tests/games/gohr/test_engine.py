@@ -23,7 +23,12 @@ def rules(text: str) -> RuleSet:
 
 
 def piece(pid: int, color: str, shape: str, x: int, y: int, **props: Any) -> Piece:
-    return Piece(pid, color.upper(), shape.upper(), x, y, props)
+    """A shape-and-color piece, or with ``props`` an image piece with those properties
+    (its color and shape among them)."""
+    if not props:
+        return Piece(pid, color.upper(), shape.upper(), x, y)
+    return Piece(pid, "", "", x, y, {"color": color, "shape": shape, **props},
+                 image=f"test/{pid}.png")
 
 
 def board(*pieces: Piece) -> Board:
@@ -300,6 +305,44 @@ def test_postpos_versus_pos() -> None:
     post = Episode(rules("(postpos:T, color:red)"), b)
     assert post.row == 0
     assert {pid for pid, bs in post.buckets().items() if bs} == {1}
+
+
+# ------------------------------------------------------------------------------ properties
+
+
+def test_property_clauses_do_not_restrict_shape_and_color_pieces() -> None:
+    # the reference judges a shape-and-color piece on its shape and color only
+    text = "(color:red, bucket:[0]) (foo:bar, bucket:[1])"
+    ep = Episode(rules(text), board(piece(1, "blue", "square", 1, 1)))
+    assert ep.finish == Finish.PLAYING and ep.buckets() == {1: {1}}
+    assert ep.move(1, 1) == Code.ACCEPT and ep.finish == Finish.CLEARED
+    for clause in ("species:cat", "position:3", "foo:[bar,baz]", "size:[1..2]"):
+        assert Episode(rules(f"({clause}, bucket:[2])"), board(
+            piece(0, "red", "star", 2, 2))).buckets() == {0: {2}}, clause
+    # the extra keys of a board file are no properties either
+    extra = Piece(0, "RED", "STAR", 2, 2, {"species": "dog"})
+    assert Episode(rules("(species:cat, bucket:[3])"), board(extra)).buckets() == {0: {3}}
+    # shape and color clauses still apply
+    assert Episode(rules("(color:blue, foo:bar)\n(shape:star, bucket:[2])"), board(
+        piece(0, "red", "star", 2, 2))).buckets() == {0: {2}}
+
+
+def test_image_pieces_need_the_properties_a_clause_names() -> None:
+    cat = piece(0, "red", "cat", 1, 1, species="cat", size=2)
+    bare = Piece(1, "", "", 2, 1, {"species": "dog"}, image="test/dog.png")
+    ep = Episode(rules("(species:cat, bucket:[0]) (color:red, bucket:[1]) (size:[2..3], "
+                       "bucket:[2])"), board(cat, bare))
+    assert ep.buckets() == {0: {0, 1, 2}, 1: frozenset()}  # the dog has no color or size
+    wild = Piece(0, "", "", 1, 1, {"species": "*"}, image="test/any.png")
+    assert Episode(rules("(species:cat, bucket:[3])"), board(wild)).buckets() == {0: {3}}
+
+
+def test_conditions_follow_the_same_matching() -> None:
+    square = piece(0, "blue", "square", 1, 1)
+    row = rules("(foo:bar)").rows[0]
+    assert matches_condition(row, square, board(square))  # no restriction for it
+    cat = piece(0, "red", "cat", 1, 1, species="cat")
+    assert not matches_condition(row, cat, board(cat))  # the cat has no 'foo'
 
 
 # ------------------------------------------------------------------------------ GS5

@@ -65,3 +65,14 @@ def test_the_sample_random_player_leaves_a_results_file(tmp_path: Path) -> None:
     assert lines[:3] == ["#.nickname,rule_name,trial_id",
                          "#number_of_moves,number_of_errors,if_clear", ".Random,Rule-001,0"]
     assert len(lines) == 6 and all(line.endswith(",1") for line in lines[3:])
+
+
+def test_the_train_conditions_shape_the_boards(tmp_path: Path) -> None:
+    cond = tmp_path / "outside-top-left.txt"
+    cond.write_text("(pos:[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,22,23,24,28,29,30,"
+                    "34,35,36])\n")
+    env = GohrEnv([str(RULE), "9", f"condTrain={cond}", "seed=2"])
+    for seed in range(5):
+        obs, _ = env.reset(seed=seed)
+        occupied = {int(k) + 1 for k in np.flatnonzero(obs[:, 0])}
+        assert occupied == {19, 20, 21, 25, 26, 27, 31, 32, 33}  # the top-left quarter

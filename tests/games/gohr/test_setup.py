@@ -117,3 +117,15 @@ def test_a_data_root_confines_every_file(tmp_path: Path) -> None:
                  ["inputDir=/", "R:etc/passwd:x"]):
         with pytest.raises(ConfigError, match="outside the server's data folder"):
             build_setup(args, root=DATA)
+
+
+@pytest.mark.parametrize(("text", "version"), [(None, 7), ("7", 7), ("8", 8), ("8.060", 8)])
+def test_the_version_option(text: str | None, version: int) -> None:
+    extra = [] if text is None else [f"version={text}"]
+    setup = build_setup([str(DATA / "rules" / "Rule-001.txt"), "3", *extra])
+    assert setup.version == version
+
+
+def test_an_unknown_version_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"version=9: expected 7 .* or 8"):
+        build_setup([str(DATA / "rules" / "Rule-001.txt"), "3", "version=9"])

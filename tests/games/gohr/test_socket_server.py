@@ -144,3 +144,19 @@ def test_long_lines_and_vanishing_clients_do_not_hurt_the_server(
     again.send("GAME rules/Rule-001.txt 3\n")
     assert again.data(1)[0] == "6 0 0"
     again.close()
+
+
+def test_version_8_over_the_socket(server: CaptiveSocketServer) -> None:
+    client = Client(server)
+    client.send("GAME rules/Rule-001.txt 3 seed=2 version=8\n")
+    opening, board = client.data(2)
+    assert opening == "6 0 0"
+    pieces = json.loads(board)["value"]
+    assert json.loads(board)["id"] == 0 and [p["label"] for p in pieces] == ["A", "B", "C"]
+    client.send("MOVE 77 0\n")
+    assert client.line() == "-10 0 0"  # INVALID_OBJECT_ID, as CGS 8.060 answers
+    assert client.line() == "# no piece 77 on the board"
+    assert json.loads(client.line())["value"] == pieces
+    client.send("GAME rules/Rule-001.txt 3 version=9\n")  # already playing: a command
+    assert client.line().startswith("-1 ")
+    client.close()

@@ -9,7 +9,6 @@ Nothing here knows about rules: this module is pure data, file formats and rando
 
 from __future__ import annotations
 
-import csv
 import json
 import random
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -35,7 +34,7 @@ LEGACY_SHAPES = ("SQUARE", "STAR", "CIRCLE", "TRIANGLE")
 
 _SHAPE_SYMBOLS = {"SQUARE": "#", "STAR": "*", "CIRCLE": "O", "TRIANGLE": "T"}
 _COLOR_SYMBOLS = {"RED": "r", "BLACK": "b", "BLUE": "g", "YELLOW": "y"}
-_PIECE_KEYS = ("id", "color", "shape", "x", "y")
+_PIECE_KEYS = ("id", "color", "shape", "x", "y", "image")
 _IGNORED_KEYS = frozenset({"buckets", "dropped"})
 
 
@@ -89,7 +88,14 @@ def remotest(x: int, y: int) -> int:
 
 @dataclass(frozen=True)
 class Piece:
-    """One game piece; ``props`` holds the extra properties of property-based objects."""
+    """One game piece.
+
+    A shape-and-color piece has ``image`` None; rules see its shape and color only, and
+    ``props`` (extra keys of a board file) are shown but never matched, as the reference
+    does. An image-and-property-based piece has ``image`` (its key under the shapes folder,
+    or a composite name) and takes every property from ``props`` (its ``properties.csv``
+    line, or what its composite name says).
+    """
 
     id: int
     color: str
@@ -97,6 +103,7 @@ class Piece:
     x: int
     y: int
     props: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    image: str | None = None
     cell: int = field(init=False, repr=False, compare=False)
     """The cell number 1..36 of this piece (from ``x`` and ``y``)."""
 
@@ -106,15 +113,19 @@ class Piece:
         object.__setattr__(self, "cell", cell_of(self.x, self.y))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of this piece (id, color, shape, x, y, then the extra properties)."""
-        out: dict[str, Any] = {
-            "id": self.id,
-            "color": self.color,
-            "shape": self.shape,
-            "x": self.x,
-            "y": self.y,
-        }
-        out.update(self.props)
+        """The JSON object of this piece: id, color, shape, x, y, then the extra keys of a
+        board file; an image piece shows its ``image`` instead of its properties (they come
+        from its properties file), and the color and shape its properties give, if any."""
+        out: dict[str, Any] = {"id": self.id}
+        if self.image is None:
+            out.update(color=self.color, shape=self.shape, x=self.x, y=self.y)
+            out.update(self.props)
+            return out
+        for key, own in (("color", self.color), ("shape", self.shape)):
+            value = own or self.props.get(key)
+            if value not in (None, ""):
+                out[key] = value
+        out.update(image=self.image, x=self.x, y=self.y)
         return out
 
 
@@ -163,20 +174,26 @@ class Board:
         object.__setattr__(board, "name", self.name)
         return board
 
-    def to_json_line(self, buckets: Mapping[int, Collection[int]] | None = None) -> str:
+    def to_json_line(self, buckets: Mapping[int, Collection[int]] | None = None, *,
+                     board_id: str | int | None = None,
+                     labels: Mapping[int, str] | None = None) -> str:
         """The one-line JSON display the captive server prints.
 
         ``{"id":0,"value":[{"id":..,"color":..,"shape":..,"x":..,"y":..,"buckets":[..]}]}``;
         when ``buckets`` (piece id to bucket ids) is given every piece gets a sorted
-        ``buckets`` list (missing ids get ``[]``).
+        ``buckets`` list (missing ids get ``[]``). ``board_id`` replaces the board's id;
+        ``labels`` (piece id to label) adds a ``label`` after each piece's id.
         """
         values = []
         for piece in self.pieces:
             obj = piece.to_dict()
+            if labels is not None and piece.id in labels:
+                obj = {"id": obj.pop("id"), "label": labels[piece.id], **obj}
             if buckets is not None:
                 obj["buckets"] = sorted(buckets.get(piece.id, ()))
             values.append(obj)
-        return json.dumps({"id": self.id, "value": values}, separators=(",", ":"))
+        shown = self.id if board_id is None else board_id
+        return json.dumps({"id": shown, "value": values}, separators=(",", ":"))
 
     def to_file_text(self) -> str:
         """The predefined board file text: ``{"id":..,"value":[..],"name":..}``."""
@@ -242,7 +259,11 @@ def normalize_shape(shape: str) -> str:
     return shape.upper() if shape.upper() in LEGACY_SHAPES else shape
 
 
-def _piece_from_obj(obj: Any, index: int) -> Piece:
+PropertyLookup = Callable[[str], Mapping[str, str]]
+"""The properties of an image (its key under the shapes folder, or a composite name)."""
+
+
+def _piece_from_obj(obj: Any, index: int, lookup: PropertyLookup | None = None) -> Piece:
     where = f"piece #{index + 1}"
     if not isinstance(obj, dict):
         raise ValueError(f"{where} is not a JSON object")
@@ -250,16 +271,23 @@ def _piece_from_obj(obj: Any, index: int) -> Piece:
     x = _int_field(obj, "x", where)
     y = _int_field(obj, "y", where)
     props = {k: v for k, v in obj.items() if k not in _PIECE_KEYS and k not in _IGNORED_KEYS}
-    # property-based objects may omit color/shape
+    image = _str_field(obj, "image", where) if "image" in obj else None
+    # image-and-property-based objects may omit color/shape
     color = normalize_color(_str_field(obj, "color", where)) if "color" in obj else ""
     shape = normalize_shape(_str_field(obj, "shape", where)) if "shape" in obj else ""
-    if not color and not shape and not props:
-        raise ValueError(f"{where}: needs a color and a shape (or object properties)")
-    return Piece(piece_id, color, shape, x, y, props)
+    if image is None and not (color and shape):
+        raise ValueError(f"{where}: needs a color and a shape, or an image")
+    if image is not None and lookup is not None:
+        props = dict(lookup(image))
+    return Piece(piece_id, color, shape, x, y, props, image)
 
 
-def parse_board(text: str, source: str = "<board>") -> Board:
+def parse_board(text: str, source: str = "<board>", lookup: PropertyLookup | None = None
+                ) -> Board:
     """Parse a predefined board file or a server JSON line; ``source`` names it in errors.
+
+    ``lookup`` gives image pieces their properties (without it they keep the extra keys of
+    the file).
 
     Raises ConfigError naming ``source`` and the problem: bad JSON, a missing or malformed
     ``value`` list, a cell off the board, two pieces on one cell, duplicate ids.
@@ -276,7 +304,9 @@ def parse_board(text: str, source: str = "<board>") -> Board:
     if not isinstance(values, list):
         raise ConfigError(f"{source}: a board needs a 'value' list of pieces")
     try:
-        pieces = tuple(_piece_from_obj(obj, i) for i, obj in enumerate(values))
+        pieces = tuple(_piece_from_obj(obj, i, lookup) for i, obj in enumerate(values))
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
     except ValueError as exc:
         raise ConfigError(f"{source}: {exc}") from None
     problem = _board_problem(pieces)
@@ -291,7 +321,7 @@ def parse_board(text: str, source: str = "<board>") -> Board:
     return Board(pieces, board_id, name)
 
 
-def read_board(path: str | Path) -> Board:
+def read_board(path: str | Path, lookup: PropertyLookup | None = None) -> Board:
     """Read a predefined board file (ConfigError naming the file if it is unreadable or bad)."""
     path = Path(path)
     try:
@@ -300,7 +330,7 @@ def read_board(path: str | Path) -> Board:
         raise ConfigError(f"{path}: cannot read board file ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: board file is not UTF-8 text") from None
-    return parse_board(text, str(path))
+    return parse_board(text, str(path), lookup)
 
 
 def write_board(board: Board, path: str | Path) -> None:
@@ -332,6 +362,17 @@ def shape_symbol(shape: str) -> str:
     return base[:1].upper() or "?"
 
 
+def piece_icon(piece: Piece) -> str:
+    """The two ASCII characters of a piece: color letter and shape sign; an image piece
+    shows the first letter of its ``color`` property (blank without one) and, as the
+    reference does, the first character of its image's file name."""
+    if piece.image is None:
+        return color_symbol(piece.color) + shape_symbol(piece.shape)
+    color = str(piece.props.get("color", "")) or piece.color
+    base = piece.image.rstrip("/").rsplit("/", 1)[-1]
+    return (color_symbol(color) if color else " ") + (base[:1] or "?")
+
+
 def render_ascii(board: Board, movable: Collection[int] = (), last_cell: int | None = None) -> str:
     """The FULL-mode ASCII board (comment lines starting with ``#``, joined by newlines).
 
@@ -352,7 +393,7 @@ def render_ascii(board: Board, movable: Collection[int] = (), last_cell: int | N
         row = f"# {y} |"
         for x in range(1, N + 1):
             piece = board.at(x, y)
-            icon = " ." if piece is None else color_symbol(piece.color) + shape_symbol(piece.shape)
+            icon = " ." if piece is None else piece_icon(piece)
             if last_cell is not None and cell_of(x, y) == last_cell:
                 left, right = "[", "]"
             elif piece is not None and piece.id in movable_ids:
@@ -473,20 +514,65 @@ def _assign(values: Sequence[str], k: int, n: int, rng: random.Random) -> list[s
     return out
 
 
-def generate_board(params: GenParams, rng: random.Random) -> Board:
+def _cells(n: int, rng: random.Random, allowed: Collection[int] | None,
+           at_least_one: bool) -> list[int]:
+    """``n`` distinct random cells: anywhere; all among ``allowed``; or, with
+    ``at_least_one``, one among ``allowed`` and the others anywhere else."""
+    if allowed is None:
+        return sorted(rng.sample(range(1, NCELLS + 1), n))
+    pool = sorted(allowed)
+    if at_least_one:
+        if not pool:
+            raise BoardGenerationError("the conditions allow no cell for the piece a test "
+                                       "board must have there")
+        first = rng.choice(pool)
+        return sorted([first, *rng.sample([c for c in range(1, NCELLS + 1) if c != first],
+                                          n - 1)])
+    if len(pool) < n:
+        raise BoardGenerationError(f"the conditions leave {len(pool)} cells for {n} pieces")
+    return sorted(rng.sample(pool, n))
+
+
+def generate_board(params: GenParams, rng: random.Random,
+                   allowed: Collection[int] | None = None, at_least_one: bool = False
+                   ) -> Board:
     """Draw one random board: counts uniformly from their ranges, distinct random cells,
     k distinct shapes and colors (each piece takes one, then k pieces are overwritten so all
-    appear), piece ids 0..n-1 in increasing cell order."""
+    appear), piece ids 0..n-1 in increasing cell order.
+
+    ``allowed`` places the pieces directly (a position mask): all of them among these
+    cells, or with ``at_least_one`` one of them there and the others anywhere.
+    """
     n = rng.randint(params.min_objects, params.max_objects)
     k_shapes = rng.randint(params.min_shapes, params.max_shapes)
     k_colors = rng.randint(params.min_colors, params.max_colors)
-    cells = sorted(rng.sample(range(1, NCELLS + 1), n))
+    cells = _cells(n, rng, allowed, at_least_one)
     shapes = _assign(params.shapes, k_shapes, n, rng)
     colors = _assign(params.colors, k_colors, n, rng)
     pieces = []
     for i, cell in enumerate(cells):
         x, y = xy_of(cell)
         pieces.append(Piece(i, colors[i], shapes[i], x, y))
+    return Board(tuple(pieces))
+
+
+BoardSource = Callable[[], Board]
+"""Something that hands out the initial board of each new episode."""
+
+
+def generate_image_board(min_objects: int, max_objects: int,
+                         draw: Callable[[random.Random], str], lookup: PropertyLookup,
+                         rng: random.Random) -> Board:
+    """Draw one random board of image pieces: the count uniformly from its range, distinct
+    random cells, each piece's image from ``draw``, its properties from ``lookup``; piece
+    ids 0..n-1 in increasing cell order."""
+    n = rng.randint(min_objects, max_objects)
+    cells = sorted(rng.sample(range(1, NCELLS + 1), n))
+    pieces = []
+    for i, cell in enumerate(cells):
+        image = draw(rng)
+        x, y = xy_of(cell)
+        pieces.append(Piece(i, "", "", x, y, dict(lookup(image)), image))
     return Board(tuple(pieces))
 
 
@@ -507,158 +593,3 @@ def generate_until(
     raise BoardGenerationError(
         f"no board meeting {what} in {tries} tries: the conditions cannot be met with these "
         "board parameters")
-
-
-# --------------------------------------------------------------------------- predefined sequences
-
-
-ORDER_RANDOM = "random"
-ORDER_ALPHA = "alpha"
-
-
-class PredefinedBoards:
-    """The boards of one ``initial_boards`` folder, served in ``initial_boards_order``.
-
-    ``order`` is ``random`` (a fresh random permutation each pass), ``alpha`` (file-name order)
-    or the name of a CSV file in the folder listing board names one per line (``.json``
-    optional). All boards are read (and checked) at construction; the sequence repeats forever.
-    """
-
-    def __init__(self, folder: str | Path, order: str, rng: random.Random) -> None:
-        self.folder = Path(folder)
-        if not self.folder.is_dir():
-            raise ConfigError(f"{self.folder}: initial boards folder does not exist")
-        self.order = order.strip()
-        self._rng = rng
-        files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() == ".json")
-        if self.order.lower() in (ORDER_RANDOM, ORDER_ALPHA):
-            names = [p.name for p in files]
-        elif self.order.lower().endswith(".csv"):
-            names = self._read_order_file(self.folder / self.order)
-        else:
-            raise ConfigError(
-                f"initial_boards_order {order!r}: expected 'random', 'alpha' or a .csv file name"
-            )
-        if not names:
-            raise ConfigError(f"{self.folder}: no board files (*.json) to use")
-        self.boards: dict[str, Board] = {}
-        for name in names:
-            if name not in self.boards:
-                self.boards[name] = read_board(self.folder / name)
-        self.names: tuple[str, ...] = tuple(names)
-        self._queue: list[str] = []
-
-    @staticmethod
-    def _read_order_file(path: Path) -> list[str]:
-        try:
-            with path.open(newline="", encoding="utf-8") as fh:
-                rows = list(csv.reader(fh))
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read board order file ({exc.strerror})") from None
-        names = []
-        for row in rows:
-            if not row or not row[0].strip() or row[0].lstrip().startswith("#"):
-                continue
-            name = row[0].strip()
-            names.append(name if name.lower().endswith(".json") else name + ".json")
-        return names
-
-    def next_board(self) -> Board:
-        """The next board of the sequence (a new pass starts when one is used up)."""
-        if not self._queue:
-            self._queue = list(self.names)
-            if self.order.lower() == ORDER_RANDOM:
-                self._rng.shuffle(self._queue)
-        return self.boards[self._queue.pop(0)]
-
-
-def _cell(row: Mapping[str, str | None], key: str) -> str:
-    value = row.get(key)
-    return value.strip() if value else ""
-
-
-def read_trial_list(path: str | Path) -> list[dict[str, str]]:
-    """The parameter sets (rows) of a trial list CSV file, as column-name to value dicts.
-
-    Lines starting with ``#`` and blank lines are skipped (modifier files begin with
-    comments).
-    """
-    path = Path(path)
-    try:
-        with path.open(newline="", encoding="utf-8") as fh:
-            lines = [line for line in fh if line.strip() and not line.lstrip().startswith("#")]
-            reader = csv.DictReader(lines)
-            if not reader.fieldnames:
-                raise ConfigError(f"{path}: empty trial list file")
-            rows = [
-                {k.strip(): (v or "").strip() for k, v in r.items() if k is not None}
-                for r in reader
-            ]
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read trial list ({exc.strerror})") from None
-    if not rows:
-        raise ConfigError(f"{path}: trial list has no parameter sets")
-    return rows
-
-
-def params_from_row(row: Mapping[str, str | None], source: str = "<trial list>") -> GenParams:
-    """The six-parameter distribution of one trial-list (or modifier) row.
-
-    Uses ``min_objects``..``max_colors`` and optional ``colors``/``shapes`` (semicolon lists).
-    """
-    values: list[int] = []
-    for key in (
-        "min_objects",
-        "max_objects",
-        "min_shapes",
-        "max_shapes",
-        "min_colors",
-        "max_colors",
-    ):
-        text = _cell(row, key)
-        if not text:
-            raise ConfigError(f"{source}: missing {key}")
-        try:
-            values.append(int(text))
-        except ValueError:
-            raise ConfigError(f"{source}: {key} must be an integer, not {text!r}") from None
-    colors_text = _cell(row, "colors")
-    shapes_text = _cell(row, "shapes")
-    colors = (
-        tuple(normalize_color(c) for c in parse_name_list(colors_text))
-        if colors_text
-        else LEGACY_COLORS
-    )
-    shapes = (
-        tuple(normalize_shape(s) for s in parse_name_list(shapes_text))
-        if shapes_text
-        else LEGACY_SHAPES
-    )
-    try:
-        lo_o, hi_o, lo_s, hi_s, lo_c, hi_c = values
-        return GenParams(lo_o, hi_o, lo_s, hi_s, lo_c, hi_c, colors, shapes)
-    except ConfigError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
-
-
-BoardSource = Callable[[], Board]
-"""Something that hands out the initial board of each new episode."""
-
-
-def board_source_from_row(
-    row: Mapping[str, str | None],
-    boards_dir: str | Path,
-    rng: random.Random,
-    source: str = "<trial list>",
-) -> BoardSource:
-    """The initial-board source of one trial-list row: predefined boards if ``initial_boards``
-    is set (a folder under ``boards_dir``, in ``initial_boards_order``, default ``alpha``),
-    otherwise the six-parameter random generator."""
-    folder = _cell(row, "initial_boards")
-    if folder:
-        order = _cell(row, "initial_boards_order") or ORDER_ALPHA
-        return PredefinedBoards(Path(boards_dir) / folder, order, rng).next_board
-    if _cell(row, "initial_boards_order"):
-        raise ConfigError(f"{source}: initial_boards_order is set but initial_boards is not")
-    params = params_from_row(row, source)
-    return lambda: generate_board(params, rng)

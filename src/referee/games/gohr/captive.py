@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError
-from referee.core.text import parse_int
-from referee.games.gohr.board import Board, bucket_at, generate_until, render_ascii
-from referee.games.gohr.engine import Code, Episode, Finish, matches_condition
+from referee.games.gohr.board import Board, bucket_at, render_ascii
+from referee.games.gohr.conditions import draw_board
+from referee.games.gohr.engine import Code, Episode, Finish
 from referee.games.gohr.results_log import EpisodeResult, ResultsLog
 from referee.games.gohr.setup import GameSetup
 
@@ -25,8 +25,8 @@ log = logging.getLogger(__name__)
 
 VERSION = "7.007-referee"
 """The version this server reports (the reference protocol it follows is CGS 7.x)."""
-MAX_TRIES = 1000
-"""Boards drawn to meet the condition file before giving up (as the reference does)."""
+VERSION_8 = "8.060-referee"
+"""The version it reports with ``version=8`` (the answers of CGS 8.060)."""
 
 HELP = """\
 # Commands:
@@ -40,6 +40,61 @@ HELP = """\
 #   VERSION, HELP, EXIT"""
 
 
+NUMBER, WORD, OTHER = "number", "word", "other"
+"""Kinds of command tokens."""
+Args = list[tuple[str, str]]
+"""A command's arguments: its tokens after the command word."""
+
+
+def command_tokens(line: str) -> list[tuple[str, str]]:
+    """A command line as the reference's tokenizer reads it: (kind, text) pairs.
+
+    Runs of digits are numbers, a letter, ``_`` or ``$`` followed by letters, digits,
+    ``_`` or ``$`` is a word, ``"..."`` is one word, ``==`` is one token, any other
+    character a token of its own (so ``-1`` is two tokens, ``1a`` two), and ``#`` ends the
+    line.
+    """
+    tokens: list[tuple[str, str]] = []
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if c == "#":
+            break
+        if c.isspace():
+            i += 1
+            continue
+        j = i + 1
+        if c.isdigit():
+            while j < n and line[j].isdigit():
+                j += 1
+            tokens.append((NUMBER, line[i:j]))
+        elif c.isalpha() or c in "_$":
+            while j < n and (line[j].isalnum() or line[j] in "_$"):
+                j += 1
+            tokens.append((WORD, line[i:j]))
+        elif c == '"':
+            end = line.find('"', j)
+            j = n if end < 0 else end + 1
+            tokens.append((WORD, line[i + 1:end if end >= 0 else n]))
+        else:
+            if c == "=" and line[j:j + 1] == "=":
+                j += 1
+            tokens.append((OTHER, line[i:j]))
+        i = j
+    return tokens
+
+
+def piece_label(index: int) -> str:
+    """The label CGS 8 gives the piece at ``index`` of the initial board: ``A`` .. ``Z``,
+    then ``AA`` .. (spreadsheet column style)."""
+    label = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        label = chr(ord("A") + rest) + label
+    return label
+
+
 class CaptiveSession:
     """One session: episodes one after another under one rule set and board source."""
 
@@ -51,23 +106,10 @@ class CaptiveSession:
         self.episode: Episode | None = None
         self.pieces = 0
         self._shown: tuple[Episode, Board, str] | None = None
+        self.version = VERSION_8 if setup.version >= 8 else VERSION
+        self._labels: dict[int, str] | None = None
 
     # -- episodes -------------------------------------------------------------------------
-    def _board(self) -> Board:
-        conditions = self.setup.conditions
-        if conditions is None:
-            return self.setup.next_board()
-        test_mode = self.setup.test_mode
-
-        def meets(board: Board) -> bool:
-            matched = any(matches_condition(row, piece, board)
-                          for row in conditions.rows for piece in board)
-            return matched == test_mode
-
-        mode = "test" if test_mode else "train"
-        return generate_until(self.setup.next_board, meets, MAX_TRIES,
-                              f"the {mode} conditions of {conditions.name}")
-
     def _close_episode(self) -> None:
         episode = self.episode
         if episode is not None and self.results is not None:
@@ -78,11 +120,13 @@ class CaptiveSession:
     def new_episode(self) -> list[str]:
         """Start the next episode; its opening lines."""
         self._close_episode()
-        board = self._board()
+        board = draw_board(self.setup)
         self.episode = Episode(self.setup.rules, board)
         self.pieces = len(board)
+        if self.setup.version >= 8:
+            self._labels = {p.id: piece_label(i) for i, p in enumerate(board)}
         self.episodes += 1
-        hello = (f"# Hello. This is Captive Game Server ver. {VERSION}. "
+        hello = (f"# Hello. This is Captive Game Server ver. {self.version}. "
                  f"Starting a new episode (no. {self.episodes})")
         if self.episode.finish is Finish.STALEMATE:
             opening = [self._status(Code.STALEMATE),
@@ -115,7 +159,11 @@ class CaptiveSession:
         cached = self._shown
         if cached is not None and cached[0] is episode and cached[1] is episode.board:
             return cached[2]  # a refused move changes neither the board nor its buckets
-        line = episode.board.to_json_line(episode.buckets())
+        if self.setup.version >= 8:  # 8.060 shows labels, and id 0 for every board
+            line = episode.board.to_json_line(episode.buckets(), board_id=0,
+                                              labels=self._labels)
+        else:
+            line = episode.board.to_json_line(episode.buckets())
         self._shown = (episode, episode.board, line)
         return line
 
@@ -129,10 +177,13 @@ class CaptiveSession:
     # -- commands -------------------------------------------------------------------------
     def handle(self, line: str) -> tuple[list[str], bool]:
         """The answer to one command line, and whether the session ends."""
-        words = line.split()
-        if not words:
+        if not line.strip():
             return [], False
-        command, args = words[0].upper(), words[1:]
+        tokens = command_tokens(line)
+        if not tokens or tokens[0][0] != WORD:
+            return [self._status(Code.INVALID_COMMAND),
+                    "# Invalid input: a command is a word (HELP lists them)"], False
+        command, args = tokens[0][1].upper(), tokens[1:]
         if command == "EXIT":
             status = self._status(Code.EXIT)
             self.close()
@@ -148,21 +199,24 @@ class CaptiveSession:
                     f"# unknown command {command[:40]!r}; HELP lists the commands"], False
         return handler(args), False
 
-    def _new(self, args: list[str]) -> list[str]:
+    def _new(self, args: Args) -> list[str]:
         return self.new_episode()
 
-    def _move(self, args: list[str]) -> list[str]:
-        parsed = [parse_int(a) for a in args]
-        numbers = [n for n in parsed if n is not None]
-        if len(args) not in (2, 4) or len(numbers) != len(args):
+    def _move(self, args: Args) -> list[str]:
+        if len(args) not in (2, 4) or any(kind != NUMBER for kind, _ in args):
             return [self._status(Code.INVALID_ARGUMENTS),
-                    "# MOVE takes: piece_id bucket_id, or row col bucket_row bucket_col"]
+                    "# MOVE takes: piece_id bucket_id, or row col bucket_row bucket_col "
+                    "(unsigned numbers)"]
+        numbers = [int(text) for _, text in args]
         episode = self.episode
         if episode is None:
             return [self._status(Code.NO_GAME), "# no episode: NEW starts one"]
         if len(numbers) == 2:
             piece_id, bucket = numbers
             code = episode.move(piece_id, bucket)
+            if (code is Code.INVALID_ARGUMENTS and 0 <= bucket <= 3
+                    and self.setup.version >= 8):
+                code = Code.INVALID_OBJECT_ID  # 8.060's code for an unknown piece id
             refusal = "# buckets are 0..3" if not 0 <= bucket <= 3 else \
                 f"# no piece {piece_id} on the board"
         else:
@@ -173,7 +227,7 @@ class CaptiveSession:
         if code is Code.NO_GAME:
             note = [f"# No game is on right now ({episode.finish.name.lower()}). "
                     "Use NEW to start a new game"]
-        elif code is Code.INVALID_ARGUMENTS:
+        elif code in (Code.INVALID_ARGUMENTS, Code.INVALID_OBJECT_ID):
             note = [refusal]
         else:
             note = self._finish_note()
@@ -195,38 +249,44 @@ class CaptiveSession:
             return ["# Stalemate - no piece can be moved any more. Apology for these rules!"]
         return []
 
-    def _display(self, args: list[str]) -> list[str]:
+    def _display(self, args: Args) -> list[str]:
         lines = [self._json()]
         if self.mode == "full":
             lines.extend(self._ascii())
         return lines
 
-    def _display_full(self, args: list[str]) -> list[str]:
+    def _display_full(self, args: Args) -> list[str]:
         return [self._json(), *self._ascii()]
 
-    def _features(self, args: list[str]) -> list[str]:
-        features = {"shape": list(self.setup.shapes), "color": list(self.setup.colors)}
-        return [json.dumps(features, separators=(",", ":"))]
+    def _features(self, args: Args) -> list[str]:
+        pool = self.setup.pool
+        if pool is None:
+            features = {"shape": list(self.setup.shapes), "color": list(self.setup.colors)}
+            return [json.dumps(features, separators=(",", ":"))]
+        values, sampled = pool.features()
+        note = [] if sampled is None else [
+            f"# the values of {sampled} objects drawn from families too large to list"]
+        return [*note, json.dumps(values, separators=(",", ":"))]
 
-    def _mode(self, args: list[str]) -> list[str]:
+    def _mode(self, args: Args) -> list[str]:
         modes = {"BRIEF": "brief", "STANDARD": "standard", "FULL": "full"}
-        if len(args) != 1 or args[0].upper() not in modes:
+        if len(args) != 1 or args[0][1].upper() not in modes:
             return [self._status(Code.INVALID_ARGUMENTS), "# MODE brief|standard|full"]
-        self.mode = modes[args[0].upper()]  # type: ignore[assignment]
+        self.mode = modes[args[0][1].upper()]  # type: ignore[assignment]
         return [f"# OK, mode={self.mode.upper()}"]
 
-    def _cond(self, args: list[str]) -> list[str]:
+    def _cond(self, args: Args) -> list[str]:
         if args:
-            word = args[0].lower()
+            word = args[0][1].lower()
             if len(args) != 1 or word not in ("train", "test"):
                 return [self._status(Code.INVALID_ARGUMENTS), "# COND [train|test]"]
             self.setup.test_mode = word == "test"
         return [f"# OK, cond={'test' if self.setup.test_mode else 'train'}"]
 
-    def _version(self, args: list[str]) -> list[str]:
-        return [f"# {VERSION}"]
+    def _version(self, args: Args) -> list[str]:
+        return [f"# {self.version}"]
 
-    def _help(self, args: list[str]) -> list[str]:
+    def _help(self, args: Args) -> list[str]:
         return HELP.splitlines()
 
 

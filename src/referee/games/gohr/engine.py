@@ -20,28 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.games.gohr.board import BUCKETS, Board, N, Piece, cell_of, nearby, remotest
-from referee.games.gohr.expr import (
-    BinOp,
-    Expr,
-    Range,
-    SetLit,
-    Str,
-    Unary,
-    Value,
-    Var,
-    evaluate_buckets,
-    evaluate_values,
-    normalize,
-)
-from referee.games.gohr.ruleset import (
-    BUILTIN_ORDERS,
-    Atom,
-    Order,
-    PositionSet,
-    RuleRow,
-    RuleSet,
-    ValueSpec,
-)
+from referee.games.gohr.compiled import CAtom, CPos, Spec, compile_row
+from referee.games.gohr.expr import Value, evaluate_buckets, evaluate_values, normalize
+from referee.games.gohr.ruleset import BUILTIN_ORDERS, Order, RuleRow, RuleSet
 
 __all__ = ["Code", "Episode", "Finish", "matches_condition"]
 
@@ -61,6 +42,8 @@ class Code(enum.IntEnum):
     INVALID_POS = -3
     NO_GAME = -4
     INVALID_RULES = -5
+    INVALID_OBJECT_ID = -10
+    """No piece has this id (the Java CGS 8.060's code; 7.x answers INVALID_ARGUMENTS)."""
 
 
 class Finish(enum.IntEnum):
@@ -82,163 +65,37 @@ _ONE: frozenset[Value] = frozenset({1})
 _BUCKET_SETS: tuple[frozenset[Value], ...] = tuple(frozenset({b}) for b in BUCKETS)
 _EMPTY: frozenset[int] = frozenset()
 _ALL: frozenset[int] = frozenset(BUCKETS)
-_LEGACY_VARS = frozenset({"p", "pc", "ps", "Nearby", "Remotest", "pos", "this", "last"})
 
 
-# --------------------------------------------------------------------------------------------
-# Compilation of rule rows
-
-
-def _var_names(expr: Expr, out: set[str]) -> None:
-    if isinstance(expr, Var):
-        out.add(expr.name)
-    elif isinstance(expr, SetLit):
-        for item in expr.items:
-            _var_names(item, out)
-    elif isinstance(expr, Unary):
-        _var_names(expr.operand, out)
-    elif isinstance(expr, BinOp):
-        _var_names(expr.left, out)
-        _var_names(expr.right, out)
-
-
-def _constants(expr: Expr, known: frozenset[str]) -> Expr:
-    """In a property field, bare undotted names that are no variable are string constants."""
-    if isinstance(expr, Var):
-        if "." not in expr.name and expr.name not in known:
-            return Str(expr.name)
-        return expr
-    if isinstance(expr, SetLit):
-        return SetLit(tuple(_constants(i, known) for i in expr.items))
-    if isinstance(expr, Unary):
-        return Unary(expr.op, _constants(expr.operand, known))
-    if isinstance(expr, BinOp):
-        return BinOp(expr.op, _constants(expr.left, known), _constants(expr.right, known))
-    return expr
-
-
-def _is_constant(expr: Expr) -> bool:
-    names: set[str] = set()
-    _var_names(expr, names)
-    return not names and not isinstance(expr, Range)
-
-
-Spec = frozenset[Value] | Expr | None
-"""A compiled value clause: normalized constants, an expression, or None for ``*``."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Pos:
-    """A compiled position set: literal cells and orders."""
-
-    cells: frozenset[int]
-    orders: tuple[Order, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _CAtom:
-    """A compiled atom."""
-
-    count: int | None
-    shapes: Spec
-    colors: Spec
-    props: tuple[tuple[str, Spec], ...]
-    code: Expr | None
-    positions: tuple[_Pos, ...]
-    postpos: _Pos | None
-    bucket_const: frozenset[int] | None
-    bucket_expr: Expr
-    names: tuple[str, ...]
-    per_bucket: bool
-    shared_names: tuple[str, ...]
-    """Variables whose value is the same for every piece: ``p``, ``last``, ``last.F``."""
-    piece_history: bool
-    """Whether a variable depends on both the piece and the history (pc, ps, q.*, p.PROP)."""
-    order_names: tuple[str, ...]
-    """Orders the atom's positions or variables use (their first occupied group matters)."""
-    filters: bool
-    """Whether the atom looks at the piece's fields at all (shape, color, properties, code)."""
-    piece_free: bool
-    """Whether every variable has one value for all pieces (shared names and orders only),
-    so the bucket set is computed once per board, not per piece."""
-
-
-def _compile_pos(ps: PositionSet, orders: Mapping[str, Order]) -> _Pos:
-    return _Pos(ps.cells, tuple(orders[name] for name in ps.orders))
-
-
-def _compile_spec(spec: ValueSpec | None, known: frozenset[str], names: set[str]) -> Spec:
-    if spec is None:
-        return None
-    if isinstance(spec, frozenset):
-        return frozenset(normalize(v) for v in spec)
-    expr = _constants(spec, known)
-    if _is_constant(expr):
-        return frozenset(normalize(v) for v in evaluate_values(expr, {}))
-    _var_names(expr, names)
-    return expr
-
-
-def _compile_atom(atom: Atom, orders: Mapping[str, Order]) -> _CAtom:
-    known = _LEGACY_VARS | frozenset(orders)
-    names: set[str] = set()
-    shapes = _compile_spec(atom.shapes, known, names)
-    colors = _compile_spec(atom.colors, known, names)
-    props = tuple((k, _compile_spec(v, known, names)) for k, v in atom.properties)
-    if atom.code is not None:
-        _var_names(atom.code, names)
-    bucket_const: frozenset[int] | None = None
-    if _is_constant(atom.buckets):
-        bucket_const = evaluate_buckets(atom.buckets, {})
-    else:
-        _var_names(atom.buckets, names)
-    per_bucket = any(
-        n == "this.bucket" or n == "q.bucket" or n.startswith("q.bucket.") or n == "p.bucket"
-        for n in names
-    )
-    shared = tuple(sorted(n for n in names if n in ("p", "last") or n.startswith("last.")))
-    piece_history = any(n in ("pc", "ps") or n.startswith(("q.", "p.")) for n in names)
-    used_orders = {n for n in names if n in orders}
-    for ps in (*atom.positions, *(() if atom.postpos is None else (atom.postpos,))):
-        used_orders.update(ps.orders)
-    return _CAtom(
-        count=atom.count,
-        shapes=shapes,
-        colors=colors,
-        props=props,
-        code=atom.code,
-        positions=tuple(_compile_pos(p, orders) for p in atom.positions),
-        postpos=None if atom.postpos is None else _compile_pos(atom.postpos, orders),
-        bucket_const=bucket_const,
-        bucket_expr=atom.buckets,
-        names=tuple(sorted(names)),
-        per_bucket=per_bucket,
-        shared_names=shared,
-        piece_history=piece_history,
-        order_names=tuple(sorted(used_orders)),
-        filters=not (shapes is None and colors is None and not props and atom.code is None),
-        piece_free=not per_bucket and all(n in shared or n in orders for n in names),
-    )
-
-
-def _compile_row(row: RuleRow, orders: Mapping[str, Order]) -> tuple[_CAtom, ...]:
-    return tuple(_compile_atom(a, orders) for a in row.atoms)
+IMAGE_MARK = "@image"
+"""The field that marks an image-and-property-based piece (no rule key can name it)."""
+_STAR_VALUE = "*"
+"""A property value that matches every condition on that property (``properties.csv``)."""
+_OWN_FIELDS = ("pos", "x", "y", "id", IMAGE_MARK)
 
 
 def _piece_fields(piece: Piece) -> Fields:
-    """The fields of a piece as value sets (props first, so the built-in fields win)."""
+    """The fields of a piece as value sets.
+
+    A shape-and-color piece has its color and shape only (the extra keys of a board file
+    are not properties, as in the reference); an image piece has the properties of its
+    ``props`` and the mark ``IMAGE_MARK``. Both have ``pos``, ``x``, ``y`` and ``id``.
+    """
     fields: Fields = {}
-    for key, value in piece.props.items():
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, (int, str)):
-            fields[key] = frozenset({value})
-        elif isinstance(value, float) and value.is_integer():
-            fields[key] = frozenset({int(value)})
-    if piece.color:
-        fields["color"] = frozenset({piece.color})
-    if piece.shape:
-        fields["shape"] = frozenset({piece.shape})
+    if piece.image is None:
+        if piece.color:
+            fields["color"] = frozenset({piece.color})
+        if piece.shape:
+            fields["shape"] = frozenset({piece.shape})
+    else:
+        for key, value in piece.props.items():
+            if isinstance(value, bool) or value == "":
+                continue
+            if isinstance(value, (int, str)):
+                fields[key] = frozenset({value})
+            elif isinstance(value, float) and value.is_integer():
+                fields[key] = frozenset({int(value)})
+        fields[IMAGE_MARK] = frozenset({piece.image})
     fields["pos"] = frozenset({piece.cell})
     fields["x"] = frozenset({piece.x})
     fields["y"] = frozenset({piece.y})
@@ -253,7 +110,7 @@ def _first_group(order: Order, occupied: frozenset[int]) -> frozenset[int]:
     return frozenset()
 
 
-def _pos_ok(pos: _Pos, cell: int, occupied: frozenset[int],
+def _pos_ok(pos: CPos, cell: int, occupied: frozenset[int],
             cache: dict[str, frozenset[int]]) -> bool:
     if cell in pos.cells:
         return True
@@ -296,7 +153,7 @@ class _History:
 def _value_keys(fields: Fields) -> tuple[tuple[str, Value], ...]:
     """The (field, normalized value) pairs of a piece under which the history files it."""
     return tuple((key, normalize(v)) for key, values in fields.items()
-                 if key not in ("pos", "x", "y", "id") for v in values)
+                 if key not in _OWN_FIELDS for v in values)
 
 
 class _Context:
@@ -322,7 +179,7 @@ class _Context:
             group = self.order_cache[name] = _first_group(self.orders[name], self.occupied)
         return group
 
-    def _eval_buckets(self, atom: _CAtom, env: Mapping[str, frozenset[Value]]) -> frozenset[int]:
+    def _eval_buckets(self, atom: CAtom, env: Mapping[str, frozenset[Value]]) -> frozenset[int]:
         """The atom's bucket expression, memoized on the values of its variables (pure, so
         the memo may outlive this context)."""
         key = (id(atom), tuple(env.get(n) for n in atom.names))
@@ -383,7 +240,7 @@ class _Context:
             return frozenset(self.first_group(name))
         return None
 
-    def env(self, atom: _CAtom, piece: Piece, bucket: int | None) -> dict[str, frozenset[Value]]:
+    def env(self, atom: CAtom, piece: Piece, bucket: int | None) -> dict[str, frozenset[Value]]:
         """The environment of the variables this atom uses."""
         env: dict[str, frozenset[Value]] = {}
         for name in atom.names:
@@ -399,25 +256,34 @@ class _Context:
             return True
         if not values:
             return False
+        if _STAR_VALUE in values:
+            return True
         allowed = spec if isinstance(spec, frozenset) else frozenset(
             normalize(v) for v in evaluate_values(spec, env))
         return any(normalize(v) in allowed for v in values)
 
-    def _fields_ok(self, atom: _CAtom, fields: Fields, env: Mapping[str, frozenset[Value]]) -> bool:
+    def _fields_ok(self, atom: CAtom, fields: Fields, env: Mapping[str, frozenset[Value]]) -> bool:
+        """Whether the piece passes the atom's shape, color, property and code clauses.
+
+        As the reference does: a shape-and-color piece is judged on its shape and color
+        only (a clause on any other property is no restriction for it); an image piece on
+        its properties, ``shape`` and ``color`` included, and a property it lacks fails.
+        """
         if not self._spec_ok(atom.shapes, fields.get("shape"), env):
             return False
         if not self._spec_ok(atom.colors, fields.get("color"), env):
             return False
-        for key, spec in atom.props:
-            values = fields.get(key)
-            if values is None:
-                lower = key.lower()
-                values = next((v for k, v in fields.items() if k.lower() == lower), None)
-            if not self._spec_ok(spec, values, env):
-                return False
+        if atom.props and IMAGE_MARK in fields:
+            for key, spec in atom.props:
+                values = fields.get(key)
+                if values is None:
+                    lower = key.lower()
+                    values = next((v for k, v in fields.items() if k.lower() == lower), None)
+                if not self._spec_ok(spec, values, env):
+                    return False
         return atom.code is None or bool(evaluate_values(atom.code, env))
 
-    def atom_buckets(self, atom: _CAtom, piece: Piece) -> frozenset[int]:
+    def atom_buckets(self, atom: CAtom, piece: Piece) -> frozenset[int]:
         """The buckets this atom accepts ``piece`` into (before ``postpos``)."""
         fields = self.fields[piece.id]
         if not atom.names and not self._fields_ok(atom, fields, {}):
@@ -444,7 +310,7 @@ class _Context:
                 out.add(b)
         return frozenset(out)
 
-    def raw_table(self, atom: _CAtom, shortcut: bool = True) -> dict[int, frozenset[int]]:
+    def raw_table(self, atom: CAtom, shortcut: bool = True) -> dict[int, frozenset[int]]:
         """Piece id -> non-empty bucket set this atom accepts, before ``postpos``
         (``shortcut``: once for all pieces where the variables allow; False: piece by piece)."""
         table: dict[int, frozenset[int]] = {}
@@ -467,11 +333,11 @@ class _Context:
                 table[piece.id] = bs
         return table
 
-    def atom_table(self, atom: _CAtom) -> dict[int, frozenset[int]]:
+    def atom_table(self, atom: CAtom) -> dict[int, frozenset[int]]:
         """Piece id -> non-empty bucket set this atom accepts, ``postpos`` applied."""
         return self.postpos(atom, self.raw_table(atom))
 
-    def postpos(self, atom: _CAtom, table: dict[int, frozenset[int]]
+    def postpos(self, atom: CAtom, table: dict[int, frozenset[int]]
                 ) -> dict[int, frozenset[int]]:
         """``table`` restricted by the atom's ``postpos`` order among the pieces it holds."""
         if atom.postpos is not None and table:
@@ -495,7 +361,7 @@ class _Compiled:
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self.orders = rules.orders
-        self.rows = tuple(_compile_row(r, rules.orders) for r in rules.rows)
+        self.rows = tuple(compile_row(r, rules.orders) for r in rules.rows)
         self.memo: _Memo = {}
         """Bucket expression results, shared by every episode of these rules."""
 
@@ -572,7 +438,7 @@ class Episode:
             return True
         return all(c == 0 for c in self._counters)
 
-    def _table_key(self, atom: _CAtom, ctx: _Context) -> tuple[object, ...] | None:
+    def _table_key(self, atom: CAtom, ctx: _Context) -> tuple[object, ...] | None:
         """What the atom's raw table depends on besides each piece itself, or None when it
         must be computed afresh (it depends on the history piece by piece)."""
         if atom.piece_history:
@@ -581,7 +447,7 @@ class Episode:
         shared = tuple(ctx.resolve(n, anyone, None) for n in atom.shared_names)
         return (shared, tuple(ctx.first_group(n) for n in atom.order_names))
 
-    def _raw_table(self, index: int, atom: _CAtom, ctx: _Context) -> dict[int, frozenset[int]]:
+    def _raw_table(self, index: int, atom: CAtom, ctx: _Context) -> dict[int, frozenset[int]]:
         """The atom's raw table, reused from an earlier board of this episode when nothing
         it depends on has changed (a piece's entry only depends on the piece, the shared
         variables and the orders' first groups; removed pieces are dropped)."""
@@ -769,7 +635,7 @@ def matches_condition(row: RuleRow, piece: Piece, board: Board,
     fields = {p.id: _piece_fields(p) for p in board}
     ctx = _Context(board.pieces, fields, _History(None, {}, {}), known)
     common = _ALL
-    for atom in _compile_row(row, known):
+    for atom in compile_row(row, known):
         common = common & ctx.atom_table(atom).get(piece.id, _EMPTY)
         if not common:
             return False

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from referee.games.gohr.board import NCELLS, Board, xy_of
+from referee.games.gohr.conditions import draw_board
 from referee.games.gohr.engine import Code, Episode, Finish
 from referee.games.gohr.setup import GameSetup, build_setup
 
@@ -72,7 +73,7 @@ class GohrEnv(gym.Env[Observation, np.int64]):
         super().reset(seed=seed)
         if seed is not None:
             self.setup.rng.seed(seed)
-        board = self.setup.next_board()
+        board = draw_board(self.setup)  # the train/test conditions apply here too
         self.episode = Episode(self.setup.rules, board)
         return self._observe(board), self._info(int(Code.NEW_GAME))
 

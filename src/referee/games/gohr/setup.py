@@ -31,17 +31,18 @@ from referee.games.gohr.board import (
     LEGACY_SHAPES,
     Board,
     BoardSource,
-    board_source_from_row,
+    GenParams,
     generate_board,
     parse_board_spec,
     parse_name_list,
     read_board,
-    read_trial_list,
 )
+from referee.games.gohr.images import ImageCatalog, ImagePool
 from referee.games.gohr.ruleset import RuleSet, read_ruleset
+from referee.games.gohr.trials import RowBoards, boards_from_row, read_trial_list
 
 OPTIONS = ("seed", "inputDir", "output", "condTrain", "condTest", "colors", "shapes", "log",
-           "logappend", "log.nickname", "log.run", "log.format")
+           "logappend", "log.nickname", "log.run", "log.format", "version")
 """The ``key=value`` options the server knows."""
 
 Output = Literal["brief", "standard", "full"]
@@ -95,6 +96,13 @@ class GameSetup:
     """The colors pieces may have (``colors=``, else the legacy ones), upper-case."""
     shapes: tuple[str, ...] = LEGACY_SHAPES
     """The shapes pieces may have (``shapes=``, else the legacy ones), upper-case."""
+    version: int = 7
+    """The reference version whose answers the session gives (``version=``): 7 for CGS
+    7.x, 8 for 8.060's codes and board display."""
+    params: GenParams | None = None
+    """The random shape-and-color distribution, when boards come from it."""
+    pool: ImagePool | None = None
+    """The image objects of a trial list's ``images`` column (for FEATURES), if any."""
 
     @property
     def rule_name(self) -> str:
@@ -133,6 +141,20 @@ def _seed(text: str | None) -> int:
         raise ConfigError(f"seed={text}: not an integer") from None
 
 
+VERSIONS = (7, 8)
+"""The reference versions ``version=`` may name."""
+
+
+def _version(text: str | None) -> int:
+    if text is None:
+        return 7
+    major = text.strip().split(".", 1)[0]
+    if not major.isdecimal() or int(major) not in VERSIONS:
+        raise ConfigError(f"version={text}: expected 7 (the CGS 7.x answers, the default) "
+                          "or 8 (those of CGS 8.060)")
+    return int(major)
+
+
 def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | None = None,
                 read_conditions: Callable[[Path], RuleSet] = read_ruleset) -> GameSetup:
     """The session described by ``args``; ``ConfigError`` names what is wrong.
@@ -150,6 +172,7 @@ def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | No
     resolve = PathResolver(base, root)
     input_dir = resolve(options["inputDir"]) if "inputDir" in options else base
     seed = _seed(options.get("seed"))
+    version = _version(options.get("version"))
     rng = random.Random(seed) if seed else random.Random()
     modes: dict[str, Output] = {"brief": "brief", "standard": "standard", "full": "full"}
     output = modes.get(options.get("output", "full").lower())
@@ -158,43 +181,76 @@ def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | No
     colors = parse_name_list(options["colors"]) if "colors" in options else None
     shapes = parse_name_list(options["shapes"]) if "shapes" in options else None
 
+    catalog = ImageCatalog(resolve("shapes", input_dir), resolve)
     first, rest = positional[0], positional[1:]
+    row: Mapping[str, str] | None = None
     if first.startswith("R:"):
-        rules, source = _r_form(first, rest, input_dir, resolve, rng)
+        rules, boards, row, where = _r_form(first, rest, input_dir, resolve, rng, catalog)
     elif first.lower().endswith(".csv"):
-        rules, source = _trial_list_form(first, rest, input_dir, resolve, rng)
+        rules, boards, row, where = _trial_list_form(first, rest, input_dir, resolve, rng,
+                                                     catalog)
     else:
         rules = read_ruleset(resolve(first))
-        source = _board_form(rest, resolve, rng, colors, shapes)
+        boards = _board_form(rest, resolve, rng, colors, shapes, catalog)
+        where = first
 
-    conditions = None
-    test_mode = False
     if "condTrain" in options and "condTest" in options:
         raise ConfigError("give condTrain= or condTest=, not both")
-    for key in ("condTrain", "condTest"):
-        if key in options:
-            conditions = read_conditions(resolve(options[key]))
-            test_mode = key == "condTest"
-    return GameSetup(rules, source, rng, seed, output, conditions, test_mode, dict(options),
+    named = [(key, options[key], resolve(options[key])) for key in ("condTrain", "condTest")
+             if key in options]
+    if not named and row is not None:
+        named = _row_conditions(row, where, input_dir, resolve)
+    conditions = None
+    test_mode = False
+    for key, _, path in named:
+        conditions = read_conditions(path)
+        test_mode = key == "condTest"
+    return GameSetup(rules, boards.next_board, rng, seed, output, conditions, test_mode,
+                     dict(options),
                      tuple(c.upper() for c in colors) if colors else LEGACY_COLORS,
-                     tuple(s.upper() for s in shapes) if shapes else LEGACY_SHAPES)
+                     tuple(s.upper() for s in shapes) if shapes else LEGACY_SHAPES,
+                     version, boards.params, boards.pool)
+
+
+def _row_conditions(row: Mapping[str, str], where: str, input_dir: Path,
+                    resolve: PathResolver) -> list[tuple[str, str, Path]]:
+    """The condition file a trial-list row names in its ``condTrain`` or ``condTest``
+    column (under ``inputDir/cond``, ``.txt`` optional); a missing file is an error, as
+    the reference stops on it."""
+    named = [(key, row[key].strip()) for key in ("condTrain", "condTest")
+             if (row.get(key) or "").strip()]
+    if len(named) > 1:
+        raise ConfigError(f"{where}: names condTrain and condTest; give one")
+    out = []
+    for key, name in named:
+        path = resolve(name if name.lower().endswith(".txt") else name + ".txt",
+                       input_dir / "cond")
+        if not path.is_file():
+            raise ConfigError(f"{path}: no such condition file ({key} of {where})")
+        out.append((key, name, path))
+    return out
 
 
 def _board_form(rest: Sequence[str], resolve: PathResolver, rng: random.Random,
-                colors: tuple[str, ...] | None,
-                shapes: tuple[str, ...] | None) -> BoardSource:
+                colors: tuple[str, ...] | None, shapes: tuple[str, ...] | None,
+                catalog: ImageCatalog) -> RowBoards:
     if not rest:
         raise ConfigError("missing the board: a board file, a number of pieces, or "
                           "pieces shapes colors")
     if len(rest) == 1 and rest[0].lower().endswith(".json"):
-        board = read_board(resolve(rest[0]))
-        return lambda: board
+        board = read_board(resolve(rest[0]), catalog.properties)
+        return RowBoards(lambda: board)
     params = parse_board_spec(rest, colors=colors, shapes=shapes)
-    return lambda: generate_board(params, rng)
+    return RowBoards(lambda: generate_board(params, rng), params=params)
+
+
+Form = tuple[RuleSet, RowBoards, Mapping[str, str], str]
+"""A trial-list form's rule set, boards, parameter row and its name in errors."""
 
 
 def _trial_list_form(first: str, rest: Sequence[str], input_dir: Path,
-                     resolve: PathResolver, rng: random.Random) -> tuple[RuleSet, BoardSource]:
+                     resolve: PathResolver, rng: random.Random,
+                     catalog: ImageCatalog) -> Form:
     path = resolve(first)
     if len(rest) != 1 or not rest[0].isdecimal():
         raise ConfigError(f"{first}: a trial list needs the row number (1-based) after it")
@@ -210,12 +266,12 @@ def _trial_list_form(first: str, rest: Sequence[str], input_dir: Path,
     if not rule_id.endswith(".txt"):
         rule_id += ".txt"
     rules = read_ruleset(resolve(rule_id, input_dir / "rules"))
-    source = board_source_from_row(row, input_dir / "boards", rng, f"{first} row {number}")
-    return rules, source
+    where = f"{first} row {number}"
+    return rules, boards_from_row(row, input_dir / "boards", rng, where, catalog), row, where
 
 
 def _r_form(first: str, rest: Sequence[str], input_dir: Path, resolve: PathResolver,
-            rng: random.Random) -> tuple[RuleSet, BoardSource]:
+            rng: random.Random, catalog: ImageCatalog) -> Form:
     parts = first.split(":")
     if len(parts) != 3 or not parts[1] or not parts[2]:
         raise ConfigError(f"{first}: expected R:ruleSet:modifier")
@@ -226,7 +282,8 @@ def _r_form(first: str, rest: Sequence[str], input_dir: Path, resolve: PathResol
     rows = read_trial_list(modifier)
     if not rows:
         raise ConfigError(f"{parts[2]}: the modifier file has no parameter row")
-    return rules, board_source_from_row(rows[0], input_dir / "boards", rng, parts[2])
+    boards = boards_from_row(rows[0], input_dir / "boards", rng, parts[2], catalog)
+    return rules, boards, rows[0], parts[2]
 
 
 __all__ = ["OPTIONS", "Arguments", "Board", "GameSetup", "PathResolver", "build_setup",
