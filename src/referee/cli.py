@@ -253,6 +253,18 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
     console.print(f"Records: {out}")
 
 
+def _mahjong_framework_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options where ICGA Mahjong can leave the framework's letter (both modes)."""
+    command = click.option(
+        "--takeover", type=click.Choice(["hand", "game"]), default="hand", show_default=True,
+        help="How long the dummy AI plays for a faulty AI: the rest of the hand (the "
+             "framework) or of the game.")(command)
+    return click.option(
+        "--kong-from-previous", is_flag=True,
+        help="Allow a melded kong on the previous player's discard (the framework forbids "
+             "it).")(command)
+
+
 @match.command("mahjong")
 @click.argument("players", nargs=4, required=True, metavar="AI1 AI2 AI3 AI4")
 @click.option("--hands", type=int, default=16, show_default=True,
@@ -270,15 +282,21 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
 @click.option("--seed", type=int, help="Seed of the walls (default: random, recorded).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder for records and logs [default: referee-out/match-<time>].")
+@_mahjong_framework_options
+@click.option("--start-path", type=click.Choice(["program", "command"]), default="program",
+              show_default=True,
+              help="What /start names as the AI's path: its program (the framework's "
+                   "AIPath) or its whole command line.")
 def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations: int,
                   base: int, per_tai: int, move_time: float, seed: int | None,
-                  out_dir: Path | None) -> None:
+                  out_dir: Path | None, kong_from_previous: bool, takeover: str,
+                  start_path: str) -> None:
     """Play ICGA (Taiwanese 16-tile) Mahjong between four AI programs (local mode).
 
     Each AI is a built-in one (random, greedy) or a command line. The referee starts the
     four programs for every hand and speaks the ICGA protocol with them on their standard
     input and output. An AI that answers wrongly or late gets /exit and the dummy AI plays
-    its seat for the rest of the game (the record says when).
+    its seat for the rest of the hand (the record says when, and counts it as a fault).
     """
     from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, run_match
     from referee.games.mahjong.rules import Rules
@@ -288,10 +306,12 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
     try:
         if move_time <= 0:
             raise ConfigError(f"--move-time must be positive, got {move_time}")
-        rules = Rules(hands=hands, reserve=reserve, stakes=Stakes(base, per_tai))
+        rules = Rules(hands=hands, reserve=reserve, stakes=Stakes(base, per_tai),
+                      kong_from_previous=kong_from_previous)
         specs = _runnable_players(players, BUILTIN_PLAYERS)
         chosen = _seed_or_random(seed)
-        settings = MahjongSettings(rules, chosen, move_time)
+        settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
+                                   start_path=start_path)
         out = (out_dir or _default_out("match")).resolve()
         console.print(f"ICGA Mahjong, {hands} hand(s), {rotations} seat rotation(s): "
                       f"{', '.join(s.name for s in specs)}, seed {chosen}")
@@ -925,8 +945,10 @@ def mahjong_group() -> None:
               help="Seconds a connection has to log in before it is dropped.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder for the record [default: referee-out/mahjong-<time>].")
+@_mahjong_framework_options
 def mahjong_serve(port: int, seed: int, host: str, hands: int, reserve: int,
-                  move_time: float, login_time: float, out_dir: Path | None) -> None:
+                  move_time: float, login_time: float, out_dir: Path | None,
+                  kong_from_previous: bool, takeover: str) -> None:
     """Run the referee server: wait for four clients to log in (one per seat, with
     `referee mahjong connect`), play the game with them, write the record, stop.
 
@@ -942,7 +964,9 @@ def mahjong_serve(port: int, seed: int, host: str, hands: int, reserve: int,
     console = make_console()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        settings = MahjongSettings(Rules(hands=hands, reserve=reserve), seed, move_time)
+        settings = MahjongSettings(
+            Rules(hands=hands, reserve=reserve, kong_from_previous=kong_from_previous), seed,
+            move_time, takeover=takeover)
         out = (out_dir or _default_out("mahjong")).resolve()
         server = MahjongServer(ServerConfig(settings, out, host, port, login_time),
                                announce=lambda text: click.echo(f"referee: {text}", err=True))

@@ -55,7 +55,8 @@ def results_table(players: Sequence[PlayerSpec], records: Sequence[GameRecord],
         if record.scores:
             outcome = record.outcome.value if record.outcome else None
             count_game(lines, [p.name for p in record.players], record.scores,
-                       record.offender, outcome, points_game)
+                       record.offender, outcome, points_game,
+                       [(f.seat, f.outcome) for f in record.faults])
     table = Table(title="Match result")
     for column in ("player", "points", "won", "drawn", "lost", "faults"):
         table.add_column(column, justify="left" if column == "player" else "right")

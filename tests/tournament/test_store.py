@@ -92,3 +92,43 @@ def test_cancel_and_processes(tmp_path: Path) -> None:
     assert store.noted_processes() == [(123, 4.5)]
     store.forget_processes("g")
     assert store.noted_processes() == []
+
+
+def test_faults_a_replacement_survived_are_stored_and_counted(tmp_path: Path) -> None:
+    from referee.tournament.results import standings
+
+    store = opened(tmp_path)
+    keys = [g.key for g in store.games()]
+    faulty = record(keys[0], [1.0, 0.0])
+    faulty.add_fault(1, Outcome.CRASH, "b: exit code 3")
+    faulty.add_fault(1, Outcome.TIMEOUT, "b: no answer")
+    store.commit(keys[0], faulty)
+    store.commit(keys[1], record(keys[1], [0.5, 0.5]))
+    rows = store.games(status="done")
+    assert [row.faults for row in rows] == [((1, "crash"), (1, "timeout")), ()]
+    seats = rows[0].seats
+    lines = {line.name: line for line in standings(rows, ["a", "b"])}
+    assert lines[seats[1]].faults == {"crash": 1, "timeout": 1}
+    assert lines[seats[0]].faults == {}
+    assert [f.reason for f in store.record(keys[0]).faults] == ["b: exit code 3",
+                                                                "b: no answer"]
+
+
+def test_a_store_from_before_the_faults_column_opens_and_gets_it(tmp_path: Path) -> None:
+    import sqlite3
+
+    store = opened(tmp_path)
+    key = store.games()[0].key
+    store.commit(key, record(key, [1.0, 0.0]))
+    store.close()
+    db = sqlite3.connect(tmp_path / "tournament.sqlite")
+    db.execute("ALTER TABLE games DROP COLUMN faults")  # as an older referee made it
+    db.commit()
+    db.close()
+    again = Store(tmp_path).open("f1", "t")
+    assert [row.faults for row in again.games(status="done")] == [()]
+    other = again.games(status="pending")[0].key
+    played = record(other, [0.0, 1.0])
+    played.add_fault(0, Outcome.CRASH, "a: gone")
+    again.commit(other, played)
+    assert [row.faults for row in again.games(status="done")] == [(), ((0, "crash"),)]

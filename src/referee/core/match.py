@@ -111,6 +111,7 @@ def _survive(engine: Engine, seats: MutableSequence[Seat], seat: int, fault: Bot
     replacement = on_fault(engine, seat, fault) if on_fault is not None else None
     if replacement is not None:
         record.add_note(seat, "takeover", f"{driver.name}: {fault.reason}")
+        record.add_fault(seat, fault.outcome, f"{driver.name}: {fault.reason}")
         seats[seat] = replacement
         return True
     log.info("%s forfeits: %s (%s)", driver.name, fault.reason, fault.outcome.value)

@@ -71,12 +71,17 @@ def _absolute_if_file(arg: str, program: bool, base: Path) -> str:
     return arg
 
 
+def program_path(argv: Sequence[str]) -> str:
+    """The program a command line runs: its first word, or the script an interpreter runs
+    (``python3 my_ai.py``: ``my_ai.py``)."""
+    if len(argv) > 1 and not argv[1].startswith("-") and Path(argv[1]).is_file():
+        return argv[1]
+    return argv[0]
+
+
 def _program_name(argv: Sequence[str]) -> str:
     """The player's default name: the program's file name, or the script an interpreter runs."""
-    target = argv[0]
-    if len(argv) > 1 and not argv[1].startswith("-") and Path(argv[1]).is_file():
-        target = argv[1]  # "python3 my_brain.py": name it after the script
-    path = Path(target)
+    path = Path(program_path(argv))
     return path.stem if path.suffix.lower() in (".exe", ".py", ".js", ".jar") else path.name
 
 

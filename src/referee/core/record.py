@@ -51,6 +51,17 @@ class Note:
     text: str
 
 
+@dataclass
+class Fault:
+    """A fault that did not end the game: a replacement took the seat over (ICGA Mahjong's
+    dummy AI), with the move it came at. The standings count it as the seat's fault."""
+
+    seat: int
+    ply: int
+    outcome: str
+    reason: str
+
+
 def _move_dict(move: MoveRecord) -> dict[str, Any]:
     data: dict[str, Any] = {"seat": move.seat, "move": move.move, "ms": move.ms}
     if move.info:
@@ -67,7 +78,8 @@ class GameRecord:
     """A complete game: players (in seat order), settings, seed, moves, result and reason.
 
     ``scores`` has one entry per seat (1 win, 0.5 draw, 0 loss) once the game is over.
-    ``offender`` is the seat whose fault ended the game (``None`` for a normal end).
+    ``offender`` is the seat whose fault ended the game (``None`` for a normal end);
+    ``faults`` are the faults a replacement survived (see ``Fault``).
     """
 
     game: str
@@ -78,6 +90,7 @@ class GameRecord:
     moves: list[MoveRecord] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
     notes_dropped: int = 0
+    faults: list[Fault] = field(default_factory=list)
     scores: list[float] | None = None
     outcome: Outcome | None = None
     reason: str = ""
@@ -99,6 +112,10 @@ class GameRecord:
             self.notes.append(Note(seat, len(self.moves), kind, text[:2000]))
         else:
             self.notes_dropped += 1
+
+    def add_fault(self, seat: int, outcome: Outcome, reason: str) -> None:
+        """Count a fault of ``seat`` that did not end the game (a replacement plays on)."""
+        self.faults.append(Fault(seat, len(self.moves), outcome.value, reason[:2000]))
 
     def finish(
         self,
@@ -141,6 +158,7 @@ class GameRecord:
         data["players"] = [asdict(p) for p in self.players]
         data["moves"] = [_move_dict(m) for m in self.moves]
         data["notes"] = [asdict(n) for n in self.notes]
+        data["faults"] = [asdict(f) for f in self.faults]
         data["outcome"] = self.outcome.value if self.outcome else None
         return data
 
@@ -155,6 +173,7 @@ class GameRecord:
             fields["players"] = [PlayerInfo(**p) for p in data["players"]]
             fields["moves"] = [MoveRecord(**m) for m in data["moves"]]
             fields["notes"] = [Note(**n) for n in data.get("notes", [])]
+            fields["faults"] = [Fault(**f) for f in data.get("faults", [])]
             outcome = data.get("outcome")
             fields["outcome"] = Outcome(outcome) if outcome else None
             return cls(**fields)

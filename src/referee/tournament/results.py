@@ -81,10 +81,12 @@ class Standing:
 
 
 def count_game(table: dict[str, Standing], seats: Sequence[str], scores: Sequence[float],
-               offender: int | None, outcome: str | None, points_game: bool) -> None:
+               offender: int | None, outcome: str | None, points_game: bool,
+               faults: Sequence[tuple[int, str]] = ()) -> None:
     """Add one finished game to ``table`` (lines made as needed): points (see
     ``counted_points``); a win for the best score (every seat but the offender after a
-    fault), a draw when every score is equal, a loss otherwise; the offender's fault."""
+    fault), a draw when every score is equal, a loss otherwise; the offender's fault, and
+    the ``(seat, outcome)`` faults a replacement survived."""
     best = max(scores)
     everyone_equal = all(s == best for s in scores)
     points = counted_points(scores, offender, points_game)
@@ -100,6 +102,9 @@ def count_game(table: dict[str, Standing], seats: Sequence[str], scores: Sequenc
             line.losses += 1
         if offender == seat and outcome:
             line.faults[outcome] = line.faults.get(outcome, 0) + 1
+    for seat, kind in faults:
+        line = table.setdefault(seats[seat], Standing(seats[seat]))
+        line.faults[kind] = line.faults.get(kind, 0) + 1
 
 
 def standings(rows: Iterable[GameRow], players: Sequence[str],
@@ -109,7 +114,8 @@ def standings(rows: Iterable[GameRow], players: Sequence[str],
     table = {name: Standing(name) for name in players}
     for row in rows:
         if row.scores is not None:
-            count_game(table, row.seats, row.scores, row.offender, row.outcome, points_game)
+            count_game(table, row.seats, row.scores, row.offender, row.outcome, points_game,
+                       row.faults)
     order = {name: i for i, name in enumerate(players)}
     return sorted(table.values(), key=lambda s: (-s.points, order.get(s.name, len(order))))
 

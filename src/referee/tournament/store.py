@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS games (
     plies INTEGER,
     finished_seq INTEGER,
     record_offset INTEGER,
-    record_length INTEGER
+    record_length INTEGER,
+    faults TEXT
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status, seq);
 CREATE INDEX IF NOT EXISTS games_finished ON games(finished_seq);
@@ -76,6 +77,8 @@ class GameRow:
     offender: int | None
     plies: int | None
     finished_seq: int | None
+    faults: tuple[tuple[int, str], ...] = ()
+    """Faults a replacement survived: ``(seat, outcome)``."""
 
     def scheduled(self) -> ScheduledGame:
         """The schedule's view of this game."""
@@ -113,6 +116,9 @@ class Store:
         # finished game (the record's) instead of one per store update.
         db.execute("PRAGMA synchronous=NORMAL")
         db.executescript(_SCHEMA)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        if "faults" not in columns:  # a store made before the column: add it, empty
+            db.execute("ALTER TABLE games ADD COLUMN faults TEXT")
         self._db = db
         with self._transaction():
             self._put_default("schema", SCHEMA_VERSION)
@@ -341,10 +347,13 @@ class Store:
             with self._transaction() as db:
                 db.execute(
                     "UPDATE games SET status='done', scores=?, outcome=?, reason=?, offender=?,"
-                    " plies=?, finished_seq=?, record_offset=?, record_length=? WHERE key=?",
+                    " plies=?, finished_seq=?, record_offset=?, record_length=?, faults=?"
+                    " WHERE key=?",
                     (json.dumps(record.scores), record.outcome.value if record.outcome else None,
                      record.reason, record.offender, len(record.moves), done + 1, committed,
-                     len(data), key),
+                     len(data),
+                     json.dumps([[f.seat, f.outcome] for f in record.faults])
+                     if record.faults else None, key),
                 )
                 db.execute("UPDATE meta SET value=? WHERE key='committed'",
                            (str(committed + len(data)),))
@@ -413,4 +422,6 @@ def _row(data: dict[str, Any]) -> GameRow:
         scores=tuple(scores) if scores is not None else None, outcome=data["outcome"],
         reason=data["reason"], offender=data["offender"], plies=data["plies"],
         finished_seq=data["finished_seq"],
+        faults=tuple((int(seat), str(kind)) for seat, kind in
+                     json.loads(data.get("faults") or "[]")),
     )

@@ -38,7 +38,7 @@ def test_a_game_of_reference_ais_over_pipes(tmp_path: Path) -> None:
     # the "ok" AI logged everything the referee told it over the four hands
     received = (tmp_path / "work" / "seat3-faulty-ok" / "received.txt").read_text().splitlines()
     starts = [line for line in received if line.startswith("/start")]
-    assert starts == [f"/start MJ 3 {' '.join(players[2].command)}"] * 4
+    assert starts == [f"/start MJ 3 {BRAIN}"] * 4  # the program, the framework's AIPath
     assert [line.split()[:3] for line in received if line.startswith("/initGame")] == [
         ["/initGame", "EAST", "EAST"], ["/initGame", "EAST", "SOUTH"],
         ["/initGame", "EAST", "WEST"], ["/initGame", "EAST", "NORTH"]]
@@ -48,22 +48,58 @@ def test_a_game_of_reference_ais_over_pipes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("mode", ["garbage", "not-held", "unasked", "silent", "crash"])
-def test_a_misbehaving_ai_is_replaced_by_the_dummy_and_the_game_goes_on(
+def test_a_misbehaving_ai_is_replaced_by_the_dummy_for_the_rest_of_the_hand(
         tmp_path: Path, mode: str) -> None:
+    """As the framework says: /exit at once, the dummy AI plays the rest of the hand; the
+    program is started again for the next hand (and misbehaves again). Each takeover is a
+    fault of the seat."""
     players = [builtin("random"), faulty(mode), builtin("random"), builtin("random")]
     record = play_mahjong(players, MahjongSettings(Rules(hands=2), seed=2, move_time=1.5),
                           tmp_path)
     takeovers = [n for n in record.notes if n.kind == "takeover-at"]
-    assert len(takeovers) == 1 and takeovers[0].seat == 1
-    assert "hand 1" in takeovers[0].text
+    assert [(n.seat, n.text.split(":")[0]) for n in takeovers] == [(1, "hand 1"),
+                                                                   (1, "hand 2")]
+    assert "to the end of the hand" in takeovers[0].text
     assert record.outcome is not None and record.outcome.value == "normal"
     assert len(record.settings["hands_played"]) == 2  # the game went on to its end
-    faults = [n for n in record.notes if n.kind == "takeover"]
-    assert faults and faults[0].seat == 1
+    assert [f.seat for f in record.faults] == [1, 1]
+    assert {f.outcome for f in record.faults} == {
+        "crash" if mode == "crash" else "timeout" if mode == "silent" else
+        "illegal-move" if mode in ("not-held", "unasked") else "protocol-error"}
     received = (tmp_path / "work" / "seat2-faulty-" f"{mode}" / "received.txt").read_text()
     if mode in ("garbage", "not-held", "unasked"):
         assert received.splitlines()[-1] == "/exit"  # told to stop at once, as the spec says
+    assert received.count("/start") == 2  # started again for the second hand
+
+
+def test_the_dummy_keeps_the_seat_for_the_game_when_asked(tmp_path: Path) -> None:
+    players = [builtin("random"), faulty("garbage"), builtin("random"), builtin("random")]
+    settings = MahjongSettings(Rules(hands=2), seed=2, move_time=1.5, takeover="game",
+                               start_path="command")
+    record = play_mahjong(players, settings, tmp_path)
+    takeovers = [n for n in record.notes if n.kind == "takeover-at"]
+    assert len(takeovers) == 1 and "to the end of the game" in takeovers[0].text
+    assert [f.seat for f in record.faults] == [1]
+    received = (tmp_path / "work" / "seat2-faulty-garbage" / "received.txt").read_text()
     assert received.count("/start") == 1  # the dummy plays the second hand
+    assert received.splitlines()[0] == f"/start MJ 2 {' '.join(players[1].command)}"
+    assert record.settings["takeover"] == "game"
+
+
+def test_faults_of_a_takeover_reach_the_match_summary(tmp_path: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    from referee.output import results_table
+
+    players = [builtin("random"), faulty("crash"), builtin("random"), builtin("random")]
+    record = play_mahjong(players, MahjongSettings(Rules(hands=2), seed=2, move_time=1.5),
+                          tmp_path)
+    out = io.StringIO()
+    Console(file=out, width=120).print(results_table(players, [record], points_game=True))
+    row = next(line for line in out.getvalue().splitlines() if "faulty-crash" in line)
+    assert row.rstrip(" │").endswith("crash 2")
 
 
 def test_duplicate_rotations_play_the_same_walls(tmp_path: Path) -> None:
@@ -80,6 +116,16 @@ def test_the_cli_plays_a_match_and_names_bad_options(tmp_path: Path) -> None:
                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "greedy" in run.stdout and (tmp_path / "game-001.json").exists()
+    assert json.loads((tmp_path / "game-001.json").read_text())["settings"][
+        "kong_from_previous"] is False
+    chosen = subprocess.run([sys.executable, "-m", "referee.cli", "match", "mahjong",
+                             "greedy", "random", "random", "random", "--hands", "1",
+                             "--kong-from-previous", "--takeover", "game", "--start-path",
+                             "command", "--out", str(tmp_path / "chosen")],
+                            capture_output=True, text=True, timeout=120)
+    assert chosen.returncode == 0, chosen.stderr
+    settings = json.loads((tmp_path / "chosen" / "game-001.json").read_text())["settings"]
+    assert (settings["kong_from_previous"], settings["takeover"]) == (True, "game")
     bad = subprocess.run([sys.executable, "-m", "referee.cli", "match", "mahjong", "greedy",
                           "random", "random", "random", "--hands", "0"],
                          capture_output=True, text=True, timeout=60)

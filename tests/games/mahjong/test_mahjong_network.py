@@ -250,6 +250,9 @@ def test_a_wrapper_killed_mid_game_is_replaced_by_the_dummy(
     record = server.record()
     takeovers = [n for n in record["notes"] if n["kind"] == "takeover-at"]
     assert [(n["seat"], "hand 1" in n["text"]) for n in takeovers] == [(1, True)]
+    # the connection is lost: the dummy keeps the seat to the end of the game (one fault)
+    assert "to the end of the game" in takeovers[0]["text"]
+    assert [f["seat"] for f in record["faults"]] == [1]
     fault = [n for n in record["notes"] if n["kind"] == "takeover"]
     assert fault and re.search("disconnected|connection lost", fault[0]["text"])
     assert record["outcome"] == "normal" and len(record["settings"]["hands_played"]) == 2

@@ -373,3 +373,36 @@ def test_the_stakes_are_configurable() -> None:
     assert hand.result is not None and hand.result.score is not None
     assert hand.result.payments == (0, -10 * hand.result.score.total_tai,
                                     10 * hand.result.score.total_tai, 0)
+
+
+KONG_ON_DISCARD = [
+    "111w 222w 333w 444w 55w 9o E S",  # dealer (seat 0) throws East
+    "EEE 567o 789t 111t 234t N",        # seat 1 (next): three East
+    "23o 123w 456w 789w 66t 99o 8o",    # seat 2: holds no East
+    "W 222o 333o 444o 555o 66t 7t",     # seat 3
+]
+
+
+@pytest.mark.parametrize(("allowed", "asked"), [(False, Ask.PONG), (True, Ask.GONG)])
+def test_no_kong_on_the_previous_player_s_discard_unless_allowed(allowed: bool,
+                                                                  asked: Ask) -> None:
+    """The framework: "cannot make a Gong by bidding the tile discarded by the previous
+    player"; the seat after the discarder may still pong it."""
+    wall, _ = build_wall(KONG_ON_DISCARD)
+    hand = MahjongHand(wall, rules=Rules(kong_from_previous=allowed))
+    east = next(t for t in hand.hands[0] if kind_of(t) == 27)
+    hand.apply(0, Throw(east))
+    assert hand.question == Question(1, asked)
+    if not allowed:
+        three = [t for t in hand.hands[1] if kind_of(t) == 27]
+        assert hand.illegal_reason(1, Kong(*three)) == "/gong 4 answers /ask gong, not /ask pong"
+        assert Pong(three[0], three[1]) in hand.legal_actions()
+
+
+def test_a_kong_on_the_discard_of_a_seat_further_away_is_asked() -> None:
+    deal = [KONG_ON_DISCARD[0], "23o 123w 456w 789w 66t 99o 8o",
+            "EEE 567o 789t 111t 234t N", "W 222o 333o 444o 555o 66t 7t"]
+    wall, _ = build_wall(deal)
+    hand = MahjongHand(wall)  # the framework's rule: only the next seat may not kong
+    hand.apply(0, Throw(next(t for t in hand.hands[0] if kind_of(t) == 27)))
+    assert hand.question == Question(2, Ask.GONG)

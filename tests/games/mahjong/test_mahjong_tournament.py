@@ -69,3 +69,33 @@ def test_the_replay_follows_the_record_to_each_hand_s_end(tmp_path: Path) -> Non
     assert len(ends) == 2  # both hands end in the replay as they did in the game
     assert "hand 2:" in view.steps[-1].mark
     assert view.svg().startswith("<svg")
+    # every kind has its own short name: Tiao (bamboo) and Tong (dots) no longer share "t"
+    from referee.games.mahjong.tiles import SHORT_NAMES_KEY, short_name, tids_of_kind
+
+    names = {short_name(tids_of_kind(kind)[0]) for kind in range(34)}
+    assert len(names) == 34 and {"5c", "5b", "5d", "E", "Rd"} <= names
+    assert SHORT_NAMES_KEY in view.svg(0)
+
+
+def test_framework_choices_in_the_settings_table_and_the_records(tmp_path: Path) -> None:
+    adapter = MahjongAdapter()
+    default = adapter.parse_settings({}, tmp_path, "t.toml")
+    assert (default.rules.kong_from_previous, default.takeover, default.start_path) == (
+        False, "hand", "program")
+    assert adapter.describe(default) == {"hands": 16, "reserve": 16, "move_time": 10.0,
+                                         "base": 100, "per_tai": 20}
+    chosen = adapter.parse_settings({"kong_from_previous": True, "takeover": "game",
+                                     "start_path": "command"}, tmp_path, "t.toml")
+    assert adapter.describe(chosen)["takeover"] == "game" and chosen.rules.kong_from_previous
+    with pytest.raises(ConfigError, match="settings.takeover"):
+        adapter.parse_settings({"takeover": "forever"}, tmp_path, "t.toml")
+
+
+def test_a_record_from_before_the_kong_setting_replays_with_kongs_allowed(
+        tmp_path: Path) -> None:
+    from referee.games.mahjong.adapter import _rules
+
+    assert _rules({}).kong_from_previous is True  # how older referees played
+    assert _rules({"kong_from_previous": False}).kong_from_previous is False
+    with pytest.raises(ValueError, match="kong_from_previous"):
+        _rules({"kong_from_previous": "yes"})

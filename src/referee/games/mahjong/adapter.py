@@ -7,10 +7,11 @@ comparisons of the four players' point totals in each game.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,11 +21,16 @@ from referee.core.players import PlayerSpec, start_player
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
 from referee.core.validation import errors_in, validate_table
-from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, play_mahjong
+from referee.games.mahjong.match import (
+    BUILTIN_PLAYERS,
+    MahjongSettings,
+    play_mahjong,
+    start_path,
+)
 from referee.games.mahjong.protocol import parse_action
 from referee.games.mahjong.rules import Ask, MahjongGame, MahjongHand, Rules, options
 from referee.games.mahjong.scoring import Stakes
-from referee.games.mahjong.tiles import make_wall, tid_name
+from referee.games.mahjong.tiles import SHORT_NAMES_KEY, make_wall, short_name
 
 __all__ = ["MahjongAdapter", "mahjong_replay"]
 
@@ -40,6 +46,10 @@ class MahjongTable(BaseModel):
     base: int = Field(default=100, ge=0)
     """Points paid for a win before the tai."""
     per_tai: int = Field(default=20, ge=0)
+    kong_from_previous: bool = False
+    """Allow a melded kong on the previous player's discard (the framework forbids it)."""
+    takeover: Literal["hand", "game"] = "hand"
+    start_path: Literal["program", "command"] = "program"
 
 
 class MahjongAdapter:
@@ -57,8 +67,10 @@ class MahjongAdapter:
         spec = validate_table(MahjongTable, table, source, prefix="settings.")
         with errors_in(source, "settings"):
             return MahjongSettings(Rules(hands=spec.hands, reserve=spec.reserve,
-                                         stakes=Stakes(spec.base, spec.per_tai)),
-                                   move_time=spec.move_time)
+                                         stakes=Stakes(spec.base, spec.per_tai),
+                                         kong_from_previous=spec.kong_from_previous),
+                                   move_time=spec.move_time, takeover=spec.takeover,
+                                   start_path=spec.start_path)
 
     def seat_count(self, settings: MahjongSettings) -> int:
         """Four players a game."""
@@ -66,9 +78,19 @@ class MahjongAdapter:
 
     def describe(self, settings: MahjongSettings) -> dict[str, Any]:
         """Settings as plain data."""
-        return {"hands": settings.rules.hands, "reserve": settings.rules.reserve,
-                "move_time": settings.move_time, "base": settings.rules.stakes.base,
-                "per_tai": settings.rules.stakes.per_tai}
+        data: dict[str, Any] = {
+            "hands": settings.rules.hands, "reserve": settings.rules.reserve,
+            "move_time": settings.move_time, "base": settings.rules.stakes.base,
+            "per_tai": settings.rules.stakes.per_tai}
+        # the framework's choices are the defaults: others only when chosen, so that the
+        # fingerprint of a tournament that leaves them out stays what it was
+        if settings.rules.kong_from_previous:
+            data["kong_from_previous"] = True
+        if settings.takeover != "hand":
+            data["takeover"] = settings.takeover
+        if settings.start_path != "program":
+            data["start_path"] = settings.start_path
+        return data
 
     def opening_count(self, settings: MahjongSettings) -> int:
         """No openings: the seed decides the walls."""
@@ -83,7 +105,7 @@ class MahjongAdapter:
         try:
             process = start_player(player, work_dir, seed=0, tag="check-")
             deadline = time.monotonic() + settings.move_time
-            process.send(f"/start MJ 1 {' '.join(player.command)}\n"
+            process.send(f"/start MJ 1 {start_path(player.command, settings.start_path)}\n"
                          "/initGame EAST EAST 1 1 0\n"
                          f"/initCard {' '.join(map(str, tiles))}\n/ask throw\n", deadline)
             answer = process.read_line(deadline)
@@ -101,7 +123,7 @@ class MahjongAdapter:
 
     def play(self, settings: MahjongSettings, task: GameTask, work_dir: Path) -> GameRecord:
         """One game, seats as scheduled, the walls from the task's seed."""
-        chosen = MahjongSettings(settings.rules, task.seed, settings.move_time)
+        chosen = dataclasses.replace(settings, seed=task.seed)
         record = play_mahjong(task.seats, chosen, work_dir)
         record.settings["game_key"] = task.key
         return record
@@ -114,7 +136,7 @@ class MahjongAdapter:
 WIDTH = 760
 ROW = 26
 STYLE = ("text{font:13px monospace;fill:#222}.who{font-weight:bold}"
-         ".act{fill:#a33}.rule{stroke:#ccc}")
+         ".act{fill:#a33}.rule{stroke:#ccc}.key{fill:#666;font-size:11px}")
 
 
 def _rules(settings: Mapping[str, Any]) -> Rules:
@@ -122,16 +144,13 @@ def _rules(settings: Mapping[str, Any]) -> Rules:
                (("hands", 16), ("reserve", 16), ("base", 100), ("per_tai", 20))}
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers.values()):
         raise ValueError(f"mahjong record: bad settings {numbers}")
+    # records from before the setting were played with kongs on any discard
+    previous = settings.get("kong_from_previous", True)
+    if not isinstance(previous, bool):
+        raise ValueError(f"mahjong record: bad kong_from_previous {previous!r}")
     return Rules(hands=numbers["hands"], reserve=numbers["reserve"],
-                 stakes=Stakes(numbers["base"], numbers["per_tai"]))
-
-
-def _short(tid: int) -> str:
-    name = tid_name(tid)
-    if "-" in name:
-        rank, suit = name.split("-")
-        return rank + suit[0].lower()
-    return name[:2]
+                 stakes=Stakes(numbers["base"], numbers["per_tai"]),
+                 kong_from_previous=previous)
 
 
 def mahjong_replay(record: GameRecord) -> ReplayView:
@@ -166,12 +185,13 @@ def mahjong_replay(record: GameRecord) -> ReplayView:
         hand = game.hand
         lines = [f"hand {game.number + 1}: {names[seat]} {move.move}"]
         for s in range(4):
-            melds = " ".join("[" + " ".join(_short(t) for t in m.tiles) + "]"
+            melds = " ".join("[" + " ".join(short_name(t) for t in m.tiles) + "]"
                              for m in hand.melds[s])
-            lines.append(f"{names[s][:12]:<12} {' '.join(_short(t) for t in hand.hands[s])}"
-                         f" {melds}")
+            lines.append(f"{names[s][:12]:<12} "
+                         f"{' '.join(short_name(t) for t in hand.hands[s])} {melds}")
         if hand.result is not None:
             lines.append(f"result: {hand.result.reason}, {list(hand.result.payments)}")
         steps.append(ReplayStep(move.seat, move.move, mark=text_lines(lines, ROW)))
-    return ReplayView(WIDTH, ROW * 7, "", tuple(steps), STYLE,
+    key = text_lines(["", "", "", "", "", "", SHORT_NAMES_KEY], ROW, rest="key")
+    return ReplayView(WIDTH, ROW * 8, key, tuple(steps), STYLE,
                       roles=tuple(f"seat {s + 1}" for s in range(4)))

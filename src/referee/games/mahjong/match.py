@@ -4,8 +4,11 @@ Each hand (the spec's "game") is a session of its own: the four programs are sta
 told ``/start`` and ``/initGame``, play, get ``/exit <scores>`` and are stopped; the next
 hand starts them again. A program that answers with a wrong instruction, a move the hand
 does not allow, nothing in time, or that crashes, gets ``/exit`` at once and is stopped;
-the default dummy AI plays its seat for the rest of the game, and the record notes the
-takeover, the hand and the move. Nothing else ends a game early.
+the default dummy AI plays its seat for the rest of the hand, as the framework says ("wake
+up default dummy AI to continue the game", its game being our hand), and the program is
+started again for the next hand (``takeover="game"``: the dummy keeps the seat to the end
+of the game). Every takeover is a fault of the seat in the record (``record.faults``) and
+in the standings, with a note of the hand and the move. Nothing else ends a game early.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from referee.core.errors import BotFault
+from referee.core.errors import BotFault, ConfigError
 from referee.core.match import Decision, play_game
 from referee.core.outcome import Outcome
-from referee.core.players import PlayerSpec, play_rotations, start_player
+from referee.core.players import PlayerSpec, play_rotations, program_path, start_player
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.mahjong.bots.policies import dummy_policy
@@ -31,8 +34,9 @@ from referee.games.mahjong.rules import Action, MahjongGame, MahjongHand, Rules
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BUILTIN_PLAYERS", "Channel", "ClientSeat", "DummySeat", "MahjongSettings",
-           "ProcessChannel", "new_record", "play_clients", "play_mahjong", "run_match"]
+__all__ = ["BUILTIN_PLAYERS", "START_PATHS", "TAKEOVERS", "Channel", "ClientSeat",
+           "DummySeat", "HandTakeover", "MahjongSettings", "ProcessChannel", "new_record",
+           "play_clients", "play_mahjong", "run_match", "start_path"]
 
 BUILTIN_PLAYERS = {
     "greedy": "referee.games.mahjong.bots.greedy_ai",
@@ -50,6 +54,24 @@ class MahjongSettings:
     move_time: float = 10.0
     """Seconds a program has for each answer."""
     first_dealer: int = 0
+    takeover: str = "hand"
+    """How long the dummy AI plays a faulty program's seat: ``hand`` (the rest of the hand,
+    the framework) or ``game`` (the rest of the game)."""
+    start_path: str = "program"
+    """What ``/start`` names as the AI's path: ``program`` (the program a command runs, the
+    framework's AIPath) or ``command`` (the whole command line)."""
+
+    def __post_init__(self) -> None:
+        if self.takeover not in TAKEOVERS:
+            raise ConfigError(f"takeover = {self.takeover!r}: expected hand or game")
+        if self.start_path not in START_PATHS:
+            raise ConfigError(f"start_path = {self.start_path!r}: expected program or command")
+
+
+TAKEOVERS = ("hand", "game")
+"""How long a dummy takeover lasts (``MahjongSettings.takeover``)."""
+START_PATHS = ("program", "command")
+"""What ``/start`` names (``MahjongSettings.start_path``)."""
 
 
 def _opener(seed: int, hand: int, dealer: int) -> int:
@@ -95,14 +117,26 @@ class Channel(Protocol):
     def close(self, grace: float) -> None:
         """The hand's session is over (local mode stops the program)."""
 
+    @property
+    def gone(self) -> bool:
+        """Whether the client can never be reached again (a lost connection), so that a
+        dummy takeover lasts the rest of the game whatever ``takeover`` says."""
+
+
+def start_path(command: Sequence[str], names: str) -> str:
+    """What ``/start`` names for a program run by ``command``: the program (``names`` is
+    ``program``) or the whole command line (``command``)."""
+    return program_path(command) if names == "program" else " ".join(command)
+
 
 class ProcessChannel:
     """An AI program started afresh for every hand (local mode)."""
 
-    def __init__(self, player: PlayerSpec, folder: Path, seed: int, tag: str) -> None:
+    def __init__(self, player: PlayerSpec, folder: Path, seed: int, tag: str,
+                 names: str = "program") -> None:
         self.player = player
         self.name = player.name
-        self.command = " ".join(player.command)
+        self.command = start_path(player.command, names)
         self.folder = folder
         self.seed = seed
         self.tag = tag
@@ -130,6 +164,11 @@ class ProcessChannel:
         process, self.process = self.process, None
         if process is not None:
             process.stop(grace)
+
+    @property
+    def gone(self) -> bool:
+        """Never: the program is started afresh for every hand."""
+        return False
 
 
 class ClientSeat:
@@ -211,28 +250,55 @@ class ClientSeat:
         self._sync(engine)
 
 
+class HandTakeover:
+    """The dummy AI in a client's seat for the rest of one hand; from the next hand on the
+    client plays again (its program started afresh, a new session)."""
+
+    def __init__(self, client: ClientSeat, hand: int) -> None:
+        self.client = client
+        self.hand = hand
+        self.dummy = DummySeat(f"dummy for {client.name}")
+        self.name = self.dummy.name
+
+    def request(self, engine: MahjongGame) -> Decision:
+        """The dummy's answer in the hand taken over, the client's afterwards."""
+        if engine.number == self.hand:
+            return self.dummy.request(engine)
+        self.name = self.client.name
+        return self.client.request(engine)
+
+    def observe(self, engine: MahjongGame, seat: int, action: object) -> None:
+        """The client hears nothing of the hand taken over, then everything again."""
+        if engine.number != self.hand:
+            self.client.observe(engine, seat, action)
+
+
 def play_clients(channels: Sequence[Channel], settings: MahjongSettings,
                  record: GameRecord) -> GameRecord:
     """Play a game with four clients (any channels); a faulty client gets ``/exit`` and
-    the dummy AI plays its seat for the rest of the game."""
+    the dummy AI plays its seat for the rest of the hand (``settings.takeover``: or of
+    the game)."""
     game = MahjongGame(settings.seed, settings.rules, settings.first_dealer)
-    seats: list[Any] = [ClientSeat(c, s, settings) for s, c in enumerate(channels)]
+    clients = [ClientSeat(c, s, settings) for s, c in enumerate(channels)]
+    seats: list[Any] = list(clients)
 
-    def take_over(engine: MahjongGame, seat: int, fault: BotFault) -> DummySeat:
-        driver = seats[seat]
-        if isinstance(driver, ClientSeat):
-            driver.abandon()
+    def take_over(engine: MahjongGame, seat: int, fault: BotFault) -> DummySeat | HandTakeover:
+        client = clients[seat]
+        client.abandon()
+        whole_game = settings.takeover == "game" or client.channel.gone
+        until = "the end of the game" if whole_game else "the end of the hand"
         record.add_note(seat, "takeover-at",
                         f"hand {engine.number + 1}: the dummy AI plays for "
-                        f"{driver.name} from here ({fault.outcome.value})")
-        return DummySeat(f"dummy for {driver.name}")
+                        f"{client.name} to {until} ({fault.outcome.value})")
+        if whole_game:
+            return DummySeat(f"dummy for {client.name}")
+        return HandTakeover(client, engine.number)
 
     try:
         play_game(game, seats, record, on_fault=take_over)
     finally:
-        for driver in seats:
-            if isinstance(driver, ClientSeat):
-                driver.end()
+        for client in clients:
+            client.end()
     record.settings["hands_played"] = [
         {"winner": r.winner, "discarder": r.discarder, "payments": list(r.payments),
          "tai": None if r.score is None else r.score.total_tai,
@@ -252,7 +318,8 @@ def play_mahjong(players: Sequence[PlayerSpec], settings: MahjongSettings,
         raise ValueError("ICGA Mahjong takes four players")
     if record is None:
         record = new_record(players, settings)
-    channels = [ProcessChannel(p, folder, settings.seed * 4 + s, f"seat{s + 1}-")
+    channels = [ProcessChannel(p, folder, settings.seed * 4 + s, f"seat{s + 1}-",
+                               settings.start_path)
                 for s, p in enumerate(players)]
     return play_clients(channels, settings, record)
 
@@ -264,7 +331,9 @@ def new_record(players: Sequence[PlayerSpec], settings: MahjongSettings) -> Game
                                 "reserve": settings.rules.reserve,
                                 "base": settings.rules.stakes.base,
                                 "per_tai": settings.rules.stakes.per_tai,
-                                "move_time": settings.move_time},
+                                "move_time": settings.move_time,
+                                "kong_from_previous": settings.rules.kong_from_previous,
+                                "takeover": settings.takeover},
                       seed=settings.seed)
 
 

@@ -20,7 +20,9 @@ How a hand goes (docs/mahjong.md has the whole rule set):
   are asked ``HU`` first.
 - After a discard the other seats are asked, in priority order: ``HU`` (every seat that
   wins with it, from the discarder's right), then ``GONG`` and ``PONG`` (the seat that
-  holds three or two of that kind), then ``EAT`` (only the next seat, if it can chow).
+  holds three or two of that kind; not ``GONG`` for the next seat, whose previous player
+  threw it, as the framework says, unless ``Rules.kong_from_previous``), then ``EAT``
+  (only the next seat, if it can chow).
   The first seat to accept takes the tile: hu > pong/kong > chow, and between two hus
   the first seat after the discarder. A pong or chow is followed by ``THROW``; a melded
   kong by a replacement draw.
@@ -211,6 +213,9 @@ class Rules:
     """Tiles left in the wall when the hand is drawn."""
     table: TaiTable = field(default_factory=TaiTable)
     stakes: Stakes = field(default_factory=Stakes)
+    kong_from_previous: bool = False
+    """Whether a melded kong may take the previous player's discard (the framework: "cannot
+    make a Gong by bidding the tile discarded by the previous player")."""
 
     def __post_init__(self) -> None:
         if self.hands < 1:
@@ -451,7 +456,7 @@ class MahjongHand:
                  if is_winning(_plus(counts_of(self.hands[s]), kind))]
         for s in others:
             held = sum(1 for t in self.hands[s] if kind_of(t) == kind)
-            if held == 3 and self.live > 0:
+            if held == 3 and self.live > 0 and (s != others[0] or self.rules.kong_from_previous):
                 queue.append(Question(s, Ask.GONG))
             if held >= 2:
                 queue.append(Question(s, Ask.PONG))

@@ -145,6 +145,7 @@ class SocketChannel:
             except BlockingIOError:
                 pass
             except OSError as exc:
+                self._eof = True
                 raise BotFault(Outcome.CRASH,
                                f"connection lost while writing: {exc.strerror or exc}") from None
             if view and not self._poll_out.poll(_ms_until(deadline)):
@@ -171,6 +172,7 @@ class SocketChannel:
             except BlockingIOError:
                 continue
             except OSError as exc:
+                self._eof = True
                 raise BotFault(Outcome.CRASH,
                                f"connection lost: {exc.strerror or exc}") from None
             if data:
@@ -194,6 +196,11 @@ class SocketChannel:
             if raw.strip():
                 return raw.decode("utf-8", errors="replace")
         return None
+
+    @property
+    def gone(self) -> bool:
+        """Whether the connection is lost (no later hand can reach the client)."""
+        return self._eof
 
     def close(self, grace: float) -> None:
         """The hand's session is over: nothing to do (the wrapper stops its AI)."""

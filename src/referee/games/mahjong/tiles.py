@@ -24,6 +24,7 @@ __all__ = [
     "HONOR_NAMES",
     "KINDS",
     "KIND_TABLE",
+    "SHORT_NAMES_KEY",
     "SUIT_NAMES",
     "WINDS",
     "counts_of",
@@ -32,6 +33,7 @@ __all__ = [
     "kind_of",
     "make_wall",
     "parse_tid",
+    "short_name",
     "tid_name",
     "tids_of_kind",
 ]
@@ -108,6 +110,28 @@ def tid_name(tid: int) -> str:
     if is_flower(tid):
         return FLOWER_NAMES[tid // 10 - 1]
     return kind_name(kind_of(tid))
+
+
+_SHORT_SUITS = ("c", "b", "d")
+"""Suit letters of the short names: characters (Wan), bamboo (Tiao), dots (Tong)."""
+_SHORT_HONORS = ("E", "S", "W", "N", "Rd", "Gd", "Wd")
+"""Honour kinds 27..33 in kind order (as ``HONOR_NAMES``)."""
+
+SHORT_NAMES_KEY = ("1c-9c Wan (characters), 1b-9b Tiao (bamboo), 1d-9d Tong (dots); "
+                   "E S W N winds, Rd Gd Wd dragons, F1-F8 flowers")
+"""What the short names stand for (the key under a replay)."""
+
+
+def short_name(tid: int) -> str:
+    """A TID in two or three letters, each kind its own: ``5c`` (5-Wan), ``5b`` (5-Tiao),
+    ``5d`` (5-Tong), ``E``, ``Rd``, ``F3`` (see ``SHORT_NAMES_KEY``)."""
+    if is_flower(tid):
+        return f"F{tid // 10}"
+    kind = kind_of(tid)
+    if kind >= 27:
+        return _SHORT_HONORS[kind - 27]
+    suit, rank = divmod(kind, 9)
+    return f"{rank + 1}{_SHORT_SUITS[suit]}"
 
 
 def counts_of(tids: Iterable[int]) -> list[int]:
