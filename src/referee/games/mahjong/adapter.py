@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,7 +23,7 @@ from referee.core.validation import errors_in, validate_table
 from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, play_mahjong
 from referee.games.mahjong.protocol import parse_action
 from referee.games.mahjong.rules import Ask, MahjongGame, MahjongHand, Rules, options
-from referee.games.mahjong.scoring import Stakes
+from referee.games.mahjong.scoring import PRESETS, Stakes, preset
 from referee.games.mahjong.tiles import make_wall, tid_name
 
 __all__ = ["MahjongAdapter", "mahjong_replay"]
@@ -40,6 +40,8 @@ class MahjongTable(BaseModel):
     base: int = Field(default=100, ge=0)
     """Points paid for a win before the tai."""
     per_tai: int = Field(default=20, ge=0)
+    scoring: Literal["icga", "taiwan"] = "icga"
+    """The tai table (``scoring.PRESETS``)."""
 
 
 class MahjongAdapter:
@@ -53,10 +55,11 @@ class MahjongAdapter:
 
     def parse_settings(self, table: Mapping[str, Any], base: Path,
                        source: str) -> MahjongSettings:
-        """Validate ``[settings]`` (hands, reserve, move_time)."""
+        """Validate ``[settings]`` (hands, reserve, move_time, base, per_tai, scoring)."""
         spec = validate_table(MahjongTable, table, source, prefix="settings.")
         with errors_in(source, "settings"):
             return MahjongSettings(Rules(hands=spec.hands, reserve=spec.reserve,
+                                         table=preset(spec.scoring),
                                          stakes=Stakes(spec.base, spec.per_tai)),
                                    move_time=spec.move_time)
 
@@ -65,10 +68,15 @@ class MahjongAdapter:
         return 4
 
     def describe(self, settings: MahjongSettings) -> dict[str, Any]:
-        """Settings as plain data."""
-        return {"hands": settings.rules.hands, "reserve": settings.rules.reserve,
-                "move_time": settings.move_time, "base": settings.rules.stakes.base,
-                "per_tai": settings.rules.stakes.per_tai}
+        """Settings as plain data; the tai table only when it is not the default ``icga``,
+        so that a tournament's fingerprint stays as it was without it."""
+        data: dict[str, Any] = {
+            "hands": settings.rules.hands, "reserve": settings.rules.reserve,
+            "move_time": settings.move_time, "base": settings.rules.stakes.base,
+            "per_tai": settings.rules.stakes.per_tai}
+        if settings.rules.table.name != "icga":
+            data["scoring"] = settings.rules.table.name
+        return data
 
     def opening_count(self, settings: MahjongSettings) -> int:
         """No openings: the seed decides the walls."""
@@ -122,7 +130,10 @@ def _rules(settings: Mapping[str, Any]) -> Rules:
                (("hands", 16), ("reserve", 16), ("base", 100), ("per_tai", 20))}
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers.values()):
         raise ValueError(f"mahjong record: bad settings {numbers}")
-    return Rules(hands=numbers["hands"], reserve=numbers["reserve"],
+    scoring = settings.get("scoring", "icga")  # records before the tables had names: icga
+    if scoring not in PRESETS:
+        raise ValueError(f"mahjong record: unknown scoring {scoring!r}")
+    return Rules(hands=numbers["hands"], reserve=numbers["reserve"], table=PRESETS[scoring],
                  stakes=Stakes(numbers["base"], numbers["per_tai"]))
 
 

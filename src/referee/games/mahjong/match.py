@@ -264,6 +264,7 @@ def new_record(players: Sequence[PlayerSpec], settings: MahjongSettings) -> Game
                                 "reserve": settings.rules.reserve,
                                 "base": settings.rules.stakes.base,
                                 "per_tai": settings.rules.stakes.per_tai,
+                                "scoring": settings.rules.table.name,
                                 "move_time": settings.move_time},
                       seed=settings.seed)
 
