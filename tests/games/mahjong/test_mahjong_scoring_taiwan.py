@@ -97,7 +97,7 @@ def test_seat_flowers_zheng_hua() -> None:
 def test_a_flower_set_hua_gang_replaces_its_seat_flower() -> None:
     seasons = (10, 20, 30, 40)
     assert tai(PLAIN, WIN_4T, CHOW_123W, flowers=(*seasons, 60)) == (
-        [("seat_flower", 1), ("four_seasons", 1)], 2)
+        [("four_seasons", 1), ("seat_flower", 1)], 2)
     assert tai(PLAIN, WIN_4T, CHOW_123W, flowers=(50, 60, 70, 80)) == (
         [("four_plants", 1)], 1)
     # icga: 2 tai a set.
@@ -200,7 +200,7 @@ def test_five_concealed_pungs_wu_an_ke() -> None:
     hand = PUNGS_3.replace("220 230", "270 271") + " 111 112 113"
     assert tai(hand, 272, self_draw=True) == (
         [("concealed_hand", 1), ("concealed_self_drawn", 1), ("self_drawn", 1),
-         ("five_concealed_pungs", 8), ("all_pungs", 4)], 15)
+         ("all_pungs", 4), ("five_concealed_pungs", 8)], 15)
 
 
 def test_all_pungs_peng_peng_hu() -> None:
@@ -251,7 +251,7 @@ def test_all_honours_zi_yi_se_is_16_and_keeps_all_pungs() -> None:
     hand = "440 441 442  470 471 472  450 451  410 411"
     melds = (meld("420 421 422"), meld("460 461 462"))
     assert tai(hand, 452, *melds) == (
-        [("all_pungs", 4), ("big_three_dragons", 8), ("all_honors", 16)], 28)
+        [("all_pungs", 4), ("all_honors", 16), ("big_three_dragons", 8)], 28)
     assert tai(hand, 452, *melds, table=ICGA) == (
         [("all_pungs", 4), ("all_honors", 8), ("big_three_dragons", 8)], 20)
 

@@ -76,13 +76,15 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from referee.games.mahjong.win import (
+    HONORS_START,
     SETS_IN_HAND,
+    Found,
     Pattern,
     Reading,
     WinContext,
-    flower_facts,
+    flower_and_honour_patterns,
     honour_facts,
-    suit_class,
+    suit_and_pung_patterns,
 )
 
 __all__ = ["TaiTable"]
@@ -129,12 +131,8 @@ class TaiTable:
     def patterns(self, ctx: WinContext, reading: Reading, one_wait: bool) -> list[Pattern]:
         """The patterns of one reading, in table order, zero-valued ones left out;
         ``one_wait``: the hand waited on the winning kind only."""
-        found: list[Pattern] = []
-
-        def add(name: str, value: int, times: int = 1) -> None:
-            if value * times:
-                found.append((name, value * times))
-
+        found = Found()
+        add = found.add
         concealed = all(m.is_concealed for m in ctx.melds)
         if ctx.dealer_involved:
             add("dealer", self.dealer)
@@ -144,46 +142,13 @@ class TaiTable:
             add("concealed_hand", self.concealed_hand)
         if concealed and ctx.self_draw:
             add("concealed_self_drawn", self.concealed_self_drawn)
-
-        seat_flowers, seasons, plants = flower_facts(ctx)
-        if seasons:
-            add("four_seasons", self.four_seasons)
-        if plants:
-            add("four_plants", self.four_plants)
-        add("seat_flower", self.seat_flower, seat_flowers)
-
         honours = honour_facts(reading)
-        if not (honours.big_winds or honours.little_winds):
-            add("seat_wind", self.seat_wind, honours.wind_pungs.count(27 + ctx.seat_wind))
-            add("round_wind", self.round_wind, honours.wind_pungs.count(27 + ctx.round_wind))
-        if not (honours.big_dragons or honours.little_dragons):
-            add("dragon_pung", self.dragon_pung, honours.dragon_pungs)
-
-        if len(reading.chows) == SETS_IN_HAND and reading.dec.pair < 27:
+        flower_and_honour_patterns(found, self, ctx, honours)
+        if len(reading.chows) == SETS_IN_HAND and reading.dec.pair < HONORS_START:
             add("all_chows", self.all_chows)
         if len(reading.pungs) == SETS_IN_HAND:
             add("all_pungs", self.all_pungs)
-        suits = suit_class(reading)
-        if suits is not None:
-            add(suits, getattr(self, suits))
-
-        hidden = reading.concealed_pungs
-        if hidden >= 5:
-            add("five_concealed_pungs", self.five_concealed_pungs)
-        elif hidden == 4:
-            add("four_concealed_pungs", self.four_concealed_pungs)
-        elif hidden == 3:
-            add("three_concealed_pungs", self.three_concealed_pungs)
-
-        if honours.big_dragons:
-            add("big_three_dragons", self.big_three_dragons)
-        elif honours.little_dragons:
-            add("little_three_dragons", self.little_three_dragons)
-        if honours.big_winds:
-            add("big_four_winds", self.big_four_winds)
-        elif honours.little_winds:
-            add("little_four_winds", self.little_four_winds)
-
+        suit_and_pung_patterns(found, self, reading, honours)
         if ctx.heavenly:
             add("heavenly_hand", self.heavenly_hand)
         if ctx.earthly:
@@ -196,4 +161,4 @@ class TaiTable:
             add("kong_replacement", self.kong_replacement)
         if one_wait and reading.single_use:
             add("single_wait", self.single_wait)
-        return found
+        return found.items

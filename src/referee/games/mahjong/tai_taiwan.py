@@ -80,13 +80,15 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from referee.games.mahjong.win import (
+    HONORS_START,
     SETS_IN_HAND,
+    Found,
     Pattern,
     Reading,
     WinContext,
-    flower_facts,
+    flower_and_honour_patterns,
     honour_facts,
-    suit_class,
+    suit_and_pung_patterns,
 )
 
 __all__ = ["TaiwanTable"]
@@ -138,16 +140,11 @@ class TaiwanTable:
     def patterns(self, ctx: WinContext, reading: Reading, one_wait: bool) -> list[Pattern]:
         """The patterns of one reading, in table order, zero-valued ones left out;
         ``one_wait``: the hand waited on the winning kind only."""
-        found: list[Pattern] = []
-
-        def add(name: str, value: int, times: int = 1) -> None:
-            if value * times:
-                found.append((name, value * times))
-
+        found = Found()
+        add = found.add
         concealed = all(m.is_concealed for m in ctx.melds)
         melded = len(ctx.melds) == SETS_IN_HAND and not any(m.is_concealed for m in ctx.melds)
         earthly = ctx.earthly and ctx.self_draw
-        human = ctx.earthly and not ctx.self_draw
         if ctx.dealer_involved:
             add("dealer", self.dealer)
         if concealed and not (ctx.heavenly or ctx.earthly):
@@ -156,20 +153,8 @@ class TaiwanTable:
             add("concealed_self_drawn", self.concealed_self_drawn)
         if ctx.self_draw:
             add("self_drawn", self.self_drawn)
-
         honours = honour_facts(reading)
-        if not (honours.big_winds or honours.little_winds):
-            add("seat_wind", self.seat_wind, honours.wind_pungs.count(27 + ctx.seat_wind))
-            add("round_wind", self.round_wind, honours.wind_pungs.count(27 + ctx.round_wind))
-        seat_flowers, seasons, plants = flower_facts(ctx)
-        add("seat_flower", self.seat_flower, seat_flowers)
-        if seasons:
-            add("four_seasons", self.four_seasons)
-        if plants:
-            add("four_plants", self.four_plants)
-        if not (honours.big_dragons or honours.little_dragons):
-            add("dragon_pung", self.dragon_pung, honours.dragon_pungs)
-
+        flower_and_honour_patterns(found, self, ctx, honours)
         if one_wait and reading.single_use and not melded and not ctx.heavenly:
             add("single_wait", self.single_wait)
         if ctx.robbing_kong:
@@ -178,40 +163,19 @@ class TaiwanTable:
             add("kong_replacement", self.kong_replacement)
         if ctx.last_tile and ctx.self_draw:
             add("last_tile", self.last_tile)
-        if melded and ctx.self_draw:
-            add("half_melded", self.half_melded)
-
-        suits = suit_class(reading)
+        if melded:
+            add("half_melded" if ctx.self_draw else "all_melded",
+                self.half_melded if ctx.self_draw else self.all_melded)
         if (len(reading.chows) == SETS_IN_HAND and not concealed and not ctx.self_draw
-                and not one_wait and not ctx.flowers and reading.dec.pair < 27):
+                and not one_wait and not ctx.flowers and reading.dec.pair < HONORS_START):
             add("all_chows", self.all_chows)
-        hidden = reading.concealed_pungs
-        if hidden >= 5:
-            add("five_concealed_pungs", self.five_concealed_pungs)
-        elif hidden == 4:
-            add("four_concealed_pungs", self.four_concealed_pungs)
-        elif hidden == 3:
-            add("three_concealed_pungs", self.three_concealed_pungs)
-        if melded and not ctx.self_draw:
-            add("all_melded", self.all_melded)
         if len(reading.pungs) == SETS_IN_HAND:
             add("all_pungs", self.all_pungs)
-
-        if honours.big_dragons:
-            add("big_three_dragons", self.big_three_dragons)
-        elif honours.little_dragons:
-            add("little_three_dragons", self.little_three_dragons)
-        if honours.big_winds:
-            add("big_four_winds", self.big_four_winds)
-        elif honours.little_winds:
-            add("little_four_winds", self.little_four_winds)
-        if suits is not None:
-            add(suits, getattr(self, suits))
-
+        suit_and_pung_patterns(found, self, reading, honours)
         if ctx.heavenly:
             add("heavenly_hand", self.heavenly_hand)
         elif earthly:
             add("earthly_hand", self.earthly_hand)
-        elif human:
+        elif ctx.earthly:
             add("human_hand", self.human_hand)
-        return found
+        return found.items

@@ -6,20 +6,24 @@ the win: a ``Decomposition`` of the concealed tiles and the set the winning tile
 into, with the facts both tables ask of it (pungs, chows, concealed pungs, whether the
 tile completes the pair, an edge or the middle of a chow). ``one_wait`` tells whether the
 hand waited on a single kind; ``flower_facts``, ``honour_facts`` and ``suit_class`` are
-the readings of flowers, honour pungs and suits the tables share.
+the readings of flowers, honour pungs and suits the tables share, and
+``flower_and_honour_patterns`` and ``suit_and_pung_patterns`` score the patterns both
+tables have under the same rules (each with its own tai).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from referee.games.mahjong.hand import waits
 from referee.games.mahjong.melds import Decomposition, Meld, MeldKind, SetKind
 from referee.games.mahjong.tiles import FLOWERS, KINDS, kind_of
 
-__all__ = ["HonourFacts", "Pattern", "Reading", "ScoreResult", "WinContext", "flower_facts",
-           "honour_facts", "one_wait", "readings", "suit_class"]
+__all__ = ["Found", "HonourFacts", "Pattern", "Reading", "ScoreResult", "SharedTai",
+           "WinContext", "flower_and_honour_patterns", "flower_facts", "honour_facts",
+           "one_wait", "readings", "suit_and_pung_patterns", "suit_class"]
 
 SETS_IN_HAND = 5
 """A 16-tile hand wins with 5 sets and a pair."""
@@ -235,3 +239,96 @@ def _single_use(dec: Decomposition, slot: int, winning_kind: int) -> bool:
     position = winning_kind - kind
     rank = kind % 9
     return position == 1 or (position == 2 and rank == 0) or (position == 0 and rank == 6)
+
+
+class Found:
+    """The patterns a reading scores, in the order they are added; zero tai left out."""
+
+    def __init__(self) -> None:
+        self.items: list[Pattern] = []
+
+    def add(self, name: str, value: int, times: int = 1) -> None:
+        """Score ``name`` at ``value`` tai, ``times`` times (nothing if that is 0)."""
+        if value * times:
+            self.items.append((name, value * times))
+
+
+class SharedTai(Protocol):
+    """The tai of the patterns both tables score under the same rules."""
+
+    @property
+    def seat_flower(self) -> int: ...
+    @property
+    def four_seasons(self) -> int: ...
+    @property
+    def four_plants(self) -> int: ...
+    @property
+    def seat_wind(self) -> int: ...
+    @property
+    def round_wind(self) -> int: ...
+    @property
+    def dragon_pung(self) -> int: ...
+    @property
+    def half_flush(self) -> int: ...
+    @property
+    def full_flush(self) -> int: ...
+    @property
+    def all_honors(self) -> int: ...
+    @property
+    def three_concealed_pungs(self) -> int: ...
+    @property
+    def four_concealed_pungs(self) -> int: ...
+    @property
+    def five_concealed_pungs(self) -> int: ...
+    @property
+    def little_three_dragons(self) -> int: ...
+    @property
+    def big_three_dragons(self) -> int: ...
+    @property
+    def little_four_winds(self) -> int: ...
+    @property
+    def big_four_winds(self) -> int: ...
+
+
+def flower_and_honour_patterns(found: Found, tai: SharedTai, ctx: WinContext,
+                               honours: HonourFacts) -> None:
+    """A complete set of seasons or plants (it replaces the seat flower it holds), the
+    other seat flowers, the seat and round wind pungs (not with the big or little
+    winds), the dragon pungs (not with the big or little dragons)."""
+    seat_flowers, seasons, plants = flower_facts(ctx)
+    if seasons:
+        found.add("four_seasons", tai.four_seasons)
+    if plants:
+        found.add("four_plants", tai.four_plants)
+    found.add("seat_flower", tai.seat_flower, seat_flowers)
+    if not (honours.big_winds or honours.little_winds):
+        found.add("seat_wind", tai.seat_wind,
+                  honours.wind_pungs.count(WINDS_RANGE[ctx.seat_wind]))
+        found.add("round_wind", tai.round_wind,
+                  honours.wind_pungs.count(WINDS_RANGE[ctx.round_wind]))
+    if not (honours.big_dragons or honours.little_dragons):
+        found.add("dragon_pung", tai.dragon_pung, honours.dragon_pungs)
+
+
+def suit_and_pung_patterns(found: Found, tai: SharedTai, reading: Reading,
+                           honours: HonourFacts) -> None:
+    """One of half flush, full flush, all honours; the largest count of concealed
+    pungs; big or little dragons; big or little winds."""
+    suits = suit_class(reading)
+    if suits is not None:
+        found.add(suits, getattr(tai, suits))
+    hidden = reading.concealed_pungs
+    if hidden >= 5:
+        found.add("five_concealed_pungs", tai.five_concealed_pungs)
+    elif hidden == 4:
+        found.add("four_concealed_pungs", tai.four_concealed_pungs)
+    elif hidden == 3:
+        found.add("three_concealed_pungs", tai.three_concealed_pungs)
+    if honours.big_dragons:
+        found.add("big_three_dragons", tai.big_three_dragons)
+    elif honours.little_dragons:
+        found.add("little_three_dragons", tai.little_three_dragons)
+    if honours.big_winds:
+        found.add("big_four_winds", tai.big_four_winds)
+    elif honours.little_winds:
+        found.add("little_four_winds", tai.little_four_winds)
