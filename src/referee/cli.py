@@ -265,6 +265,13 @@ def _mahjong_framework_options(command: Callable[..., None]) -> Callable[..., No
              "it).")(command)
 
 
+MAHJONG_SCORINGS = ["icga", "taiwan"]
+"""The tai tables by name (``scoring.PRESETS``; a test keeps the two lists equal)."""
+MAHJONG_SCORING_HELP = ("The tai table: icga (the referee's own) or taiwan (a common "
+                        "Taiwanese table as open_mahjong_unity scores it, with the "
+                        "eight-flower wins); docs/mahjong.md compares them.")
+
+
 @match.command("mahjong")
 @click.argument("players", nargs=4, required=True, metavar="AI1 AI2 AI3 AI4")
 @click.option("--hands", type=int, default=16, show_default=True,
@@ -277,6 +284,8 @@ def _mahjong_framework_options(command: Callable[..., None]) -> Callable[..., No
               help="Points paid for a win before the tai.")
 @click.option("--per-tai", type=click.IntRange(min=0), default=20, show_default=True,
               help="Points paid per tai.")
+@click.option("--scoring", type=click.Choice(MAHJONG_SCORINGS), default="icga",
+              show_default=True, help=MAHJONG_SCORING_HELP)
 @click.option("--move-time", type=float, default=10.0, show_default=True,
               help="Seconds an AI has for each answer.")
 @click.option("--seed", type=int, help="Seed of the walls (default: random, recorded).")
@@ -288,7 +297,7 @@ def _mahjong_framework_options(command: Callable[..., None]) -> Callable[..., No
               help="What /start names as the AI's path: its program (the framework's "
                    "AIPath) or its whole command line.")
 def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations: int,
-                  base: int, per_tai: int, move_time: float, seed: int | None,
+                  base: int, per_tai: int, scoring: str, move_time: float, seed: int | None,
                   out_dir: Path | None, kong_from_previous: bool, takeover: str,
                   start_path: str) -> None:
     """Play ICGA (Taiwanese 16-tile) Mahjong between four AI programs (local mode).
@@ -300,20 +309,21 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
     """
     from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, run_match
     from referee.games.mahjong.rules import Rules
-    from referee.games.mahjong.scoring import Stakes
+    from referee.games.mahjong.scoring import Stakes, preset
 
     console = make_console()
     try:
         if move_time <= 0:
             raise ConfigError(f"--move-time must be positive, got {move_time}")
-        rules = Rules(hands=hands, reserve=reserve, stakes=Stakes(base, per_tai),
-                      kong_from_previous=kong_from_previous)
+        rules = Rules(hands=hands, reserve=reserve, table=preset(scoring),
+                      stakes=Stakes(base, per_tai), kong_from_previous=kong_from_previous)
         specs = _runnable_players(players, BUILTIN_PLAYERS)
         chosen = _seed_or_random(seed)
         settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
                                    start_path=start_path)
         out = (out_dir or _default_out("match")).resolve()
-        console.print(f"ICGA Mahjong, {hands} hand(s), {rotations} seat rotation(s): "
+        console.print(f"ICGA Mahjong, {hands} hand(s), {scoring} tai table, "
+                      f"{rotations} seat rotation(s): "
                       f"{', '.join(s.name for s in specs)}, seed {chosen}")
         with GameProgress(console, rotations) as progress:
             records = run_match(specs, settings, rotations, out, on_game=progress.game_done)
@@ -939,6 +949,8 @@ def mahjong_group() -> None:
               help="Hands in the game (16: four wind rounds).")
 @click.option("--reserve", type=int, default=16, show_default=True,
               help="Tiles left in the wall when a hand is drawn.")
+@click.option("--scoring", type=click.Choice(MAHJONG_SCORINGS), default="icga",
+              show_default=True, help=MAHJONG_SCORING_HELP)
 @click.option("--move-time", type=float, default=10.0, show_default=True,
               help="Seconds a client has for each answer (then the dummy AI takes its seat).")
 @click.option("--login-time", type=float, default=30.0, show_default=True,
@@ -946,7 +958,7 @@ def mahjong_group() -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder for the record [default: referee-out/mahjong-<time>].")
 @_mahjong_framework_options
-def mahjong_serve(port: int, seed: int, host: str, hands: int, reserve: int,
+def mahjong_serve(port: int, seed: int, host: str, hands: int, reserve: int, scoring: str,
                   move_time: float, login_time: float, out_dir: Path | None,
                   kong_from_previous: bool, takeover: str) -> None:
     """Run the referee server: wait for four clients to log in (one per seat, with
@@ -959,14 +971,15 @@ def mahjong_serve(port: int, seed: int, host: str, hands: int, reserve: int,
     from referee.core.players import PlayerSpec
     from referee.games.mahjong.match import MahjongSettings
     from referee.games.mahjong.rules import Rules
+    from referee.games.mahjong.scoring import preset
     from referee.games.mahjong.server import MahjongServer, ServerConfig
 
     console = make_console()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         settings = MahjongSettings(
-            Rules(hands=hands, reserve=reserve, kong_from_previous=kong_from_previous), seed,
-            move_time, takeover=takeover)
+            Rules(hands=hands, reserve=reserve, table=preset(scoring),
+                  kong_from_previous=kong_from_previous), seed, move_time, takeover=takeover)
         out = (out_dir or _default_out("mahjong")).resolve()
         server = MahjongServer(ServerConfig(settings, out, host, port, login_time),
                                announce=lambda text: click.echo(f"referee: {text}", err=True))

@@ -131,3 +131,62 @@ def test_the_cli_plays_a_match_and_names_bad_options(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "hands = 0" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_the_cli_chooses_the_tai_table(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "match", "mahjong", "greedy",
+                          "random", "random", "random", "--hands", "1", "--seed", "4",
+                          "--scoring", "taiwan", "--out", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "taiwan tai table" in run.stdout
+    assert json.loads((tmp_path / "game-001.json").read_text())["settings"]["scoring"] == \
+        "taiwan"
+    for command in (["match", "mahjong", "greedy", "random", "random", "random"],
+                    ["mahjong", "serve", "--port", "0", "--seed", "1"]):
+        bad = subprocess.run([sys.executable, "-m", "referee.cli", *command,
+                              "--scoring", "hk"], capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2 and "Invalid value for '--scoring'" in bad.stderr
+        assert "'icga'" in bad.stderr and "'taiwan'" in bad.stderr
+
+
+def test_the_cli_offers_every_table() -> None:
+    from referee.cli import MAHJONG_SCORINGS
+    from referee.games.mahjong.scoring import PRESETS
+
+    assert sorted(PRESETS) == MAHJONG_SCORINGS
+
+
+@pytest.mark.parametrize("won_at_deal", [0, 1])
+def test_a_hand_won_in_the_deal_is_still_a_session_for_every_ai(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, won_at_deal: int) -> None:
+    """With the taiwan table a hand can end while flowers are replaced in the deal (eight
+    flowers to one seat), before anyone is asked anything: every AI still gets that hand's
+    /start .. /exit with its scores, the first hand of the game as much as the last."""
+    from test_mahjong_rules import DEALER_PLACES, flower_wall
+
+    import referee.games.mahjong.rules as rules_module
+    from referee.games.mahjong.scoring import preset
+
+    walls = rules_module.make_wall
+    first_wall = walls(rules_module.hand_seed(3, won_at_deal))
+
+    def crafted(seed: int) -> list[int]:
+        wall = walls(seed)
+        if wall == first_wall:  # the hand that ends in the deal: all flowers to its dealer
+            return flower_wall(DEALER_PLACES, seed=0)
+        return wall
+
+    monkeypatch.setattr(rules_module, "make_wall", crafted)
+    players = [faulty("ok")] + [PlayerSpec(f"ok{k}", faulty("ok").command) for k in (2, 3, 4)]
+    record = play_mahjong(players, MahjongSettings(Rules(hands=2, table=preset("taiwan")),
+                                                   seed=3), tmp_path)
+    hands = record.settings["hands_played"]
+    assert hands[won_at_deal]["reason"] == "won on all eight flowers"
+    for seat, player in enumerate(players):
+        folder = tmp_path / "work" / f"seat{seat + 1}-{player.name}"
+        received = (folder / "received.txt").read_text().splitlines()
+        assert sum(line.startswith("/start") for line in received) == 2
+        exits = [line for line in received if line.startswith("/exit")]
+        assert exits[won_at_deal] == "/exit " + " ".join(
+            str(p) for p in hands[won_at_deal]["payments"])

@@ -23,6 +23,7 @@ from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, builtin_command
 from referee.games.mahjong.match import MahjongSettings, play_mahjong
 from referee.games.mahjong.rules import Rules
+from referee.games.mahjong.scoring import TaiwanTable
 from referee.games.mahjong.server import SocketChannel
 
 PY = sys.executable
@@ -133,7 +134,7 @@ def connect(procs: list[subprocess.Popen[Any]], port: int, seat: int, *ai: str,
 
 def test_four_wrappers_play_the_game_local_mode_plays_and_a_fifth_is_refused(
         tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
-    server = serve(tmp_path, procs, "--seed", "7", "--hands", "2")
+    server = serve(tmp_path, procs, "--seed", "7", "--hands", "2", "--scoring", "taiwan")
     ais = [("greedy",), (PY, "-m", GREEDY), ("greedy",), ("greedy",)]
     wrappers = [connect(procs, server.port, seat, *ai, folder=tmp_path / f"w{seat}")
                 for seat, ai in enumerate(ais, 1)]
@@ -154,9 +155,11 @@ def test_four_wrappers_play_the_game_local_mode_plays_and_a_fifth_is_refused(
     assert record["notes"] == [] and record["outcome"] == "normal"
     assert len(record["settings"]["hands_played"]) == 2
     assert record["settings"]["lines_from_clients"] == len(record["moves"])
+    assert record["settings"]["scoring"] == "taiwan"
     # the same game as local mode plays with the same AIs and seed, answer for answer
     players = [PlayerSpec(f"g{k}", builtin_command(GREEDY)) for k in range(4)]
-    local = play_mahjong(players, MahjongSettings(Rules(hands=2), seed=7), tmp_path / "local")
+    local = play_mahjong(players, MahjongSettings(Rules(hands=2, table=TaiwanTable()), seed=7),
+                         tmp_path / "local")
     assert [m["move"] for m in record["moves"]] == [m.move for m in local.moves]
     assert record["scores"] == local.scores
 

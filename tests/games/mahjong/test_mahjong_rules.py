@@ -29,6 +29,7 @@ from referee.games.mahjong.rules import (
     Throw,
     hand_seed,
 )
+from referee.games.mahjong.scoring import PRESETS, TaiTable, TaiwanTable
 from referee.games.mahjong.tiles import (
     ALL_TILES,
     FLOWERS,
@@ -305,8 +306,12 @@ def _check_hand_end(hand: MahjongHand) -> None:
     assert sum(result.payments) == 0
     if result.winner is not None:
         seat = result.winner
-        assert is_winning(counts_of(hand.hands[seat]))
-        assert len(hand.hands[seat]) + 3 * len(hand.melds[seat]) == 17
+        assert result.score is not None
+        if result.score.decomposition is None:  # a flower win
+            assert len(hand.flowers[seat]) == 8
+        else:
+            assert is_winning(counts_of(hand.hands[seat]))
+            assert len(hand.hands[seat]) + 3 * len(hand.melds[seat]) == 17
         assert result.payments[seat] > 0
         if result.discarder is None:
             assert all(p < 0 for s, p in enumerate(result.payments) if s != seat)
@@ -315,10 +320,12 @@ def _check_hand_end(hand: MahjongHand) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32), choices=st.integers(0, 2**32))
-def test_random_play_conserves_tiles_and_every_win_is_real(seed: int, choices: int) -> None:
+@given(seed=st.integers(0, 2**32), choices=st.integers(0, 2**32),
+       scoring=st.sampled_from(sorted(PRESETS)))
+def test_random_play_conserves_tiles_and_every_win_is_real(seed: int, choices: int,
+                                                          scoring: str) -> None:
     rng = random.Random(choices)
-    game = MahjongGame(seed, Rules(hands=2))
+    game = MahjongGame(seed, Rules(hands=2, table=PRESETS[scoring]))
     while (seat := game.to_play()) is not None:
         hand = game.hand
         options = hand.legal_actions()
@@ -406,3 +413,79 @@ def test_a_kong_on_the_discard_of_a_seat_further_away_is_asked() -> None:
     hand = MahjongHand(wall)  # the framework's rule: only the next seat may not kong
     hand.apply(0, Throw(next(t for t in hand.hands[0] if kind_of(t) == 27)))
     assert hand.question == Question(2, Ask.GONG)
+
+
+# ------------------------------------------------------------------ flower wins (taiwan)
+
+def flower_wall(places: list[int], seed: int = 5) -> list[int]:
+    """The wall of ``seed`` with the eight flowers moved to the front positions
+    ``places`` (a flower in them stays; the tiles they replace take the flowers'
+    places), so the replacements from the back are never flowers."""
+    wall = make_wall(seed)
+    for flower, place in zip(FLOWERS, places, strict=True):
+        at = wall.index(flower)
+        wall[at], wall[place] = wall[place], wall[at]
+    return wall
+
+
+# The dealer (seat 0) is dealt wall[16r .. 16r + 3] in rounds r = 0..3 and wall[64];
+# seat 1 wall[16r + 4 .. 16r + 7]. The first draw after the deal, seat 1's, is wall[65].
+DEALER_PLACES = [0, 1, 2, 3, 16, 17, 18, 19]
+SEAT1_PLACES = [4, 5, 6, 7, 20, 21, 22, 23]
+
+
+def play_until_the_end(hand: MahjongHand) -> None:
+    """Throw the first tile when asked to, pass everything else."""
+    while hand.question is not None:
+        q = hand.question
+        hand.apply(q.seat, Throw(hand.hands[q.seat][0]) if q.ask is Ask.THROW else Pass())
+
+
+def test_eight_flowers_in_the_deal_end_the_hand_at_once() -> None:
+    wall = flower_wall(DEALER_PLACES)
+    hand = MahjongHand(wall, rules=Rules(table=TaiwanTable()))
+    assert hand.result is not None and hand.question is None
+    assert (hand.result.winner, hand.result.discarder) == (0, None)
+    assert hand.result.score is not None
+    assert hand.result.score.patterns == (("dealer", 1), ("eight_flowers", 8))
+    # Paid as a self-draw: 100 + 9 * 20 from each of the three others.
+    assert hand.result.payments == (840, -280, -280, -280)
+    assert hand.events[-1].kind == "end" and hand.tile_count() == 144
+    assert sorted(hand.flowers[0]) == list(FLOWERS)
+    # The icga table has no flower win: the dealer just plays his replaced hand.
+    hand = MahjongHand(wall, rules=Rules(table=TaiTable()))
+    assert hand.result is None and hand.question is not None
+
+
+def test_a_non_dealer_s_eighth_flower_drawn_in_play_is_paid_by_all_three() -> None:
+    wall = flower_wall([*SEAT1_PLACES[:7], 65])
+    hand = MahjongHand(wall, rules=Rules(table=TaiwanTable()))
+    assert hand.result is None and len(hand.flowers[1]) == 7
+    play_until_the_end(hand)
+    result = hand.result
+    assert result is not None and result.score is not None
+    assert (result.winner, result.discarder) == (1, None)
+    assert result.score.patterns == (("eight_flowers", 8),)
+    # 100 + 8 * 20 each; the dealer (seat 0) one tai more.
+    assert result.payments == (-280, 800, -260, -260)
+    assert result.reason == "won on all eight flowers"
+
+
+def test_seven_flowers_rob_the_eighth_from_the_seat_that_draws_it() -> None:
+    wall = flower_wall([*DEALER_PLACES[:7], 65])
+    hand = MahjongHand(wall, rules=Rules(table=TaiwanTable()))
+    assert hand.result is None and len(hand.flowers[0]) == 7
+    play_until_the_end(hand)
+    result = hand.result
+    assert result is not None and result.score is not None
+    # Seat 1 drew the eighth flower: the dealer robs it, seat 1 alone pays.
+    assert (result.winner, result.discarder) == (0, 1)
+    assert result.score.patterns == (("dealer", 1), ("seven_flowers", 8))
+    assert result.payments == (280, -280, 0, 0)
+    assert result.reason == "won on seven flowers, robbing seat 2's eighth"
+    assert sorted(hand.flowers[0]) == list(FLOWERS) and hand.flowers[1] == []
+    assert hand.tile_count() == 144
+    # Without flower wins, seat 1 replaces the flower and plays on.
+    hand = MahjongHand(wall, rules=Rules(table=TaiTable()))
+    play_until_the_end(hand)
+    assert hand.result is not None and hand.result.reason != result.reason

@@ -24,7 +24,7 @@ C, P = SetKind.CHOW, SetKind.PUNG
 DEFAULT = TaiTable()
 # Kinds used below.
 W1, W2, W3, W4, W5, W6, W7, W9 = 0, 1, 2, 3, 4, 5, 6, 8
-T1, T2, T4, T7 = 9, 10, 12, 15
+T1, T2, T4, T7, T9 = 9, 10, 12, 15, 17
 D4, D5, D7, D9 = 21, 22, 24, 26
 EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE = 27, 28, 29, 30, 31, 32, 33
 SPRING, SUMMER, AUTUMN, WINTER, PLUM, ORCHID, CHRYS, BAMBOO = 10, 20, 30, 40, 50, 60, 70, 80
@@ -254,7 +254,9 @@ def test_special_wins() -> None:
 @pytest.mark.parametrize(
     ("d", "win", "single"),
     [
-        (dec(T1, (C, T2), (C, D5), (P, W9), (C, W3)), T1, True),  # pair wait
+        (dec(T9, (C, T2), (C, D5), (P, W9), (C, W3)), T9, True),  # pair wait
+        # 1-2-3-4 Tiao and the pair read into 1 Tiao: the hand also waited on 4 Tiao.
+        (dec(T1, (C, T2), (C, D5), (P, W9), (C, W3)), T1, False),
         (dec(D4, (C, T1), (C, D5), (P, W9), (C, W3)), T1 + 2, True),  # 1-2 waiting 3
         (dec(D4, (C, T1), (C, D5), (P, W9), (C, W3)), T1, False),  # 2-3 waiting 1 or 4
         (dec(D4, (C, T7), (C, D5), (P, W9), (C, W3)), T7, True),  # 8-9 waiting 7
@@ -269,10 +271,26 @@ def test_single_wait(d: Decomposition, win: int, single: bool) -> None:
     assert result.tai("single_wait") == (1 if single else 0)
 
 
-def test_best_reading_of_the_winning_tile_is_kept() -> None:
-    # 3-4-5 Wan and a 5 Wan pair, won on 5 Wan: the pair reading is a single wait.
+def test_a_pair_read_into_a_hand_that_waited_on_two_kinds_is_no_single_wait() -> None:
+    # 3-4-5 Wan and a 5 Wan pair, won on 5 Wan: read as the pair, but 3-4-5-5 Wan also
+    # waited on 2 Wan (2-3-4 and 5-5).
     d = dec(W5, (C, W3), (C, T2), (C, D5), (P, W9))
-    assert score(context(d, W5, PLAIN_MELDS), [d]).tai("single_wait") == 1
+    assert score(context(d, W5, PLAIN_MELDS), [d]).tai("single_wait") == 0
+    # 1-2-3-3 Wan waits on 3 Wan only: read as 1-2-3 and the 3-3 pair, or as the 1-2
+    # edge and the 3-3 pair, a single wait either way.
+    d = dec(W3, (C, W1), (C, T2), (C, D5), (P, W9))
+    assert score(context(d, W3, (chow_meld(T7),)), [d]).tai("single_wait") == 1
+
+
+def test_a_kind_whose_four_copies_are_held_is_no_wait() -> None:
+    # 1-2-3-4 Tiao won on 1 Tiao read into the pair: with the three other 4 Tiao in a
+    # pung, 4 Tiao cannot come, the hand waited on 1 Tiao only: a single wait ...
+    d = dec(T1, (C, T2), (C, D5), (C, W3))
+    ctx = context(d, T1, (*PLAIN_MELDS, pung_meld(T4)))
+    assert score(ctx, [d]).tai("single_wait") == 1
+    # ... while with the pung on 7 Tiao instead, it also waited on 4 Tiao.
+    ctx = context(d, T1, (*PLAIN_MELDS, pung_meld(T7)))
+    assert score(ctx, [d]).tai("single_wait") == 0
 
 
 def test_best_decomposition_is_kept_whatever_the_order() -> None:
@@ -286,15 +304,15 @@ def test_best_decomposition_is_kept_whatever_the_order() -> None:
         assert dict(result.patterns) == {"concealed_hand": 1, "three_concealed_pungs": 2,
                                          "single_wait": 1}
         assert result.total_tai == 4
-    # With a suited pair and all chows worth more, the chow reading wins.
+    # With a suited pair and all chows worth more, the chow reading wins (no single
+    # wait: 111 222 333 5 Wan also waited on 4 Wan, as 111 222 33 345).
     pungs = dec(W5, (P, W1), (P, W2), (P, W3), (C, T4), (C, D7))
     chows = dec(W5, (C, W1), (C, W1), (C, W1), (C, T4), (C, D7))
     table = TaiTable(all_chows=5)
     for order in ([pungs, chows], [chows, pungs]):
         result = score(context(pungs, W5), order, table)
         assert result.decomposition == chows
-        assert dict(result.patterns) == {"concealed_hand": 1, "all_chows": 5,
-                                         "single_wait": 1}
+        assert dict(result.patterns) == {"concealed_hand": 1, "all_chows": 5}
 
 
 def test_table_values_are_configurable_and_zero_drops_a_pattern() -> None:

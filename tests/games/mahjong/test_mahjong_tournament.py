@@ -15,6 +15,7 @@ from referee.core.players import PlayerSpec, builtin_command
 from referee.games.mahjong.adapter import MahjongAdapter, mahjong_replay
 from referee.games.mahjong.match import MahjongSettings, play_mahjong
 from referee.games.mahjong.rules import Rules
+from referee.games.mahjong.scoring import TaiTable, TaiwanTable
 
 BRAIN = Path(__file__).resolve().parents[2] / "brains" / "mahjong_faulty.py"
 
@@ -99,3 +100,36 @@ def test_a_record_from_before_the_kong_setting_replays_with_kongs_allowed(
     assert _rules({"kong_from_previous": False}).kong_from_previous is False
     with pytest.raises(ValueError, match="kong_from_previous"):
         _rules({"kong_from_previous": "yes"})
+
+
+def test_the_settings_name_the_tai_table(tmp_path: Path) -> None:
+    adapter = MahjongAdapter()
+    chosen = adapter.parse_settings({"scoring": "taiwan"}, tmp_path, "t.toml")
+    assert chosen.rules.table == TaiwanTable()
+    assert adapter.describe(chosen)["scoring"] == "taiwan"
+    default = adapter.parse_settings({}, tmp_path, "t.toml")
+    assert default.rules.table == TaiTable()
+    # The default table is left out, so the fingerprints of older tournaments stay.
+    assert adapter.describe(default) == {"hands": 16, "reserve": 16, "move_time": 10.0,
+                                         "base": 100, "per_tai": 20}
+    with pytest.raises(ConfigError, match="t.toml: settings.scoring: .*'icga' or 'taiwan'"):
+        adapter.parse_settings({"scoring": "hk"}, tmp_path, "t.toml")
+
+
+def test_the_replay_scores_with_the_record_s_table(tmp_path: Path) -> None:
+    players = [PlayerSpec(f"g{k}", builtin_command("referee.games.mahjong.bots.greedy_ai"),
+                          True) for k in range(4)]
+    settings = MahjongSettings(Rules(hands=3, table=TaiwanTable()), seed=10)
+    record = play_mahjong(players, settings, tmp_path)
+    assert record.settings["scoring"] == "taiwan"
+    paid = [hand["payments"] for hand in record.settings["hands_played"]]
+    ends = [step.mark for step in mahjong_replay(record).steps if "result:" in step.mark]
+    assert len(ends) == 3
+    assert all(str(pays) in mark for pays, mark in zip(paid, ends, strict=True))
+    # A record from before the tables had names is replayed with icga.
+    del record.settings["scoring"]
+    ends = [step.mark for step in mahjong_replay(record).steps if "result:" in step.mark]
+    assert not all(str(pays) in mark for pays, mark in zip(paid, ends, strict=True))
+    record.settings["scoring"] = "hk"
+    with pytest.raises(ValueError, match="unknown scoring 'hk'"):
+        mahjong_replay(record)

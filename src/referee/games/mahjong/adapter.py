@@ -29,7 +29,7 @@ from referee.games.mahjong.match import (
 )
 from referee.games.mahjong.protocol import parse_action
 from referee.games.mahjong.rules import Ask, MahjongGame, MahjongHand, Rules, options
-from referee.games.mahjong.scoring import Stakes
+from referee.games.mahjong.scoring import PRESETS, Stakes, preset
 from referee.games.mahjong.tiles import SHORT_NAMES_KEY, make_wall, short_name
 
 __all__ = ["MahjongAdapter", "mahjong_replay"]
@@ -50,6 +50,8 @@ class MahjongTable(BaseModel):
     """Allow a melded kong on the previous player's discard (the framework forbids it)."""
     takeover: Literal["hand", "game"] = "hand"
     start_path: Literal["program", "command"] = "program"
+    scoring: Literal["icga", "taiwan"] = "icga"
+    """The tai table (``scoring.PRESETS``)."""
 
 
 class MahjongAdapter:
@@ -63,10 +65,11 @@ class MahjongAdapter:
 
     def parse_settings(self, table: Mapping[str, Any], base: Path,
                        source: str) -> MahjongSettings:
-        """Validate ``[settings]`` (hands, reserve, move_time)."""
+        """Validate ``[settings]`` (hands, reserve, move_time, base, per_tai, scoring)."""
         spec = validate_table(MahjongTable, table, source, prefix="settings.")
         with errors_in(source, "settings"):
             return MahjongSettings(Rules(hands=spec.hands, reserve=spec.reserve,
+                                         table=preset(spec.scoring),
                                          stakes=Stakes(spec.base, spec.per_tai),
                                          kong_from_previous=spec.kong_from_previous),
                                    move_time=spec.move_time, takeover=spec.takeover,
@@ -77,19 +80,21 @@ class MahjongAdapter:
         return 4
 
     def describe(self, settings: MahjongSettings) -> dict[str, Any]:
-        """Settings as plain data."""
+        """Settings as plain data; the choices other than the defaults (the framework's,
+        the ``icga`` table) only when made, so that the fingerprint of a tournament that
+        leaves them out stays as it was."""
         data: dict[str, Any] = {
             "hands": settings.rules.hands, "reserve": settings.rules.reserve,
             "move_time": settings.move_time, "base": settings.rules.stakes.base,
             "per_tai": settings.rules.stakes.per_tai}
-        # the framework's choices are the defaults: others only when chosen, so that the
-        # fingerprint of a tournament that leaves them out stays what it was
         if settings.rules.kong_from_previous:
             data["kong_from_previous"] = True
         if settings.takeover != "hand":
             data["takeover"] = settings.takeover
         if settings.start_path != "program":
             data["start_path"] = settings.start_path
+        if settings.rules.table.name != "icga":
+            data["scoring"] = settings.rules.table.name
         return data
 
     def opening_count(self, settings: MahjongSettings) -> int:
@@ -148,7 +153,10 @@ def _rules(settings: Mapping[str, Any]) -> Rules:
     previous = settings.get("kong_from_previous", True)
     if not isinstance(previous, bool):
         raise ValueError(f"mahjong record: bad kong_from_previous {previous!r}")
-    return Rules(hands=numbers["hands"], reserve=numbers["reserve"],
+    scoring = settings.get("scoring", "icga")  # records before the tables had names: icga
+    if scoring not in PRESETS:
+        raise ValueError(f"mahjong record: unknown scoring {scoring!r}")
+    return Rules(hands=numbers["hands"], reserve=numbers["reserve"], table=PRESETS[scoring],
                  stakes=Stakes(numbers["base"], numbers["per_tai"]),
                  kong_from_previous=previous)
 

@@ -181,19 +181,20 @@ class ClientSeat:
         self.seat = seat
         self.settings = settings
         self.hand: MahjongHand | None = None
+        self.number = -1
+        """The number of the hand the client was last told of (-1: none yet)."""
         self.told = 0
         """How many of the hand's events this client has been told about."""
         self.open = False
 
-    def _begin(self, game: MahjongGame) -> None:
+    def _begin(self, hand: MahjongHand, number: int) -> None:
         self.end()
-        self.hand, self.told = game.hand, 0
-        hand = game.hand
-        self.channel.open(game.number)
+        self.hand, self.number, self.told = hand, number, 0
+        self.channel.open(number)
         self.open = True
         self._send(hand_start_lines(self.seat, self.channel.command, hand.round_wind,
-                                    game.number % 4,
-                                    _opener(self.settings.seed, game.number, hand.dealer),
+                                    number % 4,
+                                    _opener(self.settings.seed, number, hand.dealer),
                                     hand.dealer))
 
     def _send(self, lines: Sequence[str]) -> None:
@@ -215,10 +216,24 @@ class ClientSeat:
 
     def _sync(self, game: MahjongGame) -> None:
         if self.hand is not game.hand:
-            if self.hand is not None:
-                self._catch_up()
-            self._begin(game)
+            self._catch_up()
+            self._missed(game, game.number)
+            self._begin(game.hand, game.number)
         self._catch_up()
+
+    def _missed(self, game: MahjongGame, until: int) -> None:
+        """A session for each hand before ``until`` the client never heard of: hands that
+        ended before anyone was asked anything (a flower win in the deal)."""
+        for number in range(self.number + 1, min(until, len(game.finished))):
+            self._begin(game.finished[number], number)
+            self._catch_up()
+
+    def finish(self, game: MahjongGame) -> None:
+        """At the game's end: the rest of the hand told, and any hand that ended unasked
+        after the client's last one."""
+        self._catch_up()
+        self._missed(game, len(game.finished))
+        self.end()
 
     def end(self, grace: float = 1.0) -> None:
         """Close the hand's session."""
@@ -281,11 +296,15 @@ def play_clients(channels: Sequence[Channel], settings: MahjongSettings,
     game = MahjongGame(settings.seed, settings.rules, settings.first_dealer)
     clients = [ClientSeat(c, s, settings) for s, c in enumerate(channels)]
     seats: list[Any] = list(clients)
+    retired: set[int] = set()
+    """Seats the dummy AI plays to the end of the game."""
 
     def take_over(engine: MahjongGame, seat: int, fault: BotFault) -> DummySeat | HandTakeover:
         client = clients[seat]
         client.abandon()
         whole_game = settings.takeover == "game" or client.channel.gone
+        if whole_game:
+            retired.add(seat)
         until = "the end of the game" if whole_game else "the end of the hand"
         record.add_note(seat, "takeover-at",
                         f"hand {engine.number + 1}: the dummy AI plays for "
@@ -296,6 +315,10 @@ def play_clients(channels: Sequence[Channel], settings: MahjongSettings,
 
     try:
         play_game(game, seats, record, on_fault=take_over)
+        for client in clients:
+            if client.seat not in retired:
+                with contextlib.suppress(BotFault):
+                    client.finish(game)
     finally:
         for client in clients:
             client.end()
@@ -331,6 +354,7 @@ def new_record(players: Sequence[PlayerSpec], settings: MahjongSettings) -> Game
                                 "reserve": settings.rules.reserve,
                                 "base": settings.rules.stakes.base,
                                 "per_tai": settings.rules.stakes.per_tai,
+                                "scoring": settings.rules.table.name,
                                 "move_time": settings.move_time,
                                 "kong_from_previous": settings.rules.kong_from_previous,
                                 "takeover": settings.takeover},

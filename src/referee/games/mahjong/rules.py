@@ -28,6 +28,9 @@ How a hand goes (docs/mahjong.md has the whole rule set):
   kong by a replacement draw.
 - The hand is drawn when a draw would take the wall down to its reserved tiles (16 by
   default). The dealer passes every hand (no continuation).
+- With a tai table that has flower wins (``taiwan``), the hand also ends as soon as a
+  seat sets aside its eighth flower (八仙過海), or sets aside the eighth while another
+  seat holds the seven others (七搶一: that seat takes it and wins, the first one pays).
 """
 
 from __future__ import annotations
@@ -42,8 +45,11 @@ from referee.games.mahjong.melds import Meld, MeldKind
 from referee.games.mahjong.scoring import (
     ScoreResult,
     Stakes,
+    Table,
     TaiTable,
     WinContext,
+    flower_score,
+    flower_win,
     payments,
     score,
 )
@@ -211,7 +217,8 @@ class Rules:
     """Hands in a game (16: four wind rounds of four)."""
     reserve: int = 16
     """Tiles left in the wall when the hand is drawn."""
-    table: TaiTable = field(default_factory=TaiTable)
+    table: Table = field(default_factory=TaiTable)
+    """The tai table (``scoring.preset``: ``icga`` by default, or ``taiwan``)."""
     stakes: Stakes = field(default_factory=Stakes)
     kong_from_previous: bool = False
     """Whether a melded kong may take the previous player's discard (the framework: "cannot
@@ -290,10 +297,12 @@ class MahjongHand:
 
     def _replace_flowers(self, seat: int, tile: int) -> int | None:
         """Set ``tile`` aside while it is a flower, drawing from the back; the final tile,
-        or None if the wall ran out."""
+        or None if the wall ran out or a flower win ended the hand."""
         while is_flower(tile):
             self.flowers[seat].append(tile)
             self.events.append(Event("flower", seat, (tile,)))
+            if self.rules.table.flower_wins and self._flower_win(seat):
+                return None
             if self.live <= 0:
                 return None
             tile = self._take_back()
@@ -308,14 +317,14 @@ class MahjongHand:
                 self.hands[seat].extend(self._take_front() for _ in range(4))
         self.hands[self.dealer].append(self._take_front())
         for seat in order:
-            kept = [t for t in self.hands[seat] if not is_flower(t)]
             for tile in [t for t in self.hands[seat] if is_flower(t)]:
+                self.hands[seat].remove(tile)
                 replacement = self._replace_flowers(seat, tile)
                 if replacement is None:
                     self._draw_game("the wall ran out while replacing flowers")
                     return
-                kept.append(replacement)
-            self.hands[seat] = sorted(kept)
+                self.hands[seat].append(replacement)
+            self.hands[seat].sort()
         for seat in order:
             self.events.append(Event("deal", seat, tuple(self.hands[seat])))
         self.drawn = self.hands[self.dealer][-1]
@@ -609,22 +618,40 @@ class MahjongHand:
         pays = payments(result, seat, discarder, self.rules.stakes,
                         dealer=self.dealer if seat != self.dealer else None)
         self.hands[seat] = sorted(concealed)
-        self.question = None
-        self.discard = None
-        self._queue = []
-        self.result = HandResult(seat, discarder, result, tuple(pays),
-                                 "self-drawn win" if discarder is None else
-                                 f"won on seat {discarder + 1}'s "
-                                 f"{'kong tile' if robbing else 'discard'}")
         self.events.append(Event("hu", seat, tuple(sorted(concealed)), claimed=tile))
-        self.events.append(Event("end", scores=tuple(pays)))
+        self._end(HandResult(seat, discarder, result, tuple(pays),
+                             "self-drawn win" if discarder is None else
+                             f"won on seat {discarder + 1}'s "
+                             f"{'kong tile' if robbing else 'discard'}"))
+
+    def _flower_win(self, seat: int) -> bool:
+        """The flower wins of the tables that have them, after ``seat`` set a flower
+        aside: all eight flowers (八仙過海, paid as a self-draw), or seven flowers robbing
+        the eighth from ``seat`` (七搶一, ``seat`` pays). True if the hand ended."""
+        found = flower_win(self.flowers, seat)
+        if found is None:
+            return False
+        winner, payer = found
+        if payer is not None:
+            self.flowers[winner].append(self.flowers[payer].pop())
+        result = flower_score(self.rules.table, payer, winner, self.dealer)
+        pays = payments(result, winner, payer, self.rules.stakes,
+                        dealer=self.dealer if winner != self.dealer else None)
+        self._end(HandResult(winner, payer, result, tuple(pays),
+                             "won on all eight flowers" if payer is None else
+                             f"won on seven flowers, robbing seat {payer + 1}'s eighth"))
+        return True
 
     def _draw_game(self, reason: str) -> None:
+        if self.result is None:  # not after a flower win
+            self._end(HandResult(None, None, None, (0,) * SEATS, f"drawn: {reason}"))
+
+    def _end(self, result: HandResult) -> None:
         self.question = None
         self.discard = None
         self._queue = []
-        self.result = HandResult(None, None, None, (0,) * SEATS, f"drawn: {reason}")
-        self.events.append(Event("end", scores=(0,) * SEATS))
+        self.result = result
+        self.events.append(Event("end", scores=result.payments))
 
     # ---------------------------------------------------------------- checks
 
@@ -740,6 +767,9 @@ class MahjongGame:
         self.number = 0
         self.totals = [0] * SEATS
         self.results: list[HandResult] = []
+        self.finished: list[MahjongHand] = []
+        """The hands played to their end, by number (their events, for clients that must
+        still be told of a hand that ended before anyone was asked anything)."""
         self.hand = self._new_hand()
 
     def _new_hand(self) -> MahjongHand:
@@ -763,6 +793,7 @@ class MahjongGame:
         while self.hand.question is None:
             if self.hand.result is not None and len(self.results) == self.number:
                 self.results.append(self.hand.result)
+                self.finished.append(self.hand)
                 for s, pay in enumerate(self.hand.result.payments):
                     self.totals[s] += pay
             if self.number + 1 >= self.rules.hands:
