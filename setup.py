@@ -14,6 +14,7 @@ import os
 from setuptools import setup
 
 COMPILED = [
+    "src/referee/games/riichi/logrules.py",
     "src/referee/games/riichi/melds.py",
     "src/referee/games/riichi/mjlog.py",
     "src/referee/games/riichi/replay.py",

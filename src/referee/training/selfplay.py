@@ -11,7 +11,7 @@ same lines, whatever the number of jobs.
 Games run in ``jobs`` processes or as Ray tasks (:mod:`referee.training.parallel`); the
 lines are written in game order. With ``records`` each game's mjai log is also kept there
 as ``selfplay-<seed>.mjson`` (readable by ``referee replay riichi`` and ``referee annotate
-riichi``).
+riichi``; its ``start_game`` records the rules played).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ class SelfPlayTask:
 def play_and_annotate(task: SelfPlayTask) -> GameLines:
     """Play one game and annotate it; errors come back as data."""
     from referee.games.riichi.adapter import room_rules
+    from referee.games.riichi.logrules import start_game_event
     from referee.games.riichi.match import POLICIES, self_play
     from referee.games.riichi.mjai import event_from_dict, write_mjai
 
@@ -52,7 +53,7 @@ def play_and_annotate(task: SelfPlayTask) -> GameLines:
         rules = room_rules(task.room, task.length)
         played = self_play([POLICIES[name] for name in task.players], rules, task.seed,
                            names=task.players)
-        events = [{"type": "start_game", "names": list(task.players)}, *played.game.events]
+        events = [start_game_event(task.players, rules), *played.game.events]
         if task.records is not None:
             write_mjai(Path(task.records) / f"{game_id}.mjson",
                        (event_from_dict(e) for e in events))

@@ -15,7 +15,9 @@ record gets a note with the hand and the raw line. After ``max_failures`` failur
 once when the program crashes, the bot *forfeits*: it is stopped and the safe default
 plays its seat to the end (the record says when). Nothing else stops a game.
 
-The whole game (unmasked) is written as a gzipped mjai log next to the JSON record.
+The whole game (unmasked) is written as a gzipped mjai log next to the JSON record; its
+``start_game`` records the rules played (:func:`~referee.games.riichi.logrules.
+start_game_event`).
 :func:`self_play` plays in-process policies over the same masked views, for fast games.
 """
 
@@ -36,6 +38,7 @@ from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.riichi.bots import greedy, tsumogiri
 from referee.games.riichi.bots.player import Policy, View, decide
+from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.mjai import event_from_dict, write_mjai
 from referee.games.riichi.rules import (
     Action,
@@ -404,7 +407,7 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
     path = log_path or folder / "game.mjson.gz"
     path.parent.mkdir(parents=True, exist_ok=True)
     write_mjai(path, (event_from_dict(e) for e in
-                      [{"type": "start_game", "names": [p.name for p in players]},
+                      [start_game_event([p.name for p in players], settings.rules),
                        *game.events]))
     record.settings["mjai_log"] = path.name
     forfeits = [s.seat for s in seats if s.forfeited]

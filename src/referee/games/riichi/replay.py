@@ -28,13 +28,9 @@ Every mismatch is a :class:`ReplayError` (an :class:`~referee.games.riichi.mjai.
 naming the event's number in the stream (from 1: the line of an mjai file without blank
 lines), what the log says and what the engine says. The result is a :class:`ReplayReport`.
 
-Rules: ``rules`` (default :class:`~referee.games.riichi.rules.RiichiRules`, Tenhou's) are
-used as given, except red fives, which follow the log when it tells: a red five anywhere
-means red fives, four plain fives of a suit in one kyoku none, else ``start_game``'s
-``aka_flag``. Without ``rules`` the game length comes from ``start_game``'s ``kyoku_first``
-(4 east only, 0 east-south, as mjai-reviewer writes it) or from the log's kyoku: a game that
-ends in the East round, or early in the South round with nobody below zero, was an east
-game.
+Rules: ``rules`` are used as given; without them those the log records in ``start_game``
+(our own logs do), else Tenhou's with the game length guessed from the log; red fives
+always follow the log when it tells (:mod:`referee.games.riichi.logrules`).
 
 :func:`load_log` reads a file of any supported format (told by content, plain or gzip),
 :func:`verify_file` verifies one with the rules and final results its source records, and
@@ -45,12 +41,12 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from referee.games.riichi.logrules import kyoku_end, recorded_rules, rules_for, wall_tiles
 from referee.games.riichi.mjai import (
     EndGame,
     Event,
@@ -94,7 +90,6 @@ _COMPARED: Final = ("actor", "target", "pai", "tsumogiri", "consumed", "dora_mar
                     "pao", "bakaze", "kyoku", "honba", "kyotaku", "oya", "tehais")
 _compared_keys: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}
 """Per key order of a logged event, the keys of _COMPARED it has, in _COMPARED's order."""
-_FIVES: Final = ("5m", "5p", "5s")
 _CLIP: Final = 240
 
 
@@ -164,7 +159,7 @@ def verify_log(events: Iterable[Event | Mapping[str, Any]], rules: RiichiRules |
     the engine emits it (Tenhou's order); ``observer`` is called with every decision
     (passes included) before it is applied. ``ReplayError`` on the first difference."""
     log = _materialize(events, source)
-    return _Replay(log, _rules_for(log, rules), source, final_results, strict,
+    return _Replay(log, rules_for(log, rules, source), source, final_results, strict,
                    observer).run()
 
 
@@ -195,88 +190,6 @@ def _materialize(events: Iterable[Event | Mapping[str, Any]],
                               logged=item) from None
         out.append(event.to_dict())
     return out
-
-
-def _kyoku_end(log: Sequence[Mapping[str, Any]], start: int) -> int:
-    """Where the kyoku of the ``start_kyoku`` at ``start`` ends: at the next kyoku or game
-    event, or the end of the log."""
-    end = start + 1
-    while end < len(log) and log[end]["type"] not in ("start_kyoku", "start_game", "end_game"):
-        end += 1
-    return end
-
-
-def _sources(log: Sequence[Mapping[str, Any]], start: int,
-             end: int) -> list[tuple[int, str, str]]:
-    """Every tile a kyoku takes from the wall, as (event index, role, mjai name); roles:
-    ``hand0``..``hand3``, ``dora`` (the first indicator and the kans'), ``draw``,
-    ``rinshan``, ``ura``."""
-    head = log[start]
-    out = [(start, f"hand{seat}", name) for seat, hand in enumerate(head["tehais"])
-           for name in hand]
-    out.append((start, "dora", head["dora_marker"]))
-    kanned: set[int] = set()
-    ura = False
-    for i in range(start + 1, end):
-        event = log[i]
-        kind = event["type"]
-        if kind == "tsumo":
-            actor = event["actor"]
-            out.append((i, "rinshan" if actor in kanned else "draw", event["pai"]))
-            kanned.discard(actor)
-        elif kind in _KANS:
-            kanned.add(event["actor"])
-        elif kind == "dora":
-            out.append((i, "dora", event["dora_marker"]))
-        elif kind == "hora" and not ura:
-            markers = event.get("ura_markers") or event.get("uradora_markers")
-            if markers:
-                out.extend((i, "ura", name) for name in markers)
-                ura = True
-    return out
-
-
-def _rules_for(log: Sequence[Mapping[str, Any]], rules: RiichiRules | None) -> RiichiRules:
-    """The rules to replay with: ``rules`` or the defaults, red fives as the log shows them
-    and (without ``rules``) the game length as the log suggests (module notes)."""
-    base = rules or RiichiRules()
-    start = log[0] if log and log[0]["type"] == "start_game" else {}
-    red: bool | None = None
-    plain_four = False
-    for i in (i for i, e in enumerate(log) if e["type"] == "start_kyoku"):
-        names = Counter(name for _, _, name in _sources(log, i, _kyoku_end(log, i)))
-        if any(name.endswith("r") for name in names):
-            red = True
-            break
-        plain_four = plain_four or any(names[f] >= 4 for f in _FIVES)
-    if red is None:
-        red = False if plain_four else start.get("aka_flag", base.red_fives)
-    changes: dict[str, Any] = {}
-    if red != base.red_fives:
-        changes["red_fives"] = red
-    if rules is None:
-        length = _game_length(log, start.get("kyoku_first"))
-        if length != base.game_length:
-            changes["game_length"] = length
-    return replace(base, **changes) if changes else base
-
-
-def _game_length(log: Sequence[Mapping[str, Any]], kyoku_first: Any) -> str:
-    """``east`` or ``south``: ``kyoku_first`` when given, else the log's last kyoku and
-    scores (an end in the East round, or in South 1-3 with nobody below zero: east)."""
-    if kyoku_first in (0, 4):
-        return "east" if kyoku_first == 4 else "south"
-    winds = [(e["bakaze"], e["kyoku"]) for e in log if e["type"] == "start_kyoku"]
-    ended = any(e["type"] == "end_game" for e in log)
-    if not winds or not ended or any(w in ("W", "N") for w, _ in winds):
-        return "south"
-    wind, number = winds[-1]
-    if wind == "E":
-        return "east"
-    scores = next((e["scores"] for e in reversed(log) if e.get("scores") is not None), None)
-    if wind == "S" and number < 4 and scores is not None and min(scores) >= 0:
-        return "east"
-    return "south"
 
 
 # ------------------------------------------------------------------------------ replay
@@ -352,7 +265,7 @@ class _Replay:
                     raise self.fail(i, "start_game in the middle of the log", log[i])
                 i += 1
             elif kind == "start_kyoku":
-                end = _kyoku_end(log, i)
+                end = kyoku_end(log, i)
                 self.kyoku(i, end)
                 i = end
             elif kind == "end_game":
@@ -429,7 +342,7 @@ class _Replay:
         rinshan: list[int] = []
         ura: list[int] = []
         lists = {"dora": dora, "draw": draws, "rinshan": rinshan, "ura": ura}
-        for index, role, name in _sources(self.log, start, end):
+        for index, role, name in wall_tiles(self.log, start, end):
             try:
                 tile = ids.take(name)
             except ValueError as exc:
@@ -636,9 +549,10 @@ class _Replay:
 @dataclass(frozen=True)
 class LoadedLog:
     """A log file read as mjai events, with what its format records beside them: the rules
-    of its room (mjlog ``GO``, Tenhou JSON ``rule``), the final results (uma and oka
-    included) when the game ended, the Tenhou room (``ippan``, ``joukyuu``, ``tokujou``,
-    ``houou``) and the players' Tenhou dan (0 new .. 20 tenhoui; mjlog ``UN``) when told."""
+    of its room (mjlog ``GO``, Tenhou JSON ``rule``, our mjai logs' ``start_game``), the
+    final results (uma and oka included) when the game ended, the Tenhou room (``ippan``,
+    ``joukyuu``, ``tokujou``, ``houou``) and the players' Tenhou dan (0 new .. 20 tenhoui;
+    mjlog ``UN``) when told."""
 
     path: str
     format: str
@@ -705,7 +619,10 @@ def load_log(path: str | Path) -> LoadedLog:
         tenhou = read_tenhou_json(path)
         return LoadedLog(name, fmt, tenhou.events(), tenhou.rule.riichi_rules(),
                          tenhou.final_results, tenhou.rule.room)
-    return LoadedLog(name, fmt, list(read_mjai(path)))
+    events = list(read_mjai(path))
+    first = events[0] if events and events[0].type == "start_game" else None
+    recorded = recorded_rules(first.extra, name) if first is not None else None
+    return LoadedLog(name, fmt, events, recorded)
 
 
 def verify_file(path: str | Path, rules: RiichiRules | None = None) -> ReplayReport:
