@@ -283,8 +283,9 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
 @click.argument("players", nargs=4, required=True, metavar="BOT1 BOT2 BOT3 BOT4")
 @click.option("--game", "game_length", type=click.Choice(["east", "south"]), default="south",
               show_default=True, help="East-only game (tonpuusen) or east-south (hanchan).")
-@click.option("--room", type=click.Choice(["tenhou", "mahjong_soul"]), default="tenhou",
-              show_default=True, help="Whose ranked-room rules (see docs/riichi.md).")
+@click.option("--room", type=click.Choice(["tenhou", "mahjong_soul", "mjai_app"]),
+              default="tenhou", show_default=True,
+              help="Whose rules: a ranked room's or the mjai.app simulator's (docs/riichi.md).")
 @click.option("--seed", type=int, help="Seed of the walls (default: random, recorded).")
 @click.option("--rotations", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Duplicate play: games on the same walls, seats rotating each game.")
@@ -341,30 +342,61 @@ def replay_group() -> None:
     """Check recorded games by replaying them through the rules engines."""
 
 
+class _RuleSet(click.ParamType[str, object]):
+    """A rule set's name (``tenhou``, ``mahjong_soul``, ``mjai_app``), a rules file (TOML
+    or JSON, see docs/riichi.md) or, when ``auto`` allows it, ``auto``; checked at once."""
+
+    name = "RULES"
+
+    def __init__(self, auto: bool = True) -> None:
+        self.auto = auto
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        """The value, or a usage error naming the option."""
+        from referee.games.riichi.rulesets import RulesError, resolve_rules
+
+        text = str(value)
+        if text != "auto" or not self.auto:
+            try:
+                resolve_rules(text)
+            except RulesError as exc:
+                self.fail(str(exc), param, ctx)
+        return text
+
+
+def _log_rules_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``--room`` and ``--game``: the rules Riichi logs were played under."""
+    command = click.option(
+        "--game", "game_length", type=click.Choice(["east", "south"]),
+        help="The game length, replacing that of the rules [default: the rules']."
+    )(command)
+    return click.option(
+        "--room", "rule_set", type=_RuleSet(), default="auto", show_default=True,
+        help="The rules the logs were played under: tenhou, mahjong_soul, mjai_app, or a "
+             "rules file (.toml or .json); auto: those the log records (our logs, mjlog, "
+             "Tenhou JSON), else Tenhou's with the length guessed."
+    )(command)
+
+
 @replay_group.command("riichi")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--room", type=click.Choice(["auto", "tenhou", "mahjong_soul"]),
-              default="auto", show_default=True,
-              help="auto: the rules the log records (mjlog, Tenhou JSON), else guessed.")
-@click.option("--game", "game_length", type=click.Choice(["east", "south"]),
-              help="The game length, with --room tenhou or mahjong_soul [default: south].")
-def replay_riichi(files: tuple[Path, ...], room: str, game_length: str | None) -> None:
+@_log_rules_options
+def replay_riichi(files: tuple[Path, ...], rule_set: str, game_length: str | None) -> None:
     """Replay Riichi logs through the rules engine and check them.
 
-    FILES are mjai logs (JSON lines), Tenhou mjlog XML or Tenhou JSON (tenhou.net/6),
-    plain or gzipped, told apart by their content. Every action must be legal when taken
-    and every event, score change and final result must be the engine's: one OK or FAIL
-    line per file (a FAIL names the event, the log's version and the engine's); the exit
-    status is 1 if any file fails.
+    FILES are mjai logs (JSON lines), Tenhou mjlog XML or Tenhou JSON (tenhou.net/6, one
+    object or one kyoku a line), plain or gzipped, told apart by their content. Every
+    action must be legal when taken and every event, score change and final result must
+    be the engine's: one OK or FAIL line per file (a FAIL names the event, the log's
+    version and the engine's); the exit status is 1 if any file fails.
     """
-    from referee.games.riichi.adapter import room_rules
     from referee.games.riichi.replay import check_logs
+    from referee.games.riichi.rulesets import resolve_rules
 
-    if room == "auto" and game_length is not None:
-        fail(ConfigError("--game needs --room tenhou or --room mahjong_soul"))
-    rules = None if room == "auto" else room_rules(room, game_length or "south")
-    lines = check_logs(files, rules)
+    rules = None if rule_set == "auto" else resolve_rules(rule_set)
+    lines = check_logs(files, rules, game_length)
     for line in lines:
         click.echo(line)
     if any(line.startswith("FAIL") for line in lines):
@@ -774,20 +806,25 @@ def annotate_group() -> None:
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
                 type=click.Path(exists=True, path_type=Path))
 @_annotation_options
+@_log_rules_options
 def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
-                    grade: str | None, jobs: int, ray: str | None) -> None:
+                    grade: str | None, jobs: int, ray: str | None, rule_set: str,
+                    game_length: str | None) -> None:
     """Annotate Riichi games: one line per decision point, in kanachan's format.
 
     INPUT files are game logs (our mjai records, Mortal/mjai logs, Tenhou mjlog XML or
     Tenhou JSON, plain or gzip), one game each; folders are searched recursively. Each
-    game is replayed through the rules engine first. A file that is not a whole, valid
-    game is skipped with its reason (exit status 1; the other games are written).
+    game is replayed through the rules engine first (--room and --game as for `referee
+    replay riichi`). A file that is not a whole, valid game is skipped with its reason
+    (exit status 1; the other games are written).
     """
     import time
 
     from referee.training.logs import Overrides, annotate_logs
 
-    overrides = Overrides(room=_ms_room(ms_room), grades=_grades(grade))
+    overrides = Overrides(room=_ms_room(ms_room), grades=_grades(grade),
+                          rules=None if rule_set == "auto" else rule_set,
+                          game_length=game_length)
     start = time.perf_counter()
     try:
         summary = annotate_logs(inputs, output, overrides, jobs=jobs, ray=ray)
@@ -837,14 +874,15 @@ def selfplay_group() -> None:
                    "printed).")
 @click.option("--players", default="greedy,greedy,greedy,greedy", show_default=True,
               help="Four built-in bots by seat: greedy, tsumogiri.")
-@click.option("--room", type=click.Choice(["tenhou", "mahjong_soul"]), default="tenhou",
-              show_default=True, help="The rules played.")
+@click.option("--room", type=_RuleSet(auto=False), default="tenhou", show_default=True,
+              help="The rules played: tenhou, mahjong_soul, mjai_app or a rules file.")
 @click.option("--game", "game_length", type=click.Choice(["east", "south"]),
-              default="south", show_default=True, help="The game length.")
+              help="The game length [default: the rules', south for the rule sets].")
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path),
               help="Also keep each game's mjai log in this folder.")
 @_annotation_options
-def selfplay_riichi(games: int, seed: int | None, players: str, room: str, game_length: str,
+def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
+                    game_length: str | None,
                     records: Path | None, output: Path, ms_room: str | None,
                     grade: str | None, jobs: int, ray: str | None) -> None:
     """Play Riichi games of built-in bots and annotate them (kanachan's format).

@@ -17,6 +17,10 @@ from referee.games.riichi.mjai import MjaiError
 from referee.games.riichi.replay import load_log, verify_log
 from referee.games.riichi.rules import RiichiRules
 from referee.games.riichi.rulesets import (
+    RulesError,
+    load_rules_file,
+    resolve_rules,
+    rules_from_dict,
     rules_to_dict,
 )
 from referee.training.logs import annotate_logs
@@ -108,3 +112,162 @@ def test_a_bad_recorded_rule_set_is_named(bust_record: tuple[Path, Path]) -> Non
     events[0]["rules"]["uma"] = [1, 2]
     with pytest.raises(MjaiError, match="start_game: .*uma must be four integers"):
         verify_log(events)
+
+
+# --- item 10: other writers' logs ----------------------------------------------------------
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "riichi"
+TENHOU6 = DATA / "tenhou6"
+
+
+def mjai_of(path: Path) -> list[dict[str, Any]]:
+    return [e.to_dict() for e in load_log(path).events]
+
+
+def write_lines(path: Path, objects: list[Any]) -> Path:
+    path.write_text("".join(json.dumps(o, ensure_ascii=False) + "\n" for o in objects),
+                    encoding="utf-8")
+    return path
+
+
+def test_tenhou_json_with_one_kyoku_a_line(tmp_path: Path) -> None:
+    """A whole game written as one log object per kyoku (``sc`` only on the last), then as
+    bare kyoku lists: the same events as the one-object file."""
+    game = json.loads((TENHOU6 / "ranked_game.json").read_text(encoding="utf-8"))
+    head = {k: v for k, v in game.items() if k not in ("log", "sc")}
+    parts = [{**head, "log": [kyoku]} for kyoku in game["log"]]
+    parts[-1]["sc"] = game["sc"]
+    per_line = write_lines(tmp_path / "per-line.json", parts)
+    whole = load_log(TENHOU6 / "ranked_game.json")
+    loaded = load_log(per_line)
+    assert loaded.format == "tenhou-json" and len(game["log"]) == 3
+    assert loaded.events == whole.events and loaded.final_results == whole.final_results
+    assert verify_log(loaded.events, loaded.rules, final_results=loaded.final_results).ended
+    bare = write_lines(tmp_path / "bare.json", game["log"])
+    assert load_log(bare).events[1:] == whole.events[1:-1]  # no names, rules or end
+    broken = write_lines(tmp_path / "broken.json", [*parts[:2], {"title": "x"}])
+    with pytest.raises(MjaiError, match=r"line 3: neither a log object"):
+        load_log(broken)
+
+
+def original_mjai(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events as the original mjai server (gimite/mjai) writes them: ``start_kyoku``
+    without scores, ``uradora_markers``, no ``kyoku_first`` nor ``aka_flag``."""
+    out = []
+    for event in events:
+        event = dict(event)
+        if event["type"] == "start_kyoku":
+            del event["scores"]
+        elif event["type"] == "start_game":
+            event = {"type": "start_game", "names": event["names"]}
+        elif event["type"] == "hora" and "ura_markers" in event:
+            event["uradora_markers"] = event.pop("ura_markers")
+        out.append(event)
+    return out
+
+
+def test_start_kyoku_without_scores_as_the_original_mjai_server_writes(
+        tmp_path: Path) -> None:
+    events = original_mjai(mjai_of(DATA / "nm.mjlog"))
+    assert all("scores" not in e for e in events if e["type"] == "start_kyoku")
+    path = write_lines(tmp_path / "mjai.json", events)
+    report = verify_log(load_log(path).events, RiichiRules())
+    assert report.ended and report.kyoku > 8
+    later = next(i for i, e in enumerate(events) if e["type"] == "start_kyoku" and i > 1)
+    with pytest.raises(MjaiError, match="start_kyoku has no scores: a log that starts after"):
+        verify_log(events[later:], RiichiRules())
+
+
+@pytest.mark.parametrize(("path", "names"), [
+    (DATA / "kan4.mjlog", {"fanpai": "exhaustive_draw", "sukaikan": "suukansansen"}),
+    (DATA / "yao9.mjlog", {"fanpai": "exhaustive_draw", "kyushukyuhai": "kyushu_kyuhai"}),
+    (TENHOU6 / "four_reach.json", {"suchareach": "suucha_riichi"}),
+    (DATA / "nm.mjlog", {"nagashimangan": "nagashi_mangan", "fanpai": "exhaustive_draw"}),
+], ids=lambda v: v.name if isinstance(v, Path) else "")
+def test_other_writers_draw_reasons(path: Path, names: dict[str, str]) -> None:
+    events = mjai_of(path)
+    renamed = 0
+    for event in events:
+        if event["type"] == "ryukyoku" and event.get("reason") in names:
+            event["reason"] = names[event["reason"]]
+            renamed += 1
+    assert renamed
+    verify_log(events, load_log(path).rules)
+    wrong = next(e for e in events if e["type"] == "ryukyoku")
+    wrong["reason"] = "sanchaho"
+    with pytest.raises(MjaiError, match="ryukyoku: reason"):
+        verify_log(events, load_log(path).rules)
+
+
+def test_ankan_naming_a_tile(tmp_path: Path) -> None:
+    """kan4 holds three closed kans: written with a ``pai`` among the four."""
+    events = mjai_of(DATA / "kan4.mjlog")
+    kans = [e for e in events if e["type"] == "ankan"]
+    assert len(kans) == 3
+    for kan in kans:
+        kan["pai"] = kan["consumed"][-1]
+    path = write_lines(tmp_path / "ankan.json", events)
+    assert verify_log(load_log(path).events, load_log(DATA / "kan4.mjlog").rules).ended
+    kans[0]["pai"] = "C" if kans[0]["consumed"][0] != "C" else "1m"
+    with pytest.raises(MjaiError, match="ankan: pai .* is not one of the consumed tiles"):
+        verify_log(events, load_log(DATA / "kan4.mjlog").rules)
+
+
+# --- item 10: naming the rules of a log ----------------------------------------------------
+
+def test_rule_sets_and_rules_files(tmp_path: Path) -> None:
+    mjai_app = resolve_rules("mjai_app")
+    assert not mjai_app.abort_suucha_riichi and not mjai_app.triple_ron_abort
+    assert resolve_rules("mahjong_soul", "east").game_length == "east"
+    toml = tmp_path / "rules.toml"
+    toml.write_text('preset = "mahjong_soul"\ngame_length = "east"\nbusting = false\n'
+                    'uma = [20, 10, -10, -20]\n')
+    rules = load_rules_file(toml)
+    assert (rules.game_length, rules.busting, rules.uma, rules.double_yakuman) \
+        == ("east", False, (20, 10, -10, -20), True)
+    as_json = tmp_path / "rules.json"
+    as_json.write_text(json.dumps(rules_to_dict(rules)))
+    assert resolve_rules(str(as_json)) == rules
+    assert rules_from_dict(rules_to_dict(mjai_app)) == mjai_app
+    for text, problem in (("busting = 1", "busting must be true or false"),
+                          ("colour = true", "unknown setting 'colour'"),
+                          ('game_length = "west"', "game_length must be 'east' or 'south'"),
+                          ('preset = "x"', "preset 'x' is not one of"),
+                          ("busting = ", "not a valid rules file")):
+        toml.write_text(text + "\n")
+        with pytest.raises(RulesError, match=problem):
+            resolve_rules(str(toml))
+    with pytest.raises(RulesError, match="neither a rule set"):
+        resolve_rules("palace")
+
+
+def test_the_rules_of_a_foreign_log_named_on_the_command_line(
+        bust_record: tuple[Path, Path], tmp_path: Path) -> None:
+    """A game played without busting (a rules file says so) and logged without its rules
+    replays and annotates only under those rules; a preset changes the replay too."""
+    rules = tmp_path / "no-bust.toml"
+    rules.write_text("busting = false\n")
+    played = selfplay(1, tmp_path / "sp.txt", seed=BUST_IN_EAST, room=str(rules),
+                      records=tmp_path / "recs")
+    assert played.games == 1
+    record = tmp_path / "recs" / f"selfplay-{BUST_IN_EAST}.mjson"
+    events = read_events(record)
+    assert events[0]["rules"]["busting"] is False
+    events[0] = {"type": "start_game", "names": events[0]["names"]}
+    foreign = write_lines(tmp_path / "foreign.mjson", events)
+    assert referee("replay", "riichi", str(foreign)).returncode == 1
+    done = referee("replay", "riichi", "--room", str(rules), str(foreign))
+    assert done.returncode == 0, done.stdout
+    out = tmp_path / "bc.txt"
+    done = referee("annotate", "riichi", str(foreign), "-o", str(out), "--room", str(rules))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().replace("foreign", "selfplay-270") \
+        == (tmp_path / "sp.txt").read_text()
+    skipped = referee("annotate", "riichi", str(foreign), "-o", str(tmp_path / "x.txt"))
+    assert skipped.returncode == 1 and "skipped" in skipped.stderr
+    four = TENHOU6 / "four_reach.json"
+    assert referee("replay", "riichi", str(four)).returncode == 0
+    assert referee("replay", "riichi", "--room", "mjai_app", str(four)).returncode == 1
+    bad = referee("annotate", "riichi", str(four), "-o", str(tmp_path / "y"),
+                  "--room", str(tmp_path / "none.toml"))
+    assert bad.returncode == 2 and "--room" in bad.stderr and "Traceback" not in bad.stderr

@@ -514,9 +514,13 @@ def test_the_replay_command_checks_files_and_fails_on_a_broken_one(tmp_path: Pat
     lines = run.stdout.splitlines()
     assert run.returncode == 1 and lines[0].startswith("OK ")
     assert lines[1].startswith(f"FAIL {broken}") and f"event {hora + 1}" in lines[1]
-    bad = subprocess.run([*referee, "--game", "east", str(DATA / "nm.mjlog")],
+    east = subprocess.run([*referee, "--game", "east", str(DATA / "nm.mjlog")],
+                          capture_output=True, text=True, timeout=60)
+    assert east.returncode == 1 and east.stdout.startswith("FAIL")  # a south game, as east
+    bad = subprocess.run([*referee, "--room", "palace", str(DATA / "nm.mjlog")],
                          capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "--game needs --room" in bad.stderr
+    assert bad.returncode == 2 and "--room" in bad.stderr and "palace" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 def test_materialized_events_follow_their_objects_not_their_ids() -> None:

@@ -188,7 +188,8 @@ def test_the_settings_choose_the_room_and_the_length(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("line", "message"), [
     ('game = "west"', "t.toml: settings.game: Input should be 'east' or 'south'"),
-    ('room = "osaka"', "t.toml: settings.room: Input should be 'tenhou' or 'mahjong_soul'"),
+    ('room = "osaka"',
+     "t.toml: settings.room: Input should be 'tenhou', 'mahjong_soul' or 'mjai_app'"),
     ("decision_time = 0", "t.toml: settings.decision_time: Input should be greater than 0"),
     ("startup_time = -1", "t.toml: settings.startup_time: Input should be greater than 0"),
     ("max_failures = 0", "t.toml: settings.max_failures: Input should be greater than or equal"),

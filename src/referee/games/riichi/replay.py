@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, Protocol
 
@@ -54,6 +54,7 @@ from referee.games.riichi.mjai import (
     event_from_dict,
     open_log,
     read_mjai,
+    ryukyoku_reason,
 )
 from referee.games.riichi.mjlog import RoomRules, iter_mjlog
 from referee.games.riichi.rules import (
@@ -72,7 +73,7 @@ from referee.games.riichi.tiles import UNKNOWN, parse_mjai, tile_of
 
 __all__ = [
     "FORMATS", "DecisionObserver", "LoadedLog", "ReplayError", "ReplayReport", "check_logs",
-    "detect_format", "load_log", "verify_file", "verify_log",
+    "chosen_rules", "detect_format", "load_log", "verify_file", "verify_log",
 ]
 
 FORMATS: Final = ("mjai", "mjlog", "tenhou-json")
@@ -328,10 +329,10 @@ class _Replay:
         mine = {"bakaze": WINDS[p.bakaze], "kyoku": p.kyoku, "honba": p.honba,
                 "kyotaku": p.kyotaku, "oya": p.oya, "scores": list(p.scores)}
         for key, value in mine.items():
-            if head[key] != value:
+            if head.get(key, value) != value:
                 raise self.fail(index, f"start_kyoku: {key} is {head[key]} in the log, "
                                 f"{value} in the engine's next hand {_label(p)}",
-                                {k: head[k] for k in mine}, mine)
+                                {k: head.get(k) for k in mine}, mine)
 
     def deal(self, start: int, end: int) -> tuple[Deal, ScriptedWall]:
         head = self.log[start]
@@ -353,8 +354,21 @@ class _Replay:
                 lists[role].append(tile)
         deal = Deal(tuple(tuple(h) for h in hands), dora[0], head["oya"],
                     WINDS.index(head["bakaze"]), head["kyoku"], head["honba"],
-                    head["kyotaku"], tuple(head["scores"]))
+                    head["kyotaku"], self.start_scores(start, head))
         return deal, ScriptedWall(draws, rinshan, dora, ura, live_total=LIVE_WALL)
+
+    def start_scores(self, start: int, head: Mapping[str, Any]) -> tuple[int, ...]:
+        """The scores of the ``start_kyoku`` at ``start``; without them (the original mjai
+        server's logs), the game's own, or the start points for the game's first hand."""
+        scores = head.get("scores")
+        if scores is not None:
+            return tuple(scores)
+        if self.kyoku_count:
+            return tuple(self.game.position().scores)
+        if (head["bakaze"], head["kyoku"], head["honba"], head["kyotaku"]) != ("E", 1, 0, 0):
+            raise self.fail(start, "start_kyoku has no scores: a log that starts after the "
+                            "game's first hand needs them", head)
+        return (self.rules.start_points,) * 4
 
     def next_engine(self, k: int, end: int) -> dict[str, Any]:
         """The engine's next event (not a dora) to match the log's event ``k``, driving the
@@ -402,7 +416,7 @@ class _Replay:
                     self.play(m, log[m]["actor"])
                     m += 1
             elif answer is not None and answer["type"] == "ryukyoku" \
-                    and answer.get("reason") == "sanchaho":
+                    and ryukyoku_reason(answer.get("reason") or "") == "sanchaho":
                 for seat in sorted(game.pending()):
                     ron = next((a for a in game.legal_actions(seat) if a.type == "hora"), None)
                     if ron is not None:
@@ -483,6 +497,13 @@ class _Replay:
             if key == "ura_markers" and value is None:
                 value = logged.get("uradora_markers")
             if value is None or (key == "tehais" and kind != "start_kyoku"):
+                continue
+            if key == "reason":
+                value = ryukyoku_reason(value)
+            elif key == "pai" and kind == "ankan":  # a writer's pick among the four
+                if value not in logged["consumed"]:
+                    raise self.fail(k, f"ankan: pai {_show(value)} is not one of the "
+                                    "consumed tiles", logged, mine)
                 continue
             expected = mine.get(key)
             if key == "ura_markers" and not expected:
@@ -583,6 +604,8 @@ def detect_format(path: str | Path) -> str:
         obj = None
     if isinstance(obj, dict):
         return "mjai" if "type" in obj else "tenhou-json"
+    if isinstance(obj, list) and obj and isinstance(obj[0], list) and len(obj[0]) == 3:
+        return "tenhou-json"  # a bare kyoku, one a line
     return "tenhou-json" if text.startswith(b"{") and b'"log"' in text else "mjai"
 
 
@@ -625,22 +648,34 @@ def load_log(path: str | Path) -> LoadedLog:
     return LoadedLog(name, fmt, events, recorded)
 
 
-def verify_file(path: str | Path, rules: RiichiRules | None = None) -> ReplayReport:
-    """Read a log file (:func:`load_log`) and verify it, with ``rules`` or those its format
-    records, and the final results it records."""
+def chosen_rules(loaded: LoadedLog, rules: RiichiRules | None = None,
+                 game_length: str | None = None) -> RiichiRules | None:
+    """The rules to replay a loaded log with: ``rules`` when given, else those the log
+    records (None: guessed by the replay); ``game_length`` replaces the length."""
+    chosen = rules or loaded.rules
+    if game_length is None or (chosen is not None and chosen.game_length == game_length):
+        return chosen
+    return replace(chosen or RiichiRules(), game_length=game_length)
+
+
+def verify_file(path: str | Path, rules: RiichiRules | None = None,
+                game_length: str | None = None) -> ReplayReport:
+    """Read a log file (:func:`load_log`) and verify it, with the rules
+    :func:`chosen_rules` gives, and the final results it records."""
     loaded = load_log(path)
-    return verify_log(loaded.events, rules or loaded.rules, source=loaded.path,
-                      final_results=loaded.final_results)
+    return verify_log(loaded.events, chosen_rules(loaded, rules, game_length),
+                      source=loaded.path, final_results=loaded.final_results)
 
 
-def check_logs(paths: Iterable[str | Path], rules: RiichiRules | None = None) -> list[str]:
+def check_logs(paths: Iterable[str | Path], rules: RiichiRules | None = None,
+               game_length: str | None = None) -> list[str]:
     """One line per file for a command line: ``OK <path> (<format>): <summary>`` or
     ``FAIL <path>: <the error>``; a caller exits non-zero when a line starts with FAIL."""
     lines = []
     for path in paths:
         try:
             fmt = detect_format(path)
-            report = verify_file(path, rules)
+            report = verify_file(path, rules, game_length)
         except (ValueError, OSError) as exc:
             lines.append(f"FAIL {path}: {exc}")
         else:

@@ -37,8 +37,9 @@ __all__ = ["PRESETS", "RulesError", "load_rules_file", "preset_rules", "resolve_
            "rules_from_dict", "rules_to_dict"]
 
 
-class RulesError(ConfigError):
-    """A rule set that cannot be used: an unknown preset, a bad rules file or entry."""
+class RulesError(ConfigError, ValueError):
+    """A rule set that cannot be used: an unknown preset, a bad rules file or entry (a
+    ``ConfigError`` for a command line, a ``ValueError`` for code that reads logs)."""
 
 
 def _mjai_app() -> RiichiRules:

@@ -2,7 +2,9 @@
 
 The format, as tenhou.net/6 shows a game and as mjai-reviewer's convlog reads it:
 
-- The top object: ``name`` (four player names), ``rule`` (``disp``, the room in words such
+- The top object (or one per line, each holding one kyoku, as some writers give a game:
+  their kyoku are read in order, the players and rules from the first line): ``name``
+  (four player names), ``rule`` (``disp``, the room in words such
   as ``"般南喰赤"``: 東 an east-only game, 南 east-south, 喰 open tanyao; ``aka`` or ``aka51``
   ``aka52`` ``aka53`` the red fives), ``log`` (one entry per kyoku), optionally ``title``,
   ``ref``, ``ver``, ``dan``, ``rate``, ``sx``, ``lobby`` and ``sc`` (the final points and
@@ -204,8 +206,10 @@ def parse_tenhou_json(data: str | bytes | Mapping[str, Any], *,
         try:
             obj = json.loads(data)
         except json.JSONDecodeError as exc:
-            raise fail(f"malformed JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") \
-                from None
+            if exc.msg != "Extra data":
+                raise fail(f"malformed JSON: {exc.msg} at line {exc.lineno}, column "
+                           f"{exc.colno}") from None
+            obj = _joined_lines(data, fail)
         except UnicodeDecodeError as exc:
             raise fail(f"not UTF-8: {exc.reason}") from None
     if not isinstance(obj, Mapping):
@@ -245,6 +249,34 @@ def parse_tenhou_json(data: str | bytes | Mapping[str, Any], *,
     return TenhouLog(source=source, names=tuple(names), rule=parsed_rule, kyoku=tuple(kyoku),
                      final_scores=final_scores, final_results=final_results,
                      ref=ref if isinstance(ref, str) else None)
+
+
+def _joined_lines(data: str | bytes, fail: Callable[[str], TenhouJsonError]) -> Any:
+    """A log written one kyoku per line, each line a whole log object holding one kyoku
+    (or more) in ``log``, or a bare kyoku list: one object with every kyoku in order, the
+    players and rules of the first object, ``sc`` and ``ref`` of the last that has them."""
+    merged: dict[str, Any] = {}
+    kyoku: list[Any] = []
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            part = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise fail(f"line {number}: malformed JSON: {exc.msg} at column {exc.colno}") \
+                from None
+        if isinstance(part, list):
+            kyoku.append(part)
+            continue
+        if not isinstance(part, Mapping) or not isinstance(part.get("log"), list):
+            raise fail(f"line {number}: neither a log object with a 'log' list nor a kyoku")
+        for key, value in part.items():
+            if key != "log" and (key not in merged or key in ("sc", "ref")):
+                merged[key] = value
+        kyoku.extend(part["log"])
+    merged["log"] = kyoku
+    return merged
 
 
 def read_tenhou_json(path: str | Path) -> TenhouLog:
