@@ -536,3 +536,23 @@ def test_materialized_events_follow_their_objects_not_their_ids() -> None:
     shared = Tsumo(actor=1, pai="C")
     twice = _materialize([shared, shared], None)
     assert twice[0] is twice[1] and twice[0] == {"type": "tsumo", "actor": 1, "pai": "C"}
+
+
+def test_a_dealers_first_discard_is_accepted_without_its_tsumogiri_flag() -> None:
+    """Mahjong Soul deals the dealer 14 tiles, so its first discard is never marked
+    tsumogiri: every kyoku's first discard written so (as converters of its logs do)."""
+    events = dicts(DATA / "yao9.mjlog")
+    starts = [i for i, e in enumerate(events) if e["type"] == "start_kyoku"]
+    unflagged = 0
+    for i in starts:
+        first = next(j for j in range(i, len(events)) if events[j]["type"] == "dahai")
+        if events[first]["tsumogiri"]:
+            events[first]["tsumogiri"] = False
+            unflagged += 1
+    assert unflagged == 2
+    assert verify_log(events, rules_of(DATA / "yao9.mjlog")).ended
+    later = next(j for j in range(starts[3], len(events)) if events[j]["type"] == "dahai"
+                 and events[j]["tsumogiri"] and j > starts[3] + 4)
+    events[later]["tsumogiri"] = False
+    with pytest.raises(ReplayError, match="tsumogiri"):
+        verify_log(events, rules_of(DATA / "yao9.mjlog"))

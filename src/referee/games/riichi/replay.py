@@ -245,6 +245,8 @@ class _Replay:
         """The end of the kyoku being played (an index into ``log``)."""
         self.log_doras: list[int] = []
         self.engine_doras: list[dict[str, Any]] = []
+        self.dealt = -1
+        """The event of a dealer's first discard played as tsumogiri against its flag."""
 
     def fail(self, index: int, problem: str, logged: Any = None,
              engine: Any = None) -> ReplayError:
@@ -456,7 +458,25 @@ class _Replay:
                 action = action_from_mjai(obj, seat)
             except ValueError as exc:
                 raise self.fail(k, f"not an action: {exc}", event) from None
+            if kind == "dahai" and action.tsumogiri is False:
+                action = self.dealt_discard(k, seat, action)
         self.apply(k, seat, action)
+
+    def dealt_discard(self, k: int, seat: int, action: Action) -> Action:
+        """A dealer's first discard from its first 14 tiles, not marked tsumogiri (as on
+        Mahjong Soul, which deals the dealer 14 tiles) but only legal as tsumogiri: the
+        tsumogiri discard, the log's flag accepted when the event is compared."""
+        game = self.game
+        kyoku = game.kyoku
+        assert kyoku is not None
+        if (seat != kyoku.oya or any(kyoku.discards) or kyoku.source.live_left() != LIVE_WALL - 1
+                or game.find_legal(seat, action) is not None):
+            return action
+        flagged = action.with_tsumogiri(True)
+        if game.find_legal(seat, flagged) is None:
+            return action
+        self.dealt = k
+        return flagged
 
     def apply(self, k: int, seat: int, action: Action) -> None:
         game = self.game
@@ -500,6 +520,8 @@ class _Replay:
                 continue
             if key == "reason":
                 value = ryukyoku_reason(value)
+            elif key == "tsumogiri" and k == self.dealt:
+                continue
             elif key == "pai" and kind == "ankan":  # a writer's pick among the four
                 if value not in logged["consumed"]:
                     raise self.fail(k, f"ankan: pai {_show(value)} is not one of the "

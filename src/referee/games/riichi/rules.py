@@ -247,12 +247,12 @@ class RiichiRules:
     def mahjong_soul(cls) -> RiichiRules:
         """Mahjong Soul ranked-room settings as far as this engine models them: final scores
         over a 25000 base (no oka) with uma 15/5, 30000 to end the game (west extension),
-        three rons all win (no sanchahou), double yakuman and kiriage mangan (as
+        three rons all win (no sanchahou), double yakuman, no kiriage mangan (as
         :meth:`ScoringRules.mahjong_soul <referee.games.riichi.scoring.ScoringRules.mahjong_soul>`).
         Its point-based ranking (rank points by room) is not modelled."""
         return cls(return_points=25000, target_points=30000, uma=(15, 5, -5, -15),
                    final_rounding="none", triple_ron_abort=False, double_yakuman=True,
-                   kiriage=True)
+                   kiriage=False)
 
     @property
     def target(self) -> int:
