@@ -388,9 +388,9 @@ def replay_riichi(files: tuple[Path, ...], rule_set: str, game_length: str | Non
 
     FILES are mjai logs (JSON lines), Tenhou mjlog XML or Tenhou JSON (tenhou.net/6, one
     object or one kyoku a line), plain or gzipped, told apart by their content. Every
-    action must be legal when taken and every event, score change and final result must
-    be the engine's: one OK or FAIL line per file (a FAIL names the event, the log's
-    version and the engine's); the exit status is 1 if any file fails.
+    action must be legal when taken and every event, score change, win's value and yaku,
+    and final result must be the engine's: one OK or FAIL line per file (a FAIL names the
+    event, the log's version and the engine's); the exit status is 1 if any file fails.
     """
     from referee.games.riichi.replay import check_logs
     from referee.games.riichi.rulesets import resolve_rules

@@ -16,7 +16,9 @@ Then it plays the log: every action (``dahai``, ``reach``, the calls and kans, `
 nine-terminal ``ryukyoku``) must be among the engine's legal actions when it is taken; seats
 the log shows no answer from pass; and every event the engine emits must be the log's, in
 order: type, actor, target, tiles (``consumed`` in any order), ``tsumogiri``, deltas,
-scores, the draw's reason, ``fu`` and ``fan`` of a win, the ura indicators of a riichi
+scores, the draw's reason, ``fu``, ``fan``, ``hora_points`` (the hand's value: Tenhou's
+``ten``) and the yaku (by identity, whatever the log's names:
+:func:`~referee.games.riichi.yaku.same_yaku`) of a win, the ura indicators of a riichi
 winner, whichever of these the log gives. ``dora`` events are matched in order but may sit
 anywhere after their kan (sources place a kan's dora differently). Between kyoku the
 engine's next position (round, number, honba, sticks, dealer, scores) must be the log's next
@@ -70,6 +72,7 @@ from referee.games.riichi.rules import (
 )
 from referee.games.riichi.tenhou_json import read_tenhou_json
 from referee.games.riichi.tiles import UNKNOWN, parse_mjai, tile_of
+from referee.games.riichi.yaku import same_yaku
 
 __all__ = [
     "FORMATS", "DecisionObserver", "LoadedLog", "ReplayError", "ReplayReport", "check_logs",
@@ -87,8 +90,9 @@ _KANS: Final = frozenset({"daiminkan", "ankan", "kakan"})
 _OWN_TURN: Final = frozenset({"dahai", "reach", "kakan", "ankan", "hora", "ryukyoku"})
 _CALLS: Final = frozenset({"chi", "pon", "daiminkan"})
 _COMPARED: Final = ("actor", "target", "pai", "tsumogiri", "consumed", "dora_marker",
-                    "deltas", "scores", "reason", "tenpais", "fu", "fan", "ura_markers",
-                    "pao", "bakaze", "kyoku", "honba", "kyotaku", "oya", "tehais")
+                    "deltas", "scores", "reason", "tenpais", "fu", "fan", "hora_points",
+                    "yakus", "ura_markers", "pao", "bakaze", "kyoku", "honba", "kyotaku",
+                    "oya", "tehais")
 _compared_keys: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}
 """Per key order of a logged event, the keys of _COMPARED it has, in _COMPARED's order."""
 _CLIP: Final = 240
@@ -521,6 +525,11 @@ class _Replay:
             if key == "reason":
                 value = ryukyoku_reason(value)
             elif key == "tsumogiri" and k == self.dealt:
+                continue
+            elif key == "yakus":
+                if not same_yaku(value, mine.get("yakus") or ()):
+                    raise self.fail(k, f"{kind}: the yaku are {_show(value)} in the log, "
+                                    f"{_show(mine.get('yakus'))} in the engine", logged, mine)
                 continue
             elif key == "pai" and kind == "ankan":  # a writer's pick among the four
                 if value not in logged["consumed"]:

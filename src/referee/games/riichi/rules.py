@@ -86,8 +86,8 @@ Event ``ryukyoku`` carries the reason as the original mjai names it (and as
 :mod:`referee.games.riichi.mjlog` converts Tenhou's codes): ``fanpai`` (exhaustive draw),
 ``nagashimangan``, ``kyushukyuhai``, ``sufonrenta``, ``sukaikan``, ``suchareach``,
 ``sanchaho``; an exhaustive draw adds ``tenpais`` and ``tehais``. Event ``hora`` adds to
-Mortal's fields ``pai``, ``scores``, ``hora_tehais`` (the concealed hand without the winning
-tile), ``fan``, ``fu`` and ``yakus`` ([name, han] as the ``mahjong`` package names them);
+Mortal's fields ``pai``, ``scores``, ``hora_tehais`` (the hand less the winning tile), ``fan``,
+``fu``, ``hora_points`` (the hand's value) and ``yakus`` ([name, han], the package's names);
 ``reach_accepted`` adds ``deltas`` and ``scores``; ``end_game`` adds the final ``scores``.
 
 Speed: winning shapes, waits and riichi discards come from the tables of
@@ -1433,7 +1433,7 @@ class RiichiKyoku:
                         "pai": names[tile], "deltas": list(deltas), "ura_markers": ura,
                         "scores": list(self.scores),
                         "hora_tehais": [names[t] for t in concealed],
-                        "fan": value.han, "fu": value.fu,
+                        "fan": value.han, "fu": value.fu, "hora_points": value.points,
                         "yakus": [[name, han] for name, han in value.yaku],
                         **({"pao": pao[0]} if pao and pao_han >= 13 else {})})
         self._end("hora", total, renchan=self.oya in winners, winners=tuple(winners))

@@ -49,8 +49,10 @@ The events come in the order of Tenhou's own mjlog and of :mod:`referee.games.ri
 ``reach_accepted`` once the declaration discard passes (before the call or draw after it), the
 dora of a closed kan right after it, that of an open or added kan just before the kanning
 seat's next discard (or when its next kan stands). ``hora`` carries ``pai``, ``deltas``,
-``scores``, ``ura_markers`` (for a winner in riichi), ``fu`` and ``fan`` as the detail shows
-them; ``ryukyoku`` the reason as the original mjai names it, ``deltas`` and ``scores``.
+``scores``, ``ura_markers`` (for a winner in riichi), ``fu``, ``fan``, ``hora_points`` (the
+hand's value) and ``yakus`` as the detail shows them
+(:func:`~referee.games.riichi.yaku.tenhou_detail`); ``ryukyoku`` the reason as the original
+mjai names it, ``deltas`` and ``scores``.
 ``start_game`` has ``names``, ``aka_flag`` and ``kyoku_first`` (0 east-south, 4 east only, as
 convlog writes it); ``end_game`` (written only when ``sc`` is there) carries the final points in
 ``scores``. Every problem is a :class:`TenhouJsonError` naming the file, the kyoku and what is
@@ -91,6 +93,7 @@ from referee.games.riichi.mjai import (
 )
 from referee.games.riichi.rules import RiichiRules
 from referee.games.riichi.tiles import kind_name
+from referee.games.riichi.yaku import tenhou_detail
 
 __all__ = [
     "DRAW_REASONS", "TenhouJsonError", "TenhouLog", "TenhouRule", "code_kind", "code_name",
@@ -111,8 +114,6 @@ _WINDS = "ESWN"
 _RED_CODES = {51: 4, 52: 13, 53: 22}
 _CALL = re.compile(r"(\d*)([cpmka])(\d+)")
 _REACH = re.compile(r"r(\d\d)")
-_FU = re.compile(r"(\d+)符")
-_HAN = re.compile(r"\((\d+)飜\)")
 _MAX_BRANCHES = 10_000
 
 
@@ -724,14 +725,15 @@ class _KyokuReader:
                     pai = last[1]
                 for s in range(4):
                     scores[s] += deltas[s]
-                fu, fan = _value(detail[3:])
+                fu, fan, points, yaku = tenhou_detail(detail[3:])
                 pao = detail[2] if len(detail) > 2 and _is_int(detail[2]) \
                     and 0 <= detail[2] < 4 and detail[2] != who else None
                 out.append(Hora(
                     actor=who, target=target, pai=code_name(pai), deltas=deltas, pao=pao,
                     ura_markers=tuple(code_name(c) for c in self.ura)
                     if riichi[who] and self.ura else None,
-                    fu=fu, fan=fan, scores=tuple(scores)))
+                    fu=fu, fan=fan, hora_points=points, scores=tuple(scores),
+                    yakus=None if yaku is None else tuple(yaku)))
             return out
         reason = DRAW_REASONS.get(word)
         if reason is None:
@@ -762,23 +764,3 @@ def _remove(hand: Counter[int], code: int, seat: int) -> None:
     if hand[code] <= 0:
         raise _Dead(f"seat {seat} gives out {code_name(code)}, which it does not hold")
     hand[code] -= 1
-
-
-def _value(texts: Sequence[Any]) -> tuple[int | None, int | None]:
-    """(fu, fan) of a win's detail texts: the points (``"30符2飜2000点"``) then the yaku
-    (``"立直(1飜)"``, ``"四槓子(役満)"``, 13 han a yakuman); None where not shown."""
-    strings = [t for t in texts if isinstance(t, str)]
-    if not strings:
-        return None, None
-    fu_match = _FU.search(strings[0])
-    fu = int(fu_match.group(1)) if fu_match else None
-    yaku = strings[1:]
-    if not yaku:
-        return fu, None
-    fan = 0
-    for text in yaku:
-        if m := _HAN.search(text):
-            fan += int(m.group(1))
-        elif "役満" in text or "yakuman" in text.lower():
-            fan += 13
-    return fu, fan
