@@ -41,6 +41,7 @@ from referee.games.riichi.match import (
     pass_all,
     play_riichi,
     read_answer,
+    seated,
 )
 from referee.games.riichi.rules import (
     WIND_NAMES,
@@ -133,8 +134,9 @@ class RiichiAdapter:
 
     def check_player(self, settings: RiichiSettings, player: PlayerSpec,
                      work_dir: Path) -> None:
-        """Start the program and tell it, as seat 0, ``start_game``, then ``start_kyoku``
-        and its own ``tsumo`` as the dealer of East 1 (the wall of :data:`CHECK_SEED`).
+        """Start the program (``{seat}`` in its command line made 0) and tell it, as seat
+        0, ``start_game``, then ``start_kyoku`` and its own ``tsumo`` as the dealer of East
+        1 (the wall of :data:`CHECK_SEED`).
 
         It must answer ``none`` to the first two (``startup_time`` for the first answer)
         and a legal ``dahai`` of one of its tiles to the draw within ``decision_time``.
@@ -145,7 +147,7 @@ class RiichiAdapter:
         *greetings, draw = [{"type": "start_game", "names": names}, *game.events]
         process = None
         try:
-            process = start_player(player, work_dir, seed=0, tag="check-")
+            process = start_player(seated(player, 0), work_dir, seed=0, tag="check-")
             wait = match.startup_time
             for event in greetings:
                 answer = _exchange(process, mask_event(event, 0), time.monotonic() + wait)
