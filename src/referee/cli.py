@@ -772,6 +772,11 @@ def _annotation_options(command: Callable[..., None]) -> Callable[..., None]:
                      "bronze, silver, gold, jade, throne [default: from the log, else gold]."),
         click.option("--grade", help="Grade feature 0-15: one for all, or four by seat "
                      "[default: from the log (Tenhou dan), else 6, Expert 1]."),
+        click.option("--kanachan-exact/--no-kanachan-exact", default=True,
+                     show_default=True,
+                     help="Write the decision points as kanachan's annotate does (every "
+                          "chance a claim pre-empted, as a skip; one line per winner; ...), "
+                          "or only the choices the log shows (docs/training.md)."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1,
                      show_default=True, help="Processes (or Ray CPUs) working at once."),
         click.option("--ray", metavar="ADDRESS",
@@ -808,8 +813,8 @@ def annotate_group() -> None:
 @_annotation_options
 @_log_rules_options
 def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
-                    grade: str | None, jobs: int, ray: str | None, rule_set: str,
-                    game_length: str | None) -> None:
+                    grade: str | None, kanachan_exact: bool, jobs: int, ray: str | None,
+                    rule_set: str, game_length: str | None) -> None:
     """Annotate Riichi games: one line per decision point, in kanachan's format.
 
     INPUT files are game logs (our mjai records, Mortal/mjai logs, Tenhou mjlog XML or
@@ -824,7 +829,7 @@ def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
 
     overrides = Overrides(room=_ms_room(ms_room), grades=_grades(grade),
                           rules=None if rule_set == "auto" else rule_set,
-                          game_length=game_length)
+                          game_length=game_length, kanachan_exact=kanachan_exact)
     start = time.perf_counter()
     try:
         summary = annotate_logs(inputs, output, overrides, jobs=jobs, ray=ray)
@@ -882,9 +887,9 @@ def selfplay_group() -> None:
               help="Also keep each game's mjai log in this folder.")
 @_annotation_options
 def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
-                    game_length: str | None,
-                    records: Path | None, output: Path, ms_room: str | None,
-                    grade: str | None, jobs: int, ray: str | None) -> None:
+                    game_length: str | None, records: Path | None, output: Path,
+                    ms_room: str | None, grade: str | None, kanachan_exact: bool, jobs: int,
+                    ray: str | None) -> None:
     """Play Riichi games of built-in bots and annotate them (kanachan's format).
 
     The same --seed, players and rules give the same games and lines, whatever --jobs.
@@ -895,7 +900,8 @@ def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
     from referee.training.selfplay import selfplay
 
     first = _seed_or_random(seed)
-    context = context_for(Overrides(room=_ms_room(ms_room), grades=_grades(grade)))
+    context = context_for(Overrides(room=_ms_room(ms_room), grades=_grades(grade),
+                                    kanachan_exact=kanachan_exact))
     start = time.perf_counter()
     try:
         summary = selfplay(games, output, seed=first,

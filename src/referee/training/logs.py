@@ -54,12 +54,13 @@ class Overrides:
     """Command-line values that win over the log's: room 0..4, four grades 0..15, the
     rules the games were played under (a rule set's or a rules file's name, see
     :mod:`referee.games.riichi.rulesets`; resolved where the file is annotated) and the
-    game length."""
+    game length; and whether the points are kanachan's (:class:`Context`)."""
 
     room: int | None = None
     grades: tuple[int, ...] | None = None
     rules: str | None = None
     game_length: str | None = None
+    kanachan_exact: bool = True
 
 
 @dataclass
@@ -130,7 +131,7 @@ def context_for(overrides: Overrides, room: str | None = None,
                        for d in dans)
     else:
         grades = (DEFAULT_GRADE,) * 4
-    return Context(room=room_value, grades=grades)
+    return Context(room=room_value, grades=grades, kanachan_exact=overrides.kanachan_exact)
 
 
 def annotate_file(task: tuple[str, str, Overrides]) -> GameLines:
