@@ -232,6 +232,7 @@ class _Annotator:
         self.declared = [False] * 4
         self.draws = 0
         """Draws of the kyoku so far (1 at the dealer's first discard)."""
+        self.exact = context.kanachan_exact
 
     # ---------------------------------------------------------------- the replay's hook
 
@@ -257,8 +258,9 @@ class _Annotator:
             self.answers.append(point)
             return
         self.flush_answers()
-        exact = self.context.kanachan_exact
-        dealt = exact and kyoku.source.live_left() == MAX_LEFT  # the dealer's first 14 tiles
+        exact = self.exact
+        dealt = exact and seat == kyoku.oya and kyoku.source.live_left() == MAX_LEFT
+        # (the dealer's first 14 tiles: no other draw yet)
         if kyoku.phase == "reach":
             waiting = self.reaching
             self.reaching = None
@@ -317,7 +319,7 @@ class _Annotator:
         if not answers:
             return
         self.answers = []
-        if self.context.kanachan_exact:
+        if self.exact:
             if self.rounds[answers[0].kyoku].reason not in _ABORTS:
                 self.points.extend(answers)
             return
@@ -349,8 +351,8 @@ class _Annotator:
             if kind == "dahai":
                 actor = event["actor"]
                 value = progression_value("dahai", (actor - offset) % 4, event["pai"],
-                                          tsumogiri=event["tsumogiri"] and not (
-                                              self.draws == 1 and self.context.kanachan_exact),
+                                          tsumogiri=event["tsumogiri"]
+                                          and (self.draws != 1 or not self.exact),
                                           riichi=self.declared[actor])
                 self.declared[actor] = False
             elif kind == "reach":
@@ -523,7 +525,7 @@ class _Annotator:
         outcome code, the four deltas and the four end-of-round ranks, each seen from
         that seat."""
         first = game.first_oya
-        exact = self.context.kanachan_exact
+        exact = self.exact
         out = []
         for number, r in enumerate(self.rounds):
             end = game.results[number].scores
