@@ -14,6 +14,7 @@ import os
 from setuptools import setup
 
 COMPILED = [
+    "src/referee/games/riichi/logrules.py",
     "src/referee/games/riichi/melds.py",
     "src/referee/games/riichi/mjlog.py",
     "src/referee/games/riichi/replay.py",
@@ -21,6 +22,7 @@ COMPILED = [
     "src/referee/games/riichi/scoring.py",
     "src/referee/games/riichi/shape.py",
     "src/referee/games/riichi/tenhou_json.py",
+    "src/referee/games/riichi/tenhou_meld.py",
     "src/referee/games/riichi/tiles.py",
     "src/referee/training/annotate.py",
     "src/referee/training/encoding.py",

@@ -341,8 +341,9 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, rotations:
 @click.argument("players", nargs=4, required=True, metavar="BOT1 BOT2 BOT3 BOT4")
 @click.option("--game", "game_length", type=click.Choice(["east", "south"]), default="south",
               show_default=True, help="East-only game (tonpuusen) or east-south (hanchan).")
-@click.option("--room", type=click.Choice(["tenhou", "mahjong_soul"]), default="tenhou",
-              show_default=True, help="Whose ranked-room rules (see docs/riichi.md).")
+@click.option("--room", type=click.Choice(["tenhou", "mahjong_soul", "mjai_app"]),
+              default="tenhou", show_default=True,
+              help="Whose rules: a ranked room's or the mjai.app simulator's (docs/riichi.md).")
 @click.option("--seed", type=int, help="Seed of the walls (default: random, recorded).")
 @click.option("--rotations", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Duplicate play: games on the same walls, seats rotating each game.")
@@ -399,30 +400,61 @@ def replay_group() -> None:
     """Check recorded games by replaying them through the rules engines."""
 
 
+class _RuleSet(click.ParamType[str, object]):
+    """A rule set's name (``tenhou``, ``mahjong_soul``, ``mjai_app``), a rules file (TOML
+    or JSON, see docs/riichi.md) or, when ``auto`` allows it, ``auto``; checked at once."""
+
+    name = "RULES"
+
+    def __init__(self, auto: bool = True) -> None:
+        self.auto = auto
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        """The value, or a usage error naming the option."""
+        from referee.games.riichi.rulesets import RulesError, resolve_rules
+
+        text = str(value)
+        if text != "auto" or not self.auto:
+            try:
+                resolve_rules(text)
+            except RulesError as exc:
+                self.fail(str(exc), param, ctx)
+        return text
+
+
+def _log_rules_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``--room`` and ``--game``: the rules Riichi logs were played under."""
+    command = click.option(
+        "--game", "game_length", type=click.Choice(["east", "south"]),
+        help="The game length, replacing that of the rules [default: the rules']."
+    )(command)
+    return click.option(
+        "--room", "rule_set", type=_RuleSet(), default="auto", show_default=True,
+        help="The rules the logs were played under: tenhou, mahjong_soul, mjai_app, or a "
+             "rules file (.toml or .json); auto: those the log records (our logs, mjlog, "
+             "Tenhou JSON), else Tenhou's with the length guessed."
+    )(command)
+
+
 @replay_group.command("riichi")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--room", type=click.Choice(["auto", "tenhou", "mahjong_soul"]),
-              default="auto", show_default=True,
-              help="auto: the rules the log records (mjlog, Tenhou JSON), else guessed.")
-@click.option("--game", "game_length", type=click.Choice(["east", "south"]),
-              help="The game length, with --room tenhou or mahjong_soul [default: south].")
-def replay_riichi(files: tuple[Path, ...], room: str, game_length: str | None) -> None:
+@_log_rules_options
+def replay_riichi(files: tuple[Path, ...], rule_set: str, game_length: str | None) -> None:
     """Replay Riichi logs through the rules engine and check them.
 
-    FILES are mjai logs (JSON lines), Tenhou mjlog XML or Tenhou JSON (tenhou.net/6),
-    plain or gzipped, told apart by their content. Every action must be legal when taken
-    and every event, score change and final result must be the engine's: one OK or FAIL
-    line per file (a FAIL names the event, the log's version and the engine's); the exit
-    status is 1 if any file fails.
+    FILES are mjai logs (JSON lines), Tenhou mjlog XML or Tenhou JSON (tenhou.net/6, one
+    object or one kyoku a line), plain or gzipped, told apart by their content. Every
+    action must be legal when taken and every event, score change, win's value and yaku,
+    and final result must be the engine's: one OK or FAIL line per file (a FAIL names the
+    event, the log's version and the engine's); the exit status is 1 if any file fails.
     """
-    from referee.games.riichi.adapter import room_rules
     from referee.games.riichi.replay import check_logs
+    from referee.games.riichi.rulesets import resolve_rules
 
-    if room == "auto" and game_length is not None:
-        fail(ConfigError("--game needs --room tenhou or --room mahjong_soul"))
-    rules = None if room == "auto" else room_rules(room, game_length or "south")
-    lines = check_logs(files, rules)
+    rules = None if rule_set == "auto" else resolve_rules(rule_set)
+    lines = check_logs(files, rules, game_length)
     for line in lines:
         click.echo(line)
     if any(line.startswith("FAIL") for line in lines):
@@ -802,6 +834,11 @@ def _annotation_options(command: Callable[..., None]) -> Callable[..., None]:
                      "bronze, silver, gold, jade, throne [default: from the log, else gold]."),
         click.option("--grade", help="Grade feature 0-15: one for all, or four by seat "
                      "[default: from the log (Tenhou dan), else 6, Expert 1]."),
+        click.option("--kanachan-exact/--no-kanachan-exact", default=True,
+                     show_default=True,
+                     help="Write the decision points as kanachan's annotate does (every "
+                          "chance a claim pre-empted, as a skip; one line per winner; ...), "
+                          "or only the choices the log shows (docs/training.md)."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1,
                      show_default=True, help="Processes (or Ray CPUs) working at once."),
         click.option("--ray", metavar="ADDRESS",
@@ -836,20 +873,25 @@ def annotate_group() -> None:
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
                 type=click.Path(exists=True, path_type=Path))
 @_annotation_options
+@_log_rules_options
 def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
-                    grade: str | None, jobs: int, ray: str | None) -> None:
+                    grade: str | None, kanachan_exact: bool, jobs: int, ray: str | None,
+                    rule_set: str, game_length: str | None) -> None:
     """Annotate Riichi games: one line per decision point, in kanachan's format.
 
     INPUT files are game logs (our mjai records, Mortal/mjai logs, Tenhou mjlog XML or
     Tenhou JSON, plain or gzip), one game each; folders are searched recursively. Each
-    game is replayed through the rules engine first. A file that is not a whole, valid
-    game is skipped with its reason (exit status 1; the other games are written).
+    game is replayed through the rules engine first (--room and --game as for `referee
+    replay riichi`). A file that is not a whole, valid game is skipped with its reason
+    (exit status 1; the other games are written).
     """
     import time
 
     from referee.training.logs import Overrides, annotate_logs
 
-    overrides = Overrides(room=_ms_room(ms_room), grades=_grades(grade))
+    overrides = Overrides(room=_ms_room(ms_room), grades=_grades(grade),
+                          rules=None if rule_set == "auto" else rule_set,
+                          game_length=game_length, kanachan_exact=kanachan_exact)
     start = time.perf_counter()
     try:
         summary = annotate_logs(inputs, output, overrides, jobs=jobs, ray=ray)
@@ -864,26 +906,53 @@ def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
                 type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
 @_output_option("offline-RL")
-def annotate4rl_command(inputs: tuple[Path, ...], output: Path) -> None:
+@click.option("--filter-by-room", type=click.Choice(["bronze", "silver", "gold", "jade",
+                                                     "throne"]),
+              default="gold", show_default=True,
+              help="Keep the points of this Mahjong Soul room or above (kanachan's filter).")
+@click.option("--filter-by-grade", type=click.Choice(["expert1", "expert2", "expert3",
+                                                      "master1", "master2", "master3",
+                                                      "saint1", "saint2", "saint3",
+                                                      "celestial"]),
+              help="Keep the points of players of this grade or above [default: all].")
+@click.option("--td-aware", is_flag=True,
+              help="Each player's lines of a game from its last point to its first, those "
+                   "chunks in a random order (kanachan's --td-aware).")
+@click.option("--curriculum", is_flag=True,
+              help="Lead each line with how many lines of its player's chunk follow it.")
+@click.option("--seed", type=click.IntRange(min=0),
+              help="Seed of the --td-aware order (default: random).")
+@click.option("--temp-dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Folder for --td-aware's temporary files [default: the output's].")
+def annotate4rl_command(inputs: tuple[Path, ...], output: Path, filter_by_room: str,
+                        filter_by_grade: str | None, td_aware: bool, curriculum: bool,
+                        seed: int | None, temp_dir: Path | None) -> None:
     """Turn annotations into the offline-RL format: (s, a, s') and (s, a, o) lines.
 
     INPUT files are `referee annotate` output, not shuffled (the lines of a game
     together, in order). Each decision point with a later one of the same player in the
     game gives a 9-field line; each player's last point in a game a 7-field line with its
-    final rank and points. Shuffle the result (`referee shuffle`) before training.
+    final rank and points. As kanachan's annotate4rl does, only the points of the Gold
+    room and above are kept unless --filter-by-room says otherwise. Shuffle the result
+    (`referee shuffle`) before training.
     """
-    from referee.training.annotate4rl import annotate4rl
+    from referee.training.annotate4rl import GRADE_FILTERS, ROOM_FILTERS, annotate4rl
 
     try:
         try:
-            result = annotate4rl(inputs, output)
+            result = annotate4rl(
+                inputs, output, min_room=ROOM_FILTERS[filter_by_room],
+                min_grade=GRADE_FILTERS[filter_by_grade] if filter_by_grade else 0,
+                td_aware=td_aware, curriculum=curriculum, seed=seed, temp_dir=temp_dir)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
     except BaseException as exc:
         fail(exc, "no output written")
+    left_out = (f"; {result.filtered} below the room or grade filter left out"
+                if result.filtered else "")
     click.echo(f"{result.games} games, {result.points} decision points: "
                f"{result.transitions} (s, a, s') and {result.terminals} (s, a, o) lines "
-               f"into {output}", err=True)
+               f"into {output}{left_out}", err=True)
 
 
 @main.group("selfplay")
@@ -899,16 +968,17 @@ def selfplay_group() -> None:
                    "printed).")
 @click.option("--players", default="greedy,greedy,greedy,greedy", show_default=True,
               help="Four built-in bots by seat: greedy, tsumogiri.")
-@click.option("--room", type=click.Choice(["tenhou", "mahjong_soul"]), default="tenhou",
-              show_default=True, help="The rules played.")
+@click.option("--room", type=_RuleSet(auto=False), default="tenhou", show_default=True,
+              help="The rules played: tenhou, mahjong_soul, mjai_app or a rules file.")
 @click.option("--game", "game_length", type=click.Choice(["east", "south"]),
-              default="south", show_default=True, help="The game length.")
+              help="The game length [default: the rules', south for the rule sets].")
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path),
               help="Also keep each game's mjai log in this folder.")
 @_annotation_options
-def selfplay_riichi(games: int, seed: int | None, players: str, room: str, game_length: str,
-                    records: Path | None, output: Path, ms_room: str | None,
-                    grade: str | None, jobs: int, ray: str | None) -> None:
+def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
+                    game_length: str | None, records: Path | None, output: Path,
+                    ms_room: str | None, grade: str | None, kanachan_exact: bool, jobs: int,
+                    ray: str | None) -> None:
     """Play Riichi games of built-in bots and annotate them (kanachan's format).
 
     The same --seed, players and rules give the same games and lines, whatever --jobs.
@@ -919,7 +989,8 @@ def selfplay_riichi(games: int, seed: int | None, players: str, room: str, game_
     from referee.training.selfplay import selfplay
 
     first = _seed_or_random(seed)
-    context = context_for(Overrides(room=_ms_room(ms_room), grades=_grades(grade)))
+    context = context_for(Overrides(room=_ms_room(ms_room), grades=_grades(grade),
+                                    kanachan_exact=kanachan_exact))
     start = time.perf_counter()
     try:
         summary = selfplay(games, output, seed=first,

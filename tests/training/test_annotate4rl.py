@@ -367,3 +367,142 @@ def test_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
     assert peak < 3 * 1024 * 1024, peak
     with gzip.open(tmp_path / "out.gz", "rt") as stream:
         assert sum(1 for _ in stream) == games * points
+
+
+# --- kanachan's options ------------------------------------------------------------------------
+
+def kanachan_reference(lines: Sequence[str], room_filter: int, grade_filter: int,
+                       curriculum: bool) -> list[list[str]]:
+    """kanachan's annotate4rl (bin/annotate4rl, the 7-field format), written again from
+    its description: the lines of the rooms and grades kept, sorted by game, seat, round,
+    progression length and draws; chunks of a game and seat; an (s, a, s') line to the
+    seat's next point, an (s, a, rank, score) line for its last; ``n - i - 1`` before each
+    line with ``curriculum``. The chunks, in kanachan's order (games by id)."""
+    kept = []
+    for line in lines:
+        fields = line.split("\t")
+        sparse = [int(x) for x in fields[1].split(",")]
+        grade = next(v - 273 for v in sparse if 273 <= v < 289)
+        if sparse[0] < room_filter or grade < grade_filter:
+            continue
+        left = next(v - 203 for v in sparse if 203 <= v <= 272)
+        key = (fields[0], sparse[2] - 7, sparse[3] - 11, sparse[4] - 14,
+               int(fields[2].split(",")[0]), len(fields[3].split(",")), 69 - left)
+        kept.append((key, fields))
+    kept.sort(key=lambda k: k[0])
+    chunks: list[list[str]] = []
+    for i, (key, fields) in enumerate(kept):
+        if i == 0 or kept[i - 1][0][:2] != key[:2]:
+            chunks.append([])
+        after = kept[i + 1] if i + 1 < len(kept) else None
+        if after is not None and after[0][:2] == key[:2]:
+            chunks[-1].append("\t".join(fields[1:6] + after[1][1:5]))
+        else:
+            results = fields[6].split(",")
+            chunks[-1].append("\t".join([*fields[1:6], results[9], results[10]]))
+    if curriculum:
+        chunks = [[f"{len(c) - i - 1}\t{line}" for i, line in enumerate(c)] for c in chunks]
+    return chunks
+
+
+REAL = Path(__file__).resolve().parent.parent / "data" / "riichi"
+
+
+@pytest.fixture(scope="module")
+def rooms(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Real annotations of three games: a houou game (the Throne room, grades 11, 11, 13,
+    13), a Tenhou game put in the Silver room (1) and one in the Gold room (2), grade 6."""
+    from referee.games.riichi.replay import load_log
+    from referee.training.annotate import Context, annotate_game
+
+    lines: list[str] = []
+    for name, context in (("2010091009gm-00a9-0000-83af2648.mjlog",
+                           Context(room=4, grades=(11, 11, 13, 13))),
+                          ("tenhou6/ranked_game.json", Context(room=1)),
+                          ("nm.mjlog", Context(room=2))):
+        loaded = load_log(REAL / name)
+        lines += annotate_game(loaded.events, Path(name).stem, context, loaded.rules)
+    return write(tmp_path_factory.mktemp("rooms") / "rooms.txt", lines)
+
+
+def count(lines: list[str], room: int | None = None, grade: int | None = None) -> int:
+    """The BC lines of a room, or of players of a grade or above."""
+    out = 0
+    for line in lines:
+        sparse = [int(x) for x in line.split("\t")[1].split(",")]
+        own = next(v - 273 for v in sparse if 273 <= v < 289)
+        out += (room is None or sparse[0] == room) and (grade is None or own >= grade)
+    return out
+
+
+def test_the_room_and_grade_filters(rooms: Path, tmp_path: Path) -> None:
+    bc = read(rooms)
+    everything = annotate4rl([rooms], tmp_path / "all.txt")
+    assert everything.points == len(bc) and not everything.filtered
+    gold = annotate4rl([rooms], tmp_path / "gold.txt", min_room=2)
+    assert gold.filtered == count(bc, room=1) > 0 and gold.games == 2
+    assert sorted(read(tmp_path / "gold.txt")) == sorted(
+        line for chunk in kanachan_reference(bc, 2, 0, False) for line in chunk)
+    saint1 = annotate4rl([rooms], tmp_path / "s1.txt", min_grade=12)
+    assert saint1.points == count(bc, grade=12) > 0 and saint1.games == 1
+    assert sorted(read(tmp_path / "s1.txt")) == sorted(
+        line for chunk in kanachan_reference(bc, 0, 12, False) for line in chunk)
+
+
+def test_curriculum_and_td_aware_chunks(rooms: Path, tmp_path: Path) -> None:
+    reference = kanachan_reference(read(rooms), 0, 0, True)
+    annotate4rl([rooms], tmp_path / "cur.txt", curriculum=True)
+    ours = read(tmp_path / "cur.txt")
+    # kanachan's chunks, each whole and in its order; the games in the input's order
+    # (kanachan sorts them by id)
+    assert sorted(ours) == sorted(line for chunk in reference for line in chunk)
+    assert len(split_chunks(ours, reference)) == len(reference) == 12
+    for seed in (1, 2):
+        annotate4rl([rooms], tmp_path / f"td{seed}.txt", td_aware=True, seed=seed)
+    td = read(tmp_path / "td1.txt")
+    plain = kanachan_reference(read(rooms), 0, 0, False)
+    assert sorted(td) == sorted(line for chunk in plain for line in chunk)
+    runs = split_chunks(td, [list(reversed(c)) for c in plain])
+    assert len(runs) == len(plain)  # each chunk whole, from its last point to its first
+    assert runs != [list(reversed(c)) for c in plain]  # in a random order
+    assert td != read(tmp_path / "td2.txt")
+    again = annotate4rl([rooms], tmp_path / "td1b.txt", td_aware=True, seed=1)
+    assert read(tmp_path / "td1b.txt") == td and again.points == len(td)
+    both = annotate4rl([rooms], tmp_path / "both.txt", td_aware=True, curriculum=True,
+                       seed=1)
+    assert [line.split("\t", 1)[1] for line in read(tmp_path / "both.txt")] == td
+    assert both.lines == len(td)
+
+
+def split_chunks(lines: list[str], chunks: list[list[str]]) -> list[list[str]]:
+    """``lines`` cut into the given chunks (each must come whole and in order)."""
+    runs = []
+    i = 0
+    while i < len(lines):
+        chunk = next(c for c in chunks if c[0] == lines[i])
+        assert lines[i:i + len(chunk)] == chunk
+        runs.append(chunk)
+        i += len(chunk)
+    return runs
+
+
+def test_the_command_s_kanachan_options(rooms: Path, tmp_path: Path) -> None:
+    import subprocess
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "referee.cli", "annotate4rl", str(rooms),
+                               *args], capture_output=True, text=True, timeout=120)
+
+    bc = read(rooms)
+    done = run("-o", str(tmp_path / "default.txt"))  # kanachan's default: gold and above
+    assert done.returncode == 0, done.stderr
+    assert f"{count(bc, room=1)} below the room or grade filter left out" in done.stderr
+    assert len(read(tmp_path / "default.txt")) == len(bc) - count(bc, room=1)
+    done = run("-o", str(tmp_path / "all.txt"), "--filter-by-room", "bronze",
+               "--filter-by-grade", "saint1", "--td-aware", "--curriculum", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    kept = read(tmp_path / "all.txt")
+    assert len(kept) == count(bc, grade=12)
+    assert all(line.split("\t")[0].isdigit() for line in kept)
+    bad = run("-o", str(tmp_path / "x.txt"), "--filter-by-room", "palace")
+    assert bad.returncode == 2 and "--filter-by-room" in bad.stderr

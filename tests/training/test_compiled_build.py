@@ -116,4 +116,4 @@ def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path
         assert done.returncode == 0, done.stderr
         outputs[label] = [(out / name).read_text() for name in ("logs.txt", "selfplay.txt")]
     assert outputs["compiled"] == outputs["pure"]
-    assert len(outputs["pure"][0].splitlines()) == 3005
+    assert len(outputs["pure"][0].splitlines()) == 3073  # kanachan's points (3005 real choices)

@@ -13,31 +13,44 @@ A decision-making point is a moment where a player chooses among two or more opt
 - after its own draw (a discard, a riichi discard, a closed or added kan, a tsumo win,
   nine terminals): one point, riichi discards (bit ``b``) listed beside the plain ones;
   the drawn tile is the sparse "drawn tile" feature and not in the hand;
-- after a chi or pon, when more than one discard is allowed;
+- after a chi or pon: the discard;
 - after another player's discard (skip, chi, pon, open kan, ron) or kan (a robbing ron or
-  skip). Such a chance is not a point when another player's claim of higher priority
-  (ron over pon and open kan over chi) took the tile, since the log cannot tell what the
-  pre-empted player chose; a player that passed while no claim above its best option was
-  made did choose to skip, and that is a point.
+  skip).
 
 Candidates are sorted ascending, without repeats; the chosen index points at the action the
 log recorded (a riichi: the declaration discard, with ``b`` set).
+
+By default (``Context.kanachan_exact``) the points and results are exactly those of
+kanachan's annotate (``src/annotation`` of Cryolite/kanachan), which reads Mahjong Soul's
+records: a chance pre-empted by another's claim of higher priority (ron over pon and open
+kan over chi) is a point whose choice is the skip (the log cannot show what the player
+chose; kanachan takes it as skipped); the discard after a call is a point even with one
+legal tile; the answers to a discard that an abortive draw then ends (three rons, the
+fourth riichi or kan passing) are no points; the dealer's first discard, its 14 tiles
+being dealt at once on Mahjong Soul, has no tsumogiri: its options, its choice and the
+progression code it from the hand; and each point of a hand won by several players (a
+double ron, nagashi mangan of several) is written once per winner, the result seen from
+each winner in the order paid. Without it: only the real choices (no pre-empted chance,
+no one-tile discard, the aborted answers kept), the dealer's first discard as played, one
+line per point (a winner of a double ron sees its own win, the others the first winner's;
+a nagashi mangan counts as a tsumo of the first such player). Either way the lines come
+in the order of the points (kanachan groups each hand's lines by seat).
 
 Features follow kanachan's annotator: the hand in ascending slots; tiles left to draw
 counted down by every draw (69 at the dealer's first); ranks by the current score, ties to
 the seat nearer the first dealer; riichi sticks and scores as they stand (a riichi is paid
 when accepted, so not at the points on its own declaration tile); the progression holds the
 round's discards, calls and kans before the point. Results: the round's outcome from the
-seat's view (a winner of a double ron sees its own win, the others the first winner's; a
-nagashi mangan counts as a tsumo of the first such player), each score's change over the
-round (riichi sticks paid and received included), the end-of-round ranks, the seat's final
-rank and final points, and the grading delta.
+seat's view, each score's change over the round (riichi sticks paid and received
+included), the end-of-round ranks, the seat's final rank and final points, and the
+grading delta.
 
 What a log does not record comes from :class:`Context`: the room (Tenhou's rooms map onto
 Mahjong Soul's, top to top: houou Throne 4, tokujou Jade 3, joukyuu Gold 2, ippan Silver 1;
 other sources Gold, 2), the players' grades (Tenhou dan mapped by :func:`grade_of_dan`;
-otherwise Expert 1, grade 6, the lowest of the Gold room) and the grading delta (0: no
-source here keeps Mahjong Soul grading points). A game must end (``end_game``, or the
+otherwise Expert 1, grade 6, the lowest of the Gold room) and the grading delta (by
+default Mahjong Soul's for that room, grade, game length, final rank and points:
+:func:`~referee.training.grading.grading_delta`). A game must end (``end_game``, or the
 engine's end of the game) for its final ranks; a log that stops earlier is refused.
 
 Games without red fives cannot be annotated (the format has three slots for the plain
@@ -59,6 +72,8 @@ from referee.training.encoding import (
     DRAWN,
     GRADE,
     LEFT,
+    MAX_LEFT,
+    O_ANKAN,
     O_TSUMO,
     PROGRESSION_PADDING,
     RANK,
@@ -74,6 +89,7 @@ from referee.training.encoding import (
     progression_value,
     relseat,
 )
+from referee.training.grading import grading_delta
 
 __all__ = [
     "DEFAULT_GRADE",
@@ -96,6 +112,10 @@ _SAME_KIND: Final = {"none": "skip", "ryukyoku": "kyuushu", "ankan": "ankan",
                      "kakan": "kakan"}
 """Engine action types whose option needs no other seat, by the spec's name."""
 _PRIORITY: Final = {"hora": 3, "pon": 2, "daiminkan": 2, "chi": 1, "none": 0}
+_ABORTS: Final = frozenset({"sanchaho", "suchareach", "sukaikan", "sufonrenta"})
+"""Abortive draws that can end a hand while seats answer a discard."""
+_MOQI: Final = 2
+"""The tsumogiri bit of a discard's option (``a`` of ``tile * 4 + a * 2 + b``)."""
 
 
 _ID_TILE: Final = tuple(encode_tile(mjai_name(t)) for t in range(136))
@@ -135,24 +155,27 @@ def grade_of_dan(dan: int) -> int:
 @dataclass(frozen=True)
 class Context:
     """What the log may not say: the room (0..4), each seat's grade (0..15, by seat from
-    the first dealer) and the game's grading-score change per seat."""
+    the first dealer) and the game's grading-score change per seat (None: Mahjong Soul's,
+    computed by :func:`~referee.training.grading.grading_delta`); and whether the points
+    are kanachan's exactly (``kanachan_exact``, the default; see the module notes)."""
 
     room: int = DEFAULT_ROOM
     grades: tuple[int, ...] = (DEFAULT_GRADE,) * 4
-    grading: tuple[int, ...] = (0, 0, 0, 0)
+    grading: tuple[int, ...] | None = None
+    kanachan_exact: bool = True
 
     def __post_init__(self) -> None:
         if not 0 <= self.room <= 4:
             raise ValueError(f"room {self.room} is not 0..4")
         if len(self.grades) != 4 or not all(0 <= g <= 15 for g in self.grades):
             raise ValueError(f"grades must be four values 0..15, not {self.grades}")
-        if len(self.grading) != 4:
+        if self.grading is not None and len(self.grading) != 4:
             raise ValueError("the grading deltas are four values")
 
-    def __reduce__(self) -> tuple[type[Context], tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    def __reduce__(self) -> tuple[type[Context], tuple[Any, ...]]:
         """Pickled by its fields (for worker processes; a compiled frozen dataclass cannot
         be restored attribute by attribute)."""
-        return (Context, (self.room, self.grades, self.grading))
+        return (Context, (self.room, self.grades, self.grading, self.kanachan_exact))
 
 
 class _Point:
@@ -207,6 +230,9 @@ class _Annotator:
         self.read = 0
         """Events of the game turned into progression so far."""
         self.declared = [False] * 4
+        self.draws = 0
+        """Draws of the kyoku so far (1 at the dealer's first discard)."""
+        self.exact = context.kanachan_exact
 
     # ---------------------------------------------------------------- the replay's hook
 
@@ -232,12 +258,16 @@ class _Annotator:
             self.answers.append(point)
             return
         self.flush_answers()
+        exact = self.exact
+        dealt = exact and seat == kyoku.oya and kyoku.source.live_left() == MAX_LEFT
+        # (the dealer's first 14 tiles: no other draw yet)
         if kyoku.phase == "reach":
             waiting = self.reaching
             self.reaching = None
             assert waiting is not None and action.type == "dahai"
             action = self.normalize(kyoku.legal_actions(seat), action)
-            waiting.chosen = self.option(seat, action, riichi=True)
+            chosen = self.option(seat, action, riichi=True)
+            waiting.chosen = chosen & ~_MOQI if dealt else chosen
             self.keep(waiting)
             return
         legal = kyoku.legal_actions(seat)
@@ -254,14 +284,17 @@ class _Annotator:
             trial = kyoku.clone()
             trial.apply(seat, reach)
             own.update(self.option(seat, a, riichi=True) for a in trial.legal_actions(seat))
-        elif len(own) < 2:
+        elif len(own) < (1 if exact and kyoku.phase == "call" else 2):
             return
+        if dealt:  # kanachan: the dealer's 14 tiles have no drawn one to give tsumogiri
+            own = {o & ~_MOQI if o < O_ANKAN else o for o in own}
         point = _Point(len(self.rounds) - 1, rel, self.head(game, seat, rel), sorted(own), -1)
         if action.type == "reach":
             self.reaching = point
         else:
-            point.chosen = self.option(seat, action)
-            self.keep(point)
+            chosen = self.option(seat, action)
+            point.chosen = chosen & ~_MOQI if dealt and chosen < O_ANKAN else chosen
+            self.keep(point, 1 if exact and kyoku.phase == "call" else 2)
 
     @staticmethod
     def normalize(legal: Sequence[Action], action: Action) -> Action:
@@ -274,16 +307,22 @@ class _Annotator:
                     return a
         return action
 
-    def keep(self, point: _Point) -> None:
-        if len(point.options) >= 2:
+    def keep(self, point: _Point, minimum: int = 2) -> None:
+        if len(point.options) >= minimum:
             self.points.append(point)
 
     def flush_answers(self) -> None:
-        """Keep the answers to one discard or kan that were real choices."""
+        """Keep the answers to one discard or kan: kanachan's way, all of them (a chance
+        pre-empted by another's claim was skipped), none when the hand then ended in an
+        abortive draw; else only real choices (no pre-empted chance)."""
         answers = self.answers
         if not answers:
             return
         self.answers = []
+        if self.exact:
+            if self.rounds[answers[0].kyoku].reason not in _ABORTS:
+                self.points.extend(answers)
+            return
         for point in answers:
             others = max((p.claim for p in answers if p is not point), default=0)
             if point.claim or not others or point.best >= others:
@@ -302,13 +341,18 @@ class _Annotator:
                 self.rounds.append(_Round(tuple(event["scores"])))
                 self.progression = "0"
                 self.declared = [False] * 4
+                self.draws = 0
                 continue
-            if kind == "tsumo" or kind == "dora" or kind == "reach_accepted":
+            if kind == "tsumo":
+                self.draws += 1
+                continue
+            if kind == "dora" or kind == "reach_accepted":
                 continue
             if kind == "dahai":
                 actor = event["actor"]
                 value = progression_value("dahai", (actor - offset) % 4, event["pai"],
-                                          tsumogiri=event["tsumogiri"],
+                                          tsumogiri=event["tsumogiri"]
+                                          and (self.draws != 1 or not self.exact),
                                           riichi=self.declared[actor])
                 self.declared[actor] = False
             elif kind == "reach":
@@ -445,36 +489,58 @@ class _Annotator:
         finals = game.final_scores()
         first = game.first_oya
         results = self.round_results(game)
-        grading = self.context.grading
-        tails: dict[tuple[int, int], str] = {}
+        grading = self.grading(game)
+        tails: dict[tuple[int, int], list[str]] = {}
         for point in self.points:
             key = (point.kyoku, point.seat)
             tail = tails.get(key)
             if tail is None:
                 absolute = (point.seat + first) % 4
                 final = finals[absolute]
-                values = [*results[point.kyoku][absolute], final.rank - 1, final.points,
-                          grading[point.seat]]
-                tail = ",".join(map(str, values))
+                tail = [",".join(map(str, [*row, final.rank - 1, final.points,
+                                           grading[point.seat]]))
+                        for row in results[point.kyoku][absolute]]
                 tails[key] = tail
-            yield (f"{game_id}\t{point.head}\t{','.join([_STR[o] for o in point.options])}\t"
-                   f"{point.options.index(point.chosen)}\t{tail}")
+            line = (f"{game_id}\t{point.head}\t{','.join([_STR[o] for o in point.options])}\t"
+                    f"{point.options.index(point.chosen)}\t")
+            for result in tail:  # kanachan: once per winner of the round
+                yield line + result
 
-    def round_results(self, game: RiichiGame) -> list[list[list[int]]]:
-        """Per round, per absolute seat: outcome code, the four deltas and the four
-        end-of-round ranks, each seen from that seat."""
+    def grading(self, game: RiichiGame) -> tuple[int, ...]:
+        """The grading delta of each seat (from the first dealer): the context's, or
+        Mahjong Soul's for the room, the length, the seat's grade, rank and points."""
+        if self.context.grading is not None:
+            return self.context.grading
+        finals = game.final_scores()
+        rules = game.rules
+        context = self.context
+        return tuple(grading_delta(context.room, rules.game_length == "east",
+                                   context.grades[rel], final.rank, final.points,
+                                   rules.start_points)
+                     for rel, final in ((r, finals[(r + game.first_oya) % 4])
+                                        for r in range(4)))
+
+    def round_results(self, game: RiichiGame) -> list[list[list[list[int]]]]:
+        """Per round, per absolute seat, one row per winner (kanachan's way; else one):
+        outcome code, the four deltas and the four end-of-round ranks, each seen from
+        that seat."""
         first = game.first_oya
+        exact = self.exact
         out = []
         for number, r in enumerate(self.rounds):
             end = game.results[number].scores
             rank = _ranks(end, first)
             per_seat = []
             for seat in range(4):
-                code = outcome_code(seat, r.winners, r.target, r.tsumo, r.reason,
-                                    r.tenpai[seat])
                 ring = [(seat + i) % 4 for i in range(4)]
-                per_seat.append([code, *(end[s] - r.start[s] for s in ring),
-                                 *(rank[s] for s in ring)])
+                rest = [*(end[s] - r.start[s] for s in ring), *(rank[s] for s in ring)]
+                if exact and r.reason == "hora" and len(r.winners) > 1:
+                    codes = [outcome_code(seat, [w], r.target, r.tsumo, r.reason,
+                                          r.tenpai[seat]) for w in r.winners]
+                else:
+                    codes = [outcome_code(seat, r.winners, r.target, r.tsumo, r.reason,
+                                          r.tenpai[seat])]
+                per_seat.append([[code, *rest] for code in codes])
             out.append(per_seat)
         return out
 

@@ -18,6 +18,13 @@ So there are as many output lines as input lines, 4 of them terminal in a 4-play
 first point; games keep their order. State fields and choices are copied as they are
 (once checked); rank and score are written in plain decimal.
 
+kanachan's options (``bin/annotate4rl`` of Cryolite/kanachan): points of a room below
+``min_room`` (``--filter-by-room``, Gold there by default) or of a player's grade below
+``min_grade`` (``--filter-by-grade``) are left out before the pairing; ``curriculum`` and
+``td_aware`` write each game's and seat's lines together (:func:`iter_rl_chunks`), the
+latter each chunk from its last point to its first and the chunks in a random order (on
+disk, through :func:`~referee.training.shuffle.shuffle_lines`).
+
 Memory stays flat: only the points of the current game whose line cannot be written yet
 are held (a point waits for the seat's next point; the last ones for the end of the
 game), and each finished game's id as an 8-byte hash (8 bytes a game: 80 MB for 10
@@ -36,20 +43,32 @@ renamed at the end (it may be one of the inputs), and removed on an error.
 from __future__ import annotations
 
 import hashlib
+import tempfile
 from collections import deque
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, BinaryIO, Final
 
 import numpy as np
 
 from referee.training.dataset import SourceLine, TrainingDataError, parse_annotation, read_lines
-from referee.training.shuffle import AtomicOutput
+from referee.training.encoding import GRADE
+from referee.training.shuffle import AtomicOutput, shuffle_lines
 
-__all__ = ["GameOrderError", "RLResult", "annotate4rl", "iter_rl_lines"]
+__all__ = ["GRADE_FILTERS", "ROOM_FILTERS", "GameOrderError", "RLResult", "annotate4rl",
+           "iter_rl_chunks", "iter_rl_lines"]
 
 _RECENT = 1 << 16  # game hashes kept in a set before they go to the sorted array
 _WRITE = 1 << 16  # characters of output gathered before a write
+_SEPARATOR: Final = "\x1f"  # between the lines of a chunk shuffled whole
+
+ROOM_FILTERS: Final = {"bronze": 0, "silver": 1, "gold": 2, "jade": 3, "throne": 4}
+"""kanachan's ``--filter-by-room`` names: that room or above."""
+GRADE_FILTERS: Final = {"expert1": 6, "expert2": 7, "expert3": 8, "master1": 9,
+                        "master2": 10, "master3": 11, "saint1": 12, "saint2": 13,
+                        "saint3": 14, "celestial": 15}
+"""kanachan's ``--filter-by-grade`` names: that grade or above."""
 
 
 class GameOrderError(TrainingDataError):
@@ -68,6 +87,8 @@ class RLResult:
     """9-field lines written (a point and the seat's next one)."""
     terminals: int
     """7-field lines written (the last point of a seat in a game)."""
+    filtered: int = 0
+    """Input lines left out by the room and grade filters."""
 
     @property
     def lines(self) -> int:
@@ -107,12 +128,13 @@ class _SeenGames:
 class _Point:
     """A decision point waiting for its line to be written: its state and choice as
     written in its line (``"sparse\tnumeric\tprogression\tcandidates\tchoice"``), its
-    game result, and the state of the seat's next point once known."""
+    game result, its seat, and the state of the seat's next point once known."""
 
     head: str
     state: str
     rank: int
     score: int
+    seat: int
     next_state: str | None = None
 
     def line(self) -> str:
@@ -121,24 +143,34 @@ class _Point:
         return f"{self.head}\t{self.rank}\t{self.score}"
 
 
-def iter_rl_lines(lines: Iterable[SourceLine]) -> Generator[str, None, RLResult]:
-    """The offline-RL lines (without ``"\\n"``) of the BC lines ``lines`` (as
-    :func:`~referee.training.dataset.read_lines` gives them), streamed; returns the counts
-    (the ``StopIteration`` value). Raises :class:`GameOrderError` for a game that comes
-    back and :class:`~referee.training.dataset.TrainingDataError` for a bad line."""
+def _grade(sparse: Any) -> int:
+    """The grade of a point's own player, from its sparse features (an array)."""
+    own = sparse[(sparse >= GRADE[0]) & (sparse < GRADE[0] + 16)]
+    return int(own[0]) - GRADE[0] if len(own) else 0
+
+
+def _rl_points(lines: Iterable[SourceLine], min_room: int, min_grade: int
+               ) -> Generator[tuple[int, int, str], None, RLResult]:
+    """(game number, seat, offline-RL line) of the BC lines, streamed (see
+    :func:`iter_rl_lines`)."""
     seen = _SeenGames()
     game: str | None = None
     waiting: deque[_Point] = deque()  # in the order of the points
     latest: dict[int, _Point] = {}  # the last point of each seat so far
-    games = points = terminals = 0
+    games = points = terminals = filtered = 0
     for source in lines:
         annotation = parse_annotation(source.text, path=source.path,
                                       line_number=source.number)
+        sparse = annotation.state.sparse
+        if int(sparse[0]) < min_room or (min_grade and _grade(sparse) < min_grade):
+            filtered += 1
+            continue
         if annotation.game_id != game:
             if game is not None:
                 terminals += len(latest)
                 while waiting:
-                    yield waiting.popleft().line()
+                    point = waiting.popleft()
+                    yield games, point.seat, point.line()
                 seen.add(game)
             if annotation.game_id in seen:
                 raise GameOrderError(
@@ -152,26 +184,107 @@ def iter_rl_lines(lines: Iterable[SourceLine]) -> Generator[str, None, RLResult]
         points += 1
         fields = source.text.split("\t")
         state = "\t".join(fields[1:5])
-        point = _Point(f"{state}\t{fields[5]}", state, annotation.game_rank,
-                       annotation.game_score)
         seat = annotation.state.seat
+        point = _Point(f"{state}\t{fields[5]}", state, annotation.game_rank,
+                       annotation.game_score, seat)
         before = latest.get(seat)
         if before is not None:
             before.next_state = point.state
         latest[seat] = point
         waiting.append(point)
         while waiting and waiting[0].next_state is not None:
-            yield waiting.popleft().line()
+            point = waiting.popleft()
+            yield games, point.seat, point.line()
     terminals += len(latest)
     while waiting:
-        yield waiting.popleft().line()
+        point = waiting.popleft()
+        yield games, point.seat, point.line()
     return RLResult(games=games, points=points, transitions=points - terminals,
-                    terminals=terminals)
+                    terminals=terminals, filtered=filtered)
 
 
-def annotate4rl(inputs: Sequence[str | Path], output: str | Path) -> RLResult:
+def iter_rl_lines(lines: Iterable[SourceLine], *, min_room: int = 0, min_grade: int = 0
+                  ) -> Generator[str, None, RLResult]:
+    """The offline-RL lines (without ``"\\n"``) of the BC lines ``lines`` (as
+    :func:`~referee.training.dataset.read_lines` gives them), streamed, leaving out the
+    points of a room below ``min_room`` or of a player below grade ``min_grade``; returns
+    the counts (the ``StopIteration`` value). Raises :class:`GameOrderError` for a game
+    that comes back and :class:`~referee.training.dataset.TrainingDataError` for a bad
+    line."""
+    inner = _rl_points(lines, min_room, min_grade)
+    while True:
+        try:
+            _, _, line = next(inner)
+        except StopIteration as stop:
+            result: RLResult = stop.value
+            return result
+        yield line
+
+
+def iter_rl_chunks(lines: Iterable[SourceLine], *, min_room: int = 0, min_grade: int = 0,
+                   td_aware: bool = False, curriculum: bool = False
+                   ) -> Generator[list[str], None, RLResult]:
+    """The offline-RL lines of each game and seat together (a chunk; games in order, seats
+    ascending, lines in the order of the points), as kanachan's ``--td-aware`` (each chunk
+    from its last point to its first) and ``--curriculum`` (each line led by
+    ``n - i - 1`` and a tab, ``i`` its place in a chunk of ``n``, as written) make them."""
+    inner = _rl_points(lines, min_room, min_grade)
+    current = 0
+    seats: dict[int, list[str]] = {}
+
+    def chunks() -> Iterator[list[str]]:
+        for seat in sorted(seats):
+            chunk = seats[seat][::-1] if td_aware else seats[seat]
+            if curriculum:
+                chunk = [f"{len(chunk) - i - 1}\t{line}" for i, line in enumerate(chunk)]
+            yield chunk
+        seats.clear()
+
+    while True:
+        try:
+            game, seat, line = next(inner)
+        except StopIteration as stop:
+            yield from chunks()
+            result: RLResult = stop.value
+            return result
+        if game != current:
+            yield from chunks()
+            current = game
+        seats.setdefault(seat, []).append(line)
+
+
+def _write(out: BinaryIO, lines: Iterator[str]) -> None:
+    """Write ``lines`` (each with a line end added) in blocks."""
+    gathered: list[str] = []
+    size = 0
+    for line in lines:
+        gathered.append(line)
+        size += len(line)
+        if size >= _WRITE:
+            gathered.append("")
+            out.write("\n".join(gathered).encode())
+            gathered = []
+            size = 0
+    if gathered:
+        gathered.append("")
+        out.write("\n".join(gathered).encode())
+
+
+def _drain(generator: Generator[Any, None, RLResult], into: list[RLResult]) -> Iterator[Any]:
+    """The items of ``generator``, its returned value appended to ``into``."""
+    into.append((yield from generator))
+
+
+def annotate4rl(inputs: Sequence[str | Path], output: str | Path, *, min_room: int = 0,
+                min_grade: int = 0, td_aware: bool = False, curriculum: bool = False,
+                seed: int | None = None, temp_dir: str | Path | None = None) -> RLResult:
     """Write the offline-RL lines of the BC annotation files ``inputs`` (read one after
     the other, a game's lines together) to ``output`` (see the module's description).
+    ``min_room`` and ``min_grade`` leave out the points of a lower room or player's grade;
+    ``td_aware`` writes each game's and seat's chunk from its last point to its first, the
+    chunks in a random order (``seed``; shuffled on disk in ``temp_dir``, default the
+    output's folder, in bounded memory); ``curriculum`` leads each line with how many
+    lines of its chunk follow it.
 
     Raises ``ValueError`` for bad arguments, :class:`GameOrderError` for a game that comes
     back, :class:`~referee.training.dataset.TrainingDataError` for a bad line and
@@ -182,27 +295,46 @@ def annotate4rl(inputs: Sequence[str | Path], output: str | Path) -> RLResult:
         raise ValueError("no input files")
     if sum(str(path) == "-" for path in inputs) > 1:
         raise ValueError("standard input ('-') can only be read once")
-    converted = iter_rl_lines(read_lines(inputs))
+    results: list[RLResult] = []
+    source = read_lines(inputs)
     try:
+        if not td_aware and not curriculum:
+            converted: Iterator[str] = _drain(iter_rl_lines(source, min_room=min_room,
+                                                            min_grade=min_grade), results)
+        else:
+            chunks = _drain(iter_rl_chunks(source, min_room=min_room, min_grade=min_grade,
+                                           td_aware=td_aware, curriculum=curriculum), results)
+            if td_aware:
+                with tempfile.TemporaryDirectory(
+                        prefix=".annotate4rl-", dir=temp_dir or _folder(output)) as folder:
+                    _shuffled(chunks, Path(folder), output, seed)
+                return results[0]
+            converted = (line for chunk in chunks for line in chunk)
         with AtomicOutput(output) as out:
-            gathered: list[str] = []
-            size = 0
-            while True:
-                try:
-                    line = next(converted)
-                except StopIteration as stop:
-                    result: RLResult = stop.value
-                    break
-                gathered.append(line)
-                size += len(line)
-                if size >= _WRITE:
-                    gathered.append("")
-                    out.write("\n".join(gathered).encode())
-                    gathered = []
-                    size = 0
-            if gathered:
-                gathered.append("")
-                out.write("\n".join(gathered).encode())
+            _write(out, converted)
+        return results[0]
     finally:
-        converted.close()
-    return result
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
+
+
+def _folder(output: str | Path) -> str | None:
+    """The output's folder (None, the system's temporary folder, for standard output)."""
+    return None if str(output) == "-" else str(Path(output).resolve().parent)
+
+
+def _shuffled(chunks: Iterator[list[str]], folder: Path, output: str | Path,
+              seed: int | None) -> None:
+    """Write the chunks to ``output`` in a random order: each chunk one record of a file
+    (its lines joined by a unit separator), shuffled by
+    :func:`~referee.training.shuffle.shuffle_lines`, then its lines written out."""
+    records = folder / "chunks.txt"
+    with open(records, "wb") as out:
+        _write(out, (_SEPARATOR.join(chunk) for chunk in chunks))
+    shuffled = folder / "shuffled.txt"
+    shuffle_lines([records], shuffled, seed=seed, temp_dir=folder)
+    records.unlink()
+    with open(shuffled, "rb") as stream, AtomicOutput(output) as out:
+        for record in stream:
+            out.write(record.replace(_SEPARATOR.encode(), b"\n"))

@@ -9,11 +9,14 @@ for ``2010091009gm-00a9-0000-83af2648.mjlog``), or, when two inputs share that n
 path as given (tabs, commas and spaces made ``_``).
 
 The room and the grades come from the command line when given, else from the log (a Tenhou
-room, Tenhou dan), else the defaults (:mod:`referee.training.annotate`). A file that cannot
-be annotated (unreadable, not a whole game, a replay mismatch, no red fives) is skipped
-with its reason; the others are written. Files are annotated in ``jobs`` processes or on
-Ray (:mod:`referee.training.parallel`) and written in input order to one output
-(gzip or bz2 by its name, ``-`` for standard output), which appears complete or not at all.
+room, Tenhou dan), else the defaults (:mod:`referee.training.annotate`). So do the rules
+the games were played under (:func:`~referee.games.riichi.replay.chosen_rules`): a rule
+set or rules file named on the command line, else those the log records, else guessed.
+A file that cannot be annotated (unreadable, not a whole game, a replay mismatch, no red
+fives) is skipped with its reason; the others are written. Files are annotated in ``jobs``
+processes or on Ray (:mod:`referee.training.parallel`) and written in input order to one
+output (gzip or bz2 by its name, ``-`` for standard output), which appears complete or not
+at all.
 """
 
 from __future__ import annotations
@@ -48,10 +51,16 @@ _UNSAFE = re.compile(r"[\s,]")
 
 @dataclass(frozen=True)
 class Overrides:
-    """Command-line values that win over the log's: room 0..4, four grades 0..15."""
+    """Command-line values that win over the log's: room 0..4, four grades 0..15, the
+    rules the games were played under (a rule set's or a rules file's name, see
+    :mod:`referee.games.riichi.rulesets`; resolved where the file is annotated) and the
+    game length; and whether the points are kanachan's (:class:`Context`)."""
 
     room: int | None = None
     grades: tuple[int, ...] | None = None
+    rules: str | None = None
+    game_length: str | None = None
+    kanachan_exact: bool = True
 
 
 @dataclass
@@ -122,18 +131,21 @@ def context_for(overrides: Overrides, room: str | None = None,
                        for d in dans)
     else:
         grades = (DEFAULT_GRADE,) * 4
-    return Context(room=room_value, grades=grades)
+    return Context(room=room_value, grades=grades, kanachan_exact=overrides.kanachan_exact)
 
 
 def annotate_file(task: tuple[str, str, Overrides]) -> GameLines:
     """Annotate one log file (``(path, game id, overrides)``); errors come back as data."""
-    from referee.games.riichi.replay import load_log
+    from referee.games.riichi.replay import chosen_rules, load_log
+    from referee.games.riichi.rulesets import resolve_rules
 
     path, game_id, overrides = task
     try:
         loaded = load_log(path)
         context = context_for(overrides, loaded.room, loaded.dans)
-        lines = annotate_game(loaded.events, game_id, context, loaded.rules,
+        given = None if overrides.rules is None else resolve_rules(overrides.rules)
+        rules = chosen_rules(loaded, given, overrides.game_length)
+        lines = annotate_game(loaded.events, game_id, context, rules,
                               source=path, final_results=loaded.final_results)
     except (ValueError, OSError, EOFError) as exc:
         return GameLines(path, error=str(exc).replace("\n", " "))

@@ -11,7 +11,7 @@ same lines, whatever the number of jobs.
 Games run in ``jobs`` processes or as Ray tasks (:mod:`referee.training.parallel`); the
 lines are written in game order. With ``records`` each game's mjai log is also kept there
 as ``selfplay-<seed>.mjson`` (readable by ``referee replay riichi`` and ``referee annotate
-riichi``).
+riichi``; its ``start_game`` records the rules played).
 """
 
 from __future__ import annotations
@@ -30,29 +30,31 @@ __all__ = ["SelfPlayTask", "play_and_annotate", "selfplay"]
 
 @dataclass(frozen=True)
 class SelfPlayTask:
-    """One game to play: its seed, the four policies' names, the room rules (``tenhou``
-    or ``mahjong_soul``), the game length and where to keep its mjai log (or None)."""
+    """One game to play: its seed, the four policies' names, the rules (a rule set's name
+    or a rules file's path, :func:`~referee.games.riichi.rulesets.resolve_rules`), the game
+    length (None: the rules') and where to keep its mjai log (or None)."""
 
     seed: int
     players: tuple[str, ...]
     room: str = "tenhou"
-    length: str = "south"
+    length: str | None = None
     records: str | None = None
     context: Context = field(default_factory=Context)
 
 
 def play_and_annotate(task: SelfPlayTask) -> GameLines:
     """Play one game and annotate it; errors come back as data."""
-    from referee.games.riichi.adapter import room_rules
+    from referee.games.riichi.logrules import start_game_event
     from referee.games.riichi.match import POLICIES, self_play
     from referee.games.riichi.mjai import event_from_dict, write_mjai
+    from referee.games.riichi.rulesets import resolve_rules
 
     game_id = f"selfplay-{task.seed}"
     try:
-        rules = room_rules(task.room, task.length)
+        rules = resolve_rules(task.room, task.length)
         played = self_play([POLICIES[name] for name in task.players], rules, task.seed,
                            names=task.players)
-        events = [{"type": "start_game", "names": list(task.players)}, *played.game.events]
+        events = [start_game_event(task.players, rules), *played.game.events]
         if task.records is not None:
             write_mjai(Path(task.records) / f"{game_id}.mjson",
                        (event_from_dict(e) for e in events))
@@ -64,11 +66,14 @@ def play_and_annotate(task: SelfPlayTask) -> GameLines:
 
 def selfplay(games: int, output: str | Path, *, seed: int = 1,
              players: Sequence[str] = ("greedy",) * 4, room: str = "tenhou",
-             length: str = "south", records: str | Path | None = None,
+             length: str | None = None, records: str | Path | None = None,
              context: Context | None = None, jobs: int = 1,
              ray: str | None = None) -> AnnotateSummary:
-    """Play ``games`` games and write their annotations to ``output``."""
+    """Play ``games`` games and write their annotations to ``output``: the rules are the
+    rule set or rules file ``room`` names, with the game length ``length`` when given (a
+    rules file must be found at the same path by every process, on Ray every node)."""
     from referee.games.riichi.match import POLICIES
+    from referee.games.riichi.rulesets import resolve_rules
 
     if games < 1:
         raise ConfigError(f"--games must be at least 1, not {games}")
@@ -78,10 +83,9 @@ def selfplay(games: int, output: str | Path, *, seed: int = 1,
     if unknown:
         raise ConfigError(f"unknown player {unknown[0]!r} (built-in: "
                           f"{', '.join(sorted(POLICIES))})")
-    if room not in ("tenhou", "mahjong_soul"):
-        raise ConfigError(f"unknown room rules {room!r} (tenhou or mahjong_soul)")
-    if length not in ("east", "south"):
+    if length not in (None, "east", "south"):
         raise ConfigError(f"unknown game length {length!r} (east or south)")
+    resolve_rules(room, length)  # a ConfigError names a bad rule set or rules file
     folder = None
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)

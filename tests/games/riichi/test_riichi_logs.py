@@ -443,7 +443,8 @@ def test_first_kyoku_of_the_first_log() -> None:
     assert pon.event == Pon(actor=3, target=0, pai="P", consumed=("P", "P"))
     hora = next(r for r in records if isinstance(r.event, Hora))
     assert hora.event == Hora(actor=3, target=2, pai="3m", deltas=(0, 0, -5200, 5200), fu=40,
-                              fan=3, hora_points=5200, scores=(25000, 25000, 19800, 30200))
+                              fan=3, hora_points=5200, scores=(25000, 25000, 19800, 30200),
+                              yakus=(("seat wind north", 1), ("haku", 1), ("dora", 1)))
     assert hora.agari is not None
     assert hora.agari.yaku_names == ("seat wind north", "haku", "dora")
     assert hora.agari.limit_name == ""
@@ -495,7 +496,8 @@ def test_every_call_in_the_logs_names_its_tiles() -> None:
             if r.meld is None:
                 continue
             ev = r.event
-            shown = [*getattr(ev, "consumed", ()), *([ev.pai] if hasattr(ev, "pai") else [])]
+            pai = getattr(ev, "pai", None)  # (an ankan has none)
+            shown = [*getattr(ev, "consumed", ()), *([pai] if pai is not None else [])]
             assert sorted(shown) == sorted(mjai_name(t) for t in r.meld.tiles)
             reds += sum(t in RED_FIVES for t in r.meld.tiles)
     assert reds > 0, "no red five in any call"
@@ -543,9 +545,11 @@ def test_handmade_log_converts_as_documented() -> None:
     assert events[14] == Dora(dora_marker="E")
     assert events[16] == Chi(actor=2, target=1, pai="2m", consumed=("3m", "4m"))
     assert events[20] == Hora(actor=2, target=0, pai="9s", deltas=(-1000, 0, 1000, 0), fu=30,
-                              fan=1, hora_points=1000, scores=(24000, 25000, 26000, 25000))
+                              fan=1, hora_points=1000, scores=(24000, 25000, 26000, 25000),
+                              yakus=(("tanyao", 1),))
     assert events[21] == Hora(actor=3, target=0, pai="9s", deltas=(-2000, 0, 0, 2000), fu=30,
-                              fan=2, hora_points=2000, scores=(22000, 25000, 26000, 27000))
+                              fan=2, hora_points=2000, scores=(22000, 25000, 26000, 27000),
+                              yakus=(("tanyao", 1), ("dora", 1)))
     assert records[-1].owari is not None and records[-1].owari.scores == (22000, 25000,
                                                                           26000, 27000)
     rules = records[0].header.rules if records[0].header else None

@@ -191,3 +191,29 @@ def test_cli_plays_and_names_bad_options(tmp_path: Path) -> None:
                              capture_output=True, text=True, timeout=60)
         assert run.returncode == 2 and word in run.stderr
         assert "Traceback" not in run.stderr
+
+
+SEAT_BOT = Path(__file__).resolve().parents[2] / "brains" / "riichi_seat.py"
+
+
+def test_a_seat_placeholder_gives_each_bot_its_seat_in_every_rotation(tmp_path: Path) -> None:
+    """mjai.app bots read their seat from their first argument: ``{seat}`` is replaced by
+    the seat each plays, and the bot crashes (forfeits) when ``start_game`` disagrees."""
+    command = f"{sys.executable} {SEAT_BOT} {{seat}}"
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "match", "riichi",
+                          command, command, command, command, "--game", "east",
+                          "--rotations", "2", "--seed", "5", "--batched", "3",
+                          "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    for number in (1, 2):
+        record = json.loads((tmp_path / "out" / f"game-{number:03d}.json").read_text())
+        assert "forfeits" not in record["settings"] and "failures" not in record["settings"]
+        for seat in range(4):
+            name = record["players"][seat]["name"]
+            text = (tmp_path / "out" / f"game-{number}" / "work" / f"seat{seat + 1}-{name}"
+                    / "seat.txt").read_text()
+            assert text.split() == [str(seat), str(seat)]
+    fixed = PlayerSpec("fixed", [sys.executable, str(SEAT_BOT), "0"])  # no placeholder
+    record = play_riichi([fixed] * 4, RiichiMatchSettings(EAST, seed=5), tmp_path / "fixed")
+    assert sorted(f["seat"] for f in record.settings["forfeits"]) == [1, 2, 3]

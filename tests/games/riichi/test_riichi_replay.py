@@ -190,7 +190,9 @@ GOLDEN_EVENTS: Log = [
     {"type": "tsumo", "actor": 1, "pai": "7m"},
     {"type": "dahai", "actor": 1, "pai": "7m", "tsumogiri": True},
     {"type": "hora", "actor": 0, "target": 1, "pai": "7m", "deltas": [12600, -11600, 0, 0],
-     "ura_markers": ["5s"], "fu": 30, "fan": 4, "scores": [36600, 13400, 25000, 25000]},
+     "ura_markers": ["5s"], "yakus": [["立直", 1], ["一発", 1], ["平和", 1], ["赤ドラ", 1],
+                                      ["裏ドラ", 0]],
+     "fu": 30, "fan": 4, "hora_points": 11600, "scores": [36600, 13400, 25000, 25000]},
     {"type": "end_kyoku"},
 ]
 
@@ -514,9 +516,13 @@ def test_the_replay_command_checks_files_and_fails_on_a_broken_one(tmp_path: Pat
     lines = run.stdout.splitlines()
     assert run.returncode == 1 and lines[0].startswith("OK ")
     assert lines[1].startswith(f"FAIL {broken}") and f"event {hora + 1}" in lines[1]
-    bad = subprocess.run([*referee, "--game", "east", str(DATA / "nm.mjlog")],
+    east = subprocess.run([*referee, "--game", "east", str(DATA / "nm.mjlog")],
+                          capture_output=True, text=True, timeout=60)
+    assert east.returncode == 1 and east.stdout.startswith("FAIL")  # a south game, as east
+    bad = subprocess.run([*referee, "--room", "palace", str(DATA / "nm.mjlog")],
                          capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "--game needs --room" in bad.stderr
+    assert bad.returncode == 2 and "--room" in bad.stderr and "palace" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 def test_materialized_events_follow_their_objects_not_their_ids() -> None:
@@ -532,3 +538,76 @@ def test_materialized_events_follow_their_objects_not_their_ids() -> None:
     shared = Tsumo(actor=1, pai="C")
     twice = _materialize([shared, shared], None)
     assert twice[0] is twice[1] and twice[0] == {"type": "tsumo", "actor": 1, "pai": "C"}
+
+
+def test_a_dealers_first_discard_is_accepted_without_its_tsumogiri_flag() -> None:
+    """Mahjong Soul deals the dealer 14 tiles, so its first discard is never marked
+    tsumogiri: every kyoku's first discard written so (as converters of its logs do)."""
+    events = dicts(DATA / "yao9.mjlog")
+    starts = [i for i, e in enumerate(events) if e["type"] == "start_kyoku"]
+    unflagged = 0
+    for i in starts:
+        first = next(j for j in range(i, len(events)) if events[j]["type"] == "dahai")
+        if events[first]["tsumogiri"]:
+            events[first]["tsumogiri"] = False
+            unflagged += 1
+    assert unflagged == 2
+    assert verify_log(events, rules_of(DATA / "yao9.mjlog")).ended
+    later = next(j for j in range(starts[3], len(events)) if events[j]["type"] == "dahai"
+                 and events[j]["tsumogiri"] and j > starts[3] + 4)
+    events[later]["tsumogiri"] = False
+    with pytest.raises(ReplayError, match="tsumogiri"):
+        verify_log(events, rules_of(DATA / "yao9.mjlog"))
+
+
+# --- the value and the yaku of each win ---------------------------------------------------
+
+def test_every_win_of_the_real_logs_carries_its_points_and_yaku() -> None:
+    wins = [e for path in REAL for e in dicts(path) if e["type"] == "hora"]
+    assert len(wins) > 40
+    assert all(isinstance(e.get("hora_points"), int) and e["hora_points"] > 0 for e in wins)
+    assert all(e.get("yakus") for e in wins)
+
+
+@pytest.mark.parametrize("name", ["nm.mjlog", "double_ron.json"])
+def test_a_tampered_point_value_is_named(name: str) -> None:
+    path = next(p for p in REAL if p.name == name)
+    events = dicts(path)
+    hora = index_of(events, lambda e: e["type"] == "hora")
+    events[hora]["hora_points"] += 100
+    with pytest.raises(ReplayError, match=f"event {hora + 1}: hora: hora_points is"):
+        verify_log(events, rules_of(path))
+
+
+def test_a_tampered_yaku_is_named() -> None:
+    """The yaku are compared by identity: a riichi renamed tanyao (same han) fails."""
+    path = DATA / "nm.mjlog"
+    events = dicts(path)
+    hora = index_of(events, lambda e: e["type"] == "hora"
+                    and any(name == "riichi" for name, _ in e.get("yakus", [])))
+    yakus = events[hora]["yakus"]
+    assert not any(name == "tanyao" for name, _ in yakus)
+    events[hora]["yakus"] = [["tanyao" if n == "riichi" else n, h] for n, h in yakus]
+    with pytest.raises(ReplayError, match=f"event {hora + 1}: hora: the yaku are"):
+        verify_log(events, rules_of(path))
+
+
+def test_yaku_named_as_the_original_mjai_names_them() -> None:
+    """gimite/mjai's names: one ``sangenpai`` for the dragons, ``jikaze`` / ``bakaze`` for
+    the winds, ``dora`` counts ignored."""
+    from referee.games.riichi.yaku import same_yaku, tenhou_detail, yaku_key
+
+    engine = [["Riichi", 1], ["Menzen Tsumo", 1], ["Yakuhai (haku)", 1],
+              ["Yakuhai (seat wind east)", 1], ["Dora", 2]]
+    assert same_yaku([["reach", 1], ["menzenchin_tsumoho", 1], ["sangenpai", 1],
+                      ["jikaze", 1]], engine)
+    assert same_yaku([["立直", 1], ["門前清自摸和", 1], ["役牌 白", 1], ["自風 東", 1],
+                      ["ドラ", 2]], engine)
+    assert not same_yaku([["立直", 1], ["門前清自摸和", 1], ["役牌 中", 1], ["自風 東", 1]],
+                         engine)
+    assert not same_yaku([["reach", 1], ["menzenchin_tsumoho", 1], ["sangenpai", 1]], engine)
+    assert not same_yaku([["reach", 1], ["a yaku nobody knows", 1]], [["Riichi", 1]])
+    assert yaku_key("suanko") == "suanko" and yaku_key("Suu Ankou Tanki") == 41
+    assert tenhou_detail(["30符4飜3900点∀", "立直(1飜)", "ドラ(3飜)"]) \
+        == (30, 4, 11700, [("立直", 1), ("ドラ", 3)])
+    assert tenhou_detail(["満貫2000-4000点", "四槓子(役満)"])[1:3] == (13, 8000)

@@ -1057,7 +1057,8 @@ def test_presets() -> None:
     soul = RiichiRules.mahjong_soul()
     assert soul.uma == (15, 5, -5, -15) and soul.return_points == 25000 and soul.target == 30000
     assert not soul.triple_ron_abort and soul.pao
-    assert soul.scoring_rules() == ScoringRules(double_yakuman=True, kiriage=True)
+    assert soul.scoring_rules() == ScoringRules(double_yakuman=True, kiriage=False)
+    assert soul.scoring_rules() == ScoringRules.mahjong_soul()
     assert RiichiRules().scoring_rules() == ScoringRules.tenhou()
     assert RiichiRules().target == 30000
     with pytest.raises(ValueError):

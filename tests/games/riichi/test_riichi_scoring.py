@@ -138,11 +138,17 @@ def test_closed_ron_mangan_and_dealer_mangan() -> None:
 
 
 def test_four_han_30_fu_7700_and_kiriage() -> None:
+    """7700 on Tenhou and on Mahjong Soul (no kiriage there, as RiichiEnv's Mahjong Soul
+    preset, checked against real Mahjong Soul games, pays it); 8000 with kiriage on."""
     info = win(TANPIN, "8s", riichi=True, dora="5s")  # 6s is dora
     v = value(info)
     assert (v.han, v.fu, v.ron_points, v.limit) == (4, 30, 7700, "")
     soul = value(info, ScoringRules.mahjong_soul())
-    assert (soul.ron_points, soul.limit) == (8000, "kiriage mangan")
+    assert (soul.ron_points, soul.limit) == (7700, "")
+    dealer = value(replace(info, seat_wind=0), ScoringRules.mahjong_soul())
+    assert dealer.ron_points == 11600
+    kiriage = value(info, ScoringRules(kiriage=True))
+    assert (kiriage.ron_points, kiriage.limit) == (8000, "kiriage mangan")
 
 
 def test_three_han_30_fu_tsumo_1000_2000() -> None:

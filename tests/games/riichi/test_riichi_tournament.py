@@ -188,7 +188,8 @@ def test_the_settings_choose_the_room_and_the_length(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("line", "message"), [
     ('game = "west"', "t.toml: settings.game: Input should be 'east' or 'south'"),
-    ('room = "osaka"', "t.toml: settings.room: Input should be 'tenhou' or 'mahjong_soul'"),
+    ('room = "osaka"',
+     "t.toml: settings.room: Input should be 'tenhou', 'mahjong_soul' or 'mjai_app'"),
     ("decision_time = 0", "t.toml: settings.decision_time: Input should be greater than 0"),
     ("startup_time = -1", "t.toml: settings.startup_time: Input should be greater than 0"),
     ("max_failures = 0", "t.toml: settings.max_failures: Input should be greater than or equal"),
@@ -301,3 +302,25 @@ def test_the_example_tournament_file_loads() -> None:
     names = [p.name for p in tournament.players]
     assert names == ["greedy", "tsumogiri-1", "tsumogiri-2", "tsumogiri-3"]
     assert tournament.adapter.describe(tournament.settings)["game"] == "east"
+
+
+SEAT_BOT = Path(__file__).resolve().parents[2] / "brains" / "riichi_seat.py"
+
+
+def test_a_tournament_gives_seat_placeholders_each_bot_s_seat(tmp_path: Path) -> None:
+    """Bots that take their seat as an argument (``{seat}``) pass the player check (seat
+    0) and play every rotation of a duplicate group in the seat they are told."""
+    path = riichi_file(tmp_path, [], name="seats")
+    players = "".join(f'[[players]]\nname = "s{k}"\n'
+                      f'command = [{sys.executable!r}, {str(SEAT_BOT)!r}, "{{seat}}"]\n'
+                      for k in range(4))
+    path.write_text(path.read_text() + players)
+    out = tmp_path / "out"
+    run_tournament(path, Console(file=io.StringIO()), out_dir=out, concurrency=2)
+    rows = done_rows(out)
+    assert len(rows) == 4 and all(r.outcome == "normal" for r in rows)
+    for record in stored_records(out).values():
+        assert "forfeits" not in record.settings and "failures" not in record.settings
+    seats = sorted(p.read_text() for p in out.glob("slots/*/work/*/seat.txt"))
+    assert seats and all(text.split()[0] == text.split()[1] for text in seats)
+    assert len({text for text in seats}) == 4  # every seat was played

@@ -41,6 +41,7 @@ from referee.games.riichi.match import (
     pass_all,
     play_riichi,
     read_answer,
+    seated,
 )
 from referee.games.riichi.rules import (
     WIND_NAMES,
@@ -50,12 +51,13 @@ from referee.games.riichi.rules import (
     RiichiRules,
     action_from_mjai,
 )
+from referee.games.riichi.rulesets import PRESETS, preset_rules
 
 __all__ = ["ROOMS", "RiichiAdapter", "RiichiSettings", "RiichiTable", "riichi_replay",
            "room_rules"]
 
-ROOMS = {"tenhou": RiichiRules.tenhou, "mahjong_soul": RiichiRules.mahjong_soul}
-"""The rule sets a tournament may choose, by the name of the room they come from."""
+ROOMS = PRESETS
+"""The rule sets a tournament may choose, by name (:mod:`referee.games.riichi.rulesets`)."""
 
 _DEFAULTS = RiichiMatchSettings()
 
@@ -65,11 +67,10 @@ riichi, tsumo or nine-terminal draw is possible), so a discard is the one right 
 
 
 def room_rules(room: str, game: str) -> RiichiRules:
-    """The rules of ``room`` (``tenhou``, ``mahjong_soul``) for an ``east`` or ``south``
-    game; ``ValueError`` for an unknown room or length."""
-    if room not in ROOMS:
-        raise ValueError(f"unknown room {room!r} (known: {', '.join(ROOMS)})")
-    return replace(ROOMS[room](), game_length=game)
+    """The rules of ``room`` (a rule set's name: ``tenhou``, ``mahjong_soul``,
+    ``mjai_app``) for an ``east`` or ``south`` game; ``ValueError`` (a
+    :class:`~referee.games.riichi.rulesets.RulesError`) for an unknown room or length."""
+    return preset_rules(room, game)
 
 
 class RiichiTable(BaseModel):
@@ -79,8 +80,9 @@ class RiichiTable(BaseModel):
 
     game: Literal["east", "south"] = "south"
     """``east``: an east-only game (tonpuusen); ``south``: east and south (hanchan)."""
-    room: Literal["tenhou", "mahjong_soul"] = "tenhou"
-    """Whose ranked-room rules: :meth:`RiichiRules.tenhou` or :meth:`RiichiRules.mahjong_soul`."""
+    room: Literal["tenhou", "mahjong_soul", "mjai_app"] = "tenhou"
+    """Whose rules (:data:`~referee.games.riichi.rulesets.PRESETS`): Tenhou's or Mahjong
+    Soul's ranked rooms, or the mjai.app simulator's."""
     decision_time: float = Field(default=_DEFAULTS.decision_time, gt=0)
     startup_time: float = Field(default=_DEFAULTS.startup_time, gt=0)
     """Seconds for a bot's first answer (it may load a model)."""
@@ -133,8 +135,9 @@ class RiichiAdapter:
 
     def check_player(self, settings: RiichiSettings, player: PlayerSpec,
                      work_dir: Path) -> None:
-        """Start the program and tell it, as seat 0, ``start_game``, then ``start_kyoku``
-        and its own ``tsumo`` as the dealer of East 1 (the wall of :data:`CHECK_SEED`).
+        """Start the program (``{seat}`` in its command line made 0) and tell it, as seat
+        0, ``start_game``, then ``start_kyoku`` and its own ``tsumo`` as the dealer of East
+        1 (the wall of :data:`CHECK_SEED`).
 
         It must answer ``none`` to the first two (``startup_time`` for the first answer)
         and a legal ``dahai`` of one of its tiles to the draw within ``decision_time``.
@@ -145,7 +148,7 @@ class RiichiAdapter:
         *greetings, draw = [{"type": "start_game", "names": names}, *game.events]
         process = None
         try:
-            process = start_player(player, work_dir, seed=0, tag="check-")
+            process = start_player(seated(player, 0), work_dir, seed=0, tag="check-")
             wait = match.startup_time
             for event in greetings:
                 answer = _exchange(process, mask_event(event, 0), time.monotonic() + wait)

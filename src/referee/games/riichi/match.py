@@ -1,11 +1,13 @@
 """The mjai referee: four bot programs play a Riichi game over pipes.
 
-Each bot is one process for the whole game. The referee sends it every event of the game
-as mjai JSON, masked for its seat (other seats' draws and starting hands are ``"?"``),
-starting with ``start_game`` (the names and its ``id``). It answers every line with one
-JSON line: its action when the event asks it a decision, ``{"type": "none"}`` otherwise.
-A bot in *batched* mode (mjai.app style) gets a JSON array of all events since its last
-answer, only when it has a decision (and at the end of the game), and answers once.
+Each bot is one process for the whole game; ``{seat}`` in its command line becomes the
+seat it plays, 0-3 (:func:`seated`), as mjai.app bots take it as their first argument.
+The referee sends it every event of the game as mjai JSON, masked for its seat (other
+seats' draws and starting hands are ``"?"``), starting with ``start_game`` (the names and
+its ``id``). It answers every line with one JSON line: its action when the event asks it a
+decision, ``{"type": "none"}`` otherwise. A bot in *batched* mode (mjai.app style) gets a
+JSON array of all events since its last answer, only when it has a decision (and at the
+end of the game), and answers once.
 
 A malformed answer (``garbage``), an action the hand does not allow (``illegal``), an
 action where nothing was asked (``unasked``) or no answer within ``decision_time``
@@ -15,7 +17,9 @@ record gets a note with the hand and the raw line. After ``max_failures`` failur
 once when the program crashes, the bot *forfeits*: it is stopped and the safe default
 plays its seat to the end (the record says when). Nothing else stops a game.
 
-The whole game (unmasked) is written as a gzipped mjai log next to the JSON record.
+The whole game (unmasked) is written as a gzipped mjai log next to the JSON record; its
+``start_game`` records the rules played (:func:`~referee.games.riichi.logrules.
+start_game_event`).
 :func:`self_play` plays in-process policies over the same masked views, for fast games.
 """
 
@@ -25,7 +29,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,7 @@ from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.riichi.bots import greedy, tsumogiri
 from referee.games.riichi.bots.player import Policy, View, decide
+from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.mjai import event_from_dict, write_mjai
 from referee.games.riichi.rules import (
     Action,
@@ -48,9 +53,10 @@ from referee.games.riichi.rules import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BUILTIN_PLAYERS", "POLICIES", "AnswerError", "RiichiMatchSettings",
-           "SelfPlayResult", "apply_logged", "mask_event", "may_pass", "pass_all",
-           "play_riichi", "read_answer", "run_match", "safe_default", "self_play"]
+__all__ = ["BUILTIN_PLAYERS", "POLICIES", "SEAT_PLACEHOLDER", "AnswerError",
+           "RiichiMatchSettings", "SelfPlayResult", "apply_logged", "mask_event", "may_pass",
+           "pass_all", "play_riichi", "read_answer", "run_match", "safe_default", "seated",
+           "self_play"]
 
 BUILTIN_PLAYERS = {
     "tsumogiri": "referee.games.riichi.bots.tsumogiri",
@@ -90,6 +96,20 @@ class RiichiMatchSettings:
 
 
 # ------------------------------------------------------------------------------ helpers
+
+
+SEAT_PLACEHOLDER = "{seat}"
+"""Replaced, in every word of a bot's command line, by the seat the bot plays (0-3):
+mjai.app bots read their seat from their first argument (``python bot.py 0``)."""
+
+
+def seated(player: PlayerSpec, seat: int) -> PlayerSpec:
+    """``player`` with :data:`SEAT_PLACEHOLDER` in its command line replaced by ``seat``
+    (0 the first dealer's seat, then 1 its right neighbour...); unchanged without it."""
+    if not any(SEAT_PLACEHOLDER in word for word in player.command):
+        return player
+    return replace(player, command=[w.replace(SEAT_PLACEHOLDER, str(seat))
+                                    for w in player.command])
 
 
 _MASKED = frozenset({"start_game", "tsumo", "start_kyoku"})
@@ -384,7 +404,8 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
         for s, player in enumerate(players):
             try:
                 process: BotProcess | None = start_player(
-                    player, folder, seed=settings.seed * 4 + s, tag=f"seat{s + 1}-")
+                    seated(player, s), folder, seed=settings.seed * 4 + s,
+                    tag=f"seat{s + 1}-")
             except BotFault as fault:
                 process = None
                 seats.append(_Seat(s, None, settings.batched[s]))
@@ -404,7 +425,7 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
     path = log_path or folder / "game.mjson.gz"
     path.parent.mkdir(parents=True, exist_ok=True)
     write_mjai(path, (event_from_dict(e) for e in
-                      [{"type": "start_game", "names": [p.name for p in players]},
+                      [start_game_event([p.name for p in players], settings.rules),
                        *game.events]))
     record.settings["mjai_log"] = path.name
     forfeits = [s.seat for s in seats if s.forfeited]

@@ -12,15 +12,17 @@ Field sets (required first; ``?`` = optional):
 
 - ``none``; ``end_kyoku``; ``end_game``; ``error`` (message?)
 - ``start_game``: names? (4), id? (seat), seed? (Mortal's pair), uri?, kyoku_first?, aka_flag?
-- ``start_kyoku``: bakaze, dora_marker, kyoku (1-4), honba, kyotaku, oya, scores (4),
-  tehais (4 x 13, ``?`` allowed)
+- ``start_kyoku``: bakaze, dora_marker, kyoku (1-4), honba, kyotaku, oya, scores? (4; the
+  original mjai server leaves them out), tehais (4 x 13, ``?`` allowed)
 - ``tsumo``: actor, pai (``?`` allowed); ``dahai``: actor, pai, tsumogiri
 - ``chi`` / ``pon``: actor, target, pai, consumed (2); ``daiminkan``: consumed (3)
-- ``kakan``: actor, pai, consumed (3); ``ankan``: actor, consumed (4); ``dora``: dora_marker
+- ``kakan``: actor, pai, consumed (3); ``ankan``: actor, consumed (4), pai? (some writers
+  name one of the four); ``dora``: dora_marker
 - ``reach``: actor; ``reach_accepted``: actor, deltas?, scores?
 - ``hora``: actor, target, pai?, deltas?, ura_markers? (Mortal), uradora_markers? (original),
   hora_tehais?, yakus? ([name, han] pairs), fu?, fan?, hora_points?, scores?
-- ``ryukyoku``: reason?, deltas?, scores?, tehais? (4 lists), tenpais? (4)
+- ``ryukyoku``: reason?, deltas?, scores?, tehais? (4 lists), tenpais? (4); the reasons of
+  other writers are read as the original mjai's (:func:`ryukyoku_reason`)
 
 Every problem is an :class:`MjaiError` (a ``ValueError``) naming the source, the line and what
 is wrong. Log files are JSON lines, plain or gzip (recognised by content, not by name), read and
@@ -36,16 +38,17 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, BinaryIO, ClassVar, cast
+from typing import Any, BinaryIO, ClassVar, Final, cast
 
 from referee.core.compressed import GZIP_MAGIC
 from referee.games.riichi.tiles import UNKNOWN, parse_mjai
 
 __all__ = [
-    "EVENT_TYPES", "Ankan", "Chi", "Dahai", "Daiminkan", "Dora", "EndGame", "EndKyoku",
-    "Error", "Event", "Hora", "Kakan", "MjaiError", "NoneEvent", "Pon", "Reach",
-    "ReachAccepted", "Ryukyoku", "StartGame", "StartKyoku", "Tsumo", "dump_lines",
-    "event_from_dict", "iter_events", "open_log", "parse_event", "read_mjai", "write_mjai",
+    "EVENT_TYPES", "RYUKYOKU_REASONS", "Ankan", "Chi", "Dahai", "Daiminkan", "Dora",
+    "EndGame", "EndKyoku", "Error", "Event", "Hora", "Kakan", "MjaiError", "NoneEvent", "Pon",
+    "Reach", "ReachAccepted", "Ryukyoku", "StartGame", "StartKyoku", "Tsumo",
+    "dump_lines", "event_from_dict", "iter_events", "open_log", "parse_event", "read_mjai",
+    "ryukyoku_reason", "write_mjai",
 ]
 
 WINDS = ("E", "S", "W", "N")
@@ -242,7 +245,7 @@ class StartKyoku(Event):
     honba: int = _f(_nonneg)
     kyotaku: int = _f(_nonneg)
     oya: int = _f(_seat)
-    scores: tuple[int, ...] = _f(_QUAD)
+    scores: tuple[int, ...] | None = _f(_QUAD, optional=True)
     tehais: tuple[tuple[str, ...], ...] = _f(_list(_HAND13, 4))
 
 
@@ -310,11 +313,13 @@ class Kakan(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ankan(Event):
-    """``ankan``: a closed kan of the four ``consumed`` tiles."""
+    """``ankan``: a closed kan of the four ``consumed`` tiles (``pai``, when a writer gives
+    it, one of them)."""
 
     type: ClassVar[str] = "ankan"
     actor: int = _f(_seat)
     consumed: tuple[str, ...] = _f(_list(_tile, 4))
+    pai: str | None = _f(_tile, optional=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -402,6 +407,28 @@ class Error(Event):
 
     type: ClassVar[str] = "error"
     message: str | None = _f(_str, optional=True)
+
+
+RYUKYOKU_REASONS: Final[dict[str, str]] = {
+    **{name: name for name in ("fanpai", "nagashimangan", "kyushukyuhai", "sufonrenta",
+                               "sukaikan", "suchareach", "sanchaho")},
+    "exhaustive_draw": "fanpai", "nagashi_mangan": "nagashimangan",
+    "kyushu_kyuhai": "kyushukyuhai", "kyuushu_kyuuhai": "kyushukyuhai",
+    "sufuurenta": "sufonrenta", "suufon_renda": "sufonrenta",
+    "suukansansen": "sukaikan", "suukaikan": "sukaikan",
+    "suucha_riichi": "suchareach", "suurechi": "suchareach",
+    "sanchahou": "sanchaho",
+}
+"""A draw's reason as writers name it (the original mjai's names, RiichiEnv's and
+mjai.app's ``exhaustive_draw``, ``kyushu_kyuhai``, ``sufuurenta``, ``suukansansen``,
+``suucha_riichi``, and spellings in full) to the original mjai's name."""
+
+
+def ryukyoku_reason(name: str) -> str:
+    """The original mjai's name of a draw's reason (``fanpai``, ``nagashimangan``,
+    ``kyushukyuhai``, ``sufonrenta``, ``sukaikan``, ``suchareach``, ``sanchaho``); a name
+    no writer is known to use is returned as it is."""
+    return RYUKYOKU_REASONS.get(name, name)
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

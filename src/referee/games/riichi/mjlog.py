@@ -21,28 +21,19 @@ The conversion:
   recorded scores.
 - ``AGARI`` is ``hora`` (``pai`` the winning tile ``machi``, deltas and scores from ``sc``,
   ``ura_markers`` from ``doraHaiUra``, ``fu``/``hora_points`` from ``ten``, ``fan`` the sum of
-  the yaku han, or 13 per yakuman); ``RYUUKYOKU`` is ``ryukyoku`` with the reason named as the
-  original mjai does (exhaustive ``fanpai``, ``kyushukyuhai``, ``sufonrenta``, ``suchareach``,
-  ``sanchaho``, ``sukaikan``, ``nagashimangan``).
+  the yaku han, or 13 per yakuman, ``yakus`` the yaku named by
+  :data:`~referee.games.riichi.yaku.YAKU_NAMES` with their han); ``RYUUKYOKU`` is
+  ``ryukyoku`` with the reason named as the original mjai does (exhaustive ``fanpai``,
+  ``kyushukyuhai``, ``sufonrenta``, ``suchareach``, ``sanchaho``, ``sukaikan``,
+  ``nagashimangan``).
 - ``owari`` on the last result ends the game: ``end_kyoku`` then ``end_game``, the final
   scores and points on the record. ``SHUFFLE``, ``BYE``, reconnect ``UN`` and ``FURITEN``
   give no event. A log that stops between kyoku just stops (no ``end_game``); one that stops
   inside a kyoku, or any malformed element, is an :class:`MjlogError` naming the file, the
   element number and its tag.
 
-Tenhou's meld field ``m`` (bit 0 is the lowest):
-
-- bits 0-1: the seat the tile came from, counted from the caller (1 right, 2 across, 3 left);
-  0 for a closed kan.
-- bit 2 set, a chi: bits 3-4, 5-6 and 7-8 are the copies (0-3) of the run's first, second and
-  third tile; bits 10-15 hold ``run * 3 + called``, where ``run = suit * 7 + rank - 1`` of the
-  run's lowest tile (rank 1-7) and ``called`` is which of the three was taken.
-- else bit 3 set, a pon, or bit 4 set, an added kan: bits 5-6 are the copy left out of the pon
-  (the copy added, for the kan); bits 9-15 hold ``kind * 3 + called``, ``called`` indexing the
-  three pon tiles in copy order.
-- else bit 5 set: a North taken out in three-player (not supported here).
-- else a kan from a discard, or a closed kan when bits 0-1 are 0: bits 8-15 are the tile id
-  ``kind * 4 + copy`` of the tile called (any tile of the kind for a closed kan).
+Tenhou's meld field ``m`` is decoded by :func:`~referee.games.riichi.tenhou_meld.
+decode_meld`.
 
 ``GO type`` bits: 0x01 against people, 0x02 no red fives, 0x04 no open tanyao, 0x08 east-south
 (else east only), 0x10 three-player, 0x20 and 0x80 the room (neither: ippan, 0x80 joukyuu,
@@ -85,27 +76,15 @@ from referee.games.riichi.mjai import (
     Tsumo,
     open_log,
 )
+from referee.games.riichi.tenhou_meld import decode_meld
 from referee.games.riichi.tiles import TILES, kind_name, kind_of, mjai_name
+from referee.games.riichi.yaku import YAKU_NAMES
 
 __all__ = [
     "LIMIT_NAMES", "RYUUKYOKU_REASONS", "YAKU_NAMES", "Agari", "MjlogError", "MjlogEvent",
     "MjlogHeader", "Owari", "Player", "RoomRules", "Ryuukyoku", "decode_meld", "iter_mjlog",
     "read_mjlog_events",
 ]
-
-YAKU_NAMES: dict[int, str] = dict(enumerate((
-    "menzen tsumo", "riichi", "ippatsu", "chankan", "rinshan kaihou", "haitei", "houtei",
-    "pinfu", "tanyao", "iipeikou", "seat wind east", "seat wind south", "seat wind west",
-    "seat wind north", "round wind east", "round wind south", "round wind west",
-    "round wind north", "haku", "hatsu", "chun", "double riichi", "chiitoitsu", "chanta",
-    "ittsu", "sanshoku doujun", "sanshoku doukou", "sankantsu", "toitoi", "sanankou",
-    "shousangen", "honroutou", "ryanpeikou", "junchan", "honitsu", "chinitsu", "renhou",
-    "tenhou", "chiihou", "daisangen", "suuankou", "suuankou tanki", "tsuuiisou", "ryuuiisou",
-    "chinroutou", "chuuren poutou", "junsei chuuren poutou", "kokushi musou",
-    "kokushi musou 13-wait", "daisuushii", "shousuushii", "suukantsu", "dora", "uradora",
-    "akadora",
-)))
-"""Tenhou's yaku ids (the ``yaku`` and ``yakuman`` attributes of AGARI)."""
 
 LIMIT_NAMES = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 """The third number of AGARI ``ten``."""
@@ -252,8 +231,13 @@ class Agari:
     @property
     def yaku_names(self) -> tuple[str, ...]:
         """The names of the yaku and yakuman scored."""
-        ids = [y for y, _ in self.yaku] + list(self.yakuman)
-        return tuple(YAKU_NAMES.get(y, f"yaku {y}") for y in ids)
+        return tuple(name for name, _ in self.named_yaku)
+
+    @property
+    def named_yaku(self) -> tuple[tuple[str, int], ...]:
+        """(name, han) of the yaku, then of the yakuman (13 han each)."""
+        pairs = [*self.yaku, *((y, 13) for y in self.yakuman)]
+        return tuple((YAKU_NAMES.get(y, f"yaku {y}"), h) for y, h in pairs)
 
     @property
     def limit_name(self) -> str:
@@ -327,52 +311,6 @@ class MjlogEvent:
                  "header", "owari")
         return "MjlogEvent(" + ", ".join(
             f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True)) + ")"
-
-
-# --- meld decoding -------------------------------------------------------------------------
-
-def decode_meld(m: int, who: int) -> Meld:
-    """The meld of Tenhou's bit field ``m`` called by seat ``who`` (see the module notes).
-
-    For an added kan the meld's ``taken``/``target`` are those of the pon it grew from.
-    ``ValueError`` for a three-player North or a field that does not decode.
-    """
-    if not 0 <= m < 1 << 16:
-        raise ValueError(f"meld field {m} out of range")
-    offset = m & 0x3
-    target = (who + offset) % 4 if offset else None
-    if m & 0x4:
-        if not offset:
-            raise ValueError(f"chi {m} taken from the caller")
-        pattern = m >> 10
-        run, called = divmod(pattern, 3)
-        suit, low = divmod(run, 7)
-        if suit > 2:
-            raise ValueError(f"chi {m} has no suit")
-        first = suit * 9 + low
-        copies = ((m >> 3) & 3, (m >> 5) & 3, (m >> 7) & 3)
-        tiles = tuple((first + i) * 4 + copies[i] for i in range(3))
-        return Meld(MeldType.CHI, tiles, tiles[called], target)
-    if m & 0x18:
-        if not offset:
-            raise ValueError(f"pon {m} taken from the caller")
-        kind, called = divmod(m >> 9, 3)
-        if kind >= 34:
-            raise ValueError(f"pon {m} has no tile kind")
-        left_out = (m >> 5) & 3
-        pon = tuple(kind * 4 + c for c in range(4) if c != left_out)
-        if m & 0x8:
-            return Meld(MeldType.PON, pon, pon[called], target)
-        return Meld(MeldType.KAKAN, tuple(range(kind * 4, kind * 4 + 4)), pon[called], target)
-    if m & 0x20:
-        raise ValueError(f"meld {m} is a three-player North (not supported)")
-    tile = m >> 8
-    if tile >= TILES:
-        raise ValueError(f"kan {m} has no tile")
-    tiles = tuple(range(kind_of(tile) * 4, kind_of(tile) * 4 + 4))
-    if target is None:
-        return Meld(MeldType.ANKAN, tiles)
-    return Meld(MeldType.DAIMINKAN, tiles, tile, target)
 
 
 # --- the reader ----------------------------------------------------------------------------
@@ -687,7 +625,7 @@ class _Reader:
         fan = agari.han if yaku else 13 * len(yakuman)
         event = Hora(actor=who, target=from_who, pai=self.name(machi), deltas=deltas,
                      ura_markers=self.names(ura) if ura else None, fu=fu, fan=fan,
-                     hora_points=points, pao=pao[0] if pao else None,
+                     hora_points=points, pao=pao[0] if pao else None, yakus=agari.named_yaku,
                      scores=tuple(s + d for s, d in zip(scores, deltas, strict=True)))
         kyoku.ended = True
         self.emit(event, tile=machi, agari=agari)

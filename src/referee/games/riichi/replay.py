@@ -16,7 +16,9 @@ Then it plays the log: every action (``dahai``, ``reach``, the calls and kans, `
 nine-terminal ``ryukyoku``) must be among the engine's legal actions when it is taken; seats
 the log shows no answer from pass; and every event the engine emits must be the log's, in
 order: type, actor, target, tiles (``consumed`` in any order), ``tsumogiri``, deltas,
-scores, the draw's reason, ``fu`` and ``fan`` of a win, the ura indicators of a riichi
+scores, the draw's reason, ``fu``, ``fan``, ``hora_points`` (the hand's value: Tenhou's
+``ten``) and the yaku (by identity, whatever the log's names:
+:func:`~referee.games.riichi.yaku.same_yaku`) of a win, the ura indicators of a riichi
 winner, whichever of these the log gives. ``dora`` events are matched in order but may sit
 anywhere after their kan (sources place a kan's dora differently). Between kyoku the
 engine's next position (round, number, honba, sticks, dealer, scores) must be the log's next
@@ -28,13 +30,9 @@ Every mismatch is a :class:`ReplayError` (an :class:`~referee.games.riichi.mjai.
 naming the event's number in the stream (from 1: the line of an mjai file without blank
 lines), what the log says and what the engine says. The result is a :class:`ReplayReport`.
 
-Rules: ``rules`` (default :class:`~referee.games.riichi.rules.RiichiRules`, Tenhou's) are
-used as given, except red fives, which follow the log when it tells: a red five anywhere
-means red fives, four plain fives of a suit in one kyoku none, else ``start_game``'s
-``aka_flag``. Without ``rules`` the game length comes from ``start_game``'s ``kyoku_first``
-(4 east only, 0 east-south, as mjai-reviewer writes it) or from the log's kyoku: a game that
-ends in the East round, or early in the South round with nobody below zero, was an east
-game.
+Rules: ``rules`` are used as given; without them those the log records in ``start_game``
+(our own logs do), else Tenhou's with the game length guessed from the log; red fives
+always follow the log when it tells (:mod:`referee.games.riichi.logrules`).
 
 :func:`load_log` reads a file of any supported format (told by content, plain or gzip),
 :func:`verify_file` verifies one with the rules and final results its source records, and
@@ -45,12 +43,12 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from referee.games.riichi.logrules import kyoku_end, recorded_rules, rules_for, wall_tiles
 from referee.games.riichi.mjai import (
     EndGame,
     Event,
@@ -58,6 +56,7 @@ from referee.games.riichi.mjai import (
     event_from_dict,
     open_log,
     read_mjai,
+    ryukyoku_reason,
 )
 from referee.games.riichi.mjlog import RoomRules, iter_mjlog
 from referee.games.riichi.rules import (
@@ -73,10 +72,11 @@ from referee.games.riichi.rules import (
 )
 from referee.games.riichi.tenhou_json import read_tenhou_json
 from referee.games.riichi.tiles import UNKNOWN, parse_mjai, tile_of
+from referee.games.riichi.yaku import same_yaku
 
 __all__ = [
     "FORMATS", "DecisionObserver", "LoadedLog", "ReplayError", "ReplayReport", "check_logs",
-    "detect_format", "load_log", "verify_file", "verify_log",
+    "chosen_rules", "detect_format", "load_log", "verify_file", "verify_log",
 ]
 
 FORMATS: Final = ("mjai", "mjlog", "tenhou-json")
@@ -90,11 +90,15 @@ _KANS: Final = frozenset({"daiminkan", "ankan", "kakan"})
 _OWN_TURN: Final = frozenset({"dahai", "reach", "kakan", "ankan", "hora", "ryukyoku"})
 _CALLS: Final = frozenset({"chi", "pon", "daiminkan"})
 _COMPARED: Final = ("actor", "target", "pai", "tsumogiri", "consumed", "dora_marker",
-                    "deltas", "scores", "reason", "tenpais", "fu", "fan", "ura_markers",
-                    "pao", "bakaze", "kyoku", "honba", "kyotaku", "oya", "tehais")
-_compared_keys: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}
-"""Per key order of a logged event, the keys of _COMPARED it has, in _COMPARED's order."""
-_FIVES: Final = ("5m", "5p", "5s")
+                    "deltas", "scores", "reason", "tenpais", "fu", "fan", "hora_points",
+                    "yakus", "ura_markers", "pao", "bakaze", "kyoku", "honba", "kyotaku",
+                    "oya", "tehais")
+_SPECIAL: Final = frozenset({"consumed", "ura_markers", "reason", "yakus", "tehais"})
+"""Compared otherwise than as they are (and an ankan's ``pai``, which the engine does not
+give)."""
+_compared_keys: Final[dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+"""Per key order of a logged event, the keys of _COMPARED it has, in _COMPARED's order:
+those compared as they are, then those of :data:`_SPECIAL`."""
 _CLIP: Final = 240
 
 
@@ -164,7 +168,7 @@ def verify_log(events: Iterable[Event | Mapping[str, Any]], rules: RiichiRules |
     the engine emits it (Tenhou's order); ``observer`` is called with every decision
     (passes included) before it is applied. ``ReplayError`` on the first difference."""
     log = _materialize(events, source)
-    return _Replay(log, _rules_for(log, rules), source, final_results, strict,
+    return _Replay(log, rules_for(log, rules, source), source, final_results, strict,
                    observer).run()
 
 
@@ -195,88 +199,6 @@ def _materialize(events: Iterable[Event | Mapping[str, Any]],
                               logged=item) from None
         out.append(event.to_dict())
     return out
-
-
-def _kyoku_end(log: Sequence[Mapping[str, Any]], start: int) -> int:
-    """Where the kyoku of the ``start_kyoku`` at ``start`` ends: at the next kyoku or game
-    event, or the end of the log."""
-    end = start + 1
-    while end < len(log) and log[end]["type"] not in ("start_kyoku", "start_game", "end_game"):
-        end += 1
-    return end
-
-
-def _sources(log: Sequence[Mapping[str, Any]], start: int,
-             end: int) -> list[tuple[int, str, str]]:
-    """Every tile a kyoku takes from the wall, as (event index, role, mjai name); roles:
-    ``hand0``..``hand3``, ``dora`` (the first indicator and the kans'), ``draw``,
-    ``rinshan``, ``ura``."""
-    head = log[start]
-    out = [(start, f"hand{seat}", name) for seat, hand in enumerate(head["tehais"])
-           for name in hand]
-    out.append((start, "dora", head["dora_marker"]))
-    kanned: set[int] = set()
-    ura = False
-    for i in range(start + 1, end):
-        event = log[i]
-        kind = event["type"]
-        if kind == "tsumo":
-            actor = event["actor"]
-            out.append((i, "rinshan" if actor in kanned else "draw", event["pai"]))
-            kanned.discard(actor)
-        elif kind in _KANS:
-            kanned.add(event["actor"])
-        elif kind == "dora":
-            out.append((i, "dora", event["dora_marker"]))
-        elif kind == "hora" and not ura:
-            markers = event.get("ura_markers") or event.get("uradora_markers")
-            if markers:
-                out.extend((i, "ura", name) for name in markers)
-                ura = True
-    return out
-
-
-def _rules_for(log: Sequence[Mapping[str, Any]], rules: RiichiRules | None) -> RiichiRules:
-    """The rules to replay with: ``rules`` or the defaults, red fives as the log shows them
-    and (without ``rules``) the game length as the log suggests (module notes)."""
-    base = rules or RiichiRules()
-    start = log[0] if log and log[0]["type"] == "start_game" else {}
-    red: bool | None = None
-    plain_four = False
-    for i in (i for i, e in enumerate(log) if e["type"] == "start_kyoku"):
-        names = Counter(name for _, _, name in _sources(log, i, _kyoku_end(log, i)))
-        if any(name.endswith("r") for name in names):
-            red = True
-            break
-        plain_four = plain_four or any(names[f] >= 4 for f in _FIVES)
-    if red is None:
-        red = False if plain_four else start.get("aka_flag", base.red_fives)
-    changes: dict[str, Any] = {}
-    if red != base.red_fives:
-        changes["red_fives"] = red
-    if rules is None:
-        length = _game_length(log, start.get("kyoku_first"))
-        if length != base.game_length:
-            changes["game_length"] = length
-    return replace(base, **changes) if changes else base
-
-
-def _game_length(log: Sequence[Mapping[str, Any]], kyoku_first: Any) -> str:
-    """``east`` or ``south``: ``kyoku_first`` when given, else the log's last kyoku and
-    scores (an end in the East round, or in South 1-3 with nobody below zero: east)."""
-    if kyoku_first in (0, 4):
-        return "east" if kyoku_first == 4 else "south"
-    winds = [(e["bakaze"], e["kyoku"]) for e in log if e["type"] == "start_kyoku"]
-    ended = any(e["type"] == "end_game" for e in log)
-    if not winds or not ended or any(w in ("W", "N") for w, _ in winds):
-        return "south"
-    wind, number = winds[-1]
-    if wind == "E":
-        return "east"
-    scores = next((e["scores"] for e in reversed(log) if e.get("scores") is not None), None)
-    if wind == "S" and number < 4 and scores is not None and min(scores) >= 0:
-        return "east"
-    return "south"
 
 
 # ------------------------------------------------------------------------------ replay
@@ -331,6 +253,8 @@ class _Replay:
         """The end of the kyoku being played (an index into ``log``)."""
         self.log_doras: list[int] = []
         self.engine_doras: list[dict[str, Any]] = []
+        self.dealt = -1
+        """The event of a dealer's first discard played as tsumogiri against its flag."""
 
     def fail(self, index: int, problem: str, logged: Any = None,
              engine: Any = None) -> ReplayError:
@@ -352,7 +276,7 @@ class _Replay:
                     raise self.fail(i, "start_game in the middle of the log", log[i])
                 i += 1
             elif kind == "start_kyoku":
-                end = _kyoku_end(log, i)
+                end = kyoku_end(log, i)
                 self.kyoku(i, end)
                 i = end
             elif kind == "end_game":
@@ -415,10 +339,10 @@ class _Replay:
         mine = {"bakaze": WINDS[p.bakaze], "kyoku": p.kyoku, "honba": p.honba,
                 "kyotaku": p.kyotaku, "oya": p.oya, "scores": list(p.scores)}
         for key, value in mine.items():
-            if head[key] != value:
+            if head.get(key, value) != value:
                 raise self.fail(index, f"start_kyoku: {key} is {head[key]} in the log, "
                                 f"{value} in the engine's next hand {_label(p)}",
-                                {k: head[k] for k in mine}, mine)
+                                {k: head.get(k) for k in mine}, mine)
 
     def deal(self, start: int, end: int) -> tuple[Deal, ScriptedWall]:
         head = self.log[start]
@@ -429,7 +353,7 @@ class _Replay:
         rinshan: list[int] = []
         ura: list[int] = []
         lists = {"dora": dora, "draw": draws, "rinshan": rinshan, "ura": ura}
-        for index, role, name in _sources(self.log, start, end):
+        for index, role, name in wall_tiles(self.log, start, end):
             try:
                 tile = ids.take(name)
             except ValueError as exc:
@@ -440,8 +364,21 @@ class _Replay:
                 lists[role].append(tile)
         deal = Deal(tuple(tuple(h) for h in hands), dora[0], head["oya"],
                     WINDS.index(head["bakaze"]), head["kyoku"], head["honba"],
-                    head["kyotaku"], tuple(head["scores"]))
+                    head["kyotaku"], self.start_scores(start, head))
         return deal, ScriptedWall(draws, rinshan, dora, ura, live_total=LIVE_WALL)
+
+    def start_scores(self, start: int, head: Mapping[str, Any]) -> tuple[int, ...]:
+        """The scores of the ``start_kyoku`` at ``start``; without them (the original mjai
+        server's logs), the game's own, or the start points for the game's first hand."""
+        scores = head.get("scores")
+        if scores is not None:
+            return tuple(scores)
+        if self.kyoku_count:
+            return tuple(self.game.position().scores)
+        if (head["bakaze"], head["kyoku"], head["honba"], head["kyotaku"]) != ("E", 1, 0, 0):
+            raise self.fail(start, "start_kyoku has no scores: a log that starts after the "
+                            "game's first hand needs them", head)
+        return (self.rules.start_points,) * 4
 
     def next_engine(self, k: int, end: int) -> dict[str, Any]:
         """The engine's next event (not a dora) to match the log's event ``k``, driving the
@@ -489,7 +426,7 @@ class _Replay:
                     self.play(m, log[m]["actor"])
                     m += 1
             elif answer is not None and answer["type"] == "ryukyoku" \
-                    and answer.get("reason") == "sanchaho":
+                    and ryukyoku_reason(answer.get("reason") or "") == "sanchaho":
                 for seat in sorted(game.pending()):
                     ron = next((a for a in game.legal_actions(seat) if a.type == "hora"), None)
                     if ron is not None:
@@ -529,7 +466,25 @@ class _Replay:
                 action = action_from_mjai(obj, seat)
             except ValueError as exc:
                 raise self.fail(k, f"not an action: {exc}", event) from None
+            if kind == "dahai" and action.tsumogiri is False:
+                action = self.dealt_discard(k, seat, action)
         self.apply(k, seat, action)
+
+    def dealt_discard(self, k: int, seat: int, action: Action) -> Action:
+        """A dealer's first discard from its first 14 tiles, not marked tsumogiri (as on
+        Mahjong Soul, which deals the dealer 14 tiles) but only legal as tsumogiri: the
+        tsumogiri discard, the log's flag accepted when the event is compared."""
+        game = self.game
+        kyoku = game.kyoku
+        assert kyoku is not None
+        if (seat != kyoku.oya or kyoku.discards[seat] or kyoku.source.live_left() != LIVE_WALL - 1
+                or game.find_legal(seat, action) is not None):
+            return action
+        flagged = action.with_tsumogiri(True)
+        if game.find_legal(seat, flagged) is None:
+            return action
+        self.dealt = k
+        return flagged
 
     def apply(self, k: int, seat: int, action: Action) -> None:
         game = self.game
@@ -564,7 +519,29 @@ class _Replay:
         keys = _compared_keys.get(shape)
         if keys is None:
             present = set(shape) | ({"ura_markers"} if "uradora_markers" in shape else set())
-            keys = _compared_keys[shape] = tuple(k for k in _COMPARED if k in present)
+            keys = _compared_keys[shape] = (
+                tuple(k for k in _COMPARED if k in present and k not in _SPECIAL),
+                tuple(k for k in _COMPARED if k in present and k in _SPECIAL))
+        plain, special = keys
+        for key in plain:  # most events: plain values, compared as they are
+            value = logged[key]
+            if value is not None and value != mine.get(key) \
+                    and not (key == "tsumogiri" and k == self.dealt) \
+                    and not (key == "pai" and kind == "ankan"):
+                raise self.fail(k, f"{kind}: {key} is {_show(value)} in the log, "
+                                f"{_show(mine.get(key))} in the engine", logged, mine)
+        if special or kind == "ankan":
+            self.compare_special(k, kind, special, logged, mine)
+
+    def compare_special(self, k: int, kind: str, keys: tuple[str, ...],
+                        logged: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
+        """Compare the values that are not compared as they are: tiles in any order, ura
+        indicators (of a riichi winner only), a draw's reason under any writer's name, the
+        yaku by identity, the dealt hands, an ankan's ``pai``."""
+        if kind == "ankan" and logged.get("pai") is not None \
+                and logged["pai"] not in logged["consumed"]:  # a writer's pick of the four
+            raise self.fail(k, f"ankan: pai {_show(logged['pai'])} is not one of the "
+                            "consumed tiles", logged, mine)
         for key in keys:
             value = logged.get(key)
             if key == "ura_markers" and value is None:
@@ -572,9 +549,16 @@ class _Replay:
             if value is None or (key == "tehais" and kind != "start_kyoku"):
                 continue
             expected = mine.get(key)
-            if key == "ura_markers" and not expected:
+            if key == "reason":
+                value = ryukyoku_reason(value)
+            elif key == "yakus":
+                if not same_yaku(value, expected or ()):
+                    raise self.fail(k, f"{kind}: the yaku are {_show(value)} in the log, "
+                                    f"{_show(expected)} in the engine", logged, mine)
+                continue
+            elif key == "ura_markers" and not expected:
                 continue  # not in riichi: its ura indicators do not count
-            if key == "consumed":
+            elif key == "consumed":
                 value, expected = _sorted_names(value), _sorted_names(expected or [])
             if value != expected:
                 raise self.fail(k, f"{kind}: {key} is {_show(value)} in the log, "
@@ -636,9 +620,10 @@ class _Replay:
 @dataclass(frozen=True)
 class LoadedLog:
     """A log file read as mjai events, with what its format records beside them: the rules
-    of its room (mjlog ``GO``, Tenhou JSON ``rule``), the final results (uma and oka
-    included) when the game ended, the Tenhou room (``ippan``, ``joukyuu``, ``tokujou``,
-    ``houou``) and the players' Tenhou dan (0 new .. 20 tenhoui; mjlog ``UN``) when told."""
+    of its room (mjlog ``GO``, Tenhou JSON ``rule``, our mjai logs' ``start_game``), the
+    final results (uma and oka included) when the game ended, the Tenhou room (``ippan``,
+    ``joukyuu``, ``tokujou``, ``houou``) and the players' Tenhou dan (0 new .. 20 tenhoui;
+    mjlog ``UN``) when told."""
 
     path: str
     format: str
@@ -669,6 +654,8 @@ def detect_format(path: str | Path) -> str:
         obj = None
     if isinstance(obj, dict):
         return "mjai" if "type" in obj else "tenhou-json"
+    if isinstance(obj, list) and obj and isinstance(obj[0], list) and len(obj[0]) == 3:
+        return "tenhou-json"  # a bare kyoku, one a line
     return "tenhou-json" if text.startswith(b"{") and b'"log"' in text else "mjai"
 
 
@@ -705,25 +692,40 @@ def load_log(path: str | Path) -> LoadedLog:
         tenhou = read_tenhou_json(path)
         return LoadedLog(name, fmt, tenhou.events(), tenhou.rule.riichi_rules(),
                          tenhou.final_results, tenhou.rule.room)
-    return LoadedLog(name, fmt, list(read_mjai(path)))
+    events = list(read_mjai(path))
+    first = events[0] if events and events[0].type == "start_game" else None
+    recorded = recorded_rules(first.extra, name) if first is not None else None
+    return LoadedLog(name, fmt, events, recorded)
 
 
-def verify_file(path: str | Path, rules: RiichiRules | None = None) -> ReplayReport:
-    """Read a log file (:func:`load_log`) and verify it, with ``rules`` or those its format
-    records, and the final results it records."""
+def chosen_rules(loaded: LoadedLog, rules: RiichiRules | None = None,
+                 game_length: str | None = None) -> RiichiRules | None:
+    """The rules to replay a loaded log with: ``rules`` when given, else those the log
+    records (None: guessed by the replay); ``game_length`` replaces the length."""
+    chosen = rules or loaded.rules
+    if game_length is None or (chosen is not None and chosen.game_length == game_length):
+        return chosen
+    return replace(chosen or RiichiRules(), game_length=game_length)
+
+
+def verify_file(path: str | Path, rules: RiichiRules | None = None,
+                game_length: str | None = None) -> ReplayReport:
+    """Read a log file (:func:`load_log`) and verify it, with the rules
+    :func:`chosen_rules` gives, and the final results it records."""
     loaded = load_log(path)
-    return verify_log(loaded.events, rules or loaded.rules, source=loaded.path,
-                      final_results=loaded.final_results)
+    return verify_log(loaded.events, chosen_rules(loaded, rules, game_length),
+                      source=loaded.path, final_results=loaded.final_results)
 
 
-def check_logs(paths: Iterable[str | Path], rules: RiichiRules | None = None) -> list[str]:
+def check_logs(paths: Iterable[str | Path], rules: RiichiRules | None = None,
+               game_length: str | None = None) -> list[str]:
     """One line per file for a command line: ``OK <path> (<format>): <summary>`` or
     ``FAIL <path>: <the error>``; a caller exits non-zero when a line starts with FAIL."""
     lines = []
     for path in paths:
         try:
             fmt = detect_format(path)
-            report = verify_file(path, rules)
+            report = verify_file(path, rules, game_length)
         except (ValueError, OSError) as exc:
             lines.append(f"FAIL {path}: {exc}")
         else:

@@ -86,8 +86,8 @@ Event ``ryukyoku`` carries the reason as the original mjai names it (and as
 :mod:`referee.games.riichi.mjlog` converts Tenhou's codes): ``fanpai`` (exhaustive draw),
 ``nagashimangan``, ``kyushukyuhai``, ``sufonrenta``, ``sukaikan``, ``suchareach``,
 ``sanchaho``; an exhaustive draw adds ``tenpais`` and ``tehais``. Event ``hora`` adds to
-Mortal's fields ``pai``, ``scores``, ``hora_tehais`` (the concealed hand without the winning
-tile), ``fan``, ``fu`` and ``yakus`` ([name, han] as the ``mahjong`` package names them);
+Mortal's fields ``pai``, ``scores``, ``hora_tehais`` (the hand less the winning tile), ``fan``,
+``fu``, ``hora_points`` (the hand's value) and ``yakus`` ([name, han], the package's names);
 ``reach_accepted`` adds ``deltas`` and ``scores``; ``end_game`` adds the final ``scores``.
 
 Speed: winning shapes, waits and riichi discards come from the tables of
@@ -247,12 +247,12 @@ class RiichiRules:
     def mahjong_soul(cls) -> RiichiRules:
         """Mahjong Soul ranked-room settings as far as this engine models them: final scores
         over a 25000 base (no oka) with uma 15/5, 30000 to end the game (west extension),
-        three rons all win (no sanchahou), double yakuman and kiriage mangan (as
+        three rons all win (no sanchahou), double yakuman, no kiriage mangan (as
         :meth:`ScoringRules.mahjong_soul <referee.games.riichi.scoring.ScoringRules.mahjong_soul>`).
         Its point-based ranking (rank points by room) is not modelled."""
         return cls(return_points=25000, target_points=30000, uma=(15, 5, -5, -15),
                    final_rounding="none", triple_ron_abort=False, double_yakuman=True,
-                   kiriage=True)
+                   kiriage=False)
 
     @property
     def target(self) -> int:
@@ -1433,7 +1433,7 @@ class RiichiKyoku:
                         "pai": names[tile], "deltas": list(deltas), "ura_markers": ura,
                         "scores": list(self.scores),
                         "hora_tehais": [names[t] for t in concealed],
-                        "fan": value.han, "fu": value.fu,
+                        "fan": value.han, "fu": value.fu, "hora_points": value.points,
                         "yakus": [[name, han] for name, han in value.yaku],
                         **({"pao": pao[0]} if pao and pao_han >= 13 else {})})
         self._end("hora", total, renchan=self.oya in winners, winners=tuple(winners))

@@ -88,8 +88,8 @@ class ScoringRules:
     - ``double_yakuman``: off. Tenhou scores kokushi 13-sided wait, suuankou tanki, junsei
       chuuren and daisuushi as single yakuman; distinct yakuman still add up (daisangen +
       tsuuiisou is a double). Package ``has_double_yakuman``.
-    - ``kiriage`` (4 han 30 fu and 3 han 60 fu rounded up to mangan): off. Package
-      ``kiriage``.
+    - ``kiriage`` (4 han 30 fu and 3 han 60 fu rounded up to mangan): off, as on Tenhou
+      and Mahjong Soul (:meth:`mahjong_soul`). Package ``kiriage``.
     - ``renhou``: ``"off"`` (Tenhou has none; :attr:`WinInfo.renhou` is then ignored),
       ``"mangan"`` or ``"yakuman"``. Package ``renhou_as_yakuman``, and ``is_renhou``.
     - ``open_pinfu_fu``: on, an open pinfu-shaped ron is 30 fu (no 1 han 20 fu hands).
@@ -125,8 +125,10 @@ class ScoringRules:
 
     @classmethod
     def mahjong_soul(cls) -> ScoringRules:
-        """Mahjong Soul ranked rules: as Tenhou, plus kiriage mangan and double yakuman."""
-        return cls(kiriage=True, double_yakuman=True)
+        """Mahjong Soul ranked rules: as Tenhou, plus double yakuman. No kiriage mangan: 4 han
+        30 fu is 7700 (11600 for the dealer), as RiichiEnv's Mahjong Soul preset, checked
+        against 20,000 real Mahjong Soul games' scores, pays it."""
+        return cls(double_yakuman=True)
 
     def optional_rules(self) -> OptionalRules:
         """These rules as the package's ``OptionalRules``."""

@@ -2,7 +2,9 @@
 
 The format, as tenhou.net/6 shows a game and as mjai-reviewer's convlog reads it:
 
-- The top object: ``name`` (four player names), ``rule`` (``disp``, the room in words such
+- The top object (or one per line, each holding one kyoku, as some writers give a game:
+  their kyoku are read in order, the players and rules from the first line): ``name``
+  (four player names), ``rule`` (``disp``, the room in words such
   as ``"般南喰赤"``: 東 an east-only game, 南 east-south, 喰 open tanyao; ``aka`` or ``aka51``
   ``aka52`` ``aka53`` the red fives), ``log`` (one entry per kyoku), optionally ``title``,
   ``ref``, ``ver``, ``dan``, ``rate``, ``sx``, ``lobby`` and ``sc`` (the final points and
@@ -47,8 +49,10 @@ The events come in the order of Tenhou's own mjlog and of :mod:`referee.games.ri
 ``reach_accepted`` once the declaration discard passes (before the call or draw after it), the
 dora of a closed kan right after it, that of an open or added kan just before the kanning
 seat's next discard (or when its next kan stands). ``hora`` carries ``pai``, ``deltas``,
-``scores``, ``ura_markers`` (for a winner in riichi), ``fu`` and ``fan`` as the detail shows
-them; ``ryukyoku`` the reason as the original mjai names it, ``deltas`` and ``scores``.
+``scores``, ``ura_markers`` (for a winner in riichi), ``fu``, ``fan``, ``hora_points`` (the
+hand's value) and ``yakus`` as the detail shows them
+(:func:`~referee.games.riichi.yaku.tenhou_detail`); ``ryukyoku`` the reason as the original
+mjai names it, ``deltas`` and ``scores``.
 ``start_game`` has ``names``, ``aka_flag`` and ``kyoku_first`` (0 east-south, 4 east only, as
 convlog writes it); ``end_game`` (written only when ``sc`` is there) carries the final points in
 ``scores``. Every problem is a :class:`TenhouJsonError` naming the file, the kyoku and what is
@@ -89,6 +93,7 @@ from referee.games.riichi.mjai import (
 )
 from referee.games.riichi.rules import RiichiRules
 from referee.games.riichi.tiles import kind_name
+from referee.games.riichi.yaku import tenhou_detail
 
 __all__ = [
     "DRAW_REASONS", "TenhouJsonError", "TenhouLog", "TenhouRule", "code_kind", "code_name",
@@ -109,8 +114,6 @@ _WINDS = "ESWN"
 _RED_CODES = {51: 4, 52: 13, 53: 22}
 _CALL = re.compile(r"(\d*)([cpmka])(\d+)")
 _REACH = re.compile(r"r(\d\d)")
-_FU = re.compile(r"(\d+)符")
-_HAN = re.compile(r"\((\d+)飜\)")
 _MAX_BRANCHES = 10_000
 
 
@@ -204,8 +207,10 @@ def parse_tenhou_json(data: str | bytes | Mapping[str, Any], *,
         try:
             obj = json.loads(data)
         except json.JSONDecodeError as exc:
-            raise fail(f"malformed JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") \
-                from None
+            if exc.msg != "Extra data":
+                raise fail(f"malformed JSON: {exc.msg} at line {exc.lineno}, column "
+                           f"{exc.colno}") from None
+            obj = _joined_lines(data, fail)
         except UnicodeDecodeError as exc:
             raise fail(f"not UTF-8: {exc.reason}") from None
     if not isinstance(obj, Mapping):
@@ -245,6 +250,34 @@ def parse_tenhou_json(data: str | bytes | Mapping[str, Any], *,
     return TenhouLog(source=source, names=tuple(names), rule=parsed_rule, kyoku=tuple(kyoku),
                      final_scores=final_scores, final_results=final_results,
                      ref=ref if isinstance(ref, str) else None)
+
+
+def _joined_lines(data: str | bytes, fail: Callable[[str], TenhouJsonError]) -> Any:
+    """A log written one kyoku per line, each line a whole log object holding one kyoku
+    (or more) in ``log``, or a bare kyoku list: one object with every kyoku in order, the
+    players and rules of the first object, ``sc`` and ``ref`` of the last that has them."""
+    merged: dict[str, Any] = {}
+    kyoku: list[Any] = []
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            part = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise fail(f"line {number}: malformed JSON: {exc.msg} at column {exc.colno}") \
+                from None
+        if isinstance(part, list):
+            kyoku.append(part)
+            continue
+        if not isinstance(part, Mapping) or not isinstance(part.get("log"), list):
+            raise fail(f"line {number}: neither a log object with a 'log' list nor a kyoku")
+        for key, value in part.items():
+            if key != "log" and (key not in merged or key in ("sc", "ref")):
+                merged[key] = value
+        kyoku.extend(part["log"])
+    merged["log"] = kyoku
+    return merged
 
 
 def read_tenhou_json(path: str | Path) -> TenhouLog:
@@ -692,14 +725,15 @@ class _KyokuReader:
                     pai = last[1]
                 for s in range(4):
                     scores[s] += deltas[s]
-                fu, fan = _value(detail[3:])
+                fu, fan, points, yaku = tenhou_detail(detail[3:])
                 pao = detail[2] if len(detail) > 2 and _is_int(detail[2]) \
                     and 0 <= detail[2] < 4 and detail[2] != who else None
                 out.append(Hora(
                     actor=who, target=target, pai=code_name(pai), deltas=deltas, pao=pao,
                     ura_markers=tuple(code_name(c) for c in self.ura)
                     if riichi[who] and self.ura else None,
-                    fu=fu, fan=fan, scores=tuple(scores)))
+                    fu=fu, fan=fan, hora_points=points, scores=tuple(scores),
+                    yakus=None if yaku is None else tuple(yaku)))
             return out
         reason = DRAW_REASONS.get(word)
         if reason is None:
@@ -730,23 +764,3 @@ def _remove(hand: Counter[int], code: int, seat: int) -> None:
     if hand[code] <= 0:
         raise _Dead(f"seat {seat} gives out {code_name(code)}, which it does not hold")
     hand[code] -= 1
-
-
-def _value(texts: Sequence[Any]) -> tuple[int | None, int | None]:
-    """(fu, fan) of a win's detail texts: the points (``"30符2飜2000点"``) then the yaku
-    (``"立直(1飜)"``, ``"四槓子(役満)"``, 13 han a yakuman); None where not shown."""
-    strings = [t for t in texts if isinstance(t, str)]
-    if not strings:
-        return None, None
-    fu_match = _FU.search(strings[0])
-    fu = int(fu_match.group(1)) if fu_match else None
-    yaku = strings[1:]
-    if not yaku:
-        return fu, None
-    fan = 0
-    for text in yaku:
-        if m := _HAN.search(text):
-            fan += int(m.group(1))
-        elif "役満" in text or "yakuman" in text.lower():
-            fan += 13
-    return fu, fan

@@ -153,7 +153,8 @@ class View:
             self.kyoku_reset()
             self.bakaze = _WINDS.index(event["bakaze"])
             self.oya = event["oya"]
-            self.scores = list(event["scores"])
+            if event.get("scores") is not None:  # (the original mjai server sends none)
+                self.scores = list(event["scores"])
             for name in event["tehais"][me]:
                 self._take_in(name)
             self._see_marker(event["dora_marker"])
