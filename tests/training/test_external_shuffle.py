@@ -396,7 +396,49 @@ def test_cli_sigterm_removes_the_temporary_files(tmp_path: Path) -> None:
         time.sleep(0.01)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
+    assert os.listdir(temp) == []
+    if proc.returncode == 0:  # this test was held up so long that the shuffle had finished
+        assert err.decode().startswith("shuffled 1500000 lines")
+        assert (tmp_path / "out.txt").stat().st_size == source.stat().st_size
+        return
     assert proc.returncode == 130, err
     assert err.decode().startswith("referee: interrupted")
-    assert os.listdir(temp) == []
     assert sorted(os.listdir(tmp_path)) == ["in.txt", "temp"]
+
+
+def test_an_interrupt_during_the_removal_of_the_temporary_folder_waits_for_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C or SIGTERM while the temporary folder is being removed (at the very end of a
+    shuffle, or while it is stopping) must not leave the folder behind."""
+    import shutil
+
+    from referee.training import shuffle as module
+
+    calls = []
+    real = shutil.rmtree
+
+    def interrupted_once(path: str | Path, ignore_errors: bool = False) -> None:
+        calls.append(path)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # arrives as the removal starts
+        real(path, ignore_errors=ignore_errors)
+
+    monkeypatch.setattr(module.shutil, "rmtree", interrupted_once)
+    source = write(tmp_path / "in.txt", numbered(20_000))
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    result = shuffle_lines([source], tmp_path / "out.txt", memory=64 * 1024, seed=1,
+                           temp_dir=temp)  # done: the late interrupt is not raised
+    assert result.lines == 20_000 and len(calls) == 2 and os.listdir(temp) == []
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt):  # not done: removed, then raised
+        module._remove_folder(Path(mkdtemp_with_a_file(temp)), done=False)
+    assert len(calls) == 2 and os.listdir(temp) == []
+
+
+def mkdtemp_with_a_file(base: Path) -> str:
+    import tempfile
+
+    folder = tempfile.mkdtemp(dir=base)
+    (Path(folder) / "0000001").write_bytes(b"x\n")
+    return folder

@@ -374,6 +374,7 @@ def shuffle_lines(inputs: Sequence[str | Path], output: str | Path, *,
     written = AtomicOutput(output)
     out = written.stream
     temp: Path | None = None
+    done = False
     blocks = _input_blocks(inputs, min(max(memory // 16, 4 * KIB), 8 * MIB))
     try:
         shuffler = _Shuffler(np.random.default_rng(seed), memory, None, out)
@@ -420,12 +421,30 @@ def shuffle_lines(inputs: Sequence[str | Path], output: str | Path, *,
                 raise DataFileError(str(temp), "cannot use the temporary folder: "
                                                f"{exc.strerror or exc}") from None
         written.commit()
+        done = True
     except BaseException:
         written.discard()
         raise
     finally:
         blocks.close()
         if temp is not None:
-            shutil.rmtree(temp, ignore_errors=True)
+            _remove_folder(temp, done)
     return ShuffleResult(lines=lines, bytes=size, buckets=shuffler.buckets,
                          resplits=shuffler.resplits, seed=seed)
+
+
+def _remove_folder(path: Path, done: bool) -> None:
+    """Remove the temporary folder and all in it, even if an interrupt (Ctrl-C, or SIGTERM
+    as the CLI raises it) comes meanwhile: the removal starts again and finishes first.
+    Such an interrupt is then raised, unless the shuffle was ``done`` (its output is
+    complete: the interrupt came too late to stop it)."""
+    interrupted: KeyboardInterrupt | None = None
+    for _ in range(100):
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        except KeyboardInterrupt as exc:
+            interrupted = exc
+            continue
+        break
+    if interrupted is not None and not done:
+        raise interrupted
