@@ -112,8 +112,16 @@ def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path
         assert done.returncode == 0, done.stderr
         # Worker processes get the tasks pickled (a compiled Context among them).
         done = _run(["-m", "referee.cli", "selfplay", "riichi", "--games", "2", "-j", "2",
-                     "--seed", "5", "-o", str(out / "selfplay.txt")], package, tmp_path)
+                     "--seed", "5", "-o", str(out / "selfplay.txt"), "--records",
+                     str(out / "records")], package, tmp_path)
         assert done.returncode == 0, done.stderr
-        outputs[label] = [(out / name).read_text() for name in ("logs.txt", "selfplay.txt")]
+        # Our own logs record their rules in start_game: read back (the compiled reader
+        # once took the rules' types from annotations that mypyc keeps as classes).
+        done = _run(["-m", "referee.cli", "annotate", "riichi", str(out / "records"),
+                     "-o", str(out / "own.txt")], package, tmp_path)
+        assert done.returncode == 0, done.stderr
+        outputs[label] = [(out / name).read_text()
+                          for name in ("logs.txt", "selfplay.txt", "own.txt")]
     assert outputs["compiled"] == outputs["pure"]
+    assert outputs["pure"][2] == outputs["pure"][1]  # a log's annotation is selfplay's
     assert len(outputs["pure"][0].splitlines()) == 3073  # kanachan's points (3005 real choices)

@@ -55,11 +55,24 @@ PRESETS: Final[dict[str, Callable[[], RiichiRules]]] = {
 """The named rule sets, by name."""
 
 _FIELDS: Final = {f.name: f for f in fields(RiichiRules)}
+
+
+def _kind(value: object) -> str:
+    """The kind of setting a default value shows: ``bool``, ``int``, ``int?`` (None: the
+    optional settings are all integers), ``uma`` (a tuple) or ``str``."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if value is None:
+        return "int?"
+    return "uma" if isinstance(value, tuple) else "str"
+
+
 _KINDS: Final[dict[str, str]] = {
-    name: ("bool" if f.type == "bool" else "int" if f.type == "int" else
-           "int?" if f.type == "int | None" else "uma" if name == "uma" else "str")
-    for name, f in _FIELDS.items()}
-"""Per field of :class:`RiichiRules`, the kind of value it takes."""
+    name: _kind(getattr(RiichiRules(), name)) for name in _FIELDS}
+"""Per field of :class:`RiichiRules`, the kind of value it takes, from the defaults (not
+from the annotations, which a compiled build holds as classes, not as text)."""
 
 
 def preset_rules(name: str, game_length: str | None = None) -> RiichiRules:
