@@ -19,6 +19,7 @@ from rich.table import Table
 
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
+from referee.core.standings import Standing, count_game
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -48,8 +49,6 @@ def results_table(players: Sequence[PlayerSpec], records: Sequence[GameRecord],
     """Points, wins, draws, losses and faults per player (found by name in each game, so
     players may change seats between games). ``points_game``: the scores are the game's
     own points, so a game that a fault ended adds none (see ``counted_points``)."""
-    from referee.tournament.results import Standing, count_game
-
     lines = {p.name: Standing(p.name) for p in players}
     for record in records:
         if record.scores:

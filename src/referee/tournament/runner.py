@@ -32,8 +32,9 @@ from referee.core.adapter import GameTask
 from referee.core.limits import ProcessTree
 from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
 from referee.core.record import GameRecord
+from referee.core.standings import counted_points
 from referee.tournament.config import Tournament
-from referee.tournament.results import counted_points, pairwise
+from referee.tournament.results import pairwise
 from referee.tournament.schedule import Schedule, ScheduledGame, Swiss, make_schedule
 from referee.tournament.stats import SPRT, HeadToHead
 from referee.tournament.store import GameRow, Store
@@ -62,7 +63,7 @@ class Tally:
 
     def __init__(self, players: list[str], points_game: bool = False) -> None:
         """Empty totals for ``players`` (in the file's order); ``points_game``: scores are
-        the game's own points (see ``results.counted_points``)."""
+        the game's own points (see ``core.standings.counted_points``)."""
         self.points = {name: 0.0 for name in players}
         self.points_game = points_game
         self.head_to_head = HeadToHead(players[0]) if len(players) == 2 else None

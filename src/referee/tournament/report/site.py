@@ -41,13 +41,13 @@ from referee.core.adapter import GameAdapter
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord, result_text
 from referee.core.replay import ReplayView
+from referee.core.standings import Standing
 from referee.games.registry import game_adapters
 from referee.tournament.ratings import BayesEloParams, Ratings
 from referee.tournament.report.markup import Html, esc, facts, h, join, link, page, table
 from referee.tournament.report.plot import rating_chart, rating_history
 from referee.tournament.results import (
     PairRecord,
-    Standing,
     crosstable,
     pairwise,
     rate_results,
