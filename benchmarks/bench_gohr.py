@@ -83,7 +83,7 @@ def engine_rate(attempts: int, reuse: bool = True) -> tuple[float, float, str, f
 def pipe_rate(moves: int) -> tuple[float, float]:
     """(MOVE/s through ``referee gohr`` in brief mode, baseline echo round trips/s)."""
     rule = str(DATA / "rules" / "Rule-001.txt")
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "gohr", rule, "9",
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "play", "gohr", rule, "9",
                              "seed=1", "output=brief"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE)
     assert proc.stdin and proc.stdout
@@ -141,7 +141,7 @@ class SocketServer:
 
     def __init__(self, workers: int) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "gohr-server", "--port", "0", "--data",
+            [sys.executable, "-m", "referee.cli", "serve", "gohr", "--port", "0", "--data",
              str(DATA), "--workers", str(workers), "--max-sessions", "64"],
             stderr=subprocess.PIPE, text=True)
         assert self.proc.stderr is not None

@@ -18,28 +18,77 @@ def referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
                           text=True, timeout=120, cwd=cwd)
 
 
-@pytest.mark.parametrize("command", [[], ["match"], ["match", "gomoku"], ["psq"],
-                                     ["tournament"], ["ratings"], ["report"],
-                                     ["match", "planowanie"], ["console"],
-                                     ["console", "planowanie"], ["gohr"], ["gohr-server"],
-                                     ["match", "riichi"], ["replay"], ["replay", "riichi"],
-                                     ["shuffle"], ["annotate"], ["annotate", "riichi"],
-                                     ["annotate4rl"], ["selfplay"], ["selfplay", "riichi"]])
+@pytest.mark.parametrize("command", [
+    [], ["match"], ["match", "gomoku"], ["match", "planowanie"], ["match", "mahjong"],
+    ["match", "riichi"], ["replay"], ["replay", "gomoku"], ["replay", "planowanie"],
+    ["replay", "mahjong"], ["replay", "riichi"], ["export"], ["export", "gomoku"],
+    ["console"], ["console", "planowanie"], ["serve"], ["serve", "mahjong"], ["serve", "gohr"],
+    ["connect", "mahjong"], ["play", "gohr"], ["annotate"], ["annotate", "riichi"],
+    ["selfplay"], ["selfplay", "riichi"], ["tournament"], ["ratings"], ["report"],
+    ["shuffle"], ["annotate4rl"],
+    # the spellings of earlier releases, hidden but kept for one release
+    ["psq"], ["gohr"], ["gohr-server"], ["mahjong", "serve"], ["mahjong", "connect"]])
 def test_every_command_has_help(command: list[str]) -> None:
     run = referee(*command, "--help")
     assert run.returncode == 0, run.stderr
     assert "Usage:" in run.stdout
 
 
-def test_help_lists_the_commands() -> None:
+def test_help_groups_the_commands_by_game() -> None:
     out = referee("--help").stdout
-    for command in ("match", "psq", "tournament", "ratings", "report", "console", "gohr",
-                    "replay", "shuffle", "annotate", "annotate4rl", "selfplay"):
-        assert command in out
+    games = out[out.index("Games (referee VERB GAME ...)"):out.index("Verbs:")]
+    for game, verbs in (("gomoku", "match, replay, export"), ("gohr", "play, serve"),
+                        ("riichi", "match, replay, annotate, selfplay")):
+        assert game in games and verbs in " ".join(games.split())
+    for command in ("tournament", "ratings", "report", "shuffle", "annotate4rl"):
+        assert command in out[out.index("Across games:"):]
+    for hidden in ("psq", "gohr-server"):
+        assert hidden not in out
+    listed = referee("match", "--help").stdout.split("Commands:")[1].splitlines()
+    assert [line.split()[0] for line in listed if line.startswith("  ")] == [
+        "gomoku", "planowanie", "mahjong", "riichi"]
     out = referee("match", "gomoku", "--help").stdout
-    for option in ("--rule", "--size", "--width", "--openings", "--swap2", "--timeout-turn",
-                   "--timeout-match", "--tolerance", "--memory", "--seed", "--out"):
+    for option in ("--rule", "--size", "--width", "--openings", "--swap2", "--move-time",
+                   "--game-time", "--tolerance", "--memory", "--seed", "--out", "--json"):
         assert option in out
+    assert "--timeout-turn" not in out  # the old spelling works, but is not shown
+
+
+def test_the_same_idea_has_the_same_option_in_every_game() -> None:
+    for game in ("gomoku", "planowanie", "mahjong", "riichi"):
+        out = " ".join(referee("match", game, "--help").stdout.split())
+        for option in ("--seed", "--out DIR", "--json"):
+            assert option in out, (game, option)
+        assert "--move-time DURATION" in out or "--game-time DURATION" in out, game
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (["--timeout-turn", "1000"], ["--move-time", "1s"]),
+    (["--timeout-match", "60000"], ["--game-time", "60s"]),
+])
+def test_old_option_spellings_still_work_with_a_warning(tmp_path: Path, old: list[str],
+                                                        new: list[str]) -> None:
+    runs = [referee("match", "gomoku", INSTANT, INSTANT, "--size", "7", "--games", "1",
+                    *args, "--out", str(tmp_path / str(k))) for k, args in enumerate((old, new))]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr
+    assert f"{old[0]} is deprecated and will be removed: use {new[0]}" in runs[0].stderr
+    settings = [json.loads((tmp_path / str(k) / "game-001.json").read_text())["settings"]
+                for k in (0, 1)]
+    assert settings[0] == settings[1]
+    both = referee("match", "gomoku", INSTANT, INSTANT, *old, *new)
+    assert both.returncode == 2 and "not both" in both.stderr
+
+
+def test_durations_need_their_unit_and_old_bare_numbers_are_read_as_before(
+        tmp_path: Path) -> None:
+    run = referee("match", "gomoku", INSTANT, INSTANT, "--move-time", "5")
+    assert run.returncode == 2 and "'5' needs its unit: 5s or 5ms" in run.stderr
+    run = referee("match", "gomoku", INSTANT, INSTANT, "--size", "7", "--games", "1",
+                  "--tolerance", "250", "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert "--tolerance 250 without a unit is read as 250 ms" in run.stderr
+    record = json.loads((tmp_path / "game-001.json").read_text())
+    assert record["settings"]["tolerance_ms"] == 250
 
 
 def test_match_of_builtin_brains_writes_records(tmp_path: Path) -> None:
@@ -68,13 +117,20 @@ def test_rectangular_match_with_command_line_brains(tmp_path: Path) -> None:
     assert record["players"][0]["name"] == "instant#1"
 
 
-def test_psq_command_converts_a_record(tmp_path: Path) -> None:
-    referee("match", "gomoku", "random", "random", "--games", "1", "--no-psq",
+def test_export_writes_psq_files_and_the_old_psq_command_still_does(tmp_path: Path) -> None:
+    referee("match", "gomoku", "random", "random", "--games", "2", "--no-psq",
             "--out", str(tmp_path))
     assert not (tmp_path / "game-001.psq").exists()
+    run = referee("export", "gomoku", "--psq", str(tmp_path / "game-001.json"),
+                  str(tmp_path / "game-002.json"))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [str(tmp_path / "game-001.psq"), str(tmp_path / "game-002.psq")]
+    assert (tmp_path / "game-002.psq").read_text().startswith("Piskvorky 15x15")
     run = referee("psq", str(tmp_path / "game-001.json"), "-o", str(tmp_path / "x.psq"))
     assert run.returncode == 0, run.stderr
-    assert (tmp_path / "x.psq").read_text().startswith("Piskvorky 15x15")
+    assert "'referee psq' is deprecated and will be removed: use 'referee export gomoku'" \
+        in run.stderr
+    assert (tmp_path / "x.psq").read_text() == (tmp_path / "game-001.psq").read_text()
 
 
 @pytest.mark.parametrize(
@@ -82,11 +138,12 @@ def test_psq_command_converts_a_record(tmp_path: Path) -> None:
     [
         (["--rule", "chess"], "--rule: unknown rule 'chess'"),
         (["--size", "40"], "board width 40 is outside 5..32"),
-        (["--games", "0"], "games must be at least 1"),
-        (["--timeout-turn", "-5"], "--timeout-turn must not be negative"),
+        (["--games", "0"], "0 is not in the range x>=1"),
+        (["--move-time", "-5s"], "'-5s' is not a duration"),
+        (["--move-time", "99999h"], "move time 3.59996e+08 s is longer than 31 days"),
         (["--openings", "/nonexistent/op.txt"], "cannot read openings"),
         (["--swap2", "--openings", "OPENINGS"], "either openings or swap2"),
-        (["--draw-at-empty", "-1"], "--draw-at-empty must not be negative"),
+        (["--draw-at-empty", "-1"], "-1 is not in the range x>=0"),
         (["--draw-at-empty", "225"], "draw at empty must be 0..224"),
     ],
 )
@@ -115,10 +172,10 @@ def test_brain_refusing_the_size_ends_the_match_clearly(tmp_path: Path) -> None:
     assert "refuses the 9x9 board (START 9): ERROR unsupported size 9" in run.stderr
 
 
-def test_psq_of_a_bad_record_is_a_clear_error(tmp_path: Path) -> None:
+def test_export_of_a_bad_record_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "x.json"
     bad.write_text("[]")
-    run = referee("psq", str(bad))
+    run = referee("export", "gomoku", str(bad))
     assert run.returncode == 2 and "x.json: not a valid game record" in run.stderr
 
 
@@ -145,8 +202,8 @@ def test_planowanie_match_rotates_seats_and_writes_records(tmp_path: Path) -> No
         (["random"], "planowanie needs 2 to 4 players, got 1"),
         (["random", "random", "--deals", "1 30 0"], "deal 1: 30 cards for 2 players need 60"),
         (["random", "random", "--values", "22"], "deck values '22' repeat a character"),
-        (["random", "random", "--time", "-1"], "--time must not be negative"),
-        (["random", "random", "--games", "0"], "--games must be at least 1"),
+        (["random", "random", "--game-time", "-1s"], "'-1s' is not a duration"),
+        (["random", "random", "--games", "0"], "0 is not in the range x>=1"),
         (["random", "./no-such-player"], "no-such-player does not exist"),
     ],
 )
@@ -156,3 +213,46 @@ def test_bad_planowanie_options_give_one_clear_error(tmp_path: Path, args: list[
     assert run.returncode == 2
     assert message in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_json_summary_of_a_match(tmp_path: Path) -> None:
+    run = referee("match", "gomoku", "threat", "random", "--games", "2", "--seed", "3",
+                  "--size", "9", "--out", str(tmp_path), "--json")
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)  # standard output holds the JSON alone
+    assert (summary["game"], summary["seed"], summary["players"]) == ("gomoku", 3,
+                                                                      ["threat", "random"])
+    assert [g["index"] for g in summary["games"]] == [1, 2]
+    assert {g["outcome"] for g in summary["games"]} == {"normal"}
+    points = {s["player"]: s["points"] for s in summary["standings"]}
+    assert sum(points.values()) == 2.0
+    assert "Match result" in run.stderr  # what people read went to stderr
+
+
+def test_json_summary_of_ratings(tmp_path: Path) -> None:
+    pgn = tmp_path / "r.pgn"
+    pgn.write_text('[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1-0\n\n'
+                   '[White "b"]\n[Black "a"]\n[Result "1/2-1/2"]\n\n1/2-1/2\n')
+    run = referee("ratings", str(pgn), "--json")
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert summary["games"] == 2 and summary["connected"] is True
+    assert [p["player"] for p in summary["players"]] == ["a", "b"]
+    assert "Rank Name" in run.stderr
+
+
+def test_old_command_spellings_still_run_with_a_warning(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.txt"
+    rules.write_text("(*,*,*,*,[0,1,2,3])\n")
+    new = subprocess.run([sys.executable, "-m", "referee.cli", "play", "gohr", str(rules), "2",
+                          "seed=1"], input="DISPLAY\nEXIT\n", capture_output=True, text=True,
+                         timeout=60)
+    old = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", str(rules), "2",
+                          "seed=1"], input="DISPLAY\nEXIT\n", capture_output=True, text=True,
+                         timeout=60)
+    assert new.returncode == old.returncode == 0, old.stderr
+    assert old.stdout == new.stdout
+    assert old.stderr.startswith("referee: warning: 'referee gohr' is deprecated and will be "
+                                 "removed: use 'referee play gohr'")
+    run = referee("mahjong", "serve", "--port", "-1", "--seed", "1")
+    assert run.returncode == 2 and "--port" in run.stderr

@@ -402,7 +402,7 @@ def referee_peak_rss(runs: list[list[str]]) -> int:
 
 def cli_match(out: Path, brain1: str, brain2: str, games: int) -> list[str]:
     return ["match", "gomoku", brain1, brain2, "--games", str(games), "--seed", "1",
-            "--timeout-turn", "1000", "--tolerance", "200", "--startup", "4000",
+            "--move-time", "1000ms", "--tolerance", "200ms", "--startup", "4000ms",
             "--out", str(out)]
 
 

@@ -326,3 +326,19 @@ def test_players_are_pinned_to_their_cpus(tmp_path: Path) -> None:
     run(path, tmp_path / "out")
     seen = (tmp_path / "cpus.txt").read_text().split("\n")[:-1]
     assert len(seen) == 3 and set(seen) == {"0"}  # the start-up check and both games
+
+
+def test_json_summary_of_a_tournament(reference: tuple[Path, dict[str, tuple]],
+                                      tmp_path: Path, tag: str) -> None:
+    path, games = reference
+    out = tmp_path / "out"
+    proc = referee_cli("tournament", str(path), "--out", str(out), "--jobs", "2", "--json",
+                       cwd=tmp_path, tag=tag)
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 0, stderr
+    summary = json.loads(stdout)
+    assert summary["games"] == {"done": len(games), "total": len(games)}
+    assert sum(s["points"] for s in summary["standings"]) == len(games)
+    assert {r["player"] for r in summary["ratings"]} == {s["player"]
+                                                         for s in summary["standings"]}
+    assert "Final standings" in stderr

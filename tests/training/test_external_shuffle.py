@@ -358,7 +358,7 @@ def test_cli_stdin_to_stdout() -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["in.txt", "-o", "out.txt", "--memory", "12Q"],
-     "Invalid value for '--memory': not a size: '12Q'"),
+     "Invalid value for '--memory': '12Q' is not a size such as 400M, 1G or 512K"),
     (["in.txt", "-o", "out.txt", "--memory", "1K"],
      "Invalid value for '--memory': '1K' is too small"),
     (["in.txt", "-o", "out.txt", "--seed", "-3"], "Invalid value for '--seed'"),

@@ -52,6 +52,25 @@ class TimeControl:
             raise ConfigError(str(exc)) from None
 
 
+MAX_LIMIT = 31 * 24 * 3600.0
+"""The longest time limit accepted (31 days): longer ones are mistakes."""
+
+
+def time_control(*, turn: float | None, game: float, tolerance: float,
+                 startup: float) -> TimeControl:
+    """Limits in seconds as the command line gives them (``game`` 0: no game limit;
+    ``turn`` ``None``: no per-move limit). Raises ``ConfigError`` naming an impossible or
+    absurdly long one."""
+    for name, value in (("move time", turn), ("game time", game), ("tolerance", tolerance),
+                        ("startup", startup)):
+        if value is not None and value > MAX_LIMIT:
+            raise ConfigError(f"{name} {value:g} s is longer than 31 days")
+    try:
+        return TimeControl(turn=turn, game=game or None, tolerance=tolerance, startup=startup)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 class Clock:
     """One seat's clock for one game: what it used, what is left, when it must answer."""
 

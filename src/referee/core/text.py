@@ -1,6 +1,12 @@
-"""Small text helpers every game's protocol and replay use: clipping and strict integers."""
+"""Small text helpers: clipping, strict integers (what bots send), sizes (what users
+write)."""
 
 from __future__ import annotations
+
+import re
+
+_SIZE = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(i?b)?\s*", re.IGNORECASE)
+_UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 MAX_INT_LENGTH = 9
 """Longest integer (sign included) a bot may send: larger answers are not numbers here."""
@@ -18,3 +24,20 @@ def parse_int(text: str) -> int | None:
     if not digits.isdecimal() or len(text) > MAX_INT_LENGTH:
         return None
     return int(text)
+
+
+def parse_size(text: str, bare: int = 1) -> int:
+    """Bytes in a size such as ``1G``, ``256M``, ``500K``, ``1.5g``, ``64MiB``, ``4096B``
+    (units of 1024); a bare number (``4096``) counts units of ``bare`` bytes. Raises
+    ``ValueError`` for anything else."""
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a size: {text!r} (examples: 1G, 256M, 500K)")
+    unit = match[2].lower()
+    factor = _UNITS[unit] if unit else (1 if match[3] else bare)
+    return int(float(match[1]) * factor)
+
+
+def size_has_unit(text: str) -> bool:
+    """Whether a size is written with its unit (``256M``, ``4096B``), not bare."""
+    return not text.strip()[-1:].isdigit()

@@ -1,16 +1,75 @@
-"""The games the referee knows, by name, as tournament adapters."""
+"""The games the referee knows: the one place that lists them.
+
+Each game is a folder under ``games/``; its entry here says what it is, where its command
+line lives (a module whose ``COMMANDS`` maps verbs such as ``match`` to click commands),
+which verbs it has (listed here so that ``referee --help`` needs no game imported), and,
+for games that tournaments play, its adapter. Adding a game is one folder and one entry.
+"""
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
+from typing import Any, Final
+
 from referee.core.adapter import GameAdapter
+
+__all__ = ["GAMES", "GameEntry", "game_adapters", "game_command", "game_entry"]
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game as the command line and tournaments find it."""
+
+    name: str
+    summary: str
+    """What it is, in a few words (for ``referee --help``)."""
+    commands: str
+    """The module of its commands (``COMMANDS``: verb -> click command)."""
+    verbs: tuple[str, ...]
+    """The verbs it has, in the order ``--help`` lists them."""
+    adapter: str | None = None
+    """``module:Class`` of its tournament adapter, if tournaments play it."""
+
+
+GAMES: Final[tuple[GameEntry, ...]] = (
+    GameEntry("gomoku", "Gomocup brains (freestyle, exact five, renju, caro, swap2)",
+              "referee.games.gomoku.cli", ("match", "replay", "export"),
+              "referee.games.gomoku.adapter:GomokuAdapter"),
+    GameEntry("planowanie", "the ITPW card game, 2 to 4 players",
+              "referee.games.planowanie.cli", ("match", "replay", "console"),
+              "referee.games.planowanie.adapter:PlanowanieAdapter"),
+    GameEntry("mahjong", "ICGA Taiwanese 16-tile Mahjong (local and network modes)",
+              "referee.games.mahjong.cli", ("match", "replay", "serve", "connect"),
+              "referee.games.mahjong.adapter:MahjongAdapter"),
+    GameEntry("riichi", "Riichi mahjong (mjai bots, game logs, training data)",
+              "referee.games.riichi.cli", ("match", "replay", "annotate", "selfplay"),
+              "referee.games.riichi.adapter:RiichiAdapter"),
+    GameEntry("gohr", "the Game of Hidden Rules' captive server (pipes, sockets)",
+              "referee.games.gohr.cli", ("play", "serve")),
+)
+"""Every game, in the order the help lists them."""
+
+
+def game_entry(name: str) -> GameEntry | None:
+    """The entry of game ``name`` (None if there is no such game)."""
+    return next((g for g in GAMES if g.name == name), None)
 
 
 def game_adapters() -> dict[str, GameAdapter]:
-    """Every game by name (imported on demand)."""
-    from referee.games.gomoku.adapter import GomokuAdapter
-    from referee.games.mahjong.adapter import MahjongAdapter
-    from referee.games.planowanie.adapter import PlanowanieAdapter
-    from referee.games.riichi.adapter import RiichiAdapter
+    """Every game tournaments play, by name, as adapters (imported on demand)."""
+    adapters: dict[str, GameAdapter] = {}
+    for entry in GAMES:
+        if entry.adapter is not None:
+            module, _, cls = entry.adapter.partition(":")
+            adapters[entry.name] = getattr(importlib.import_module(module), cls)()
+    return adapters
 
-    return {"gomoku": GomokuAdapter(), "mahjong": MahjongAdapter(),
-            "planowanie": PlanowanieAdapter(), "riichi": RiichiAdapter()}
+
+def game_command(name: str, verb: str) -> Any:
+    """The click command of game ``name`` for ``verb`` (None if it has none); the game's
+    command module is imported only now."""
+    entry = game_entry(name)
+    if entry is None or verb not in entry.verbs:
+        return None
+    return importlib.import_module(entry.commands).COMMANDS.get(verb)

@@ -35,7 +35,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import re
 import secrets
 import shutil
 import stat
@@ -55,6 +54,7 @@ from referee.core.compressed import (
     detect_compression,
     open_bytes,
 )
+from referee.core.text import parse_size
 
 __all__ = [
     "DEFAULT_MEMORY", "LINES_GZIP_LEVEL", "LINE_COST", "MIN_MEMORY", "AtomicOutput",
@@ -77,19 +77,6 @@ _TARGET = 0.4  # buckets are sized for this share of the budget
 _EXPANSION = 10  # a compressed file is assumed to hold this many times its size
 _BUCKET_COST = 4096  # bytes of bookkeeping per open bucket file: at most budget / this
 _MAX_DEPTH = 40  # buckets split again this often are shuffled in memory anyway
-_SIZE = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
-_UNITS = {"": 1, "k": KIB, "m": MIB, "g": 1024 * MIB, "t": 1024 * 1024 * MIB}
-
-
-def parse_size(text: str) -> int:
-    """Bytes in a size such as ``1G``, ``256M``, ``500K``, ``1.5g``, ``64MiB`` or ``4096``
-    (units of 1024). Raises ``ValueError`` for anything else."""
-    match = _SIZE.fullmatch(text)
-    if match is None:
-        raise ValueError(f"not a size: {text!r} (examples: 1G, 256M, 500K, 65536)")
-    return int(float(match[1]) * _UNITS[match[2].lower()])
-
-
 def _max_buckets() -> int:
     """Bucket files open at once in pass 1: at most 256, and well within the process's
     limit of open files."""

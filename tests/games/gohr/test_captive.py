@@ -20,7 +20,7 @@ class Server:
     """``referee gohr ARGS`` over real pipes, answered command by command."""
 
     def __init__(self, *args: str, cwd: Path) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "gohr", *args],
+        self.proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "play", "gohr", *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=cwd)
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -200,7 +200,7 @@ def test_golden_transcript_line_for_line(tmp_path: Path) -> None:
     (tmp_path / "rules.txt").write_text(GOLDEN_RULES)
     (tmp_path / "board.json").write_text(GOLDEN_BOARD)
     commands = "".join(f"{c}\n" for c, _ in GOLDEN if c is not None)
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "play", "gohr", "rules.txt",
                           "board.json", "output=standard"], input=commands.encode(),
                          capture_output=True, timeout=60, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -211,7 +211,7 @@ def test_golden_transcript_line_for_line(tmp_path: Path) -> None:
 def test_a_board_stalemated_from_the_start_opens_with_code_2(tmp_path: Path) -> None:
     (tmp_path / "rules.txt").write_text("(*,circle,*,*,*)\n")
     (tmp_path / "board.json").write_text(GOLDEN_BOARD)  # no circle on it
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "play", "gohr", "rules.txt",
                           "board.json", "output=brief"], input=b"MOVE 0 1\nEXIT\n",
                          capture_output=True, timeout=60, cwd=tmp_path)
     lines = run.stdout.decode().splitlines()
@@ -223,7 +223,7 @@ def test_a_board_stalemated_from_the_start_opens_with_code_2(tmp_path: Path) -> 
 def test_the_default_output_mode_is_full_as_in_the_reference(tmp_path: Path) -> None:
     (tmp_path / "rules.txt").write_text(GOLDEN_RULES)
     (tmp_path / "board.json").write_text(GOLDEN_BOARD)
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "play", "gohr", "rules.txt",
                           "board.json"], input=b"EXIT\n", capture_output=True, timeout=60,
                          cwd=tmp_path)
     lines = run.stdout.decode().splitlines()
@@ -236,7 +236,7 @@ def test_the_default_output_mode_is_full_as_in_the_reference(tmp_path: Path) -> 
 def test_conditions_that_cannot_be_met_end_with_a_clear_error(tmp_path: Path) -> None:
     cond = tmp_path / "everything.txt"
     cond.write_text("()\n")  # every piece matches: no training board exists
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", f"condTrain={cond}",
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "play", "gohr", f"condTrain={cond}",
                           str(RULE), "3"], input=b"EXIT\n", capture_output=True, timeout=60,
                          cwd=tmp_path)
     assert run.returncode == 2
@@ -273,7 +273,7 @@ def test_a_person_plays_from_a_terminal(tmp_path: Path) -> None:
     (tmp_path / "rules.txt").write_text(GOLDEN_RULES)
     (tmp_path / "board.json").write_text(GOLDEN_BOARD)
     controller, terminal = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "play", "gohr", "rules.txt",
                              "board.json"], stdin=terminal, stdout=terminal, stderr=terminal,
                             cwd=tmp_path, close_fds=True)
     os.close(terminal)
@@ -322,7 +322,7 @@ def test_bad_input_and_a_client_vanishing_mid_line_leave_a_consistent_results_fi
         b"MOVE 1 1\nMOVE 99 1\n"      # immovable (counted), unknown piece (not counted)
         b"MOVE 0 "                    # half a line, then the client is gone
     )
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", "rules.txt",
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "play", "gohr", "rules.txt",
                           "board.json", "output=brief", "log=results.csv",
                           "log.format=compact", "log.nickname=Tester", "log.run=3"],
                          input=conversation, capture_output=True, timeout=60, cwd=tmp_path)

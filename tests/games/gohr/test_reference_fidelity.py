@@ -210,8 +210,9 @@ def test_a_trial_lists_condition_column_is_honoured(tmp_path: Path) -> None:
 
 def test_a_missing_condition_file_of_a_trial_list_stops_the_server(tmp_path: Path) -> None:
     make_image_data(tmp_path)
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "gohr", "trial-lists/zoo.csv",
-                          "6"], input=b"EXIT\n", capture_output=True, timeout=60, cwd=tmp_path)
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "play", "gohr",
+                          "trial-lists/zoo.csv", "6"], input=b"EXIT\n", capture_output=True,
+                         timeout=60, cwd=tmp_path)
     assert run.returncode == 2 and run.stdout == b""
     assert run.stderr.decode() == (f"referee: error: {tmp_path}/cond/no-such-condition.txt: "
                                    "no such condition file (condTest of trial-lists/zoo.csv "

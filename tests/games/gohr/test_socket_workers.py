@@ -30,7 +30,7 @@ class ServerProcess:
 
     def __init__(self, *options: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "gohr-server", "--port", "0",
+            [sys.executable, "-m", "referee.cli", "serve", "gohr", "--port", "0",
              "--data", str(DATA), *options], stderr=subprocess.PIPE, text=True)
         assert self.proc.stderr is not None
         banner = self.proc.stderr.readline()

@@ -37,7 +37,7 @@ class Server:
     def __init__(self, out: Path, *options: str) -> None:
         self.out = out
         self.proc = subprocess.Popen(
-            [PY, "-m", "referee.cli", "mahjong", "serve", "--port", "0", "--out", str(out),
+            [PY, "-m", "referee.cli", "serve", "mahjong", "--port", "0", "--out", str(out),
              *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
         self._changed = threading.Condition()
@@ -118,7 +118,7 @@ def connect(procs: list[subprocess.Popen[Any]], port: int, seat: int, *ai: str,
             folder: Path, human_input: str | None = None) -> subprocess.Popen[Any]:
     """A wrapper subprocess; its output goes to files in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    argv = [PY, "-m", "referee.cli", "mahjong", "connect", "--port", str(port),
+    argv = [PY, "-m", "referee.cli", "connect", "mahjong", "--port", str(port),
             "--id", str(seat)]
     argv += ["--human"] if human_input is not None else ["--", *ai]
     with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
@@ -197,7 +197,7 @@ def test_the_same_seat_twice_kicks_both(tmp_path: Path,
 
 def test_bad_logins_and_silence_are_refused(tmp_path: Path,
                                             procs: list[subprocess.Popen[Any]]) -> None:
-    server = serve(tmp_path, procs, "--seed", "1", "--login-time", "0.5")
+    server = serve(tmp_path, procs, "--seed", "1", "--login-time", "0.5s")
     silent = Raw(server.port)
     for seat, account, why in [(5, "x", "no seat 5"), (0, "x", "no seat 0"),
                                ("one", "x", "seat number"), (1, "bad/name", "account")]:
@@ -209,7 +209,7 @@ def test_bad_logins_and_silence_are_refused(tmp_path: Path,
         client = Raw(server.port)
         client.send(line + "\n")
         assert client.line().startswith("/refused expected /login <id> <account>")
-    wrapper = subprocess.run([PY, "-m", "referee.cli", "mahjong", "connect", "--port",
+    wrapper = subprocess.run([PY, "-m", "referee.cli", "connect", "mahjong", "--port",
                               str(server.port), "--id", "2", "--account", "no/slash", "--",
                               "greedy"], capture_output=True, text=True, timeout=30)
     assert wrapper.returncode == 1
@@ -225,7 +225,7 @@ def test_bad_logins_and_silence_are_refused(tmp_path: Path,
 def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        run = subprocess.run([PY, "-m", "referee.cli", "mahjong", "serve", "--port",
+        run = subprocess.run([PY, "-m", "referee.cli", "serve", "mahjong", "--port",
                               str(port), "--seed", "1", "--out", str(tmp_path)],
                              capture_output=True, text=True, timeout=30)
     assert run.returncode == 2
@@ -235,7 +235,7 @@ def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
 
 def test_a_wrapper_killed_mid_game_is_replaced_by_the_dummy(
         tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
-    server = serve(tmp_path, procs, "--seed", "3", "--hands", "2", "--move-time", "3")
+    server = serve(tmp_path, procs, "--seed", "3", "--hands", "2", "--move-time", "3s")
     wrappers = {seat: connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
                 for seat in (1, 3, 4)}
     victim = connect(procs, server.port, 2, PY, str(BRAIN), "--mode", "ok",
@@ -263,7 +263,7 @@ def test_a_wrapper_killed_mid_game_is_replaced_by_the_dummy(
 
 def test_an_ai_that_cannot_start_is_reported_and_the_dummy_plays(
         tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
-    server = serve(tmp_path, procs, "--seed", "2", "--hands", "1", "--move-time", "1.5")
+    server = serve(tmp_path, procs, "--seed", "2", "--hands", "1", "--move-time", "1.5s")
     for seat in (1, 2, 3):
         connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
     broken = connect(procs, server.port, 4, str(tmp_path / "no-such-ai"),
@@ -280,7 +280,7 @@ def test_an_ai_that_cannot_start_is_reported_and_the_dummy_plays(
 def test_a_wrapper_without_a_server_is_one_clear_error(tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as probe:
         port = probe.getsockname()[1]  # free once closed: nobody listens there
-    run = subprocess.run([PY, "-m", "referee.cli", "mahjong", "connect", "--port", str(port),
+    run = subprocess.run([PY, "-m", "referee.cli", "connect", "mahjong", "--port", str(port),
                           "--id", "1", "--", "greedy"], capture_output=True, text=True,
                          timeout=30)
     assert run.returncode == 2
@@ -289,7 +289,7 @@ def test_a_wrapper_without_a_server_is_one_clear_error(tmp_path: Path) -> None:
 
 def test_a_client_that_never_logs_in_does_not_hold_up_the_table(
         tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
-    server = serve(tmp_path, procs, "--seed", "5", "--hands", "1", "--login-time", "8")
+    server = serve(tmp_path, procs, "--seed", "5", "--hands", "1", "--login-time", "8s")
     silent = Raw(server.port)
     wrappers = [connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
                 for seat in range(1, 5)]

@@ -94,7 +94,7 @@ def test_framework_choices_in_the_settings_table_and_the_records(tmp_path: Path)
 
 def test_a_record_from_before_the_kong_setting_replays_with_kongs_allowed(
         tmp_path: Path) -> None:
-    from referee.games.mahjong.adapter import _rules
+    from referee.games.mahjong.adapter import record_rules as _rules
 
     assert _rules({}).kong_from_previous is True  # how older referees played
     assert _rules({"kong_from_previous": False}).kong_from_previous is False

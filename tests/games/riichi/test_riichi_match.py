@@ -184,7 +184,7 @@ def test_cli_plays_and_names_bad_options(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert "Match result" in run.stdout and (tmp_path / "game-001.mjson.gz").exists()
     for bad, word in ((["--game", "west"], "--game"), (["--rotations", "5"], "--rotations"),
-                      (["--decision-time", "0"], "--decision-time"),
+                      (["--move-time", "0s"], "--move-time"),
                       (["--batched", "7"], "--batched")):
         run = subprocess.run([*referee, "match", "riichi", "greedy", "tsumogiri",
                               "tsumogiri", "tsumogiri", *bad, "--out", str(tmp_path / "x")],

@@ -124,7 +124,7 @@ def test_a_written_mjai_file_verifies_alone(
     assert report.rules.red_fives == loaded.rules.red_fives
     if report.ended:
         assert report.rules.game_length == loaded.rules.game_length
-    (line,) = check_logs([target])
+    (line,) = [v.line() for v in check_logs([target])]
     assert line.startswith(f"OK {target} (mjai): {report.kyoku} kyoku")
 
 
@@ -138,7 +138,7 @@ def test_the_formats_are_told_by_content(tmp_path: Path) -> None:
                       encoding="utf-8")
     assert [detect_format(p) for p in (json_copy, xml_gz, pretty)] == \
         ["tenhou-json", "mjlog", "tenhou-json"]
-    lines = check_logs([json_copy, xml_gz, pretty])
+    lines = [v.line() for v in check_logs([json_copy, xml_gz, pretty])]
     assert [line.split()[0] for line in lines] == ["OK", "OK", "OK"]
     assert "3 kyoku (3 wins, 0 draws), game over" in lines[0]
     assert "(mjlog): 10 kyoku (7 wins, 3 draws), game over" in lines[1]
@@ -456,7 +456,8 @@ def test_broken_files(tmp_path: Path, mjai_files: dict[str, tuple[Path, LoadedLo
     with pytest.raises(ReplayError, match="event 41: at the end of the log: the log stops "
                                           "inside the kyoku; the engine goes on"):
         verify_file(cut)
-    report = check_logs([good, wrong, truncated, cut, tmp_path / "absent.json"])
+    paths = [good, wrong, truncated, cut, tmp_path / "absent.json"]
+    report = [v.line() for v in check_logs(paths)]
     assert [line.split()[0] for line in report] == ["OK", "FAIL", "FAIL", "FAIL", "FAIL"]
     assert report[3].startswith(f"FAIL {cut}: {cut}, event 41: ")
 

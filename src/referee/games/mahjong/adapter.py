@@ -32,7 +32,7 @@ from referee.games.mahjong.rules import Ask, MahjongGame, MahjongHand, Rules, op
 from referee.games.mahjong.scoring import PRESETS, Stakes, preset
 from referee.games.mahjong.tiles import SHORT_NAMES_KEY, make_wall, short_name
 
-__all__ = ["MahjongAdapter", "mahjong_replay"]
+__all__ = ["MahjongAdapter", "mahjong_replay", "record_rules"]
 
 
 class MahjongTable(BaseModel):
@@ -144,7 +144,8 @@ STYLE = ("text{font:13px monospace;fill:#222}.who{font-weight:bold}"
          ".act{fill:#a33}.rule{stroke:#ccc}.key{fill:#666;font-size:11px}")
 
 
-def _rules(settings: Mapping[str, Any]) -> Rules:
+def record_rules(settings: Mapping[str, Any]) -> Rules:
+    """The rules a Mahjong record's settings describe; ``ValueError`` if they are bad."""
     numbers = {key: settings.get(key, default) for key, default in
                (("hands", 16), ("reserve", 16), ("base", 100), ("per_tai", 20))}
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers.values()):
@@ -169,7 +170,7 @@ def mahjong_replay(record: GameRecord) -> ReplayView:
     seed = record.seed
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"mahjong record: bad seed {seed!r}")
-    game = MahjongGame(seed, _rules(record.settings))
+    game = MahjongGame(seed, record_rules(record.settings))
     names = [p.name for p in record.players]
     steps = []
     for move in record.moves:

@@ -218,7 +218,7 @@ class _Layout:
         return _box(PANEL_X, 0, PANEL_W, HEAD_H)
 
 
-def _rules(settings: dict[str, Any]) -> Rules:
+def record_rules(settings: dict[str, Any]) -> Rules:
     """The rules the record's settings describe; ``ValueError`` if they are missing or bad."""
     values, suits = settings.get("values"), settings.get("suits")
     players, deals = settings.get("players"), settings.get("deals")
@@ -240,7 +240,7 @@ def _rules(settings: dict[str, Any]) -> Rules:
         raise ValueError(f"planowanie record: bad settings: {exc}") from None
 
 
-def _parse(text: str, deck: Deck) -> Action | None:
+def parse_move(text: str, deck: Deck) -> Action | None:
     """``declare N`` or a card of the deck as an action, ``None`` if it is neither."""
     words = text.split()
     if len(words) == 2 and words[0] == "declare":
@@ -545,7 +545,7 @@ class _Replayer:
             self.lay_out()
             self.fresh = True
         st = self.state
-        action = _parse(move.move, self.deck)
+        action = parse_move(move.move, self.deck)
         parts: list[str] = []
         if move.info.get("illegal"):
             if not isinstance(action, Declare) and st.winner is not None:
@@ -629,7 +629,7 @@ def planowanie_replay(record: GameRecord) -> ReplayView:
     """The replay of a Planowanie record (see the module docstring)."""
     if record.game != "planowanie":
         raise ValueError(f"not a planowanie record: {record.game!r}")
-    rules = _rules(record.settings)
+    rules = record_rules(record.settings)
     seed = record.seed
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"planowanie record: bad seed {seed!r}")

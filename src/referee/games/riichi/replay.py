@@ -36,7 +36,7 @@ always follow the log when it tells (:mod:`referee.games.riichi.logrules`).
 
 :func:`load_log` reads a file of any supported format (told by content, plain or gzip),
 :func:`verify_file` verifies one with the rules and final results its source records, and
-:func:`check_logs` gives one line per file for a command line.
+:func:`check_logs` gives one verdict per file for a command line.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from referee.core.checking import FileCheck, check_files
 from referee.games.riichi.logrules import kyoku_end, recorded_rules, rules_for, wall_tiles
 from referee.games.riichi.mjai import (
     EndGame,
@@ -718,19 +719,11 @@ def verify_file(path: str | Path, rules: RiichiRules | None = None,
 
 
 def check_logs(paths: Iterable[str | Path], rules: RiichiRules | None = None,
-               game_length: str | None = None) -> list[str]:
-    """One line per file for a command line: ``OK <path> (<format>): <summary>`` or
-    ``FAIL <path>: <the error>``; a caller exits non-zero when a line starts with FAIL."""
-    lines = []
-    for path in paths:
-        try:
-            fmt = detect_format(path)
-            report = verify_file(path, rules, game_length)
-        except (ValueError, OSError) as exc:
-            lines.append(f"FAIL {path}: {exc}")
-        else:
-            lines.append(f"OK {path} ({fmt}): {report.summary()}")
-    return lines
+               game_length: str | None = None) -> list[FileCheck]:
+    """One verdict per file for a command line (``FileCheck.line()``: ``OK <path>
+    (<format>): <summary>`` or ``FAIL <path>: <the error>``)."""
+    return check_files(paths, lambda path: (detect_format(path),
+                                            verify_file(path, rules, game_length).summary()))
 
 
 # ------------------------------------------------------------------------------ helpers

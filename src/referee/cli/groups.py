@@ -1,0 +1,92 @@
+"""The shape of the command line: verbs whose subcommands are the games that have them,
+and a top-level help that lists the games, the verbs and the commands across games.
+
+``referee match gomoku ...``: ``match`` is a :class:`GameVerbGroup`; it asks the registry
+which games have a ``match`` and imports a game's commands only when one is run (or its
+help shown). Old spellings stay callable for one release as hidden commands that warn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from referee.cli.support import warn
+from referee.games.registry import GAMES, game_command
+
+__all__ = ["VERBS", "GameVerbGroup", "RefereeGroup", "deprecated_alias"]
+
+VERBS: dict[str, str] = {
+    "match": "Play a match (one or more games) between programs.",
+    "replay": "Check recorded games by replaying them through the rules engine.",
+    "export": "Write recorded games in other formats.",
+    "console": "Talk to one game program by hand: a debug console.",
+    "serve": "Run a game's server for clients on the network.",
+    "connect": "Join a game's server: a wrapper that runs one program for one seat.",
+    "play": "Run a game on standard input and output, for a person or a program.",
+    "annotate": "Turn game logs into training data.",
+    "selfplay": "Play games of built-in bots and write their training data in one go.",
+}
+"""Every verb a game may have, with what it does, in the order the help lists them."""
+
+ACROSS_GAMES = ("tournament", "ratings", "report", "shuffle", "annotate4rl")
+"""The commands that span games, listed under their own heading."""
+
+
+class GameVerbGroup(click.Group):
+    """A verb (``match``, ``replay``...): one subcommand per game that has it."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(name=verb, help=VERBS[verb], no_args_is_help=True)
+        self.verb = verb
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """The games with this verb, in the registry's order."""
+        return [g.name for g in GAMES if self.verb in g.verbs]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The game's command for this verb (its module imported now)."""
+        command = game_command(cmd_name, self.verb)
+        return command if isinstance(command, click.Command) else None
+
+
+class RefereeGroup(click.Group):
+    """The top-level group: its help lists the games and what each has, the verbs, and
+    the commands across games; hidden commands (old spellings) are left out."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The three lists of ``referee --help``."""
+        width = formatter.width or 80
+        with formatter.section("Games (referee VERB GAME ...)"):
+            formatter.write_dl([(g.name, f"{g.summary[:1].upper()}{g.summary[1:]}; "
+                                         f"{', '.join(g.verbs)}") for g in GAMES])
+        rows = []
+        for verb in VERBS:
+            games = [g.name for g in GAMES if verb in g.verbs]
+            if games and verb in self.commands:
+                rows.append((verb, f"{VERBS[verb]} [{', '.join(games)}]"))
+        with formatter.section("Verbs"):
+            formatter.write_dl(rows)
+        across = []
+        for name in ACROSS_GAMES:
+            command = self.commands.get(name)
+            if command is not None and not command.hidden:
+                across.append((name, command.get_short_help_str(width)))
+        with formatter.section("Across games"):
+            formatter.write_dl(across)
+
+
+def deprecated_alias(name: str, new: str, command: click.Command) -> click.Command:
+    """``command`` under its old ``name``, hidden from the help, warning that ``new`` is
+    its spelling now (``referee psq`` for ``referee export gomoku``)."""
+    callback = command.callback
+    assert callback is not None
+
+    def warned(*args: Any, **kwargs: Any) -> Any:
+        warn(f"'referee {name}' is deprecated and will be removed: use 'referee {new}'")
+        return callback(*args, **kwargs)
+
+    return click.Command(name, context_settings=command.context_settings, callback=warned,
+                         params=command.params, help=command.help, hidden=True,
+                         add_help_option=command.add_help_option)

@@ -1,0 +1,208 @@
+"""The options every game's commands share, so that one idea has one name, one unit, one
+way of writing its default and one help text everywhere.
+
+| idea | option | unit |
+|---|---|---|
+| where records and logs go | ``--out DIR`` | a folder |
+| what decides the game | ``--seed N`` | an integer |
+| time for one answer | ``--move-time DURATION`` | ``5s``, ``500ms``, ``1.5s``, ``2m`` |
+| time for a whole game | ``--game-time DURATION`` | the same; ``0``: no limit |
+| grace past a limit | ``--tolerance DURATION`` | the same |
+| time to start a program | ``--startup DURATION`` | the same |
+| memory of a program's process tree | ``--memory SIZE`` | ``400M``, ``1G``; bare: MB; ``0``: none |
+| work done at once | ``-j, --jobs N`` | processes, games or CPUs |
+| a summary for programs | ``--json`` | one JSON object on standard output |
+
+Durations need their unit (``5`` alone could be seconds or milliseconds). Spellings of
+earlier releases (``--timeout-turn`` in milliseconds, ``--decision-time`` in seconds, a
+``--tolerance`` without a unit...) still work for one release, hidden from ``--help``, each
+with a warning that names the new spelling (``renamed``, ``Duration(legacy=...)``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from click.core import ParameterSource
+
+from referee.cli.support import warn
+from referee.core.text import parse_size, size_has_unit
+
+__all__ = ["Duration", "Size", "game_time_option", "jobs_option", "json_option",
+           "memory_option", "move_time_option", "out_option", "output_file_option", "renamed",
+           "seed_option",
+           "startup_option", "tolerance_option"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+_DURATION = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m|h)?\s*", re.IGNORECASE)
+
+
+class Duration(click.ParamType[float, object]):
+    """A duration with its unit (``5s``, ``500ms``, ``1.5s``, ``2m``, ``1h``), in seconds;
+    ``0`` alone is zero. ``legacy`` is the unit a bare number had in earlier releases
+    (``ms`` or ``s``): such a number is still read so, with a warning; without it a bare
+    number is refused."""
+
+    name = "DURATION"
+
+    def __init__(self, legacy: str | None = None) -> None:
+        self.legacy = legacy
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        """Seconds, or a usage error naming the option."""
+        if isinstance(value, float):
+            return value
+        text = str(value)
+        match = _DURATION.fullmatch(text)
+        if match is None:
+            self.fail(f"{text!r} is not a duration such as 5s, 500ms or 1.5s", param, ctx)
+        number, unit = float(match.group(1)), match.group(2)
+        if not math.isfinite(number):
+            self.fail(f"{text!r} is not a finite duration", param, ctx)
+        if unit is None and number != 0:
+            name = param.opts[0] if param is not None and param.opts else "the duration"
+            if self.legacy is None:
+                self.fail(f"{text!r} needs its unit: {text}s or {text}ms", param, ctx)
+            warn(f"{name} {text} without a unit is read as {text} {self.legacy}, as earlier "
+                 f"releases did; write {text}{self.legacy} (a bare number will be refused)")
+            unit = self.legacy
+        return number * _UNITS[(unit or "s").lower()]
+
+
+class Size(click.ParamType[int, object]):
+    """A size in bytes written ``400M``, ``1G``, ``512K`` (units of 1024) or ``4096B``; a
+    bare number is megabytes (``legacy``: bytes, as the option took earlier, read so with
+    a warning); at least ``minimum`` bytes, unless it is 0 and ``zero`` is allowed (no
+    limit)."""
+
+    name = "SIZE"
+
+    def __init__(self, minimum: int = 0, zero: bool = True, legacy_bytes: bool = False) -> None:
+        self.minimum = minimum
+        self.zero = zero
+        self.legacy_bytes = legacy_bytes
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        """Bytes, or a usage error naming the option."""
+        if isinstance(value, int):
+            return value
+        text = str(value)
+        bare = not size_has_unit(text)
+        try:
+            size = parse_size(text, 1 if self.legacy_bytes else 1 << 20)
+        except ValueError:
+            self.fail(f"{text!r} is not a size such as 400M, 1G or 512K", param, ctx)
+        if size == 0 and self.zero:
+            return 0
+        if bare and self.legacy_bytes:
+            name = param.opts[0] if param is not None and param.opts else "the size"
+            warn(f"{name} {text} without a unit is read as {text} bytes, as earlier releases "
+                 f"did; write {text}B (a bare number will be megabytes)")
+        if size < max(1, self.minimum):
+            smallest = f"at least {self.minimum // 1024}K" if self.minimum else "more than 0"
+            self.fail(f"{text!r} is too small ({smallest})", param, ctx)
+        return size
+
+
+def renamed(old: str, target: str, new: str, *, type: Any = str,
+            convert: Callable[[Any], Any] = lambda v: v) -> Callable[[F], F]:
+    """An option of earlier releases kept for one release, hidden: ``old`` (with its own
+    ``type``) fills parameter ``target`` (shown as ``new``) through ``convert``, with a
+    warning; giving both is a usage error. Put it below the command's other options."""
+    dest = "renamed_" + old.lstrip("-").replace("-", "_")
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            value = kwargs.pop(dest, None)
+            if value is not None:
+                ctx = click.get_current_context()
+                if ctx.get_parameter_source(target) is ParameterSource.COMMANDLINE:
+                    raise click.UsageError(f"give {new} or {old} (its old spelling), "
+                                           "not both")
+                kwargs[target] = convert(value)
+                warn(f"{old} is deprecated and will be removed: use {new}")
+            return command(*args, **kwargs)
+
+        return click.option(old, dest, type=type, hidden=True)(wrapper)  # type: ignore[return-value]
+
+    return decorate
+
+
+def out_option(what: str, default: str) -> Callable[[F], F]:
+    """``--out DIR``: the output folder of ``what`` (records, logs...)."""
+    return click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                        help=f"Output folder for {what} [default: {default}].")
+
+
+def output_file_option(what: str) -> Callable[[F], F]:
+    """``-o, --output FILE``: a data file written whole, compressed as its name says."""
+    return click.option("-o", "--output", required=True,
+                        type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+                        help=f"The {what} file: gzip if it ends in .gz, bz2 if .bz2, "
+                             "- for stdout.")
+
+
+def seed_option(what: str) -> Callable[[F], F]:
+    """``--seed N``: the seed of ``what``, random (and recorded) by default."""
+    return click.option("--seed", type=int,
+                        help=f"Seed of {what} (default: random, recorded).")
+
+
+def move_time_option(default: str, what: str = "each answer",
+                     legacy: str | None = None) -> Callable[[F], F]:
+    """``--move-time DURATION``: the time a program has for one answer."""
+    return click.option("--move-time", type=Duration(legacy), default=default,
+                        show_default=True,
+                        help=f"Time a program has for {what} (5s, 500ms...).")
+
+
+def game_time_option(default: str, what: str) -> Callable[[F], F]:
+    """``--game-time DURATION``: the time a program has for a whole game (0: no limit)."""
+    return click.option("--game-time", type=Duration(), default=default, show_default=True,
+                        help=f"Time a program has for {what}, 0 = no limit.")
+
+
+def tolerance_option(default: str = "500ms", legacy: str | None = None) -> Callable[[F], F]:
+    """``--tolerance DURATION``: the grace past a limit before a program is forfeited."""
+    return click.option("--tolerance", type=Duration(legacy), default=default,
+                        show_default=True,
+                        help="Grace past a time limit before a program is forfeited.")
+
+
+def startup_option(default: str = "30s", what: str = "start",
+                   legacy: str | None = None) -> Callable[[F], F]:
+    """``--startup DURATION``: the time a program has to start and get ready."""
+    return click.option("--startup", type=Duration(legacy), default=default,
+                        show_default=True,
+                        help=f"Time a program has to {what}.")
+
+
+def memory_option(default: str) -> Callable[[F], F]:
+    """``--memory SIZE``: the memory limit of each program's whole process tree."""
+    return click.option("--memory", type=Size(), default=default, show_default=True,
+                        help="Memory limit of each program's whole process tree "
+                             "(400M, 1G; a bare number is MB), 0 = no limit.")
+
+
+def jobs_option(what: str, default: int | None = 1) -> Callable[[F], F]:
+    """``-j, --jobs N``: how much is done at once."""
+    return click.option("-j", "--jobs", type=click.IntRange(min=1), default=default,
+                        show_default=default is not None, help=what)
+
+
+def json_option(command: F) -> F:
+    """``--json``: a machine-readable summary on standard output (the rest on stderr)."""
+    return click.option("--json", "json_mode", is_flag=True,
+                        help="Print a machine-readable summary (one JSON object) on "
+                             "standard output; what people read goes to stderr.")(command)

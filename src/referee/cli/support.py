@@ -1,0 +1,129 @@
+"""What every command shares: one clear line for an error, the default output folder,
+the players named on a command line, seeds, SIGTERM taken as Ctrl-C, and the ``--json``
+summary on standard output."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import random
+import signal
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+
+from referee.core.checking import FileCheck
+from referee.core.errors import RefereeError
+from referee.core.players import PlayerSpec, check_runnable, resolve_players
+from referee.core.record import GameRecord
+from referee.core.standings import Standing, count_game
+from referee.output import make_console
+
+__all__ = ["default_out", "emit_json", "fail", "human_console", "match_summary",
+           "report_checks", "runnable_players", "seed_or_random", "sigterm_interrupts",
+           "warn"]
+
+
+def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
+    """End a command on an exception: a ``RefereeError`` is one clear line and exit
+    status 2, Ctrl-C (or SIGTERM) exit status 130; anything else goes on up."""
+    if isinstance(exc, RefereeError):
+        click.echo(f"referee: error: {exc}", err=True)
+        sys.exit(2)
+    if isinstance(exc, KeyboardInterrupt):
+        click.echo("referee: interrupted" + (f"; {interrupted}" if interrupted else ""),
+                   err=True)
+        sys.exit(130)
+    raise exc
+
+
+def warn(text: str) -> None:
+    """One line on standard error, as ``referee: warning: ...``."""
+    click.echo(f"referee: warning: {text}", err=True)
+
+
+def default_out(kind: str) -> Path:
+    """``referee-out/<kind>-<date>-<time>`` (the default output folder of a command)."""
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("referee-out") / f"{kind}-{stamp}"
+
+
+def runnable_players(texts: Sequence[str], builtins: Mapping[str, str]) -> list[PlayerSpec]:
+    """The players named on the command line, each checked to be a program that can run."""
+    specs = resolve_players(texts, builtins)
+    for spec in specs:
+        check_runnable(spec)
+    return specs
+
+
+def seed_or_random(seed: int | None) -> int:
+    """The seed given, or a fresh random one (the command records whichever it plays)."""
+    return seed if seed is not None else random.SystemRandom().randrange(2**31)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """Within the block SIGTERM ends the command as Ctrl-C does (``KeyboardInterrupt``:
+    bots killed, finished work kept, temporary files removed)."""
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def human_console(json_mode: bool) -> Console:
+    """Where a command writes for people: standard output, or standard error when the
+    ``--json`` summary takes standard output."""
+    return make_console(stderr=json_mode)
+
+
+def emit_json(data: Mapping[str, Any]) -> None:
+    """The ``--json`` summary: one JSON object, one line, on standard output."""
+    click.echo(json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str))
+
+
+def match_summary(game: str, out: Path, seed: int, players: Sequence[PlayerSpec],
+                  records: Sequence[GameRecord], points_game: bool) -> dict[str, Any]:
+    """The ``--json`` summary of a match: its games and each player's standing."""
+    lines = {p.name: Standing(p.name) for p in players}
+    games = []
+    for record in records:
+        outcome = record.outcome.value if record.outcome else None
+        faults = [(f.seat, f.outcome) for f in record.faults]
+        if record.scores:
+            count_game(lines, [p.name for p in record.players], record.scores,
+                       record.offender, outcome, points_game, faults)
+        games.append({"index": record.index, "players": [p.name for p in record.players],
+                      "scores": record.scores, "result": record.result_text(),
+                      "outcome": outcome, "reason": record.reason,
+                      "offender": record.offender, "moves": len(record.moves),
+                      "faults": [{"seat": f.seat, "outcome": f.outcome, "reason": f.reason}
+                                 for f in record.faults]})
+    return {"game": game, "out": str(out), "seed": seed,
+            "players": [p.name for p in players], "games": games,
+            "standings": [{"player": s.name, "points": s.points, "games": s.games,
+                           "won": s.wins, "drawn": s.draws, "lost": s.losses,
+                           "faults": s.faults} for s in lines.values()]}
+
+
+def report_checks(verdicts: Sequence[FileCheck], json_mode: bool) -> None:
+    """What ``referee replay`` prints: one line per file (on stderr with ``--json``, whose
+    summary lists them), then exit status 1 if a file failed."""
+    for verdict in verdicts:
+        click.echo(verdict.line(), err=json_mode)
+    if json_mode:
+        emit_json({"ok": all(v.ok for v in verdicts),
+                   "files": [{"file": v.path, "ok": v.ok, "format": v.format,
+                              ("summary" if v.ok else "error"): v.text} for v in verdicts]})
+    if not all(v.ok for v in verdicts):
+        raise SystemExit(1)

@@ -1,0 +1,182 @@
+"""Gomoku's commands: ``referee match gomoku``, ``referee replay gomoku``, ``referee export
+gomoku`` (``COMMANDS``, found through ``games/registry.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from referee.cli import options as opt
+from referee.cli.support import (
+    default_out,
+    emit_json,
+    fail,
+    human_console,
+    match_summary,
+    report_checks,
+    runnable_players,
+    seed_or_random,
+)
+from referee.core.checking import check_files
+from referee.core.errors import ConfigError
+from referee.output import GameProgress, results_table
+
+__all__ = ["COMMANDS"]
+
+def _ms(value: int) -> float:
+    """An old option's milliseconds, in seconds."""
+    return value / 1000
+
+
+@click.command("gomoku")
+@click.argument("players", nargs=2, metavar="BRAIN1 BRAIN2")
+@click.option("--rule", default="freestyle", show_default=True,
+              help="freestyle, exact5, renju, caro or caro5 (or the Gomocup bitmask "
+                   "0, 1, 4, 8, 9).")
+@click.option("--renju-judge", type=click.Choice(["rif", "gomocup"]), default="rif",
+              show_default=True,
+              help="Renju threes: RIF's letter, or as GomocupJudge/Piskvork (a straight-four "
+                   "point that also makes a five completes no three).")
+@click.option("--draw-at-empty", type=click.IntRange(min=0), default=0, show_default=True,
+              help="End a game as a draw when only this many empty points remain "
+                   "(GomocupJudge: 25 in renju); 0 = when the board is full.")
+@click.option("--size", type=int, default=15, show_default=True, help="Square board size (5..32).")
+@click.option("--width", type=int, help="Board width for a rectangular board (5..32).")
+@click.option("--height", type=int, help="Board height for a rectangular board (5..32).")
+@click.option("--games", type=click.IntRange(min=1),
+              help="Games in the match (colours alternate) [default: 2, or with --openings "
+                   "two per opening: every opening with both colours].")
+@click.option("--openings", "openings_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Openings file: one per line, stones as x,y offsets from the centre; "
+                   "each opening is played with both colours, in file order.")
+@click.option("--swap2", is_flag=True, help="Open every game with swap2, played by the brains.")
+@opt.move_time_option("5s", "each move (INFO timeout_turn)")
+@opt.game_time_option("0", "a whole game (INFO timeout_match)")
+@opt.tolerance_option(legacy="ms")
+@opt.startup_option(what="answer START/RESTART and ABOUT", legacy="ms")
+@opt.memory_option("0")
+@opt.seed_option("the match (it seeds the built-in brains)")
+@opt.out_option("records and logs", "referee-out/match-<time>")
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for brains' persistent files (INFO folder).")
+@click.option("--no-psq", is_flag=True, help="Do not write Piskvork .psq files.")
+@opt.json_option
+@opt.renamed("--timeout-turn", "move_time", "--move-time", type=int, convert=_ms)
+@opt.renamed("--timeout-match", "game_time", "--game-time", type=int, convert=_ms)
+def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_empty: int,
+                 size: int, width: int | None, height: int | None, games: int | None,
+                 openings_file: Path | None, swap2: bool, move_time: float, game_time: float,
+                 tolerance: float, startup: float, memory: int, seed: int | None,
+                 out_dir: Path | None, folder: Path | None, no_psq: bool,
+                 json_mode: bool) -> None:
+    """Play a Gomoku match between two Gomocup brains.
+
+    BRAIN1 and BRAIN2 are built-in brains (random, threat) or command lines, e.g.
+    "./pbrain-foo" or "python3 my_brain.py". Records (JSON and .psq) and each brain's
+    stderr log go to the output folder.
+    """
+    from referee.core.clock import time_control
+    from referee.games.gomoku.adapter import GomokuAdapter
+    from referee.games.gomoku.board import Rule
+    from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
+    from referee.games.gomoku.openings import coverage, read_openings
+    from referee.games.gomoku.renju import RenjuJudge
+
+    console = human_console(json_mode)
+    try:
+        try:
+            parsed_rule = Rule.parse(rule)
+        except ValueError as exc:
+            raise ConfigError(f"--rule: {exc}") from None
+        specs = runnable_players(players, BUILTIN_BRAINS)
+        openings = read_openings(openings_file) if openings_file else []
+        if games is None:
+            games = 2 * len(openings) if openings else 2
+        settings = GomokuSettings(
+            width=width or size, height=height or width or size, rule=parsed_rule,
+            time=time_control(turn=move_time, game=game_time, tolerance=tolerance,
+                              startup=startup),
+            memory_limit=memory or None, games=games, openings=openings, swap2=swap2,
+            seed=seed_or_random(seed), folder=folder.resolve() if folder else None,
+            psq=not no_psq, renju_judge=RenjuJudge.parse(renju_judge),
+            draw_at_empty=draw_at_empty)
+        out = (out_dir or default_out("match")).resolve()
+        console.print(
+            f"Gomoku {settings.rule.value} {settings.width}x{settings.height}, "
+            f"{games} game(s): {specs[0].name} vs {specs[1].name}, seed {settings.seed}",
+            markup=False)
+        console.print(f"Judged: {settings.judged()}", markup=False)
+        if openings:
+            console.print(f"Openings ({openings_file}): {coverage(len(openings), games)}",
+                          markup=False)
+        with GameProgress(console, games) as progress:
+            result = GomokuMatch(specs, settings, out, on_game=progress.game_done).run()
+    except BaseException as exc:
+        fail(exc, "the finished games are in the output folder")
+    points = GomokuAdapter.scores_are_points
+    console.print(results_table(specs, result.records, points))
+    console.print(f"Records: {out}", markup=False)
+    if json_mode:
+        emit_json(match_summary("gomoku", out, settings.seed, specs, result.records, points))
+
+
+@click.command("gomoku")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--rule", default="freestyle", show_default=True,
+              help="The rule of .psq files (they do not say it): as for match.")
+@click.option("--renju-judge", type=click.Choice(["rif", "gomocup"]), default="rif",
+              show_default=True, help="The renju judge of .psq files.")
+@opt.json_option
+def replay_gomoku(files: tuple[Path, ...], rule: str, renju_judge: str,
+                  json_mode: bool) -> None:
+    """Replay Gomoku games through the engine and check them.
+
+    FILES are the referee's records (.json: every move legal and by the seat to play, the
+    illegal one illegal, the result the engine's) or Piskvork .psq files (every stone on
+    an empty point, no forbidden point for black in renju, nothing after a five). One OK
+    or FAIL line per file; the exit status is 1 if any file fails.
+    """
+    from referee.games.gomoku.board import Rule
+    from referee.games.gomoku.check import check_file
+    from referee.games.gomoku.renju import RenjuJudge
+
+    try:
+        parsed = Rule.parse(rule)
+    except ValueError as exc:
+        fail(ConfigError(f"--rule: {exc}"))
+    judge = RenjuJudge.parse(renju_judge)
+    report_checks(check_files(files, lambda path: check_file(path, parsed, judge)), json_mode)
+
+
+@click.command("gomoku")
+@click.argument("records", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--psq", "to_psq", is_flag=True, default=True,
+              help="Write Piskvork .psq files (the one format so far; the default).")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Where to write: a file (one record) or a folder [default: beside each "
+                   "record, with .psq].")
+def export_gomoku(records: tuple[Path, ...], to_psq: bool, output: Path | None) -> None:
+    """Export Gomoku game records (JSON) as Piskvork .psq files; prints each file
+    written."""
+    from referee.core.record import GameRecord
+    from referee.games.gomoku.psq import write_psq
+
+    try:
+        if output is not None and len(records) > 1 and not output.is_dir():
+            raise ConfigError(f"-o {output}: give a folder to export {len(records)} records")
+        for record_file in records:
+            record = GameRecord.read(record_file)
+            target = record_file.with_suffix(".psq")
+            if output is not None:
+                target = output / target.name if output.is_dir() else output
+            click.echo(str(write_psq(record, target)))
+    except BaseException as exc:
+        fail(exc)
+
+
+COMMANDS: dict[str, click.Command] = {"match": match_gomoku, "replay": replay_gomoku,
+                                      "export": export_gomoku}
+"""Gomoku's commands by verb."""

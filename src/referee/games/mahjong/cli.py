@@ -1,0 +1,265 @@
+"""ICGA Mahjong's commands: ``referee match mahjong`` (local mode), ``referee replay
+mahjong``, ``referee serve mahjong`` and ``referee connect mahjong`` (network mode; the
+wrapper), ``COMMANDS`` found through ``games/registry.py``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import click
+
+from referee.cli import options as opt
+from referee.cli.support import (
+    default_out,
+    emit_json,
+    fail,
+    human_console,
+    match_summary,
+    report_checks,
+    runnable_players,
+    seed_or_random,
+    sigterm_interrupts,
+)
+from referee.core.checking import check_files
+from referee.core.errors import ConfigError
+from referee.core.players import PlayerSpec
+from referee.output import GameProgress, results_table
+
+__all__ = ["COMMANDS"]
+
+F = TypeVar("F", bound=Callable[..., object])
+
+SCORINGS = ["icga", "taiwan"]
+"""The tai tables by name (``scoring.PRESETS``; a test keeps the two lists equal)."""
+
+
+def _rule_options(command: F) -> F:
+    """The options of the rules both modes play: hands, reserve, tai table, and where the
+    game may leave the framework's letter."""
+    for option in reversed([
+        click.option("--hands", type=click.IntRange(min=1), default=16, show_default=True,
+                     help="Hands in a game (16: four wind rounds)."),
+        click.option("--reserve", type=click.IntRange(0, 60), default=16, show_default=True,
+                     help="Tiles left in the wall when a hand is drawn."),
+        click.option("--scoring", type=click.Choice(SCORINGS), default="icga",
+                     show_default=True,
+                     help="The tai table: icga (the referee's own) or taiwan (a common "
+                          "Taiwanese table as open_mahjong_unity scores it, with the "
+                          "eight-flower wins); docs/mahjong.md compares them."),
+        click.option("--takeover", type=click.Choice(["hand", "game"]), default="hand",
+                     show_default=True,
+                     help="How long the dummy AI plays for a faulty AI: the rest of the hand "
+                          "(the framework) or of the game."),
+        click.option("--kong-from-previous", is_flag=True,
+                     help="Allow a melded kong on the previous player's discard (the "
+                          "framework forbids it)."),
+    ]):
+        command = option(command)
+    return command
+
+
+@click.command("mahjong")
+@click.argument("players", nargs=4, required=True, metavar="AI1 AI2 AI3 AI4")
+@_rule_options
+@click.option("--rotations", type=click.IntRange(1, 4), default=1, show_default=True,
+              help="Duplicate play: games on the same walls, seats rotating each game.")
+@click.option("--base", type=click.IntRange(min=0), default=100, show_default=True,
+              help="Points paid for a win before the tai.")
+@click.option("--per-tai", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Points paid per tai.")
+@opt.move_time_option("10s", legacy="s")
+@click.option("--start-path", type=click.Choice(["program", "command"]), default="program",
+              show_default=True,
+              help="What /start names as the AI's path: its program (the framework's "
+                   "AIPath) or its whole command line.")
+@opt.seed_option("the walls")
+@opt.out_option("records and logs", "referee-out/match-<time>")
+@opt.json_option
+def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: str,
+                  takeover: str, kong_from_previous: bool, rotations: int, base: int,
+                  per_tai: int, move_time: float, start_path: str, seed: int | None,
+                  out_dir: Path | None, json_mode: bool) -> None:
+    """Play ICGA (Taiwanese 16-tile) Mahjong between four AI programs (local mode).
+
+    Each AI is a built-in one (random, greedy) or a command line. The referee starts the
+    four programs for every hand and speaks the ICGA protocol with them on their standard
+    input and output. An AI that answers wrongly or late gets /exit and the dummy AI plays
+    its seat for the rest of the hand (the record says when, and counts it as a fault).
+    """
+    from referee.games.mahjong.adapter import MahjongAdapter
+    from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, run_match
+    from referee.games.mahjong.rules import Rules
+    from referee.games.mahjong.scoring import Stakes, preset
+
+    console = human_console(json_mode)
+    try:
+        if move_time <= 0:
+            raise ConfigError("--move-time must be more than 0")
+        rules = Rules(hands=hands, reserve=reserve, table=preset(scoring),
+                      stakes=Stakes(base, per_tai), kong_from_previous=kong_from_previous)
+        specs = runnable_players(players, BUILTIN_PLAYERS)
+        chosen = seed_or_random(seed)
+        settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
+                                   start_path=start_path)
+        out = (out_dir or default_out("match")).resolve()
+        console.print(f"ICGA Mahjong, {hands} hand(s), {scoring} tai table, "
+                      f"{rotations} seat rotation(s): "
+                      f"{', '.join(s.name for s in specs)}, seed {chosen}", markup=False)
+        with GameProgress(console, rotations) as progress:
+            records = run_match(specs, settings, rotations, out, on_game=progress.game_done)
+    except BaseException as exc:
+        fail(exc, "the finished games are in the output folder")
+    points = MahjongAdapter.scores_are_points
+    console.print(results_table(specs, records, points))
+    for record in records:
+        for note in record.notes:
+            if note.kind == "takeover-at":
+                console.print(f"game {record.index}, seat {note.seat + 1}: {note.text}",
+                              markup=False)
+    console.print(f"Records: {out}", markup=False)
+    if json_mode:
+        emit_json(match_summary("mahjong", out, chosen, specs, records, points))
+
+
+@click.command("mahjong")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@opt.json_option
+def replay_mahjong(files: tuple[Path, ...], json_mode: bool) -> None:
+    """Replay ICGA Mahjong records through the engine and check them.
+
+    FILES are the referee's records (JSON, local or network mode): the walls are made
+    again from each record's seed, every answer (the dummy AI's too) must answer the
+    question asked, and each hand's winner, payments and the totals must be the engine's.
+    One OK or FAIL line per file; the exit status is 1 if any file fails.
+    """
+    from referee.games.mahjong.check import check_file
+
+    report_checks(check_files(files, check_file), json_mode)
+
+
+@click.command("mahjong")
+@click.option("--port", type=click.IntRange(0, 65535), required=True,
+              help="TCP port to listen on (0: any free port, printed at start).")
+@click.option("--seed", type=int, required=True,
+              help="Seed of the walls (the same seed deals the same hands).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind (another than 127.0.0.1 opens it to the network).")
+@_rule_options
+@opt.move_time_option("10s", "each answer (then the dummy AI takes its seat)", legacy="s")
+@click.option("--login-time", type=opt.Duration(legacy="s"), default="30s", show_default=True,
+              help="Time a connection has to log in before it is dropped.")
+@opt.out_option("the record", "referee-out/mahjong-<time>")
+@opt.json_option
+def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, scoring: str,
+                  takeover: str, kong_from_previous: bool, move_time: float,
+                  login_time: float, out_dir: Path | None, json_mode: bool) -> None:
+    """Run the referee server: wait for four clients to log in (one per seat, with
+    `referee connect mahjong`), play the game with them, write the record, stop.
+
+    A client logs in with the line "/login <id> <account>" (id 1..4) and is answered
+    /ok or "/refused <reason>". Two clients with the same account or seat are both
+    refused. A client that faults or disconnects is replaced by the dummy AI.
+    """
+    from referee.games.mahjong.adapter import MahjongAdapter
+    from referee.games.mahjong.match import MahjongSettings
+    from referee.games.mahjong.rules import Rules
+    from referee.games.mahjong.scoring import preset
+    from referee.games.mahjong.server import MahjongServer, ServerConfig
+
+    console = human_console(json_mode)
+    try:
+        with sigterm_interrupts():
+            settings = MahjongSettings(
+                Rules(hands=hands, reserve=reserve, table=preset(scoring),
+                      kong_from_previous=kong_from_previous), seed, move_time,
+                takeover=takeover)
+            out = (out_dir or default_out("mahjong")).resolve()
+            server = MahjongServer(
+                ServerConfig(settings, out, host, port, login_time),
+                announce=lambda text: click.echo(f"referee: {text}", err=True))
+            bound_host, bound_port = server.address
+            click.echo(f"ICGA Mahjong server on {bound_host}:{bound_port}", err=True)
+            record, path = server.serve()
+    except BaseException as exc:
+        fail(exc)
+    players = [PlayerSpec(p.name, list(p.command)) for p in record.players]
+    points = MahjongAdapter.scores_are_points
+    console.print(results_table(players, [record], points))
+    for note in record.notes:
+        if note.kind == "takeover-at":
+            console.print(f"seat {note.seat + 1}: {note.text}", markup=False)
+    console.print(f"Record: {path}", markup=False)
+    if json_mode:
+        emit_json(match_summary("mahjong", path.parent, seed, players, [record], points))
+
+
+@click.command("mahjong", context_settings={"allow_interspersed_args": False})
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The server's address.")
+@click.option("--port", type=click.IntRange(1, 65535), required=True,
+              help="The server's port.")
+@click.option("--id", "seat", type=click.IntRange(1, 4), required=True,
+              help="The client id: the seat, 1..4.")
+@click.option("--account",
+              help="Account name (1-32 of letters, digits, . _ @ + # -) [default: the AI's "
+                   "name and the seat].")
+@click.option("--human", is_flag=True,
+              help="Play the seat yourself on this console instead of an AI.")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED, metavar="-- AI-COMMAND...")
+def connect_mahjong(host: str, port: int, seat: int, account: str | None, human: bool,
+                    command: tuple[str, ...]) -> None:
+    """Log in to a referee server for one seat and play its hands: start AI-COMMAND for
+    every hand and relay the server's lines to it and its answers back (the ICGA
+    wrapper). AI-COMMAND is a built-in AI (random, greedy) or a command line.
+
+    Ends with status 0 when the server closes the connection, 1 if the login is refused.
+    """
+    from referee.core.players import resolve_player
+    from referee.games.mahjong.human import HumanConsole, HumanLeft
+    from referee.games.mahjong.match import BUILTIN_PLAYERS
+    from referee.games.mahjong.wrapper import (
+        LoginRefused,
+        ServerLink,
+        Wrapper,
+        default_account,
+    )
+
+    try:
+        with sigterm_interrupts():
+            if human and command:
+                raise ConfigError("give either --human or an AI command, not both")
+            argv: list[str] = []
+            console: HumanConsole | None = None
+            if human:
+                console = HumanConsole(sys.stdin, sys.stdout)
+                name = account or f"human-{seat}"
+            elif not command:
+                raise ConfigError("give the AI's command after -- (or a built-in AI: "
+                                  f"{', '.join(BUILTIN_PLAYERS)}), or --human")
+            elif len(command) == 1:
+                spec = resolve_player(command[0], BUILTIN_PLAYERS)
+                argv = spec.command
+                name = account or (f"{spec.name}-{seat}" if spec.builtin
+                                   else default_account(argv, seat))
+            else:
+                argv = list(command)
+                name = account or default_account(argv, seat)
+            wrapper = Wrapper(ServerLink(host, port), seat, name, argv, console,
+                              notify=lambda text: click.echo(f"referee: {text}", err=True))
+            wrapper.run()
+    except LoginRefused as exc:
+        click.echo(f"referee: refused by the server: {exc}", err=True)
+        sys.exit(1)
+    except HumanLeft:
+        click.echo("referee: the input ended: leaving the table", err=True)
+    except BaseException as exc:
+        fail(exc)
+
+
+COMMANDS: dict[str, click.Command] = {"match": match_mahjong, "replay": replay_mahjong,
+                                      "serve": serve_mahjong, "connect": connect_mahjong}
+"""ICGA Mahjong's commands by verb."""

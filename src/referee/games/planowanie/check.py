@@ -1,0 +1,43 @@
+"""Replaying recorded Planowanie games through the engine (``referee replay planowanie``):
+the deals from the record's seed and settings, every declaration and card checked, the
+result the engine's (``core.checking.replay_record``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.core.checking import replay_record
+from referee.core.errors import ConfigError
+from referee.core.record import GameRecord
+from referee.games.planowanie.replay import parse_move, record_rules
+from referee.games.planowanie.rules import Action, PlanowanieGame
+
+__all__ = ["check_file", "check_record"]
+
+
+def check_record(record: GameRecord) -> str:
+    """Replay a Planowanie record: a summary, or ``ValueError`` naming the first move (or
+    the result) the engine disagrees with."""
+    if record.game != "planowanie":
+        raise ValueError(f"a {record.game} record, not a planowanie one")
+    rules = record_rules(record.settings)
+    seed = record.seed
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"the record's seed {seed!r} is not a number")
+
+    def parse(text: str) -> Action:
+        action = parse_move(text, rules.deck)
+        if action is None:
+            raise ValueError(f"{text!r} is neither 'declare N' nor a card of the deck")
+        return action
+
+    return replay_record(PlanowanieGame(rules, seed), record, parse)
+
+
+def check_file(path: Path) -> tuple[str, str]:
+    """Check a record file: its format and a summary, or ``ValueError``."""
+    try:
+        record = GameRecord.read(path)
+    except ConfigError as exc:
+        raise ValueError(str(exc).removeprefix(f"{path}: ")) from None
+    return "record", check_record(record)

@@ -1,0 +1,186 @@
+"""Planowanie's commands: ``referee match planowanie``, ``referee replay planowanie``,
+``referee console planowanie`` (``COMMANDS``, found through ``games/registry.py``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import click
+
+from referee.cli import options as opt
+from referee.cli.support import (
+    default_out,
+    emit_json,
+    fail,
+    human_console,
+    match_summary,
+    report_checks,
+    runnable_players,
+    seed_or_random,
+)
+from referee.core.checking import check_files
+from referee.core.errors import ConfigError
+from referee.output import GameProgress, results_table
+
+__all__ = ["COMMANDS"]
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def _ms(value: int) -> float:
+    """An old option's milliseconds, in seconds."""
+    return value / 1000
+
+
+def _deck_options(command: F) -> F:
+    """``--values``, ``--suits`` and ``--deals``: the deck and the deal schedule."""
+    for option in reversed([
+        click.option("--values", default="23456789TJQKA", show_default=True,
+                     help="Card values, lowest first (set_deck)."),
+        click.option("--suits", default="CDHS", show_default=True,
+                     help="Suits; the first is trumps (set_deck)."),
+        click.option("--deals", help="The deals as set_game's arguments, 'd c1 s1 ... cd sd' "
+                     "[default: 13 deals of 1..13 cards, the starter moving one seat each "
+                     "deal]."),
+    ]):
+        command = option(command)
+    return command
+
+
+@click.command("planowanie")
+@click.argument("players", nargs=-1, required=True, metavar="PLAYER1 PLAYER2 [PLAYER3 [PLAYER4]]")
+@click.option("--games", type=click.IntRange(min=1), help="Games to play; seats rotate each "
+              "game [default: one per player, every player once in every seat].")
+@_deck_options
+@opt.game_time_option("180s", "a whole game (time_left)")
+@opt.tolerance_option(legacy="ms")
+@opt.startup_option(what="start and take the configuration", legacy="ms")
+@opt.memory_option("400M")
+@click.option("--quit", "quit_at_end", is_flag=True,
+              help="End the programs with quit after each game instead of killing them.")
+@opt.seed_option("the deals")
+@opt.out_option("records and logs", "referee-out/match-<time>")
+@opt.json_option
+@opt.renamed("--time", "game_time", "--game-time", type=int, convert=_ms)
+def match_planowanie(players: tuple[str, ...], games: int | None, values: str, suits: str,
+                     deals: str | None, game_time: float, tolerance: float, startup: float,
+                     memory: int, quit_at_end: bool, seed: int | None, out_dir: Path | None,
+                     json_mode: bool) -> None:
+    """Play Planowanie (the ITPW card game) between 2 to 4 player programs.
+
+    Each PLAYER is a built-in player (random, heuristic) or a command line, e.g.
+    "./my-player" or "python3 player.py". Every game starts the programs afresh; the
+    seats rotate from game to game, and each full rotation plays the same deals. Records
+    (JSON) and each program's stderr log go to the output folder.
+    """
+    from referee.core.clock import time_control
+    from referee.games.planowanie.adapter import PlanowanieAdapter
+    from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, run_match
+
+    console = human_console(json_mode)
+    try:
+        if not 2 <= len(players) <= 4:
+            raise ConfigError(f"planowanie needs 2 to 4 players, got {len(players)}")
+        count = len(players) if games is None else games
+        specs = runnable_players(players, BUILTIN_PLAYERS)
+        try:
+            settings = PlanowanieSettings.from_options(
+                values=values, suits=suits, players=len(specs), deals=deals,
+                quit_at_end=quit_at_end)
+        except ConfigError as exc:
+            raise ConfigError(f"--values/--suits/--deals: {exc}") from None
+        settings = dataclasses.replace(
+            settings, memory_limit=memory or None,
+            time=time_control(turn=None, game=game_time, tolerance=tolerance, startup=startup))
+        chosen = seed_or_random(seed)
+        out = (out_dir or default_out("match")).resolve()
+        console.print(f"Planowanie, {len(settings.rules.deals)} deals, deck "
+                      f"{values}/{suits} ({suits[0]} trumps), {count} game(s): "
+                      f"{', '.join(s.name for s in specs)}, seed {chosen}", markup=False)
+        with GameProgress(console, count) as progress:
+            records = run_match(specs, settings, chosen, count, out, on_game=progress.game_done)
+    except BaseException as exc:
+        fail(exc, "the finished games are in the output folder")
+    points = PlanowanieAdapter.scores_are_points
+    console.print(results_table(specs, records, points))
+    console.print(f"Records: {out}", markup=False)
+    if json_mode:
+        emit_json(match_summary("planowanie", out, chosen, specs, records, points))
+
+
+@click.command("planowanie")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@opt.json_option
+def replay_planowanie(files: tuple[Path, ...], json_mode: bool) -> None:
+    """Replay Planowanie records through the engine and check them.
+
+    FILES are the referee's records (JSON): the deals are made again from each record's
+    seed and settings, every declaration and card must be legal and by the seat to play,
+    and the points (or a fault's loss) the engine's. One OK or FAIL line per file; the
+    exit status is 1 if any file fails.
+    """
+    from referee.games.planowanie.check import check_file
+
+    report_checks(check_files(files, check_file), json_mode)
+
+
+@click.command("planowanie")
+@click.argument("player", metavar="PLAYER")
+@_deck_options
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True,
+              help="Players at the table, 2..4 (set_players).")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="The program's seat, 0-based (set_players).")
+@click.option("--opponents", type=click.Choice(["random", "heuristic"]), default="random",
+              show_default=True, help="The built-in strategy playing the other seats.")
+@opt.move_time_option("10s", "each answer (then the console stops waiting)")
+@opt.game_time_option("180s", "the game, told with time_left (not enforced)")
+@opt.seed_option("the deals and the opponents")
+@opt.out_option("the program's work folder and stderr log", "referee-out/console-<time>")
+@opt.renamed("--timeout", "move_time", "--move-time", type=int, convert=_ms)
+@opt.renamed("--time", "game_time", "--game-time", type=int, convert=_ms)
+def console_planowanie(player: str, values: str, suits: str, deals: str | None, players: int,
+                       seat: int, opponents: str, move_time: float, game_time: float,
+                       seed: int | None, out_dir: Path | None) -> None:
+    """Start a Planowanie PLAYER and talk to it (type :help for the commands).
+
+    PLAYER is a built-in player (random, heuristic) or a command line. Any line typed is
+    sent to the program and its answer shown; :new, :step and :auto run a game the
+    console referees (the other seats played by --opponents), :declare and :play act by
+    hand, :state shows the game, :quit sends quit and lets the program exit.
+    """
+    from referee.games.planowanie.console import ConsoleConfig, ConsoleSession
+    from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings
+
+    try:
+        spec = runnable_players([player], BUILTIN_PLAYERS)[0]
+        try:
+            rules = PlanowanieSettings.from_options(values=values, suits=suits,
+                                                    players=players, deals=deals).rules
+        except ConfigError as exc:
+            raise ConfigError(f"--values/--suits/--players/--deals: {exc}") from None
+        try:
+            config = ConsoleConfig(
+                rules, seat=seat, opponents=opponents, timeout_ms=round(move_time * 1000),
+                time_ms=round(game_time * 1000), seed=seed_or_random(seed))
+        except ConfigError as exc:
+            raise ConfigError(f"--seat/--move-time/--game-time: {exc}") from None
+        out = (out_dir or default_out("console")).resolve()
+        session = ConsoleSession(spec, out, config, stdin=sys.stdin, stdout=sys.stdout,
+                                 prompt="planowanie> " if sys.stdin.isatty() else "")
+        code = session.run()
+    except BaseException as exc:
+        fail(exc)
+    if code:
+        sys.exit(code)
+
+
+COMMANDS: dict[str, click.Command] = {"match": match_planowanie,
+                                      "replay": replay_planowanie,
+                                      "console": console_planowanie}
+"""Planowanie's commands by verb."""
