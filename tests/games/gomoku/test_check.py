@@ -37,10 +37,11 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> list[GameRecord]:
                PlayerSpec("random", [sys.executable, "-m",
                                      "referee.games.gomoku.bots.random_brain"])]
     fast = TimeControl(turn=2.0, tolerance=0.3, startup=10.0)
-    records = GomokuMatch(builtin, GomokuSettings(width=11, height=11, rule=Rule.RENJU, games=2,
-                                                  time=fast, psq=False), out / "a").run().records
-    records += GomokuMatch(builtin, GomokuSettings(width=11, height=11, games=1, swap2=True, time=fast,
-                                                   psq=False), out / "b").run().records
+    renju = GomokuSettings(width=11, height=11, rule=Rule.RENJU, games=2, time=fast,
+                           psq=False)
+    records = GomokuMatch(builtin, renju, out / "a").run().records
+    swap2 = GomokuSettings(width=11, height=11, games=1, swap2=True, time=fast, psq=False)
+    records += GomokuMatch(builtin, swap2, out / "b").run().records
     broken = BRAINS / "faults" / "broken.py"
     for mode in ("occupied", "hang"):
         faulty = [PlayerSpec(mode, [sys.executable, str(broken), "--mode", mode]),
