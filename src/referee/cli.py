@@ -21,7 +21,7 @@ from referee.core.record import GameRecord
 from referee.output import GameProgress, make_console, results_table
 
 if TYPE_CHECKING:
-    from referee.training.logs import AnnotateSummary
+    from referee.training.corpus import AnnotateSummary
 
 log = logging.getLogger("referee")
 
@@ -887,7 +887,7 @@ def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
     """
     import time
 
-    from referee.training.logs import Overrides, annotate_logs
+    from referee.games.riichi.kanachan.logs import Overrides, annotate_logs
 
     overrides = Overrides(room=_ms_room(ms_room), grades=_grades(grade),
                           rules=None if rule_set == "auto" else rule_set,
@@ -936,7 +936,7 @@ def annotate4rl_command(inputs: tuple[Path, ...], output: Path, filter_by_room: 
     room and above are kept unless --filter-by-room says otherwise. Shuffle the result
     (`referee shuffle`) before training.
     """
-    from referee.training.annotate4rl import GRADE_FILTERS, ROOM_FILTERS, annotate4rl
+    from referee.games.riichi.kanachan.annotate4rl import GRADE_FILTERS, ROOM_FILTERS, annotate4rl
 
     try:
         try:
@@ -985,8 +985,8 @@ def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
     """
     import time
 
-    from referee.training.logs import Overrides, context_for
-    from referee.training.selfplay import selfplay
+    from referee.games.riichi.kanachan.logs import Overrides, context_for
+    from referee.games.riichi.kanachan.selfplay import selfplay
 
     first = _seed_or_random(seed)
     context = context_for(Overrides(room=_ms_room(ms_room), grades=_grades(grade),
