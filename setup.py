@@ -24,8 +24,8 @@ COMPILED = [
     "src/referee/games/riichi/tenhou_json.py",
     "src/referee/games/riichi/tenhou_meld.py",
     "src/referee/games/riichi/tiles.py",
-    "src/referee/training/annotate.py",
-    "src/referee/training/encoding.py",
+    "src/referee/games/riichi/kanachan/annotate.py",
+    "src/referee/games/riichi/kanachan/encoding.py",
 ]
 
 if os.environ.get("REFEREE_COMPILE", "") == "1" \

@@ -8,13 +8,14 @@ greedy bots written as mjai logs. All in one process, after a warm-up, best of
 
 * baseline: :func:`~referee.games.riichi.replay.verify_log` alone on the parsed events (the
   replay every annotation needs, with its checks);
-* annotate: :func:`~referee.training.annotate.annotate_game` on the parsed events (the
-  replay plus the features of every decision point): decision points per second and the
-  ratio of its time to the baseline's;
-* files: :func:`~referee.training.logs.annotate_logs` over the log files (reading and
-  parsing them too, writing a gzip file), one process: points per second. The mjai reader
-  remembers lines from file to file; it forgets them before each round, so that every
-  round reads its files as new ones (draws and discards still repeat within the round).
+* annotate: :func:`~referee.games.riichi.kanachan.annotate.annotate_game` on the parsed
+  events (the replay plus the features of every decision point): decision points per
+  second and the ratio of its time to the baseline's;
+* files: :func:`~referee.games.riichi.kanachan.logs.annotate_logs` over the log files
+  (reading and parsing them too, writing a gzip file), one process: points per second.
+  The mjai reader remembers lines from file to file; it forgets them before each round,
+  so that every round reads its files as new ones (draws and discards still repeat
+  within the round).
 
 With ``--compiled DIR`` (a folder holding the package built with ``REFEREE_COMPILE=1``,
 see ``docs/training.md``) the same figures are measured twice in the same run, each in
@@ -51,7 +52,7 @@ SPEEDS = ["replay_points_per_s", "annotate_points_per_s", "files_points_per_s"]
 def corpus_files(folder: Path, selfplay_games: int) -> list[Path]:
     """The real games' files, and ``selfplay_games`` self-play games written as mjai logs
     into ``folder``."""
-    from referee.training.selfplay import selfplay
+    from referee.games.riichi.kanachan.selfplay import selfplay
 
     files = [DATA / name for name in REAL]
     if selfplay_games:
@@ -64,9 +65,9 @@ def corpus_files(folder: Path, selfplay_games: int) -> list[Path]:
 def measure(selfplay_games: int, rounds: int) -> dict[str, Any]:
     """The figures of the package ``import referee`` finds in this process."""
     from referee.games.riichi import mjai, rules
+    from referee.games.riichi.kanachan.annotate import Context, annotate_game
+    from referee.games.riichi.kanachan.logs import annotate_logs
     from referee.games.riichi.replay import load_log, verify_log
-    from referee.training.annotate import Context, annotate_game
-    from referee.training.logs import annotate_logs
 
     with tempfile.TemporaryDirectory() as folder:
         files = corpus_files(Path(folder), selfplay_games)

@@ -27,7 +27,7 @@ from figures import print_figures
 
 def corpus(selfplay_games: int) -> bytes:
     """The annotation lines of the corpus, as one text."""
-    from referee.training.logs import annotate_logs
+    from referee.games.riichi.kanachan.logs import annotate_logs
 
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "lines.txt"

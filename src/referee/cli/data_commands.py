@@ -88,7 +88,7 @@ def annotate4rl_command(inputs: tuple[Path, ...], output: Path, filter_by_room: 
     room and above are kept unless --filter-by-room says otherwise. Shuffle the result
     (`referee shuffle`) before training.
     """
-    from referee.training.annotate4rl import GRADE_FILTERS, ROOM_FILTERS, annotate4rl
+    from referee.games.riichi.kanachan.annotate4rl import GRADE_FILTERS, ROOM_FILTERS, annotate4rl
 
     try:
         try:

@@ -1,1 +1,1 @@
-"""Training data from games: kanachan annotations, the offline-RL format, shuffling."""
+"""Training-data plumbing whatever the game: shuffling, parallel runs, corpora, data files."""

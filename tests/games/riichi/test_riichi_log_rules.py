@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from referee.games.riichi.kanachan.logs import annotate_logs
+from referee.games.riichi.kanachan.selfplay import selfplay
 from referee.games.riichi.logrules import guess_game_length, recorded_rules
 from referee.games.riichi.mjai import MjaiError
 from referee.games.riichi.replay import load_log, verify_log
@@ -23,8 +25,6 @@ from referee.games.riichi.rulesets import (
     rules_from_dict,
     rules_to_dict,
 )
-from referee.training.logs import annotate_logs
-from referee.training.selfplay import selfplay
 
 BUST_IN_EAST = 270
 """A seed whose south game of four greedy bots ends in East 4, 3 honba, by a bust, after

@@ -24,7 +24,7 @@ from referee.cli.support import (
 from referee.output import GameProgress, results_table
 
 if TYPE_CHECKING:
-    from referee.training.logs import AnnotateSummary
+    from referee.training.corpus import AnnotateSummary
 
 __all__ = ["COMMANDS"]
 
@@ -237,7 +237,7 @@ def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
     """
     import time
 
-    from referee.training.logs import Overrides, annotate_logs
+    from referee.games.riichi.kanachan.logs import Overrides, annotate_logs
 
     overrides = Overrides(room=_ms_room(ms_room), grades=_grades(grade),
                           rules=None if rule_set == "auto" else rule_set,
@@ -277,8 +277,8 @@ def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
     """
     import time
 
-    from referee.training.logs import Overrides, context_for
-    from referee.training.selfplay import selfplay
+    from referee.games.riichi.kanachan.logs import Overrides, context_for
+    from referee.games.riichi.kanachan.selfplay import selfplay
 
     first = seed_or_random(seed)
     context = context_for(Overrides(room=_ms_room(ms_room), grades=_grades(grade),

@@ -11,21 +11,26 @@ from pathlib import Path
 
 import pytest
 
-from referee.games.riichi.match import POLICIES, self_play
-from referee.games.riichi.replay import load_log, verify_log
-from referee.games.riichi.rules import Action, RiichiGame, RiichiRules
-from referee.training.annotate import AnnotationError, Context, annotate_game, grade_of_dan
-from referee.training.encoding import (
+from referee.games.riichi.kanachan.annotate import (
+    AnnotationError,
+    Context,
+    annotate_game,
+    grade_of_dan,
+)
+from referee.games.riichi.kanachan.encoding import (
     Move,
     decode_option,
     decode_progression,
     decode_sparse,
     encode_progression,
 )
-from referee.training.logs import Overrides, annotate_file, annotate_logs, game_ids
-from referee.training.selfplay import selfplay
+from referee.games.riichi.kanachan.logs import Overrides, annotate_file, annotate_logs, game_ids
+from referee.games.riichi.kanachan.selfplay import selfplay
+from referee.games.riichi.match import POLICIES, self_play
+from referee.games.riichi.replay import load_log, verify_log
+from referee.games.riichi.rules import Action, RiichiGame, RiichiRules
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "riichi"
+DATA = Path(__file__).resolve().parents[2] / "data" / "riichi"
 RANKED = DATA / "tenhou6" / "ranked_game.json"
 HOUOU = DATA / "2010091009gm-00a9-0000-83af2648.mjlog"
 WHOLE_GAMES = [HOUOU, DATA / "kan4.mjlog", DATA / "nm.mjlog", DATA / "yao9.mjlog", RANKED]
@@ -387,7 +392,7 @@ def test_hands_hold_the_tiles_a_point_can_have(ranked: list[str]) -> None:
 def test_annotations_go_through_annotate4rl_shuffle_and_the_reader(tmp_path: Path) -> None:
     """The whole pipeline on real games, as programs: annotate, annotate4rl, shuffle;
     then the numpy reader over the results."""
-    from referee.training.dataset import iter_batches
+    from referee.games.riichi.kanachan.dataset import iter_batches
 
     bc = tmp_path / "bc.txt.gz"
     assert referee("annotate", "riichi", str(HOUOU), str(RANKED), "-o", str(bc)).returncode == 0

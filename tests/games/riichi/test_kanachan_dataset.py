@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import pickle
-import sys
 import tracemalloc
 import types
 from collections.abc import Iterator, Sequence
@@ -17,10 +16,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+import faketorch
 from referee.core.compressed import DataFileError
-from referee.training import dataset as module
-from referee.training.annotate4rl import annotate4rl
-from referee.training.dataset import (
+from referee.games.riichi.kanachan.annotate4rl import annotate4rl
+from referee.games.riichi.kanachan.dataset import (
     CANDIDATE_PADDING,
     DEFAULT_MAX_CANDIDATES,
     DEFAULT_MAX_PROGRESSION,
@@ -29,7 +28,6 @@ from referee.training.dataset import (
     SPARSE_PADDING,
     Annotation,
     AnnotationDataset,
-    TrainingDataError,
     Transition,
     detect_format,
     iter_batches,
@@ -38,8 +36,9 @@ from referee.training.dataset import (
     parse_annotation,
     parse_line,
     parse_transition,
-    worker_shard,
 )
+from referee.training import datafiles
+from referee.training.datafiles import FileDataset, TrainingDataError, worker_shard
 from textfiles import write
 
 HAND = (353, 358, 362, 390, 394, 398, 426, 430, 434, 461, 462, 465, 466)
@@ -384,11 +383,11 @@ def test_the_dataset_shards_by_worker(bc_file: Path, monkeypatch: pytest.MonkeyP
     dataset = AnnotationDataset([bc_file])
     assert honbas(dataset) == list(range(10))
     assert honbas(dataset) == list(range(10))  # read again on each iteration
-    monkeypatch.setattr(module, "worker_shard", lambda: (2, 3))
+    monkeypatch.setattr(datafiles, "worker_shard", lambda: (2, 3))
     assert honbas(dataset) == [2, 5, 8]
     # processes first (rank 1 of 2), then workers (2 of 3): shard 1 * 3 + 2 = 5 of 6
     assert honbas(AnnotationDataset([bc_file], shard=(1, 2))) == [5]
-    monkeypatch.setattr(module, "worker_shard", lambda: (0, 3))
+    monkeypatch.setattr(datafiles, "worker_shard", lambda: (0, 3))
     assert honbas(AnnotationDataset([bc_file], shard=(1, 2))) == [3, 9]
 
 
@@ -404,7 +403,7 @@ def torch_installed() -> bool:
 def test_without_torch_a_plain_class(bc_file: Path) -> None:
     dataset = AnnotationDataset([bc_file], max_candidates=8)
     assert type(dataset) is AnnotationDataset
-    assert type(dataset).__mro__ == (AnnotationDataset, object)
+    assert type(dataset).__mro__ == (AnnotationDataset, FileDataset, object)
     assert worker_shard() == (0, 1)
     copy = pickle.loads(pickle.dumps(dataset))
     assert type(copy) is AnnotationDataset and copy.max_candidates == 8
@@ -413,23 +412,8 @@ def test_without_torch_a_plain_class(bc_file: Path) -> None:
 
 @pytest.fixture
 def fake_torch(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
-    """A stand-in for torch.utils.data: an IterableDataset base and a worker info."""
-    torch = types.ModuleType("torch")
-    utils = types.ModuleType("torch.utils")
-    data = types.ModuleType("torch.utils.data")
-
-    class IterableDataset:
-        pass
-
-    state = types.SimpleNamespace(info=None, base=IterableDataset)
-    data.IterableDataset = IterableDataset  # type: ignore[attr-defined]
-    data.get_worker_info = lambda: state.info  # type: ignore[attr-defined]
-    torch.utils = utils  # type: ignore[attr-defined]
-    utils.data = data  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "torch", torch)
-    monkeypatch.setitem(sys.modules, "torch.utils", utils)
-    monkeypatch.setitem(sys.modules, "torch.utils.data", data)
-    return state
+    """A stand-in for torch.utils.data (:func:`faketorch.install`)."""
+    return faketorch.install(monkeypatch)
 
 
 def test_with_torch_an_iterable_dataset(bc_file: Path,

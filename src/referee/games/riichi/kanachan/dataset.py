@@ -13,8 +13,9 @@ separated by tabs, the elements of a field by commas, every element an integer.
   game). A :class:`Transition`, ``terminal`` for the 7-field form.
 
 Records hold each field as a 1-dimensional int64 numpy array. Every line is checked
-against the spec's ranges; a bad line is a :class:`TrainingDataError` naming the file and
-line (``"games.txt:12: ..."``):
+against the spec's ranges; a bad line is a
+:class:`~referee.training.datafiles.TrainingDataError` naming the file and line
+(``"games.txt:12: ..."``):
 
 * sparse: 1 or more features, each 0..525, exactly one of them a seat (7..10);
 * numeric: exactly 6 integers (honba, riichi sticks, four scores: may be negative);
@@ -56,33 +57,30 @@ integers: cast them to float in the model), ``terminal`` is ``bool``. The keys o
   ``terminal`` [] (True for a 7-field line), ``game_rank`` [] and ``game_score`` []
   (-1 and 0 on a transition line, where they mean nothing).
 
-Files are read one after the other, streamed (plain, gzip or bz2, told by their first
-bytes: :mod:`referee.core.compressed`; ``"-"`` is standard input), so memory stays flat.
-The format is told by the first line (9 fields, or 7 whose last field is one number: RL;
-7 with 12 results: BC) unless given, and every line must then be of it.
+Files are read one after the other, streamed (plain, gzip or bz2; ``"-"`` is standard
+input: :func:`~referee.training.datafiles.read_lines`), so memory stays flat. The format is
+told by the first line (9 fields, or 7 whose last field is one number: RL; 7 with 12
+results: BC) unless given, and every line must then be of it.
 
 :class:`AnnotationDataset` gives the samples one by one. PyTorch is optional: when it can
-be imported, an ``AnnotationDataset`` is a ``torch.utils.data.IterableDataset`` (made so
-when the object is created: importing this module never imports torch), and each
-``DataLoader`` worker reads every line but parses only its share: worker ``i`` of ``n``
-takes lines ``i, i + n, i + 2n, ...`` (counted over all the files in turn).
+be imported, an ``AnnotationDataset`` is a ``torch.utils.data.IterableDataset``
+(:class:`~referee.training.datafiles.FileDataset`), and each ``DataLoader`` worker reads
+every line but parses only its share: worker ``i`` of ``n`` takes lines ``i, i + n,
+i + 2n, ...`` (counted over all the files in turn).
 """
 
 from __future__ import annotations
 
-import importlib
 import re
-import types
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
+from typing import Any, Final, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
-from referee.core.compressed import DataFileError, open_text
-from referee.training.encoding import (
+from referee.games.riichi.kanachan.encoding import (
     NUMERIC_SIZE,
     OPTION_PADDING,
     OPTION_VALUE,
@@ -91,14 +89,20 @@ from referee.training.encoding import (
     SEAT,
     SPARSE_PADDING,
 )
+from referee.training.datafiles import (
+    FileDataset,
+    SourceLine,
+    TrainingDataError,
+    check_shard,
+    read_lines,
+)
 
 __all__ = [
     "CANDIDATE_PADDING", "CANDIDATE_VALUE", "DEFAULT_MAX_CANDIDATES",
     "DEFAULT_MAX_PROGRESSION", "MAX_SPARSE", "NUMERIC_SIZE", "PROGRESSION_PADDING",
     "RESULTS_SIZE", "SPARSE_PADDING", "Annotation", "AnnotationDataset", "Array", "Format",
-    "Ints", "SourceLine", "State", "TrainingDataError", "Transition", "detect_format",
-    "iter_batches", "iter_records", "iter_samples", "parse_annotation", "parse_line",
-    "parse_transition", "read_lines", "worker_shard",
+    "Ints", "State", "Transition", "detect_format", "iter_batches", "iter_records",
+    "iter_samples", "parse_annotation", "parse_line", "parse_transition",
 ]
 
 CANDIDATE_VALUE: Final = OPTION_VALUE
@@ -132,29 +136,8 @@ _BC_FIELDS = 7
 _RL_FIELDS = (9, 7)
 
 
-class TrainingDataError(DataFileError):
-    """A line of training data that is not in the format: the message is
-    ``"<file>:<line>: <problem>"``; ``path``, ``line`` and ``problem`` hold the parts."""
-
-    def __init__(self, path: str, line: int, problem: str) -> None:
-        super().__init__(path, problem)
-        self.line = line
-        self.args = (f"{path}:{line}: {problem}",)
-
-
 class _Bad(Exception):
     """What is wrong with a line (made a :class:`TrainingDataError` by the caller)."""
-
-
-class SourceLine(NamedTuple):
-    """A line of a file, without its end of line."""
-
-    path: str
-    """The file's name (``<stdin>`` for standard input)."""
-    number: int
-    """The line's number, from 1."""
-    text: str
-    """The line without ``"\\n"`` (or ``"\\r\\n"``)."""
 
 
 def _show(text: str) -> str:
@@ -404,29 +387,11 @@ def detect_format(line: str, *, path: str = "<string>", line_number: int = 1) ->
                             "behavioural-cloning line (7) nor an offline-RL line (9 or 7)")
 
 
-def read_lines(paths: Iterable[str | Path]) -> Iterator[SourceLine]:
-    """The lines of the files in turn (plain, gzip or bz2; ``"-"`` standard input), each
-    without its ``"\\n"`` or ``"\\r\\n"``, streamed."""
-    for path in paths:
-        name = "<stdin>" if str(path) == "-" else str(path)
-        with open_text(path) as stream:
-            for number, line in enumerate(stream, 1):
-                if line.endswith("\n"):
-                    line = line[:-2] if line.endswith("\r\n") else line[:-1]
-                yield SourceLine(name, number, line)
-
-
-def _check_shard(shard: tuple[int, int]) -> None:
-    index, count = shard
-    if count < 1 or not 0 <= index < count:
-        raise ValueError(f"shard must be (index, count) with 0 <= index < count, got {shard}")
-
-
 def _located(paths: Iterable[str | Path], format: Format | None, shard: tuple[int, int],
              ) -> Iterator[tuple[Annotation | Transition, SourceLine]]:
     """The records of the lines of ``shard`` (index, count: every count-th line from the
     index-th, counted over all the files), with their lines."""
-    _check_shard(shard)
+    check_shard(shard)
     index, count = shard
     for position, line in enumerate(read_lines(paths)):
         if format is None:
@@ -555,53 +520,7 @@ def iter_samples(paths: Iterable[str | Path], *, format: Format | None = None,
         yield {key: value.reshape(value.shape[1:]) for key, value in arrays.items()}
 
 
-def worker_shard() -> tuple[int, int]:
-    """(worker id, number of workers) of the PyTorch ``DataLoader`` worker running this;
-    (0, 1) in the main process or without torch."""
-    try:
-        data = importlib.import_module("torch.utils.data")
-    except ImportError:
-        return 0, 1
-    info = data.get_worker_info()
-    if info is None:
-        return 0, 1
-    return int(info.id), int(info.num_workers)
-
-
-_D = TypeVar("_D", bound="AnnotationDataset")
-_TORCH_CLASSES: dict[tuple[type, type], type] = {}
-_PLAIN_CLASS: dict[type, type] = {}
-
-
-def _torch_class(cls: type[_D]) -> type[_D]:
-    """``cls``, or (when torch can be imported) a subclass of it and of
-    ``torch.utils.data.IterableDataset``, made once."""
-    try:
-        base = importlib.import_module("torch.utils.data").IterableDataset
-    except ImportError:
-        return cls
-    if issubclass(cls, base):
-        return cls
-    made = _TORCH_CLASSES.get((cls, base))
-    if made is None:
-        def body(namespace: dict[str, Any]) -> None:
-            namespace.update(__module__=cls.__module__, __qualname__=cls.__qualname__,
-                             __doc__=cls.__doc__)
-
-        made = types.new_class(cls.__name__, (cls, base), exec_body=body)
-        _TORCH_CLASSES[(cls, base)] = made
-        _PLAIN_CLASS[made] = cls
-    return cast(type[_D], made)
-
-
-def _restore(cls: type[AnnotationDataset], state: dict[str, Any]) -> AnnotationDataset:
-    """An :class:`AnnotationDataset` unpickled (on torch's base again if torch is there)."""
-    dataset = cls.__new__(cls)
-    dataset.__dict__.update(state)
-    return dataset
-
-
-class AnnotationDataset:
+class AnnotationDataset(FileDataset):
     """The samples of annotation files (BC or offline RL), one dict of arrays at a time
     (see :func:`iter_samples` and the module's description), read again on each iteration.
 
@@ -610,9 +529,6 @@ class AnnotationDataset:
     lines ``i``, ``i + n``, ...), and ``shard`` = (index, count) splits the lines between
     processes first (for example (rank, world size) in distributed training).
     """
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> AnnotationDataset:
-        return object.__new__(_torch_class(cls))
 
     def __init__(self, paths: Iterable[str | Path], *, format: Format | None = None,
                  max_sparse: int = MAX_SPARSE, max_progression: int = DEFAULT_MAX_PROGRESSION,
@@ -623,20 +539,13 @@ class AnnotationDataset:
         self.max_sparse = max_sparse
         self.max_progression = max_progression
         self.max_candidates = max_candidates
-        self.shard = shard
         _Limits(max_sparse, max_progression, max_candidates).check()
-        _check_shard(shard)
+        super().__init__(shard)
 
     def __iter__(self) -> Iterator[dict[str, Array]]:
-        index, count = self.shard
-        worker, workers = worker_shard()
         return iter_samples(self.paths, format=self.format, max_sparse=self.max_sparse,
                             max_progression=self.max_progression,
-                            max_candidates=self.max_candidates,
-                            shard=(index * workers + worker, count * workers))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _restore, (_PLAIN_CLASS.get(type(self), type(self)), dict(self.__dict__))
+                            max_candidates=self.max_candidates, shard=self.share())
 
     def __repr__(self) -> str:
         return (f"AnnotationDataset({[str(path) for path in self.paths]!r}, "

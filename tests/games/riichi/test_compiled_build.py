@@ -15,7 +15,7 @@ from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "tests" / "data" / "riichi"
 GAMES = [DATA / "2010091009gm-00a9-0000-83af2648.mjlog", DATA / "kan4.mjlog",
          DATA / "nm.mjlog", DATA / "yao9.mjlog", DATA / "tenhou6" / "ranked_game.json"]
@@ -99,8 +99,8 @@ def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(compiled)
     pure = ROOT / "src"
-    where = "import referee.games.riichi.rules as r, referee.training.annotate as a; " \
-            "print(r.__file__, a.__file__)"
+    where = "import referee.games.riichi.rules as r, " \
+            "referee.games.riichi.kanachan.annotate as a; print(r.__file__, a.__file__)"
     files = _run(["-c", where], compiled, tmp_path).stdout.split()
     assert files and all(not f.endswith(".py") for f in files)
     outputs = {}

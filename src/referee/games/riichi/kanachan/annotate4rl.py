@@ -2,8 +2,8 @@
 
 The input is an annotator's output, not shuffled: behavioural-cloning (BC) lines of 7
 fields (game id, sparse, numeric, progression, candidates, choice, results; see
-:mod:`referee.training.dataset`), the lines of a game consecutive and in the order its
-decision points came. A point belongs to the seat given by its sparse feature 7..10
+:mod:`referee.games.riichi.kanachan.dataset`), the lines of a game consecutive and in the
+order its decision points came. A point belongs to the seat given by its sparse feature 7..10
 (7 + seat). For each game and seat, each point gives one offline-RL line:
 
 * a point followed by a later point of the same seat in the game gives the 9-field
@@ -32,7 +32,7 @@ million games), to tell a game that comes back (two ids with the same 64-bit has
 be a false alarm: odds below 1 in 300,000 for 10 million games).
 
 Errors are typed, naming the file and line: a malformed line is a
-:class:`~referee.training.dataset.TrainingDataError`; a game id that appears again after
+:class:`~referee.training.datafiles.TrainingDataError`; a game id that appears again after
 other games (shuffled input, or files concatenated in the wrong way) is a
 :class:`GameOrderError`, a subclass of it. Both are ``DataFileError`` (and so
 ``ConfigError``). Inputs and output may be plain, gzip or bz2 (output by its name), ``"-"``
@@ -52,8 +52,9 @@ from typing import Any, BinaryIO, Final
 
 import numpy as np
 
-from referee.training.dataset import SourceLine, TrainingDataError, parse_annotation, read_lines
-from referee.training.encoding import GRADE
+from referee.games.riichi.kanachan.dataset import parse_annotation
+from referee.games.riichi.kanachan.encoding import GRADE
+from referee.training.datafiles import SourceLine, TrainingDataError, read_lines
 from referee.training.shuffle import AtomicOutput, shuffle_lines
 
 __all__ = ["GRADE_FILTERS", "ROOM_FILTERS", "GameOrderError", "RLResult", "annotate4rl",
@@ -206,10 +207,10 @@ def _rl_points(lines: Iterable[SourceLine], min_room: int, min_grade: int
 def iter_rl_lines(lines: Iterable[SourceLine], *, min_room: int = 0, min_grade: int = 0
                   ) -> Generator[str, None, RLResult]:
     """The offline-RL lines (without ``"\\n"``) of the BC lines ``lines`` (as
-    :func:`~referee.training.dataset.read_lines` gives them), streamed, leaving out the
+    :func:`~referee.training.datafiles.read_lines` gives them), streamed, leaving out the
     points of a room below ``min_room`` or of a player below grade ``min_grade``; returns
     the counts (the ``StopIteration`` value). Raises :class:`GameOrderError` for a game
-    that comes back and :class:`~referee.training.dataset.TrainingDataError` for a bad
+    that comes back and :class:`~referee.training.datafiles.TrainingDataError` for a bad
     line."""
     inner = _rl_points(lines, min_room, min_grade)
     while True:
@@ -287,7 +288,7 @@ def annotate4rl(inputs: Sequence[str | Path], output: str | Path, *, min_room: i
     lines of its chunk follow it.
 
     Raises ``ValueError`` for bad arguments, :class:`GameOrderError` for a game that comes
-    back, :class:`~referee.training.dataset.TrainingDataError` for a bad line and
+    back, :class:`~referee.training.datafiles.TrainingDataError` for a bad line and
     ``DataFileError`` for a file that cannot be read or written; the output is then left
     as it was.
     """

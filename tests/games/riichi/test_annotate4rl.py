@@ -17,14 +17,15 @@ from unittest import mock
 import pytest
 
 from referee.core.compressed import DataFileError
-from referee.training import annotate4rl as module
-from referee.training.annotate4rl import GameOrderError, RLResult, annotate4rl, iter_rl_lines
-from referee.training.dataset import (
-    TrainingDataError,
-    detect_format,
-    parse_transition,
-    read_lines,
+from referee.games.riichi.kanachan import annotate4rl as module
+from referee.games.riichi.kanachan.annotate4rl import (
+    GameOrderError,
+    RLResult,
+    annotate4rl,
+    iter_rl_lines,
 )
+from referee.games.riichi.kanachan.dataset import detect_format, parse_transition
+from referee.training.datafiles import TrainingDataError, read_lines
 from textfiles import read, write
 
 HAND = (354, 358, 362, 390, 394, 398, 426, 430, 434, 461, 462, 465, 466)
@@ -405,15 +406,15 @@ def kanachan_reference(lines: Sequence[str], room_filter: int, grade_filter: int
     return chunks
 
 
-REAL = Path(__file__).resolve().parent.parent / "data" / "riichi"
+REAL = Path(__file__).resolve().parents[2] / "data" / "riichi"
 
 
 @pytest.fixture(scope="module")
 def rooms(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Real annotations of three games: a houou game (the Throne room, grades 11, 11, 13,
     13), a Tenhou game put in the Silver room (1) and one in the Gold room (2), grade 6."""
+    from referee.games.riichi.kanachan.annotate import Context, annotate_game
     from referee.games.riichi.replay import load_log
-    from referee.training.annotate import Context, annotate_game
 
     lines: list[str] = []
     for name, context in (("2010091009gm-00a9-0000-83af2648.mjlog",

@@ -4,9 +4,9 @@ Game ``i`` (0-based) of a run with seed ``S`` is a Riichi game seeded ``S + i`` 
 follow from the seed, :class:`~referee.games.riichi.rules.RiichiGame`), played by four
 in-process policies (:data:`~referee.games.riichi.match.POLICIES`, each over its own
 masked view, as a bot process would see the game), then annotated from its own event log
-exactly as a log file would be (:func:`~referee.training.annotate.annotate_game`), with
-game id ``selfplay-<seed>``. The same seed, players and rules give the same games and the
-same lines, whatever the number of jobs.
+exactly as a log file would be (:func:`~referee.games.riichi.kanachan.annotate.
+annotate_game`), with game id ``selfplay-<seed>``. The same seed, players and rules give
+the same games and the same lines, whatever the number of jobs.
 
 Games run in ``jobs`` processes or as Ray tasks (:mod:`referee.training.parallel`); the
 lines are written in game order. With ``records`` each game's mjai log is also kept there
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.core.errors import ConfigError
-from referee.training.annotate import Context, annotate_game
-from referee.training.logs import AnnotateSummary, GameLines, write_games
+from referee.games.riichi.kanachan.annotate import Context, annotate_game
+from referee.training.corpus import AnnotateSummary, GameLines, write_games
 from referee.training.parallel import ordered_map
 
 __all__ = ["SelfPlayTask", "play_and_annotate", "selfplay"]

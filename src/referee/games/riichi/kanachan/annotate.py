@@ -6,7 +6,7 @@ by :func:`~referee.games.riichi.replay.load_log`) is replayed through the rules 
 the engine's), and every decision-making point becomes one line of the format in
 ``../shared/specs/kanachan-training-data.txt``: game id, sparse features, numeric features,
 progression, candidates, the index of the action taken and the 12 result values
-(encodings in :mod:`referee.training.encoding`).
+(encodings in :mod:`referee.games.riichi.kanachan.encoding`).
 
 A decision-making point is a moment where a player chooses among two or more options:
 
@@ -50,8 +50,9 @@ Mahjong Soul's, top to top: houou Throne 4, tokujou Jade 3, joukyuu Gold 2, ippa
 other sources Gold, 2), the players' grades (Tenhou dan mapped by :func:`grade_of_dan`;
 otherwise Expert 1, grade 6, the lowest of the Gold room) and the grading delta (by
 default Mahjong Soul's for that room, grade, game length, final rank and points:
-:func:`~referee.training.grading.grading_delta`). A game must end (``end_game``, or the
-engine's end of the game) for its final ranks; a log that stops earlier is refused.
+:func:`~referee.games.riichi.kanachan.grading.grading_delta`). A game must end
+(``end_game``, or the engine's end of the game) for its final ranks; a log that stops
+earlier is refused.
 
 Games without red fives cannot be annotated (the format has three slots for the plain
 fives of a suit), nor a round in the North wind (no feature for it).
@@ -63,11 +64,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from referee.games.riichi.mjai import Event
-from referee.games.riichi.replay import verify_log
-from referee.games.riichi.rules import Action, RiichiGame, RiichiRules
-from referee.games.riichi.tiles import RED_FIVES, mjai_name
-from referee.training.encoding import (
+from referee.games.riichi.kanachan.encoding import (
     DORA,
     DRAWN,
     GRADE,
@@ -89,7 +86,11 @@ from referee.training.encoding import (
     progression_value,
     relseat,
 )
-from referee.training.grading import grading_delta
+from referee.games.riichi.kanachan.grading import grading_delta
+from referee.games.riichi.mjai import Event
+from referee.games.riichi.replay import verify_log
+from referee.games.riichi.rules import Action, RiichiGame, RiichiRules
+from referee.games.riichi.tiles import RED_FIVES, mjai_name
 
 __all__ = [
     "DEFAULT_GRADE",
@@ -156,8 +157,9 @@ def grade_of_dan(dan: int) -> int:
 class Context:
     """What the log may not say: the room (0..4), each seat's grade (0..15, by seat from
     the first dealer) and the game's grading-score change per seat (None: Mahjong Soul's,
-    computed by :func:`~referee.training.grading.grading_delta`); and whether the points
-    are kanachan's exactly (``kanachan_exact``, the default; see the module notes)."""
+    computed by :func:`~referee.games.riichi.kanachan.grading.grading_delta`); and whether
+    the points are kanachan's exactly (``kanachan_exact``, the default; see the module
+    notes)."""
 
     room: int = DEFAULT_ROOM
     grades: tuple[int, ...] = (DEFAULT_GRADE,) * 4

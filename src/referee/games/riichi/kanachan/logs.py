@@ -3,33 +3,33 @@
 Inputs are log files of any format :func:`~referee.games.riichi.replay.load_log` reads
 (mjai JSON lines: our records, Mortal's and mjai's logs; Tenhou mjlog XML; Tenhou JSON;
 each plain or gzip) or folders, searched recursively (files in name order). Each file is
-one game. Each game is annotated by :func:`~referee.training.annotate.annotate_game`
-with its game id: the file name without its extensions (``2010091009gm-00a9-0000-83af2648``
-for ``2010091009gm-00a9-0000-83af2648.mjlog``), or, when two inputs share that name, the
-path as given (tabs, commas and spaces made ``_``).
+one game. Each game is annotated by
+:func:`~referee.games.riichi.kanachan.annotate.annotate_game` with its game id: the file
+name without its extensions (``2010091009gm-00a9-0000-83af2648`` for
+``2010091009gm-00a9-0000-83af2648.mjlog``), or, when two inputs share that name, the path
+as given (tabs, commas and spaces made ``_``).
 
 The room and the grades come from the command line when given, else from the log (a Tenhou
-room, Tenhou dan), else the defaults (:mod:`referee.training.annotate`). So do the rules
-the games were played under (:func:`~referee.games.riichi.replay.chosen_rules`): a rule
-set or rules file named on the command line, else those the log records, else guessed.
+room, Tenhou dan), else the defaults (:mod:`referee.games.riichi.kanachan.annotate`). So
+do the rules the games were played under
+(:func:`~referee.games.riichi.replay.chosen_rules`): a rule set or rules file named on the
+command line, else those the log records, else guessed.
 A file that cannot be annotated (unreadable, not a whole game, a replay mismatch, no red
 fives) is skipped with its reason; the others are written. Files are annotated in ``jobs``
 processes or on Ray (:mod:`referee.training.parallel`) and written in input order to one
 output (gzip or bz2 by its name, ``-`` for standard output), which appears complete or not
-at all.
+at all (:mod:`referee.training.corpus`).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from referee.core.errors import ConfigError
-from referee.training.annotate import (
+from referee.games.riichi.kanachan.annotate import (
     DEFAULT_GRADE,
     DEFAULT_ROOM,
     TENHOU_ROOMS,
@@ -37,13 +37,10 @@ from referee.training.annotate import (
     annotate_game,
     grade_of_dan,
 )
+from referee.training.corpus import AnnotateSummary, GameLines, input_files, write_games
 from referee.training.parallel import ordered_map
-from referee.training.shuffle import AtomicOutput
 
-__all__ = [
-    "AnnotateSummary", "GameLines", "Overrides", "annotate_file", "annotate_logs",
-    "context_for", "game_ids", "input_files", "write_games",
-]
+__all__ = ["Overrides", "annotate_file", "annotate_logs", "context_for", "game_ids"]
 
 _EXTENSIONS = (".gz", ".bz2", ".mjlog", ".json", ".jsonl", ".mjson", ".log", ".txt", ".xml")
 _UNSAFE = re.compile(r"[\s,]")
@@ -61,41 +58,6 @@ class Overrides:
     rules: str | None = None
     game_length: str | None = None
     kanachan_exact: bool = True
-
-
-@dataclass
-class GameLines:
-    """One game's annotation lines, or why there are none."""
-
-    label: str
-    lines: list[str] = field(default_factory=list)
-    error: str | None = None
-
-
-@dataclass
-class AnnotateSummary:
-    """What was written: games, decision points (lines), and the skipped inputs."""
-
-    games: int = 0
-    points: int = 0
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-
-
-def input_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The files to read: each file given, and every file under each folder given (in
-    name order, hidden ones left out). ``ConfigError`` names a path that does not exist."""
-    out: list[Path] = []
-    for given in paths:
-        path = Path(given)
-        if path.is_dir():
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                out.extend(Path(root, f) for f in sorted(files) if not f.startswith("."))
-        elif path.exists():
-            out.append(path)
-        else:
-            raise ConfigError(f"{given}: no such file or folder")
-    return out
 
 
 def game_ids(paths: Sequence[Path]) -> list[str]:
@@ -150,22 +112,6 @@ def annotate_file(task: tuple[str, str, Overrides]) -> GameLines:
     except (ValueError, OSError, EOFError) as exc:
         return GameLines(path, error=str(exc).replace("\n", " "))
     return GameLines(path, lines)
-
-
-def write_games(games: Iterable[GameLines], output: str | Path) -> AnnotateSummary:
-    """Write the lines of ``games`` in order to ``output`` (atomically); skipped games
-    are counted with their reasons."""
-    summary = AnnotateSummary()
-    with AtomicOutput(output) as out:
-        for game in games:
-            if game.error is not None:
-                summary.skipped.append((game.label, game.error))
-                continue
-            if game.lines:
-                out.write(("\n".join(game.lines) + "\n").encode())
-            summary.games += 1
-            summary.points += len(game.lines)
-    return summary
 
 
 def annotate_logs(paths: Iterable[str | Path], output: str | Path,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.training.encoding import (
+from referee.games.riichi.kanachan.encoding import (
     OPTION_VALUE,
     PROGRESSION_PADDING,
     SPARSE_PADDING,

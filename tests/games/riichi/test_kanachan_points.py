@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
+from referee.games.riichi.kanachan.annotate import Context, annotate_game
+from referee.games.riichi.kanachan.encoding import decode_option, decode_progression, decode_sparse
+from referee.games.riichi.kanachan.grading import grading_delta
 from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.match import apply_logged
 from referee.games.riichi.replay import load_log, verify_log
 from referee.games.riichi.rules import Deal, RiichiGame, RiichiRules, ScriptedWall, action_from_mjai
 from referee.games.riichi.tiles import tile_of
-from referee.training.annotate import Context, annotate_game
-from referee.training.encoding import decode_option, decode_progression, decode_sparse
-from referee.training.grading import grading_delta
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "riichi"
+DATA = Path(__file__).resolve().parents[2] / "data" / "riichi"
 SCORES = (100, 33300, 33300, 33300)
 """The dealer (seat 0) has 100 points: any payment of its own ends the game."""
 

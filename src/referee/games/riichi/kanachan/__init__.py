@@ -1,0 +1,1 @@
+"""kanachan's training data from Riichi games: features, annotation, offline RL, reading."""

@@ -1,0 +1,73 @@
+"""A corpus of games turned into training lines, whatever the game: the files to read under
+the paths given, each game's lines (or why there are none), and all of them written in
+order to one output.
+
+A game's annotator reads the :func:`input_files`, turns each game into :class:`GameLines`
+(in worker processes or on Ray: :mod:`referee.training.parallel`) and hands them to
+:func:`write_games`, which writes them in order to one output (gzip or bz2 by its name,
+``-`` for standard output) that appears complete or not at all
+(:class:`~referee.training.shuffle.AtomicOutput`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.core.errors import ConfigError
+from referee.training.shuffle import AtomicOutput
+
+__all__ = ["AnnotateSummary", "GameLines", "input_files", "write_games"]
+
+
+@dataclass
+class GameLines:
+    """One game's annotation lines, or why there are none."""
+
+    label: str
+    lines: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class AnnotateSummary:
+    """What was written: games, decision points (lines), and the skipped inputs."""
+
+    games: int = 0
+    points: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def input_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The files to read: each file given, and every file under each folder given (in
+    name order, hidden ones left out). ``ConfigError`` names a path that does not exist."""
+    out: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                out.extend(Path(root, f) for f in sorted(files) if not f.startswith("."))
+        elif path.exists():
+            out.append(path)
+        else:
+            raise ConfigError(f"{given}: no such file or folder")
+    return out
+
+
+def write_games(games: Iterable[GameLines], output: str | Path) -> AnnotateSummary:
+    """Write the lines of ``games`` in order to ``output`` (atomically); skipped games
+    are counted with their reasons."""
+    summary = AnnotateSummary()
+    with AtomicOutput(output) as out:
+        for game in games:
+            if game.error is not None:
+                summary.skipped.append((game.label, game.error))
+                continue
+            if game.lines:
+                out.write(("\n".join(game.lines) + "\n").encode())
+            summary.games += 1
+            summary.points += len(game.lines)
+    return summary
