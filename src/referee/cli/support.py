@@ -10,7 +10,7 @@ import json
 import random
 import signal
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -22,11 +22,11 @@ from referee.core.errors import RefereeError
 from referee.core.players import PlayerSpec, check_runnable, resolve_players
 from referee.core.record import GameRecord
 from referee.core.standings import Standing, count_game
-from referee.output import make_console
+from referee.output import GameProgress, make_console, results_table
 
-__all__ = ["default_out", "emit_json", "fail", "human_console", "match_summary",
-           "report_checks", "runnable_players", "seed_or_random", "sigterm_interrupts",
-           "warn"]
+__all__ = ["default_out", "emit_json", "fail", "finish_match", "human_console",
+           "match_summary", "play_games", "report_checks", "runnable_players",
+           "seed_or_random", "sigterm_interrupts", "warn"]
 
 
 def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
@@ -127,3 +127,32 @@ def report_checks(verdicts: Sequence[FileCheck], json_mode: bool) -> None:
                               ("summary" if v.ok else "error"): v.text} for v in verdicts]})
     if not all(v.ok for v in verdicts):
         raise SystemExit(1)
+
+
+def play_games(console: Console, title: str, players: Sequence[PlayerSpec], seed: int,
+               total: int, play: Callable[[Callable[[GameRecord], None]], list[GameRecord]]
+               ) -> list[GameRecord]:
+    """Say what is played (``title: players, seed N``), then run ``play`` (given what to
+    call after each game) with a line per finished game and, on a terminal, a progress bar
+    of ``total`` games."""
+    console.print(f"{title}: {', '.join(p.name for p in players)}, seed {seed}", markup=False)
+    with GameProgress(console, total) as progress:
+        return play(progress.game_done)
+
+
+def finish_match(console: Console, game: str, out: Path, seed: int,
+                 players: Sequence[PlayerSpec], records: Sequence[GameRecord],
+                 points_game: bool, json_mode: bool, note_kinds: Sequence[str] = ()) -> None:
+    """The end of every ``referee match``: the results table, each game's notes of
+    ``note_kinds`` (takeovers, failures...), where the records are, and with ``--json``
+    the summary on standard output."""
+    console.print(results_table(players, records, points_game))
+    for record in records:
+        for note in record.notes:
+            if note.kind in note_kinds:
+                console.print(f"game {record.index}, seat {note.seat + 1} "
+                              f"({record.players[note.seat].name}): {note.text}",
+                              markup=False)
+    console.print(f"Records: {out}", markup=False)
+    if json_mode:
+        emit_json(match_summary(game, out, seed, players, records, points_game))

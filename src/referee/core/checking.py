@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.core.errors import RefereeError
+from referee.core.errors import ConfigError, RefereeError
 from referee.core.match import Engine
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord
 
-__all__ = ["FileCheck", "check_files", "replay_record"]
+__all__ = ["FileCheck", "check_files", "record_checker", "record_seed", "replay_record"]
 
 
 @dataclass(frozen=True)
@@ -110,3 +110,25 @@ def _check_result(record: GameRecord, engine: Engine, illegal_at: int | None) ->
     if outcome is Outcome.ILLEGAL_MOVE and illegal_at is None:
         raise ValueError("lost by an illegal move, but no move is recorded as illegal")
     return f"{moves} moves, seat {offender} lost by {outcome.value}"
+
+
+def record_checker(check: Callable[[GameRecord], str]) -> Callable[[Path], tuple[str, str]]:
+    """A file check (for ``check_files``) that reads a record file and ``check``s it."""
+
+    def check_file(path: Path) -> tuple[str, str]:
+        try:
+            record = GameRecord.read(path)
+        except ConfigError as exc:
+            raise ValueError(str(exc).removeprefix(f"{path}: ")) from None
+        return "record", check(record)
+
+    return check_file
+
+
+def record_seed(record: GameRecord) -> int:
+    """The record's seed, which makes its walls or deals again; ``ValueError`` if it has
+    none that is a number."""
+    seed = record.seed
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"{record.game} record: bad seed {seed!r}")
+    return seed

@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from referee.core.checking import replay_record
-from referee.core.errors import ConfigError
+from referee.core.checking import record_checker, replay_record
 from referee.core.record import GameRecord
 from referee.games.gomoku.board import BLACK, MAX_SIZE, MIN_SIZE, Board, Rule
 from referee.games.gomoku.game import Action, GomokuGame, Move, Stones, Swap
@@ -38,11 +37,7 @@ def check_file(path: Path, rule: Rule = Rule.FREESTYLE,
         except OSError as exc:
             raise ValueError(f"cannot read: {exc.strerror or exc}") from None
         return "psq", check_psq(text, rule, judge)
-    try:
-        record = GameRecord.read(path)
-    except ConfigError as exc:
-        raise ValueError(str(exc).removeprefix(f"{path}: ")) from None
-    return "record", check_record(record)
+    return record_checker(check_record)(path)
 
 
 def _action(text: str) -> Action:

@@ -8,19 +8,9 @@ from pathlib import Path
 import click
 
 from referee.cli import options as opt
-from referee.cli.support import (
-    default_out,
-    emit_json,
-    fail,
-    human_console,
-    match_summary,
-    report_checks,
-    runnable_players,
-    seed_or_random,
-)
+from referee.cli import support
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
-from referee.output import GameProgress, results_table
 
 __all__ = ["COMMANDS"]
 
@@ -83,13 +73,13 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
     from referee.games.gomoku.openings import coverage, read_openings
     from referee.games.gomoku.renju import RenjuJudge
 
-    console = human_console(json_mode)
+    console = support.human_console(json_mode)
     try:
         try:
             parsed_rule = Rule.parse(rule)
         except ValueError as exc:
             raise ConfigError(f"--rule: {exc}") from None
-        specs = runnable_players(players, BUILTIN_BRAINS)
+        specs = support.runnable_players(players, BUILTIN_BRAINS)
         openings = read_openings(openings_file) if openings_file else []
         if games is None:
             games = 2 * len(openings) if openings else 2
@@ -98,27 +88,22 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
             time=time_control(turn=move_time, game=game_time, tolerance=tolerance,
                               startup=startup),
             memory_limit=memory or None, games=games, openings=openings, swap2=swap2,
-            seed=seed_or_random(seed), folder=folder.resolve() if folder else None,
+            seed=support.seed_or_random(seed), folder=folder.resolve() if folder else None,
             psq=not no_psq, renju_judge=RenjuJudge.parse(renju_judge),
             draw_at_empty=draw_at_empty)
-        out = (out_dir or default_out("match")).resolve()
-        console.print(
-            f"Gomoku {settings.rule.value} {settings.width}x{settings.height}, "
-            f"{games} game(s): {specs[0].name} vs {specs[1].name}, seed {settings.seed}",
-            markup=False)
+        out = (out_dir or support.default_out("match")).resolve()
         console.print(f"Judged: {settings.judged()}", markup=False)
         if openings:
             console.print(f"Openings ({openings_file}): {coverage(len(openings), games)}",
                           markup=False)
-        with GameProgress(console, games) as progress:
-            result = GomokuMatch(specs, settings, out, on_game=progress.game_done).run()
+        records = support.play_games(
+            console, f"Gomoku {settings.rule.value} {settings.width}x{settings.height}, "
+            f"{games} game(s)", specs, settings.seed, games,
+            lambda done: GomokuMatch(specs, settings, out, on_game=done).run().records)
     except BaseException as exc:
-        fail(exc, "the finished games are in the output folder")
-    points = GomokuAdapter.scores_are_points
-    console.print(results_table(specs, result.records, points))
-    console.print(f"Records: {out}", markup=False)
-    if json_mode:
-        emit_json(match_summary("gomoku", out, settings.seed, specs, result.records, points))
+        support.fail(exc, "the finished games are in the output folder")
+    support.finish_match(console, "gomoku", out, settings.seed, specs, records,
+                         GomokuAdapter.scores_are_points, json_mode)
 
 
 @click.command("gomoku")
@@ -145,9 +130,10 @@ def replay_gomoku(files: tuple[Path, ...], rule: str, renju_judge: str,
     try:
         parsed = Rule.parse(rule)
     except ValueError as exc:
-        fail(ConfigError(f"--rule: {exc}"))
+        support.fail(ConfigError(f"--rule: {exc}"))
     judge = RenjuJudge.parse(renju_judge)
-    report_checks(check_files(files, lambda path: check_file(path, parsed, judge)), json_mode)
+    verdicts = check_files(files, lambda path: check_file(path, parsed, judge))
+    support.report_checks(verdicts, json_mode)
 
 
 @click.command("gomoku")
@@ -174,7 +160,7 @@ def export_gomoku(records: tuple[Path, ...], to_psq: bool, output: Path | None) 
                 target = output / target.name if output.is_dir() else output
             click.echo(str(write_psq(record, target)))
     except BaseException as exc:
-        fail(exc)
+        support.fail(exc)
 
 
 COMMANDS: dict[str, click.Command] = {"match": match_gomoku, "replay": replay_gomoku,

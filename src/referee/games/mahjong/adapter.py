@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.core.adapter import GameTask
+from referee.core.checking import record_seed
 from referee.core.errors import BotFault, ConfigError
 from referee.core.players import PlayerSpec, start_player
 from referee.core.record import GameRecord
@@ -167,10 +168,7 @@ def mahjong_replay(record: GameRecord) -> ReplayView:
     number, the answer and the four concealed hands and melds after it."""
     if record.game != "mahjong":
         raise ValueError(f"not a mahjong record: {record.game!r}")
-    seed = record.seed
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"mahjong record: bad seed {seed!r}")
-    game = MahjongGame(seed, record_rules(record.settings))
+    game = MahjongGame(record_seed(record), record_rules(record.settings))
     names = [p.name for p in record.players]
     steps = []
     for move in record.moves:

@@ -5,11 +5,10 @@ totals the engine's."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from referee.core.checking import replay_record
-from referee.core.errors import BotFault, ConfigError
+from referee.core.checking import record_checker, record_seed, replay_record
+from referee.core.errors import BotFault
 from referee.core.record import GameRecord
 from referee.games.mahjong.adapter import record_rules
 from referee.games.mahjong.protocol import parse_action
@@ -23,9 +22,7 @@ def check_record(record: GameRecord) -> str:
     or total the engine disagrees with."""
     if record.game != "mahjong":
         raise ValueError(f"a {record.game} record, not a mahjong one")
-    seed = record.seed
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"the record's seed {seed!r} is not a number")
+    seed = record_seed(record)
     game = MahjongGame(seed, record_rules(record.settings))
 
     def parse(text: str) -> Action:
@@ -57,10 +54,5 @@ def _compare_hands(recorded: Any, game: MahjongGame) -> None:
             raise ValueError(f"hand {number}: the record has {theirs}, the engine {mine}")
 
 
-def check_file(path: Path) -> tuple[str, str]:
-    """Check a record file: its format and a summary, or ``ValueError``."""
-    try:
-        record = GameRecord.read(path)
-    except ConfigError as exc:
-        raise ValueError(str(exc).removeprefix(f"{path}: ")) from None
-    return "record", check_record(record)
+check_file = record_checker(check_record)
+"""Check a record file: its format and a summary, or ``ValueError``."""

@@ -12,21 +12,10 @@ from typing import TypeVar
 import click
 
 from referee.cli import options as opt
-from referee.cli.support import (
-    default_out,
-    emit_json,
-    fail,
-    human_console,
-    match_summary,
-    report_checks,
-    runnable_players,
-    seed_or_random,
-    sigterm_interrupts,
-)
+from referee.cli import support
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec
-from referee.output import GameProgress, results_table
 
 __all__ = ["COMMANDS"]
 
@@ -94,34 +83,25 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: s
     from referee.games.mahjong.rules import Rules
     from referee.games.mahjong.scoring import Stakes, preset
 
-    console = human_console(json_mode)
+    console = support.human_console(json_mode)
     try:
         if move_time <= 0:
             raise ConfigError("--move-time must be more than 0")
         rules = Rules(hands=hands, reserve=reserve, table=preset(scoring),
                       stakes=Stakes(base, per_tai), kong_from_previous=kong_from_previous)
-        specs = runnable_players(players, BUILTIN_PLAYERS)
-        chosen = seed_or_random(seed)
+        specs = support.runnable_players(players, BUILTIN_PLAYERS)
+        chosen = support.seed_or_random(seed)
         settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
                                    start_path=start_path)
-        out = (out_dir or default_out("match")).resolve()
-        console.print(f"ICGA Mahjong, {hands} hand(s), {scoring} tai table, "
-                      f"{rotations} seat rotation(s): "
-                      f"{', '.join(s.name for s in specs)}, seed {chosen}", markup=False)
-        with GameProgress(console, rotations) as progress:
-            records = run_match(specs, settings, rotations, out, on_game=progress.game_done)
+        out = (out_dir or support.default_out("match")).resolve()
+        records = support.play_games(
+            console, f"ICGA Mahjong, {hands} hand(s), {scoring} tai table, {rotations} seat "
+            "rotation(s)", specs, chosen, rotations,
+            lambda done: run_match(specs, settings, rotations, out, on_game=done))
     except BaseException as exc:
-        fail(exc, "the finished games are in the output folder")
-    points = MahjongAdapter.scores_are_points
-    console.print(results_table(specs, records, points))
-    for record in records:
-        for note in record.notes:
-            if note.kind == "takeover-at":
-                console.print(f"game {record.index}, seat {note.seat + 1}: {note.text}",
-                              markup=False)
-    console.print(f"Records: {out}", markup=False)
-    if json_mode:
-        emit_json(match_summary("mahjong", out, chosen, specs, records, points))
+        support.fail(exc, "the finished games are in the output folder")
+    support.finish_match(console, "mahjong", out, chosen, specs, records,
+                         MahjongAdapter.scores_are_points, json_mode, ("takeover-at",))
 
 
 @click.command("mahjong")
@@ -138,7 +118,7 @@ def replay_mahjong(files: tuple[Path, ...], json_mode: bool) -> None:
     """
     from referee.games.mahjong.check import check_file
 
-    report_checks(check_files(files, check_file), json_mode)
+    support.report_checks(check_files(files, check_file), json_mode)
 
 
 @click.command("mahjong")
@@ -170,14 +150,14 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
     from referee.games.mahjong.scoring import preset
     from referee.games.mahjong.server import MahjongServer, ServerConfig
 
-    console = human_console(json_mode)
+    console = support.human_console(json_mode)
     try:
-        with sigterm_interrupts():
+        with support.sigterm_interrupts():
             settings = MahjongSettings(
                 Rules(hands=hands, reserve=reserve, table=preset(scoring),
                       kong_from_previous=kong_from_previous), seed, move_time,
                 takeover=takeover)
-            out = (out_dir or default_out("mahjong")).resolve()
+            out = (out_dir or support.default_out("mahjong")).resolve()
             server = MahjongServer(
                 ServerConfig(settings, out, host, port, login_time),
                 announce=lambda text: click.echo(f"referee: {text}", err=True))
@@ -185,16 +165,11 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
             click.echo(f"ICGA Mahjong server on {bound_host}:{bound_port}", err=True)
             record, path = server.serve()
     except BaseException as exc:
-        fail(exc)
+        support.fail(exc)
     players = [PlayerSpec(p.name, list(p.command)) for p in record.players]
-    points = MahjongAdapter.scores_are_points
-    console.print(results_table(players, [record], points))
-    for note in record.notes:
-        if note.kind == "takeover-at":
-            console.print(f"seat {note.seat + 1}: {note.text}", markup=False)
+    support.finish_match(console, "mahjong", path.parent, seed, players, [record],
+                         MahjongAdapter.scores_are_points, json_mode, ("takeover-at",))
     console.print(f"Record: {path}", markup=False)
-    if json_mode:
-        emit_json(match_summary("mahjong", path.parent, seed, players, [record], points))
 
 
 @click.command("mahjong", context_settings={"allow_interspersed_args": False})
@@ -229,7 +204,7 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
     )
 
     try:
-        with sigterm_interrupts():
+        with support.sigterm_interrupts():
             if human and command:
                 raise ConfigError("give either --human or an AI command, not both")
             argv: list[str] = []
@@ -257,7 +232,7 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
     except HumanLeft:
         click.echo("referee: the input ended: leaving the table", err=True)
     except BaseException as exc:
-        fail(exc)
+        support.fail(exc)
 
 
 COMMANDS: dict[str, click.Command] = {"match": match_mahjong, "replay": replay_mahjong,

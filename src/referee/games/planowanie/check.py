@@ -4,10 +4,7 @@ result the engine's (``core.checking.replay_record``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from referee.core.checking import replay_record
-from referee.core.errors import ConfigError
+from referee.core.checking import record_checker, record_seed, replay_record
 from referee.core.record import GameRecord
 from referee.games.planowanie.replay import parse_move, record_rules
 from referee.games.planowanie.rules import Action, PlanowanieGame
@@ -21,9 +18,7 @@ def check_record(record: GameRecord) -> str:
     if record.game != "planowanie":
         raise ValueError(f"a {record.game} record, not a planowanie one")
     rules = record_rules(record.settings)
-    seed = record.seed
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"the record's seed {seed!r} is not a number")
+    seed = record_seed(record)
 
     def parse(text: str) -> Action:
         action = parse_move(text, rules.deck)
@@ -34,10 +29,5 @@ def check_record(record: GameRecord) -> str:
     return replay_record(PlanowanieGame(rules, seed), record, parse)
 
 
-def check_file(path: Path) -> tuple[str, str]:
-    """Check a record file: its format and a summary, or ``ValueError``."""
-    try:
-        record = GameRecord.read(path)
-    except ConfigError as exc:
-        raise ValueError(str(exc).removeprefix(f"{path}: ")) from None
-    return "record", check_record(record)
+check_file = record_checker(check_record)
+"""Check a record file: its format and a summary, or ``ValueError``."""

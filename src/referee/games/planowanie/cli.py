@@ -12,19 +12,9 @@ from typing import TypeVar
 import click
 
 from referee.cli import options as opt
-from referee.cli.support import (
-    default_out,
-    emit_json,
-    fail,
-    human_console,
-    match_summary,
-    report_checks,
-    runnable_players,
-    seed_or_random,
-)
+from referee.cli import support
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
-from referee.output import GameProgress, results_table
 
 __all__ = ["COMMANDS"]
 
@@ -81,12 +71,12 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
     from referee.games.planowanie.adapter import PlanowanieAdapter
     from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, run_match
 
-    console = human_console(json_mode)
+    console = support.human_console(json_mode)
     try:
         if not 2 <= len(players) <= 4:
             raise ConfigError(f"planowanie needs 2 to 4 players, got {len(players)}")
         count = len(players) if games is None else games
-        specs = runnable_players(players, BUILTIN_PLAYERS)
+        specs = support.runnable_players(players, BUILTIN_PLAYERS)
         try:
             settings = PlanowanieSettings.from_options(
                 values=values, suits=suits, players=len(specs), deals=deals,
@@ -96,20 +86,16 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
         settings = dataclasses.replace(
             settings, memory_limit=memory or None,
             time=time_control(turn=None, game=game_time, tolerance=tolerance, startup=startup))
-        chosen = seed_or_random(seed)
-        out = (out_dir or default_out("match")).resolve()
-        console.print(f"Planowanie, {len(settings.rules.deals)} deals, deck "
-                      f"{values}/{suits} ({suits[0]} trumps), {count} game(s): "
-                      f"{', '.join(s.name for s in specs)}, seed {chosen}", markup=False)
-        with GameProgress(console, count) as progress:
-            records = run_match(specs, settings, chosen, count, out, on_game=progress.game_done)
+        chosen = support.seed_or_random(seed)
+        out = (out_dir or support.default_out("match")).resolve()
+        records = support.play_games(
+            console, f"Planowanie, {len(settings.rules.deals)} deals, deck {values}/{suits} "
+            f"({suits[0]} trumps), {count} game(s)", specs, chosen, count,
+            lambda done: run_match(specs, settings, chosen, count, out, on_game=done))
     except BaseException as exc:
-        fail(exc, "the finished games are in the output folder")
-    points = PlanowanieAdapter.scores_are_points
-    console.print(results_table(specs, records, points))
-    console.print(f"Records: {out}", markup=False)
-    if json_mode:
-        emit_json(match_summary("planowanie", out, chosen, specs, records, points))
+        support.fail(exc, "the finished games are in the output folder")
+    support.finish_match(console, "planowanie", out, chosen, specs, records,
+                         PlanowanieAdapter.scores_are_points, json_mode)
 
 
 @click.command("planowanie")
@@ -126,7 +112,7 @@ def replay_planowanie(files: tuple[Path, ...], json_mode: bool) -> None:
     """
     from referee.games.planowanie.check import check_file
 
-    report_checks(check_files(files, check_file), json_mode)
+    support.report_checks(check_files(files, check_file), json_mode)
 
 
 @click.command("planowanie")
@@ -158,7 +144,7 @@ def console_planowanie(player: str, values: str, suits: str, deals: str | None, 
     from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings
 
     try:
-        spec = runnable_players([player], BUILTIN_PLAYERS)[0]
+        spec = support.runnable_players([player], BUILTIN_PLAYERS)[0]
         try:
             rules = PlanowanieSettings.from_options(values=values, suits=suits,
                                                     players=players, deals=deals).rules
@@ -167,15 +153,15 @@ def console_planowanie(player: str, values: str, suits: str, deals: str | None, 
         try:
             config = ConsoleConfig(
                 rules, seat=seat, opponents=opponents, timeout_ms=round(move_time * 1000),
-                time_ms=round(game_time * 1000), seed=seed_or_random(seed))
+                time_ms=round(game_time * 1000), seed=support.seed_or_random(seed))
         except ConfigError as exc:
             raise ConfigError(f"--seat/--move-time/--game-time: {exc}") from None
-        out = (out_dir or default_out("console")).resolve()
+        out = (out_dir or support.default_out("console")).resolve()
         session = ConsoleSession(spec, out, config, stdin=sys.stdin, stdout=sys.stdout,
                                  prompt="planowanie> " if sys.stdin.isatty() else "")
         code = session.run()
     except BaseException as exc:
-        fail(exc)
+        support.fail(exc)
     if code:
         sys.exit(code)
 

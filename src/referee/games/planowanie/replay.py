@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.core.checking import record_seed
 from referee.core.errors import ConfigError
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView
@@ -630,10 +631,7 @@ def planowanie_replay(record: GameRecord) -> ReplayView:
     if record.game != "planowanie":
         raise ValueError(f"not a planowanie record: {record.game!r}")
     rules = record_rules(record.settings)
-    seed = record.seed
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"planowanie record: bad seed {seed!r}")
-    replayer = _Replayer(rules, seed, _names(record, rules.players))
+    replayer = _Replayer(rules, record_seed(record), _names(record, rules.players))
     background = replayer.background() + replayer.panel(highlight=True)
     steps = [replayer.step(k, move) for k, move in enumerate(record.moves, start=1)]
     if steps:

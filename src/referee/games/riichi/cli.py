@@ -11,17 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from referee.cli import options as opt
-from referee.cli.support import (
-    default_out,
-    emit_json,
-    fail,
-    human_console,
-    match_summary,
-    report_checks,
-    runnable_players,
-    seed_or_random,
-)
-from referee.output import GameProgress, results_table
+from referee.cli import support
 
 if TYPE_CHECKING:
     from referee.training.corpus import AnnotateSummary
@@ -102,34 +92,24 @@ def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: in
     from referee.games.riichi.adapter import RiichiAdapter, room_rules
     from referee.games.riichi.match import BUILTIN_PLAYERS, RiichiMatchSettings, run_match
 
-    console = human_console(json_mode)
+    console = support.human_console(json_mode)
     try:
         if move_time <= 0:
             raise ConfigError("--move-time must be more than 0")
-        specs = runnable_players(players, BUILTIN_PLAYERS)
-        chosen = seed_or_random(seed)
+        specs = support.runnable_players(players, BUILTIN_PLAYERS)
+        chosen = support.seed_or_random(seed)
         settings = RiichiMatchSettings(
             room_rules(room, game_length), chosen, move_time,
             tuple(s + 1 in batched for s in range(4)), max_failures)
-        out = (out_dir or default_out("match")).resolve()
-        console.print(f"Riichi mahjong, {room} rules, {game_length} game, "
-                      f"{rotations} seat rotation(s): "
-                      f"{', '.join(s.name for s in specs)}, seed {chosen}", markup=False)
-        with GameProgress(console, rotations) as progress:
-            records = run_match(specs, settings, rotations, out, on_game=progress.game_done)
+        out = (out_dir or support.default_out("match")).resolve()
+        records = support.play_games(
+            console, f"Riichi mahjong, {room} rules, {game_length} game, {rotations} seat "
+            "rotation(s)", specs, chosen, rotations,
+            lambda done: run_match(specs, settings, rotations, out, on_game=done))
     except BaseException as exc:
-        fail(exc, "the finished games are in the output folder")
-    points = RiichiAdapter.scores_are_points
-    console.print(results_table(specs, records, points))
-    for record in records:
-        for note in record.notes:
-            if note.kind in ("failure", "forfeit"):
-                console.print(f"game {record.index}, seat {note.seat + 1} "
-                              f"({record.players[note.seat].name}): {note.kind}: {note.text}",
-                              markup=False)
-    console.print(f"Records: {out}", markup=False)
-    if json_mode:
-        emit_json(match_summary("riichi", out, chosen, specs, records, points))
+        support.fail(exc, "the finished games are in the output folder")
+    support.finish_match(console, "riichi", out, chosen, specs, records,
+                         RiichiAdapter.scores_are_points, json_mode, ("failure", "forfeit"))
 
 
 @click.command("riichi")
@@ -151,7 +131,7 @@ def replay_riichi(files: tuple[Path, ...], rule_set: str, game_length: str | Non
     from referee.games.riichi.rulesets import resolve_rules
 
     rules = None if rule_set == "auto" else resolve_rules(rule_set)
-    report_checks(check_logs(files, rules, game_length), json_mode)
+    support.report_checks(check_logs(files, rules, game_length), json_mode)
 
 
 _MS_ROOMS = {"bronze": 0, "silver": 1, "gold": 2, "jade": 3, "throne": 4}
@@ -246,7 +226,7 @@ def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
     try:
         summary = annotate_logs(inputs, output, overrides, jobs=jobs, ray=ray)
     except BaseException as exc:
-        fail(exc, "no output written")
+        support.fail(exc, "no output written")
     files = len(summary.skipped) + summary.games
     _report_annotation(summary, output, time.perf_counter() - start,
                        f"from {files} file{'s' if files != 1 else ''}")
@@ -280,7 +260,7 @@ def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
     from referee.games.riichi.kanachan.logs import Overrides, context_for
     from referee.games.riichi.kanachan.selfplay import selfplay
 
-    first = seed_or_random(seed)
+    first = support.seed_or_random(seed)
     context = context_for(Overrides(room=_ms_room(ms_room), grades=_grades(grade),
                                     kanachan_exact=kanachan_exact))
     start = time.perf_counter()
@@ -290,7 +270,7 @@ def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
                            length=game_length, records=records, context=context, jobs=jobs,
                            ray=ray)
     except BaseException as exc:
-        fail(exc, "no output written")
+        support.fail(exc, "no output written")
     _report_annotation(summary, output, time.perf_counter() - start,
                        f"of self-play (seeds {first}..{first + games - 1})")
 
