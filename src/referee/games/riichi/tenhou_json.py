@@ -45,7 +45,7 @@ this discard or a later identical one (the "confusing calls" of convlog's test d
 reading backtracks: every seat's tiles are followed, and an order that discards a tile not in
 hand, or leaves takes or discards unused, is abandoned for the next possibility.
 
-The events come in the order of Tenhou's own mjlog and of :mod:`referee.games.riichi.rules`:
+The events come in the order of Tenhou's own mjlog and of :mod:`referee.games.riichi.kyoku`:
 ``reach_accepted`` once the declaration discard passes (before the call or draw after it), the
 dora of a closed kan right after it, that of an open or added kan just before the kanning
 seat's next discard (or when its next kan stands). ``hora`` carries ``pai``, ``deltas``,
