@@ -217,6 +217,17 @@ class MahjongHand:
             tile = self._take_back()
         return tile
 
+    def _receive(self, seat: int, tile: int, reason: str) -> int | None:
+        """Put ``tile`` into ``seat``'s hand, a flower replaced (:meth:`_replace_flowers`);
+        the tile put there, or None if the hand ended (drawn for ``reason``, or won on
+        flowers)."""
+        final = self._replace_flowers(seat, tile)
+        if final is None:
+            self._draw_game(reason)
+            return None
+        self.hands[seat].append(final)
+        return final
+
     # ---------------------------------------------------------------- deal
 
     def _deal(self) -> None:
@@ -228,11 +239,8 @@ class MahjongHand:
         for seat in order:
             for tile in [t for t in self.hands[seat] if is_flower(t)]:
                 self.hands[seat].remove(tile)
-                replacement = self._replace_flowers(seat, tile)
-                if replacement is None:
-                    self._draw_game("the wall ran out while replacing flowers")
+                if self._receive(seat, tile, "the wall ran out while replacing flowers") is None:
                     return
-                self.hands[seat].append(replacement)
             self.hands[seat].sort()
         for seat in order:
             self.events.append(Event("deal", seat, tuple(self.hands[seat])))
@@ -480,11 +488,9 @@ class MahjongHand:
             self._draw_game("the wall is down to its reserved tiles")
             return
         tile = self._take_back() if replacement else self._take_front()
-        final = self._replace_flowers(seat, tile)
+        final = self._receive(seat, tile, "the wall is down to its reserved tiles")
         if final is None:
-            self._draw_game("the wall is down to its reserved tiles")
             return
-        self.hands[seat].append(final)
         self.hands[seat].sort()
         self.drawn = final
         self._replacement = replacement or final != tile
