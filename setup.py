@@ -14,16 +14,24 @@ import os
 from setuptools import setup
 
 COMPILED = [
+    "src/referee/games/riichi/actions.py",
+    "src/referee/games/riichi/game.py",
+    "src/referee/games/riichi/kyoku.py",
     "src/referee/games/riichi/logrules.py",
     "src/referee/games/riichi/melds.py",
     "src/referee/games/riichi/mjlog.py",
+    "src/referee/games/riichi/options.py",
     "src/referee/games/riichi/replay.py",
     "src/referee/games/riichi/rules.py",
     "src/referee/games/riichi/scoring.py",
+    "src/referee/games/riichi/settings.py",
+    "src/referee/games/riichi/settle.py",
     "src/referee/games/riichi/shape.py",
+    "src/referee/games/riichi/state.py",
     "src/referee/games/riichi/tenhou_json.py",
     "src/referee/games/riichi/tenhou_meld.py",
     "src/referee/games/riichi/tiles.py",
+    "src/referee/games/riichi/walls.py",
     "src/referee/games/riichi/kanachan/annotate.py",
     "src/referee/games/riichi/kanachan/encoding.py",
 ]

@@ -165,11 +165,11 @@ def test_a_hand_won_in_the_deal_is_still_a_session_for_every_ai(
     /start .. /exit with its scores, the first hand of the game as much as the last."""
     from test_mahjong_rules import DEALER_PLACES, flower_wall
 
-    import referee.games.mahjong.rules as rules_module
+    import referee.games.mahjong.game as game_module
     from referee.games.mahjong.scoring import preset
 
-    walls = rules_module.make_wall
-    first_wall = walls(rules_module.hand_seed(3, won_at_deal))
+    walls = game_module.make_wall
+    first_wall = walls(game_module.hand_seed(3, won_at_deal))
 
     def crafted(seed: int) -> list[int]:
         wall = walls(seed)
@@ -177,7 +177,7 @@ def test_a_hand_won_in_the_deal_is_still_a_session_for_every_ai(
             return flower_wall(DEALER_PLACES, seed=0)
         return wall
 
-    monkeypatch.setattr(rules_module, "make_wall", crafted)
+    monkeypatch.setattr(game_module, "make_wall", crafted)
     players = [faulty("ok")] + [PlayerSpec(f"ok{k}", faulty("ok").command) for k in (2, 3, 4)]
     record = play_mahjong(players, MahjongSettings(Rules(hands=2, table=preset("taiwan")),
                                                    seed=3), tmp_path)

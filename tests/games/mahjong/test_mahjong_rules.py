@@ -489,3 +489,14 @@ def test_seven_flowers_rob_the_eighth_from_the_seat_that_draws_it() -> None:
     hand = MahjongHand(wall, rules=Rules(table=TaiTable()))
     play_until_the_end(hand)
     assert hand.result is not None and hand.result.reason != result.reason
+
+
+def test_rules_is_the_public_face_of_the_engine() -> None:
+    import referee.games.mahjong.rules as face
+    from publicface import check_public_face
+
+    check_public_face(face, {
+        "Action", "Ask", "ConcealedKong", "Eat", "Event", "HandResult", "Hu", "Kong",
+        "MahjongGame", "MahjongHand", "Pass", "Pong", "PromotedKong", "Question", "Rules",
+        "SeatView", "Throw", "chows", "hand_seed", "notation", "options", "self_kongs",
+        "tiles_of"})

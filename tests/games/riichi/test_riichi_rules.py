@@ -1322,3 +1322,13 @@ def test_a_pao_hand_verifies_as_a_log_and_a_wrong_pao_is_named() -> None:
     hora["pao"] = 2
     with pytest.raises(ReplayError, match="pao is 2 in the log, 0 in the engine"):
         verify_log(events, RiichiRules())
+
+
+def test_rules_is_the_public_face_of_the_engine() -> None:
+    import referee.games.riichi.rules as face
+    from publicface import check_public_face
+
+    check_public_face(face, {
+        "SEATS", "WIND_NAMES", "Action", "Deal", "Evaluator", "FinalScore", "KyokuResult",
+        "Position", "RiichiGame", "RiichiKyoku", "RiichiRules", "ScriptedWall", "SeededWall",
+        "TileSource", "action_from_mjai", "action_to_mjai", "hand_seed"})

@@ -82,25 +82,20 @@ def _int(v: Any) -> int:
     return v
 
 
-def _nonneg(v: Any) -> int:
-    n = _int(v)
-    if n < 0:
-        raise _Bad(f"expected a non-negative integer, got {n}")
-    return n
+def _int_range(low: int, high: int | None, expected: str) -> Callable[[Any], int]:
+    """The check of an integer from ``low`` to ``high`` (None: no bound), ``expected`` in
+    its errors."""
+    def check(v: Any) -> int:
+        n = _int(v)
+        if n < low or (high is not None and n > high):
+            raise _Bad(f"expected {expected}, got {n}")
+        return n
+    return check
 
 
-def _seat(v: Any) -> int:
-    n = _int(v)
-    if not 0 <= n <= 3:
-        raise _Bad(f"expected a seat 0-3, got {n}")
-    return n
-
-
-def _kyoku(v: Any) -> int:
-    n = _int(v)
-    if not 1 <= n <= 4:
-        raise _Bad(f"expected a kyoku 1-4, got {n}")
-    return n
+_nonneg = _int_range(0, None, "a non-negative integer")
+_seat = _int_range(0, 3, "a seat 0-3")
+_kyoku = _int_range(1, 4, "a kyoku 1-4")
 
 
 def _bool(v: Any) -> bool:
@@ -269,35 +264,35 @@ class Dahai(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Chi(Event):
+class _Claim(Event):
+    """The fields of a call on a discard: ``actor`` takes the discard ``pai`` of
+    ``target`` with the tiles ``consumed`` from its hand (two; three for a kan)."""
+
+    actor: int = _f(_seat)
+    target: int = _f(_seat)
+    pai: str = _f(_tile)
+    consumed: tuple[str, ...] = _f(_list(_tile, 2))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chi(_Claim):
     """``chi``: a run completed with the discard ``pai`` of ``target``."""
 
     type: ClassVar[str] = "chi"
-    actor: int = _f(_seat)
-    target: int = _f(_seat)
-    pai: str = _f(_tile)
-    consumed: tuple[str, ...] = _f(_list(_tile, 2))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Pon(Event):
+class Pon(_Claim):
     """``pon``: a triplet completed with the discard ``pai`` of ``target``."""
 
     type: ClassVar[str] = "pon"
-    actor: int = _f(_seat)
-    target: int = _f(_seat)
-    pai: str = _f(_tile)
-    consumed: tuple[str, ...] = _f(_list(_tile, 2))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Daiminkan(Event):
+class Daiminkan(_Claim):
     """``daiminkan``: an open kan on the discard ``pai`` of ``target``."""
 
     type: ClassVar[str] = "daiminkan"
-    actor: int = _f(_seat)
-    target: int = _f(_seat)
-    pai: str = _f(_tile)
     consumed: tuple[str, ...] = _f(_list(_tile, 3))
 
 

@@ -45,7 +45,7 @@ this discard or a later identical one (the "confusing calls" of convlog's test d
 reading backtracks: every seat's tiles are followed, and an order that discards a tile not in
 hand, or leaves takes or discards unused, is abandoned for the next possibility.
 
-The events come in the order of Tenhou's own mjlog and of :mod:`referee.games.riichi.rules`:
+The events come in the order of Tenhou's own mjlog and of :mod:`referee.games.riichi.kyoku`:
 ``reach_accepted`` once the declaration discard passes (before the call or draw after it), the
 dora of a closed kan right after it, that of an open or added kan just before the kanning
 seat's next discard (or when its next kan stands). ``hora`` carries ``pai``, ``deltas``,
@@ -432,13 +432,15 @@ class _KyokuReader:
             raise self.error(f"{what}: a list of tile codes expected, got {_clip(value)}")
         return [self.code(x, what) for x in value]
 
-    def takes(self, value: Any, seat: int) -> list[_Take]:
-        what = f"the takes of seat {seat}"
+    def items(self, value: Any, what: str) -> list[tuple[str, Any]]:
+        """The items of the list ``value`` (``what``), each with its place for errors."""
         if not isinstance(value, list):
             raise self.error(f"{what}: a list expected, got {_clip(value)}")
+        return [(f"{what}, item {i}", item) for i, item in enumerate(value)]
+
+    def takes(self, value: Any, seat: int) -> list[_Take]:
         out: list[_Take] = []
-        for i, item in enumerate(value):
-            where = f"{what}, item {i}"
+        for where, item in self.items(value, f"the takes of seat {seat}"):
             if isinstance(item, str):
                 letter, tiles, place = self.call(item, where)
                 if letter not in "cpm":
@@ -468,12 +470,8 @@ class _KyokuReader:
         return out
 
     def gives(self, value: Any, seat: int) -> list[_Give]:
-        what = f"the discards of seat {seat}"
-        if not isinstance(value, list):
-            raise self.error(f"{what}: a list expected, got {_clip(value)}")
         out: list[_Give] = []
-        for i, item in enumerate(value):
-            where = f"{what}, item {i}"
+        for where, item in self.items(value, f"the discards of seat {seat}"):
             if isinstance(item, str):
                 if m := _REACH.fullmatch(item):
                     code = int(m.group(1))

@@ -311,17 +311,21 @@ class View:
             return False
         return self._has_yaku(pai, False)
 
-    def _calls_allowed(self) -> bool:
-        return (self.decision == "respond" and self.last_discard is not None
-                and not self.riichi[self.seat] and not self.reach_pending and self.live > 0)
+    def _callable(self) -> tuple[int, str, int] | None:
+        """The last discard (its discarder, name and kind) when a call on it may be
+        offered, else None."""
+        if (self.decision != "respond" or self.last_discard is None or self.riichi[self.seat]
+                or self.reach_pending or self.live <= 0):
+            return None
+        target, pai = self.last_discard
+        return target, pai, kind(pai)
 
     def pon_options(self) -> list[dict[str, Any]]:
         """The pon actions the engine certainly offers on the last discard."""
-        if not self._calls_allowed():
+        called = self._callable()
+        if called is None:
             return []
-        assert self.last_discard is not None
-        target, pai = self.last_discard
-        k = kind(pai)
+        target, pai, k = called
         same = [n for n in self.hand if kind(n) == k]
         if len(same) < 2 or len(self.hand) - len(same) <= 0:
             return []
@@ -331,11 +335,10 @@ class View:
 
     def chi_options(self) -> list[dict[str, Any]]:
         """The chi actions the engine certainly offers on the last discard."""
-        if not self._calls_allowed():
+        called = self._callable()
+        if called is None:
             return []
-        assert self.last_discard is not None
-        target, pai = self.last_discard
-        k = kind(pai)
+        target, pai, k = called
         if target != (self.seat - 1) % 4 or k >= 27:
             return []
         rank = k % 9
