@@ -91,6 +91,15 @@ def test_durations_need_their_unit_and_old_bare_numbers_are_read_as_before(
     assert record["settings"]["tolerance_ms"] == 250
 
 
+def test_a_move_time_of_zero_is_refused_where_it_cannot_work() -> None:
+    for game, players in (("mahjong", ["random"] * 4), ("riichi", ["tsumogiri"] * 4)):
+        run = referee("match", game, *players, "--move-time", "0s")
+        assert run.returncode == 2 and "'0s': must be more than 0" in run.stderr, run.stderr
+    # a Gomocup brain may be told timeout_turn 0: "as fast as it can"
+    help_text = referee("match", "gomoku", "--help").stdout
+    assert "0: as fast as it" in help_text
+
+
 def test_match_of_builtin_brains_writes_records(tmp_path: Path) -> None:
     run = referee("match", "gomoku", "threat", "random", "--games", "2", "--seed", "7",
                   "--out", str(tmp_path / "out"), "--rule", "renju", "--size", "12")

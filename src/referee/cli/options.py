@@ -49,12 +49,13 @@ class Duration(click.ParamType[float, object]):
     """A duration with its unit (``5s``, ``500ms``, ``1.5s``, ``2m``, ``1h``), in seconds;
     ``0`` alone is zero. ``legacy`` is the unit a bare number had in earlier releases
     (``ms`` or ``s``): such a number is still read so, with a warning; without it a bare
-    number is refused."""
+    number is refused. ``positive``: zero is refused too."""
 
     name = "DURATION"
 
-    def __init__(self, legacy: str | None = None) -> None:
+    def __init__(self, legacy: str | None = None, positive: bool = False) -> None:
         self.legacy = legacy
+        self.positive = positive
 
     def convert(self, value: object, param: click.Parameter | None,
                 ctx: click.Context | None) -> float:
@@ -75,6 +76,8 @@ class Duration(click.ParamType[float, object]):
             warn(f"{name} {text} without a unit is read as {text} {self.legacy}, as earlier "
                  f"releases did; write {text}{self.legacy} (a bare number will be refused)")
             unit = self.legacy
+        if self.positive and number == 0:
+            self.fail(f"{text!r}: must be more than 0", param, ctx)
         return number * _UNITS[(unit or "s").lower()]
 
 
@@ -159,10 +162,11 @@ def seed_option(what: str) -> Callable[[F], F]:
                         help=f"Seed of {what} (default: random, recorded).")
 
 
-def move_time_option(default: str, what: str = "each answer",
-                     legacy: str | None = None) -> Callable[[F], F]:
-    """``--move-time DURATION``: the time a program has for one answer."""
-    return click.option("--move-time", type=Duration(legacy), default=default,
+def move_time_option(default: str, what: str = "each answer", legacy: str | None = None,
+                     positive: bool = True) -> Callable[[F], F]:
+    """``--move-time DURATION``: the time a program has for one answer (more than 0
+    unless not ``positive``)."""
+    return click.option("--move-time", type=Duration(legacy, positive), default=default,
                         show_default=True,
                         help=f"Time a program has for {what} (5s, 500ms...).")
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
 
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayView
+from referee.core.validation import errors_in, validate_table
 
 
 @dataclass(frozen=True)
@@ -77,3 +80,36 @@ class GameAdapter(Protocol):
         One step per move of ``record.moves``, in order; pure (no I/O). Raises
         ``ValueError`` if the record is not one of this game's.
         """
+
+
+
+TableT = TypeVar("TableT", bound=BaseModel)
+SettingsT = TypeVar("SettingsT")
+
+
+class SettingsTableAdapter(Generic[TableT, SettingsT]):
+    """How an adapter reads a tournament's ``[settings]``: checked by the game's pydantic
+    model :attr:`settings_table` (every mistake named with its key), then turned into the
+    game's settings by :meth:`settings_from`, whose ``ConfigError`` names the file and
+    the section."""
+
+    settings_table: type[TableT]
+
+    def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> SettingsT:
+        """Validate the game's settings table; ``ConfigError`` names ``source`` and the key."""
+        spec = validate_table(self.settings_table, table, source, prefix="settings.")
+        with errors_in(source, "settings"):
+            return self.settings_from(spec, base)
+
+    def settings_from(self, spec: TableT, base: Path) -> SettingsT:
+        """The game's settings from a validated table (file names relative to ``base``)."""
+        raise NotImplementedError
+
+
+class PointsGameAdapter(SettingsTableAdapter[TableT, SettingsT]):
+    """The defaults of the games that count their own points (cards, tiles) and play in
+    ITPW groups, whatever the number of seats: Planowanie and the Mahjongs."""
+
+    rating_preset: str = "itpw"
+    schedules: tuple[str, ...] = ("itpw",)
+    scores_are_points: bool = True

@@ -8,16 +8,17 @@ is the program's file name.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.core.botseed import SEED_ENV
-from referee.core.errors import ConfigError
+from referee.core.errors import BotFault, ConfigError
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord
 
@@ -163,3 +164,28 @@ def play_rotations(players: Sequence[PlayerSpec], games: int,
         if on_game is not None:
             on_game(record)
     return records
+
+
+@contextlib.contextmanager
+def readiness_check(player: PlayerSpec, task: str) -> Iterator[None]:
+    """A tournament's check of a player before its first game: within the block a
+    ``BotFault`` becomes the ``ConfigError`` ``player NAME cannot TASK: outcome: reason``."""
+    try:
+        yield
+    except BotFault as fault:
+        raise ConfigError(f"player {player.name} cannot {task}: "
+                          f"{fault.outcome.value}: {fault}") from None
+
+
+@contextlib.contextmanager
+def trial_process(player: PlayerSpec, folder: Path, task: str) -> Iterator[BotProcess]:
+    """``player``'s program started for a :func:`readiness_check` of ``task`` (seed 0,
+    files tagged ``check-``), stopped when the block ends."""
+    process = None
+    with readiness_check(player, task):
+        try:
+            process = start_player(player, folder, seed=0, tag="check-")
+            yield process
+        finally:
+            if process is not None:
+                process.stop(1.0)

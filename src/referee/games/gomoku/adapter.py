@@ -9,12 +9,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from referee.core.adapter import GameTask
-from referee.core.errors import BotFault, ConfigError, MatchAborted
-from referee.core.players import PlayerSpec
+from referee.core.adapter import GameTask, SettingsTableAdapter
+from referee.core.errors import ConfigError, MatchAborted
+from referee.core.players import PlayerSpec, readiness_check
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayView
-from referee.core.validation import errors_in, validate_table
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
 from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
 from referee.games.gomoku.openings import place_opening, read_openings
@@ -55,7 +54,7 @@ class GomokuTable(BaseModel):
         return value
 
 
-class GomokuAdapter:
+class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
     """The Gomoku slice for tournaments: two seats, seat 0 plays black (or opens swap2)."""
 
     name = "gomoku"
@@ -68,22 +67,22 @@ class GomokuAdapter:
         """Two players."""
         return 2
 
-    def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> GomokuSettings:
-        """Validate ``[settings]``; the openings file is relative to ``base``."""
-        spec = validate_table(GomokuTable, table, source, prefix="settings.")
+    settings_table = GomokuTable
+
+    def settings_from(self, spec: GomokuTable, base: Path) -> GomokuSettings:
+        """The board, the rule, the clocks and the openings (a file relative to ``base``)."""
         openings = []
         if spec.openings:
             path = Path(spec.openings)
             openings = read_openings(path if path.is_absolute() else base / path)
-        with errors_in(source, "settings"):
-            return GomokuSettings.from_options(
-                size=spec.size, width=spec.width, height=spec.height,
-                timeout_turn=spec.timeout_turn, timeout_match=spec.timeout_match,
-                tolerance=spec.tolerance, startup=spec.startup, memory=spec.memory,
-                rule=Rule.parse(spec.rule), renju_judge=RenjuJudge.parse(spec.renju_judge),
-                draw_at_empty=spec.draw_at_empty, games=1, openings=openings, swap2=spec.swap2,
-                folder=(base / spec.folder).resolve() if spec.folder else None, psq=False,
-            )
+        return GomokuSettings.from_options(
+            size=spec.size, width=spec.width, height=spec.height,
+            timeout_turn=spec.timeout_turn, timeout_match=spec.timeout_match,
+            tolerance=spec.tolerance, startup=spec.startup, memory=spec.memory,
+            rule=Rule.parse(spec.rule), renju_judge=RenjuJudge.parse(spec.renju_judge),
+            draw_at_empty=spec.draw_at_empty, games=1, openings=openings, swap2=spec.swap2,
+            folder=(base / spec.folder).resolve() if spec.folder else None, psq=False,
+        )
 
     def describe(self, settings: GomokuSettings) -> dict[str, Any]:
         """Settings as plain data, openings included (they decide the games)."""
@@ -99,10 +98,8 @@ class GomokuAdapter:
         """START the brain on the tournament's board (with its INFO), then END it."""
         match = GomokuMatch([player, player], settings, work_dir, write_files=False)
         try:
-            match.check_player(0)
-        except BotFault as fault:
-            raise ConfigError(f"player {player.name} cannot get ready for a game: "
-                              f"{fault.outcome.value}: {fault}") from None
+            with readiness_check(player, "get ready for a game"):
+                match.check_player(0)
         except MatchAborted as exc:
             raise ConfigError(f"player {player.name}: {exc}") from None
 

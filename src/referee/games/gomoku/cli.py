@@ -41,7 +41,8 @@ def _ms(value: int) -> float:
               help="Openings file: one per line, stones as x,y offsets from the centre; "
                    "each opening is played with both colours, in file order.")
 @click.option("--swap2", is_flag=True, help="Open every game with swap2, played by the brains.")
-@opt.move_time_option("5s", "each move (INFO timeout_turn)")
+@opt.move_time_option("5s", "each move (INFO timeout_turn; 0: as fast as it can)",
+                      positive=False)
 @opt.game_time_option("0", "a whole game (INFO timeout_match)")
 @opt.tolerance_option(legacy="ms")
 @opt.startup_option(what="answer START/RESTART and ABOUT", legacy="ms")

@@ -15,13 +15,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.core.adapter import GameTask
+from referee.core.adapter import GameTask, PointsGameAdapter
 from referee.core.checking import record_seed
 from referee.core.errors import BotFault, ConfigError
-from referee.core.players import PlayerSpec, start_player
+from referee.core.players import PlayerSpec, trial_process
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
-from referee.core.validation import errors_in, validate_table
 from referee.games.mahjong.match import (
     BUILTIN_PLAYERS,
     MahjongSettings,
@@ -55,26 +54,21 @@ class MahjongTable(BaseModel):
     """The tai table (``scoring.PRESETS``)."""
 
 
-class MahjongAdapter:
+class MahjongAdapter(PointsGameAdapter[MahjongTable, MahjongSettings]):
     """The ICGA Mahjong slice for tournaments: four seats, the walls from the seed."""
 
     name = "mahjong"
     builtins: Mapping[str, str] = BUILTIN_PLAYERS
-    rating_preset: str = "itpw"
-    schedules: tuple[str, ...] = ("itpw",)
-    scores_are_points: bool = True
+    settings_table = MahjongTable
 
-    def parse_settings(self, table: Mapping[str, Any], base: Path,
-                       source: str) -> MahjongSettings:
-        """Validate ``[settings]`` (hands, reserve, move_time, base, per_tai, scoring)."""
-        spec = validate_table(MahjongTable, table, source, prefix="settings.")
-        with errors_in(source, "settings"):
-            return MahjongSettings(Rules(hands=spec.hands, reserve=spec.reserve,
-                                         table=preset(spec.scoring),
-                                         stakes=Stakes(spec.base, spec.per_tai),
-                                         kong_from_previous=spec.kong_from_previous),
-                                   move_time=spec.move_time, takeover=spec.takeover,
-                                   start_path=spec.start_path)
+    def settings_from(self, spec: MahjongTable, base: Path) -> MahjongSettings:
+        """The hands, the reserve, the clock, the stakes and the tai table."""
+        return MahjongSettings(Rules(hands=spec.hands, reserve=spec.reserve,
+                                     table=preset(spec.scoring),
+                                     stakes=Stakes(spec.base, spec.per_tai),
+                                     kong_from_previous=spec.kong_from_previous),
+                               move_time=spec.move_time, takeover=spec.takeover,
+                               start_path=spec.start_path)
 
     def seat_count(self, settings: MahjongSettings) -> int:
         """Four players a game."""
@@ -107,9 +101,7 @@ class MahjongAdapter:
         """Start the program, deal it a dealer's hand and ask for a discard; it must
         answer with a /throw of one of its tiles in time."""
         tiles = MahjongHand(make_wall(0)).hands[0]
-        process = None
-        try:
-            process = start_player(player, work_dir, seed=0, tag="check-")
+        with trial_process(player, work_dir, "play a hand") as process:
             deadline = time.monotonic() + settings.move_time
             process.send(f"/start MJ 1 {start_path(player.command, settings.start_path)}\n"
                          "/initGame EAST EAST 1 1 0\n"
@@ -120,12 +112,6 @@ class MahjongAdapter:
                 raise ConfigError(f"player {player.name} answered {answer!r} to /ask throw: "
                                   "not a /throw of one of its tiles")
             process.send("/exit 0 0 0 0\n", time.monotonic() + 1.0)
-        except BotFault as fault:
-            raise ConfigError(f"player {player.name} cannot play a hand: "
-                              f"{fault.outcome.value}: {fault}") from None
-        finally:
-            if process is not None:
-                process.stop(1.0)
 
     def play(self, settings: MahjongSettings, task: GameTask, work_dir: Path) -> GameRecord:
         """One game, seats as scheduled, the walls from the task's seed."""

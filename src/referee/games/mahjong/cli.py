@@ -85,8 +85,6 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: s
 
     console = support.human_console(json_mode)
     try:
-        if move_time <= 0:
-            raise ConfigError("--move-time must be more than 0")
         rules = Rules(hands=hands, reserve=reserve, table=preset(scoring),
                       stakes=Stakes(base, per_tai), kong_from_previous=kong_from_previous)
         specs = support.runnable_players(players, BUILTIN_PLAYERS)

@@ -13,23 +13,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from referee.core.errors import RefereeError
+from referee.games.mahjong import rules
 from referee.games.mahjong.bots.player import AIState
 from referee.games.mahjong.melds import Meld
 from referee.games.mahjong.protocol import WireError, parse_action
-from referee.games.mahjong.rules import (
-    Action,
-    Ask,
-    ConcealedKong,
-    Eat,
-    Hu,
-    Kong,
-    Pass,
-    Pong,
-    PromotedKong,
-    Throw,
-    notation,
-    tiles_of,
-)
 from referee.games.mahjong.tiles import kind_of, tid_name
 
 __all__ = ["HumanConsole", "HumanLeft", "describe", "tile_text", "tiles_text"]
@@ -49,34 +36,28 @@ def tiles_text(tids: Sequence[int]) -> str:
     return " ".join(tile_text(t) for t in sorted(tids)) or "-"
 
 
-def describe(action: Action, discard: int | None = None) -> str:
+_WORDS: dict[type, str] = {  # each answer in words, its tiles and the discard taken
+    rules.Throw: "throw {tiles}", rules.Eat: "chow {taken}with {tiles}",
+    rules.Pong: "pung {taken}with {tiles}", rules.Kong: "kong {taken}with {tiles}",
+    rules.ConcealedKong: "concealed kong of {tiles}",
+    rules.PromotedKong: "add {tiles} to your pung", rules.Hu: "win (hu)", rules.Pass: "pass",
+}
+
+
+def describe(action: rules.Action, discard: int | None = None) -> str:
     """An answer in words (``chow 3-Wan[130] with 1-Wan[110] 2-Wan[120]``)."""
     taken = f"{tile_text(discard)} " if discard is not None else ""
-    if isinstance(action, Throw):
-        return f"throw {tile_text(action.tile)}"
-    if isinstance(action, Eat):
-        return f"chow {taken}with {tiles_text([action.a, action.b])}"
-    if isinstance(action, Pong):
-        return f"pung {taken}with {tiles_text([action.a, action.b])}"
-    if isinstance(action, Kong):
-        return f"kong {taken}with {tiles_text([action.a, action.b, action.c])}"
-    if isinstance(action, ConcealedKong):
-        return f"concealed kong of {tiles_text([action.a, action.b, action.c, action.d])}"
-    if isinstance(action, PromotedKong):
-        return f"add {tile_text(action.tile)} to your pung"
-    if isinstance(action, Hu):
-        return "win (hu)"
-    return "pass"
+    return _WORDS[type(action)].format(taken=taken, tiles=tiles_text(rules.tiles_of(action)))
 
 
 def _meld_text(meld: Meld) -> str:
     return f"{meld.kind.value} {tiles_text(meld.tiles)}"
 
 
-def _signature(action: Action) -> tuple[str, tuple[int, ...]]:
+def _signature(action: rules.Action) -> tuple[str, tuple[int, ...]]:
     """An answer up to the copies of its tiles: a typed answer is legal when it matches
     a listed one this way and its tiles are in the hand."""
-    return type(action).__name__, tuple(sorted(kind_of(t) for t in tiles_of(action)))
+    return type(action).__name__, tuple(sorted(kind_of(t) for t in rules.tiles_of(action)))
 
 
 class HumanConsole:
@@ -146,7 +127,7 @@ class HumanConsole:
             scores = args or ["-"]
             self.say(f"Hand over. Scores of seats 1-4 this hand: {' '.join(scores)}")
 
-    def _choose(self, ask: Ask) -> str:
+    def _choose(self, ask: rules.Ask) -> str:
         """Show the seat and the answers; read until a valid choice."""
         view = self.state.view(ask)
         choices = view.options()
@@ -158,7 +139,8 @@ class HumanConsole:
         if view.discard is not None:
             self.say(f"The discard in question: {tile_text(view.discard)}")
         for number, action in enumerate(choices, 1):
-            self.say(f"  {number:2d}. {notation(action):<24} {describe(action, view.discard)}")
+            words = rules.notation(action)
+            self.say(f"  {number:2d}. {words:<24} {describe(action, view.discard)}")
         while True:
             self.out.write(f"Your choice (1-{len(choices)} or an instruction): ")
             self.out.flush()
@@ -170,12 +152,13 @@ class HumanConsole:
                 return answer
             self.say(problem)
 
-    def _answer(self, text: str, ask: Ask, choices: list[Action]) -> tuple[str | None, str]:
+    def _answer(self, text: str, ask: rules.Ask,
+                choices: list[rules.Action]) -> tuple[str | None, str]:
         """The line to send for what the person typed, or ``None`` and why not."""
         if text.isascii() and text.isdecimal():
             number = int(text)
             if 1 <= number <= len(choices):
-                return notation(choices[number - 1]), ""
+                return rules.notation(choices[number - 1]), ""
             return None, f"There is no answer {number}: choose 1 to {len(choices)}."
         if text.startswith("/"):
             try:
@@ -183,15 +166,15 @@ class HumanConsole:
             except WireError as exc:
                 return None, f"Not an instruction: {exc.reason}"
             if action in choices:
-                return notation(action), ""
+                return rules.notation(action), ""
             if _signature(action) not in {_signature(c) for c in choices}:
-                return None, (f"{notation(action)} is not an answer to /ask {ask.value} "
+                return None, (f"{rules.notation(action)} is not an answer to /ask {ask.value} "
                               "here: choose one of the list.")
             hand = list(self.state.hand)
-            for tile in tiles_of(action):
+            for tile in rules.tiles_of(action):
                 if tile not in hand:
                     return None, f"{tile_text(tile)} is not in your hand."
                 hand.remove(tile)
-            return notation(action), ""
-        example = notation(choices[0]) if choices else notation(Pass())
+            return rules.notation(action), ""
+        example = rules.notation(choices[0]) if choices else rules.notation(rules.Pass())
         return None, f"Type a number 1 to {len(choices)}, or an instruction such as {example}."

@@ -15,19 +15,7 @@ from __future__ import annotations
 from referee.core.errors import BotFault
 from referee.core.outcome import Outcome
 from referee.core.text import clip
-from referee.games.mahjong.rules import (
-    Action,
-    Ask,
-    ConcealedKong,
-    Eat,
-    Event,
-    Hu,
-    Kong,
-    Pass,
-    Pong,
-    PromotedKong,
-    Throw,
-)
+from referee.games.mahjong import rules
 from referee.games.mahjong.tiles import WINDS, kind_of, parse_tid
 
 __all__ = ["WireError", "event_lines", "hand_start_lines", "parse_action"]
@@ -47,7 +35,7 @@ def hand_start_lines(seat: int, path: str, round_wind: int, game: int, opener: i
             f"/initGame {WINDS[round_wind]} {WINDS[game]} {opener + 1} {dealer + 1} 0"]
 
 
-def event_lines(event: Event, seat: int) -> list[str]:
+def event_lines(event: rules.Event, seat: int) -> list[str]:
     """What client ``seat`` is told of ``event`` (nothing of others' draws, asks, flowers)."""
     kind, who = event.kind, event.seat + 1
     mine = event.seat == seat
@@ -81,7 +69,7 @@ def event_lines(event: Event, seat: int) -> list[str]:
     return []  # flowers are not told
 
 
-def parse_action(line: str, ask: Ask) -> Action:
+def parse_action(line: str, ask: rules.Ask) -> rules.Action:
     """A client's answer to ``/ask <ask>`` as an action; ``WireError`` names what is
     wrong (the engine then checks it against the hand)."""
     words = line.split()
@@ -106,17 +94,17 @@ def parse_action(line: str, ask: Ask) -> Action:
     except ValueError as exc:
         raise WireError(f"{clip(line)!r}: {exc}") from None
     if kong_type == 4:
-        return Kong(*tiles)
+        return rules.Kong(*tiles)
     if kong_type == 0:
-        return ConcealedKong(*tiles)
+        return rules.ConcealedKong(*tiles)
     if kong_type == 1:
-        return PromotedKong(tiles[0])
+        return rules.PromotedKong(tiles[0])
     if len(tiles) != expected[command]:
         raise WireError(f"{command} takes {expected[command]} tile(s), got {clip(line)!r}")
     if command == "/throw":
-        return Throw(tiles[0])
+        return rules.Throw(tiles[0])
     if command == "/eat":
-        return Eat(tiles[0], tiles[1])
+        return rules.Eat(tiles[0], tiles[1])
     if command == "/pong":
-        return Pong(tiles[0], tiles[1])
-    return Hu() if command == "/hu" else Pass()
+        return rules.Pong(tiles[0], tiles[1])
+    return rules.Hu() if command == "/hu" else rules.Pass()

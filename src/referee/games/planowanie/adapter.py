@@ -9,13 +9,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.core.adapter import GameTask
+from referee.core.adapter import GameTask, PointsGameAdapter
 from referee.core.clock import Clock
-from referee.core.errors import BotFault, ConfigError
-from referee.core.players import PlayerSpec, start_player
+from referee.core.players import PlayerSpec, readiness_check, start_player
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayView
-from referee.core.validation import errors_in, validate_table
 from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
 from referee.games.planowanie.protocol import PlayerProgram
 from referee.games.planowanie.replay import planowanie_replay
@@ -38,21 +36,17 @@ class PlanowanieTable(BaseModel):
     quit_at_end: bool = False
 
 
-class PlanowanieAdapter:
+class PlanowanieAdapter(PointsGameAdapter[PlanowanieTable, PlanowanieSettings]):
     """The Planowanie slice for tournaments: 2 to 4 seats, one deal per seed."""
 
     name = "planowanie"
     builtins: Mapping[str, str] = BUILTIN_PLAYERS
-    rating_preset: str = "itpw"
-    schedules: tuple[str, ...] = ("itpw",)
-    scores_are_points: bool = True
 
-    def parse_settings(self, table: Mapping[str, Any], base: Path,
-                       source: str) -> PlanowanieSettings:
-        """Validate ``[settings]`` (the deck, players, deals, clock, memory)."""
-        spec = validate_table(PlanowanieTable, table, source, prefix="settings.")
-        with errors_in(source, "settings"):
-            return PlanowanieSettings.from_options(**spec.model_dump())
+    settings_table = PlanowanieTable
+
+    def settings_from(self, spec: PlanowanieTable, base: Path) -> PlanowanieSettings:
+        """The deck, the players, the deals, the clock and the memory."""
+        return PlanowanieSettings.from_options(**spec.model_dump())
 
     def seat_count(self, settings: PlanowanieSettings) -> int:
         """Players per game."""
@@ -72,17 +66,15 @@ class PlanowanieAdapter:
                      work_dir: Path) -> None:
         """Start the program, send it the game's configuration as seat 0, end it."""
         program: PlayerProgram | None = None
-        try:
-            process = start_player(player, work_dir, seed=0,
-                                   memory_limit=settings.memory_limit, tag="check-")
-            program = PlayerProgram(process, player.name, Clock(settings.time))
-            program.setup(settings.rules, 0)
-        except BotFault as fault:
-            raise ConfigError(f"player {player.name} cannot get ready for a game: "
-                              f"{fault.outcome.value}: {fault}") from None
-        finally:
-            if program is not None:
-                program.finish(settings.end_grace, polite=True)
+        with readiness_check(player, "get ready for a game"):
+            try:
+                process = start_player(player, work_dir, seed=0,
+                                       memory_limit=settings.memory_limit, tag="check-")
+                program = PlayerProgram(process, player.name, Clock(settings.time))
+                program.setup(settings.rules, 0)
+            finally:
+                if program is not None:
+                    program.finish(settings.end_grace, polite=True)
 
     def play(self, settings: PlanowanieSettings, task: GameTask, work_dir: Path) -> GameRecord:
         """One game with fresh programs, seats as scheduled, the deals from the task's seed."""

@@ -23,13 +23,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.core.adapter import GameTask
+from referee.core.adapter import GameTask, PointsGameAdapter
 from referee.core.errors import BotFault, ConfigError
-from referee.core.players import PlayerSpec, folder_name, start_player
+from referee.core.players import PlayerSpec, folder_name, trial_process
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
-from referee.core.validation import validate_table
 from referee.games.riichi.match import (
     BUILTIN_PLAYERS,
     CLIP,
@@ -99,19 +98,16 @@ class RiichiSettings:
     match: RiichiMatchSettings
 
 
-class RiichiAdapter:
+class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
     """The Riichi slice for tournaments: four seats, the walls from the seed."""
 
     name = "riichi"
     builtins: Mapping[str, str] = BUILTIN_PLAYERS
-    rating_preset: str = "itpw"
-    schedules: tuple[str, ...] = ("itpw",)
-    scores_are_points: bool = True
 
-    def parse_settings(self, table: Mapping[str, Any], base: Path,
-                       source: str) -> RiichiSettings:
-        """Validate ``[settings]`` (game, room, decision_time, startup_time, max_failures)."""
-        spec = validate_table(RiichiTable, table, source, prefix="settings.")
+    settings_table = RiichiTable
+
+    def settings_from(self, spec: RiichiTable, base: Path) -> RiichiSettings:
+        """The game length, the room, the clocks and the failures allowed."""
         match = RiichiMatchSettings(room_rules(spec.room, spec.game),
                                     decision_time=spec.decision_time,
                                     max_failures=spec.max_failures,
@@ -146,9 +142,7 @@ class RiichiAdapter:
         game = RiichiGame(match.rules, seed=CHECK_SEED)
         names = [player.name, "seat-2", "seat-3", "seat-4"]
         *greetings, draw = [{"type": "start_game", "names": names}, *game.events]
-        process = None
-        try:
-            process = start_player(seated(player, 0), work_dir, seed=0, tag="check-")
+        with trial_process(seated(player, 0), work_dir, "play a hand") as process:
             wait = match.startup_time
             for event in greetings:
                 answer = _exchange(process, mask_event(event, 0), time.monotonic() + wait)
@@ -161,12 +155,6 @@ class RiichiAdapter:
             with contextlib.suppress(BotFault):  # checked: how it leaves does not matter
                 _send(process, {"type": "end_game", "scores": game.scores},
                       time.monotonic() + 1.0)
-        except BotFault as fault:
-            raise ConfigError(f"player {player.name} cannot play a hand: "
-                              f"{fault.outcome.value}: {fault}") from None
-        finally:
-            if process is not None:
-                process.stop(1.0)
 
     def play(self, settings: RiichiSettings, task: GameTask, work_dir: Path) -> GameRecord:
         """One game, seats as scheduled, the walls from the task's seed; the mjai log goes

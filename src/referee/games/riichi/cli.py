@@ -75,7 +75,8 @@ def _log_rules_options(command: F) -> F:
               help="Bot N (1..4, repeatable) speaks the mjai.app batched style.")
 @opt.out_option("records and logs", "referee-out/match-<time>")
 @opt.json_option
-@opt.renamed("--decision-time", "move_time", "--move-time", type=float)
+@opt.renamed("--decision-time", "move_time", "--move-time",
+             type=click.FloatRange(min=0, min_open=True))
 def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: int | None,
                  rotations: int, move_time: float, max_failures: int,
                  batched: tuple[int, ...], out_dir: Path | None, json_mode: bool) -> None:
@@ -88,14 +89,11 @@ def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: in
     forfeits and the safe default plays its seat. Records (JSON) and mjai logs
     (.mjson.gz) go to the output folder.
     """
-    from referee.core.errors import ConfigError
     from referee.games.riichi.adapter import RiichiAdapter, room_rules
     from referee.games.riichi.match import BUILTIN_PLAYERS, RiichiMatchSettings, run_match
 
     console = support.human_console(json_mode)
     try:
-        if move_time <= 0:
-            raise ConfigError("--move-time must be more than 0")
         specs = support.runnable_players(players, BUILTIN_PLAYERS)
         chosen = support.seed_or_random(seed)
         settings = RiichiMatchSettings(

@@ -7,43 +7,31 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from referee.games.mahjong import rules
 from referee.games.mahjong.hand import shanten
-from referee.games.mahjong.rules import (
-    Action,
-    Ask,
-    ConcealedKong,
-    Eat,
-    Hu,
-    Kong,
-    Pass,
-    Pong,
-    PromotedKong,
-    SeatView,
-    Throw,
-)
 from referee.games.mahjong.tiles import KINDS, counts_of, kind_of
 
 __all__ = ["POLICIES", "Policy", "dummy_policy", "greedy_policy", "random_policy"]
 
-Policy = Callable[[SeatView, random.Random], Action]
+Policy = Callable[[rules.SeatView, random.Random], rules.Action]
 """A decision: the answer to the view's question."""
 
 
-def random_policy(view: SeatView, rng: random.Random) -> Action:
+def random_policy(view: rules.SeatView, rng: random.Random) -> rules.Action:
     """A uniformly random legal answer."""
     return rng.choice(view.options())
 
 
-def dummy_policy(view: SeatView, rng: random.Random) -> Action:
+def dummy_policy(view: rules.SeatView, rng: random.Random) -> rules.Action:
     """The default dummy AI: wins when it can, claims nothing, throws what it drew (or its
     last tile after a claim)."""
-    if view.ask is Ask.HU:
-        return Hu()
-    if view.ask is Ask.THROW:
+    if view.ask is rules.Ask.HU:
+        return rules.Hu()
+    if view.ask is rules.Ask.THROW:
         tile = view.drawn if view.drawn in view.hand else view.hand[-1]
         assert tile is not None
-        return Throw(tile)
-    return Pass()
+        return rules.Throw(tile)
+    return rules.Pass()
 
 
 def _isolation(counts: list[int], kind: int) -> int:
@@ -77,41 +65,35 @@ def best_discard(hand: tuple[int, ...] | list[int]) -> tuple[int, int]:
     return best_tile, best[0]
 
 
-def _after_claim(view: SeatView, used: tuple[int, ...]) -> int:
-    """Shanten after claiming with ``used`` from the hand and throwing the best tile."""
+_KONGS = (rules.Kong, rules.ConcealedKong, rules.PromotedKong)
+_MELDS = (rules.Eat, rules.Pong, *_KONGS)
+
+
+def _after_claim(view: rules.SeatView, used: tuple[int, ...]) -> int:
+    """Shanten after melding ``used`` from the hand (and throwing the best tile when a
+    throw follows; a kong draws instead)."""
     rest = [t for t in view.hand if t not in used]
     if not rest:
         return -1
     return best_discard(rest)[1] if len(rest) % 3 == 2 else shanten(counts_of(rest))
 
 
-def greedy_policy(view: SeatView, rng: random.Random) -> Action:
+def greedy_policy(view: rules.SeatView, rng: random.Random) -> rules.Action:
     """Win whenever possible; discard to the lowest shanten; claim a pong, chow or kong
     only when it brings the hand closer to winning; declare own kongs that cost nothing."""
     ask = view.ask
-    if ask is Ask.HU:
-        return Hu()
-    if ask is Ask.THROW:
-        return Throw(best_discard(view.hand)[0])
+    if ask is rules.Ask.HU:
+        return rules.Hu()
+    if ask is rules.Ask.THROW:
+        return rules.Throw(best_discard(view.hand)[0])
     now = shanten(counts_of(view.hand)) if len(view.hand) % 3 == 1 else \
         best_discard(view.hand)[1]
-    best: tuple[int, Action] = (now, Pass())
+    best: tuple[int, rules.Action] = (now, rules.Pass())
     for action in view.options():
-        if isinstance(action, Pass):
+        if not isinstance(action, _MELDS):
             continue
-        if isinstance(action, (Pong, Eat)):
-            score = _after_claim(view, (action.a, action.b))
-        elif isinstance(action, Kong):
-            score = _after_claim(view, (action.a, action.b, action.c))
-        elif isinstance(action, (ConcealedKong, PromotedKong)):
-            used = (action.tile,) if isinstance(action, PromotedKong) else \
-                (action.a, action.b, action.c, action.d)
-            rest = [t for t in view.hand if t not in used]
-            score = shanten(counts_of(rest)) if len(rest) % 3 == 1 else best_discard(rest)[1]
-        else:
-            continue
-        if score < best[0] or (score == best[0] and isinstance(
-                action, (ConcealedKong, PromotedKong, Kong))):
+        score = _after_claim(view, tuple(rules.tiles_of(action)))
+        if score < best[0] or (score == best[0] and isinstance(action, _KONGS)):
             best = (score, action)
     return best[1]
 
