@@ -2,9 +2,9 @@
 
 Each game owns its commands (``games/<game>/cli.py``, listed in ``games/registry.py``);
 this module only assembles them under their verbs (``match``, ``replay``...) beside the
-commands that span games (``tournament``, ``ratings``, ``report``, ``shuffle``,
-``annotate4rl``), and keeps the spellings of earlier releases working, hidden, for one
-release. The options every game shares are in ``cli/options.py``.
+commands that span games (``tournament``, ``ratings``, ``report``, ``shuffle``; Riichi's
+``annotate4rl`` comes through the registry), and keeps the spellings of earlier releases
+working, hidden, for one release. The options every game shares are in ``cli/options.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import logging
 import click
 
 from referee import __version__
-from referee.cli.data_commands import annotate4rl_command, shuffle
+from referee.cli.data_commands import shuffle
 from referee.cli.groups import VERBS, GameVerbGroup, RefereeGroup, deprecated_alias
 from referee.cli.support import fail
 from referee.cli.tournament_commands import ratings, report, tournament
@@ -39,7 +39,7 @@ def main(verbose: int) -> None:
 
 for _verb in VERBS:
     main.add_command(GameVerbGroup(_verb))
-for _command in (tournament, ratings, report, shuffle, annotate4rl_command):
+for _command in (tournament, ratings, report, shuffle):
     main.add_command(_command)
 
 

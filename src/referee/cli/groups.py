@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from referee.cli.support import warn
-from referee.games.registry import GAMES, game_command
+from referee.games.registry import GAMES, game_command, top_level_command
 
 __all__ = ["VERBS", "GameVerbGroup", "RefereeGroup", "deprecated_alias"]
 
@@ -31,7 +31,8 @@ VERBS: dict[str, str] = {
 """Every verb a game may have, with what it does, in the order the help lists them."""
 
 ACROSS_GAMES = ("tournament", "ratings", "report", "shuffle", "annotate4rl")
-"""The commands that span games, listed under their own heading."""
+"""The commands that need no game named, listed under their own heading (``annotate4rl``
+is Riichi's, found through the registry)."""
 
 
 class GameVerbGroup(click.Group):
@@ -53,7 +54,20 @@ class GameVerbGroup(click.Group):
 
 class RefereeGroup(click.Group):
     """The top-level group: its help lists the games and what each has, the verbs, and
-    the commands across games; hidden commands (old spellings) are left out."""
+    the commands across games; hidden commands (old spellings) are left out. A game's
+    stand-alone commands (the registry's ``top_level``) are found when used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Its own commands and the games' stand-alone ones."""
+        return sorted({*super().list_commands(ctx), *(n for g in GAMES for n in g.top_level)})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """A command of its own, else a game's stand-alone command (imported now)."""
+        command = super().get_command(ctx, cmd_name)
+        if command is None:
+            found = top_level_command(cmd_name)
+            command = found if isinstance(found, click.Command) else None
+        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The three lists of ``referee --help``."""
@@ -70,7 +84,7 @@ class RefereeGroup(click.Group):
             formatter.write_dl(rows)
         across = []
         for name in ACROSS_GAMES:
-            command = self.commands.get(name)
+            command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
                 across.append((name, command.get_short_help_str(width)))
         with formatter.section("Across games"):

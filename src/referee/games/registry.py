@@ -14,7 +14,8 @@ from typing import Any, Final
 
 from referee.core.adapter import GameAdapter
 
-__all__ = ["GAMES", "GameEntry", "game_adapters", "game_command", "game_entry"]
+__all__ = ["GAMES", "GameEntry", "game_adapters", "game_command", "game_entry",
+           "top_level_command"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ class GameEntry:
     """The verbs it has, in the order ``--help`` lists them."""
     adapter: str | None = None
     """``module:Class`` of its tournament adapter, if tournaments play it."""
+    top_level: tuple[str, ...] = ()
+    """Commands of its ``COMMANDS`` that stand alone, as ``referee NAME`` (a step of a
+    data pipeline whose input already says the game)."""
 
 
 GAMES: Final[tuple[GameEntry, ...]] = (
@@ -44,7 +48,7 @@ GAMES: Final[tuple[GameEntry, ...]] = (
               "referee.games.mahjong.adapter:MahjongAdapter"),
     GameEntry("riichi", "Riichi mahjong (mjai bots, game logs, training data)",
               "referee.games.riichi.cli", ("match", "replay", "annotate", "selfplay"),
-              "referee.games.riichi.adapter:RiichiAdapter"),
+              "referee.games.riichi.adapter:RiichiAdapter", top_level=("annotate4rl",)),
     GameEntry("gohr", "the Game of Hidden Rules' captive server (pipes, sockets)",
               "referee.games.gohr.cli", ("play", "serve")),
 )
@@ -73,3 +77,12 @@ def game_command(name: str, verb: str) -> Any:
     if entry is None or verb not in entry.verbs:
         return None
     return importlib.import_module(entry.commands).COMMANDS.get(verb)
+
+
+def top_level_command(name: str) -> Any:
+    """The click command ``referee NAME`` that a game adds beside the verbs (None if no
+    game adds one); the game's command module is imported only now."""
+    entry = next((g for g in GAMES if name in g.top_level), None)
+    if entry is None:
+        return None
+    return importlib.import_module(entry.commands).COMMANDS.get(name)

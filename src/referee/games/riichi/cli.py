@@ -1,6 +1,6 @@
 """Riichi's commands: ``referee match riichi`` (mjai bots), ``referee replay riichi`` (any
-log), ``referee annotate riichi`` and ``referee selfplay riichi`` (kanachan's training
-data); ``COMMANDS``, found through ``games/registry.py``."""
+log), ``referee annotate riichi``, ``referee selfplay riichi`` and ``referee annotate4rl``
+(kanachan's training data); ``COMMANDS``, found through ``games/registry.py``."""
 
 from __future__ import annotations
 
@@ -273,7 +273,65 @@ def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
                        f"of self-play (seeds {first}..{first + games - 1})")
 
 
+@click.command("annotate4rl")
+@click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+@opt.output_file_option("offline-RL")
+@click.option("--filter-by-room", type=click.Choice(["bronze", "silver", "gold", "jade",
+                                                     "throne"]),
+              default="gold", show_default=True,
+              help="Keep the points of this Mahjong Soul room or above (kanachan's filter).")
+@click.option("--filter-by-grade", type=click.Choice(["expert1", "expert2", "expert3",
+                                                      "master1", "master2", "master3",
+                                                      "saint1", "saint2", "saint3",
+                                                      "celestial"]),
+              help="Keep the points of players of this grade or above [default: all].")
+@click.option("--td-aware", is_flag=True,
+              help="Each player's lines of a game from its last point to its first, those "
+                   "chunks in a random order (kanachan's --td-aware).")
+@click.option("--curriculum", is_flag=True,
+              help="Lead each line with how many lines of its player's chunk follow it.")
+@click.option("--seed", type=click.IntRange(min=0),
+              help="Seed of the --td-aware order (default: random).")
+@click.option("--temp-dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Folder for --td-aware's temporary files [default: the output's].")
+def annotate4rl_riichi(inputs: tuple[Path, ...], output: Path, filter_by_room: str,
+                        filter_by_grade: str | None, td_aware: bool, curriculum: bool,
+                        seed: int | None, temp_dir: Path | None) -> None:
+    """Turn Riichi annotations into offline-RL lines.
+
+    The lines are (s, a, s') and (s, a, o).
+
+    INPUT files are `referee annotate riichi` output, not shuffled (the lines of a game
+    together, in order). Each decision point with a later one of the same player in the
+    game gives a 9-field line; each player's last point in a game a 7-field line with its
+    final rank and points. As kanachan's annotate4rl does, only the points of the Gold
+    room and above are kept unless --filter-by-room says otherwise. Shuffle the result
+    (`referee shuffle`) before training.
+    """
+    from referee.core.errors import ConfigError
+    from referee.games.riichi.kanachan.annotate4rl import GRADE_FILTERS, ROOM_FILTERS, annotate4rl
+
+    try:
+        try:
+            result = annotate4rl(
+                inputs, output, min_room=ROOM_FILTERS[filter_by_room],
+                min_grade=GRADE_FILTERS[filter_by_grade] if filter_by_grade else 0,
+                td_aware=td_aware, curriculum=curriculum, seed=seed, temp_dir=temp_dir)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    except BaseException as exc:
+        support.fail(exc, "no output written")
+    left_out = (f"; {result.filtered} below the room or grade filter left out"
+                if result.filtered else "")
+    click.echo(f"{result.games} games, {result.points} decision points: "
+               f"{result.transitions} (s, a, s') and {result.terminals} (s, a, o) lines "
+               f"into {output}{left_out}", err=True)
+
+
 COMMANDS: dict[str, click.Command] = {"match": match_riichi, "replay": replay_riichi,
                                       "annotate": annotate_riichi,
-                                      "selfplay": selfplay_riichi}
-"""Riichi's commands by verb."""
+                                      "selfplay": selfplay_riichi,
+                                      "annotate4rl": annotate4rl_riichi}
+"""Riichi's commands by verb (``annotate4rl``: ``referee annotate4rl``, a step of the
+training pipeline with no game to name, see the registry's ``top_level``)."""
