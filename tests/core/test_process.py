@@ -99,29 +99,31 @@ def test_empty_and_blank_lines_are_skipped(tmp_path: Path) -> None:
         assert b.pending_line() is None
 
 
-def test_long_lines_are_cut_at_max_line_and_the_next_line_still_read(tmp_path: Path) -> None:
+def test_a_line_over_max_line_is_a_protocol_error(tmp_path: Path) -> None:
+    # while it is still arriving...
     script = """
         import os, time
-        os.write(1, b"A" * 70000)
+        os.write(1, b"C" * 1000 + b"\\n" + b"A" * 700)
         time.sleep(0.1)
-        os.write(1, b"A" * 70000 + b"\\r\\nnext\\n" + b"C" * 1000 + b"\\n" + b"D" * 3000 + b"\\n")
-        time.sleep(0.1)
-        os.write(1, b"B" * 5000)
-        time.sleep(0.1)
-        os.write(1, b"B" * 10 + b"\\r")  # the cut line ends with a CR ending a chunk...
-        time.sleep(0.2)
-        os.write(1, b"\\nafter\\n")  # ...and its LF starts the next one
+        os.write(1, b"A" * 700)
         time.sleep(30)
     """
     with bot(tmp_path, script, max_line=1000) as b:
-        assert b.read_line(soon()) == "A" * 1000  # cut while it was still arriving
-        assert b.read_line(soon()) == "next"
-        assert b.read_line(soon()) == "C" * 1000  # exactly max_line: kept whole
-        assert b.read_line(soon()) == "D" * 1000  # cut though it came whole in one chunk
-        assert b.read_line(soon()) == "B" * 1000
-        assert b.read_line(soon()) == "after"
-        assert b.truncated_lines == 3
-        assert b.pending_line() is None
+        assert b.read_line(soon()) == "C" * 1000  # exactly max_line: a line
+        with pytest.raises(BotFault) as fault:
+            b.read_line(soon())
+        assert fault.value.outcome is Outcome.PROTOCOL_ERROR
+        assert fault.value.reason == "sent a line over 1000 bytes"
+    # ...and when it comes whole in one chunk, line end and all
+    script = """
+        import os, time
+        os.write(1, b"ok\\r\\n" + b"D" * 3000 + b"\\nlater\\n")
+        time.sleep(30)
+    """
+    with bot(tmp_path, script, max_line=1000) as b:
+        assert b.read_line(soon()) == "ok"
+        with pytest.raises(BotFault, match="sent a line over 1000 bytes"):
+            b.read_line(soon())
 
 
 def test_invalid_utf8_is_replaced_not_raised(tmp_path: Path) -> None:

@@ -8,8 +8,12 @@ its parent before anyone looked is found at kill time by the token the bot's
 environment carries (``TOKEN_VAR``), which every descendant inherits unless it clears
 its environment.
 
+A sandboxed bot has a pid namespace of its own (``contained``): all its processes are
+descendants of its root and die with it, so its tree is walked from the root alone
+(``/proc/PID/task/TID/children``), without scanning the whole system.
+
 The ``MemoryWatchdog`` is one background thread that watches every registered tree and
-kills a tree whose total resident memory goes over its limit.
+kills a tree whose total resident memory, or number of processes, goes over its limit.
 """
 
 from __future__ import annotations
@@ -77,12 +81,40 @@ def session_members(sid: int) -> list[int]:
     return found
 
 
+def descendants(pid: int) -> list[int]:
+    """Pids of ``pid``'s live descendants, from the kernel's children lists (empty if
+    they cannot be read)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children", "rb") as f:
+                    children = [int(c) for c in f.read().split()]
+            except OSError:
+                continue
+            found += children
+            todo += children
+    return found
+
+
 class ProcessTree:
     """Every process belonging to one bot: its root, its session, its descendants."""
 
-    def __init__(self, root_pid: int, token: str | None = None) -> None:
+    def __init__(self, root_pid: int, token: str | None = None,
+                 contained: bool = False) -> None:
         self.root_pid = root_pid
         self.token = token
+        self.contained = contained
+        """Whether the tree lives in a pid namespace of its own (see the module)."""
+        self.groups: frozenset[int] = frozenset({root_pid})
+        """The process groups of the bot (``suspend`` stops each), refreshed by
+        :meth:`processes`."""
         self._seen: dict[int, float] = {}
         self._lock = threading.Lock()
         try:
@@ -97,6 +129,8 @@ class ProcessTree:
         ``thorough`` also looks for processes carrying the tree's token (slower: it reads
         every process's environment), to find descendants that escaped session and parent.
         """
+        if self.contained:
+            return self._contained_processes()
         candidates: dict[int, psutil.Process] = {}
         pids: set[int] = set(session_members(self.root_pid))
         if thorough and self.token is not None:
@@ -127,7 +161,41 @@ class ProcessTree:
                 ident = _ident(proc)
                 if ident is not None:
                     self._seen.setdefault(ident[0], ident[1])
+        self._note_groups(candidates)
         return list(candidates.values())
+
+    def _contained_processes(self) -> list[psutil.Process]:
+        found: dict[int, psutil.Process] = {}
+        for pid in [self.root_pid, *descendants(self.root_pid)]:
+            with contextlib.suppress(psutil.Error):
+                found[pid] = psutil.Process(pid)
+        self._note_groups({p: v for p, v in found.items() if p != self.root_pid})
+        return list(found.values())
+
+    def _note_groups(self, procs: dict[int, psutil.Process]) -> None:
+        groups = set()
+        for pid in procs:
+            with contextlib.suppress(OSError):
+                groups.add(os.getpgid(pid))
+        if groups:
+            self.groups = frozenset(groups)
+
+    def bot_pid(self) -> int | None:
+        """The bot's own process: the root, or in a pid namespace the root's child (the
+        sandbox's first process); ``None`` if it is not running yet."""
+        if not self.contained:
+            return self.root_pid
+        try:
+            with open(f"/proc/{self.root_pid}/task/{self.root_pid}/children", "rb") as f:
+                children = f.read().split()
+        except OSError:
+            return None
+        return int(children[0]) if children else None
+
+    def count(self) -> int:
+        """How many processes of the bot are alive (a sandbox's own launcher left out)."""
+        procs = [p for p in self.processes() if _alive(p)]
+        return len(procs) - (1 if self.contained else 0)
 
     def rss(self) -> int:
         """Total resident memory of the tree, in bytes."""
@@ -143,6 +211,11 @@ class ProcessTree:
         """SIGKILL every process of the tree; returns how many were signalled."""
         with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
+        if self.contained:  # the namespace's first process: the kernel kills the rest
+            bot = self.bot_pid()
+            with contextlib.suppress(OSError):
+                if bot is not None:
+                    os.kill(bot, signal.SIGKILL)
         count = 0
         for _ in range(3):  # children may fork while we kill; sweep until none is left
             procs = [p for p in self.processes(thorough=True) if _alive(p)]
@@ -169,21 +242,29 @@ def _alive(proc: psutil.Process) -> bool:
         return False
 
 
+Watch = tuple["ProcessTree", int | None, int | None, "Callable[[str, str], None]"]
+"""A watched tree: its memory limit (bytes), its process limit, what to call on a kill."""
+
+
 class MemoryWatchdog:
-    """One thread that kills any watched process tree going over its memory limit."""
+    """One thread that kills any watched process tree going over its memory limit or its
+    process limit."""
 
     def __init__(self, interval: float = 0.1) -> None:
         self.interval = interval
-        self._watched: dict[int, tuple[ProcessTree, int, Callable[[int], None]]] = {}
+        self._watched: dict[int, Watch] = {}
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self.peaks: dict[int, int] = {}
 
-    def watch(self, tree: ProcessTree, limit: int, on_kill: Callable[[int], None]) -> None:
-        """Watch ``tree``; over ``limit`` bytes, kill it and call ``on_kill(rss)`` first."""
+    def watch(self, tree: ProcessTree, limit: int | None,
+              on_kill: Callable[[str, str], None], processes: int | None = None) -> None:
+        """Watch ``tree``: over ``limit`` bytes of memory, or with ``processes`` or more
+        processes, call ``on_kill(kind, text)`` (kind ``memory`` or ``processes``, text
+        what it used) and kill it."""
         with self._lock:
-            self._watched[tree.root_pid] = (tree, limit, on_kill)
+            self._watched[tree.root_pid] = (tree, limit, processes, on_kill)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(
                     target=self._run, name="referee-memory-watchdog", daemon=True
@@ -195,15 +276,26 @@ class MemoryWatchdog:
         with self._lock:
             self._watched.pop(tree.root_pid, None)
 
-    def check(self, entries: Iterable[tuple[ProcessTree, int, Callable[[int], None]]]) -> None:
-        """Measure each tree once and kill those over their limit."""
-        for tree, limit, on_kill in entries:
-            rss = tree.rss()
+    def check(self, entries: Iterable[Watch]) -> None:
+        """Measure each tree once and kill those over a limit."""
+        for tree, limit, processes, on_kill in entries:
             root = tree.root_pid
+            if processes is not None:
+                count = tree.count()
+                if count >= processes:
+                    log.warning("process tree %d has %d processes (limit %d): killing",
+                                root, count, processes)
+                    on_kill("processes", f"{count} processes")
+                    tree.kill()
+                    self.unwatch(tree)
+                    continue
+            if limit is None:
+                continue
+            rss = tree.rss()
             self.peaks[root] = max(self.peaks.get(root, 0), rss)
             if rss > limit:
                 log.warning("process tree %d uses %d bytes > limit %d: killing", root, rss, limit)
-                on_kill(rss)
+                on_kill("memory", f"memory {rss / 2**20:.1f} MB")
                 tree.kill()
                 self.unwatch(tree)
 

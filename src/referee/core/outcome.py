@@ -18,6 +18,8 @@ class Outcome(enum.Enum):
     ILLEGAL_MOVE = "illegal-move"
     PROTOCOL_ERROR = "protocol-error"
     MEMORY_LIMIT = "memory-limit"
+    PROCESS_LIMIT = "process-limit"
+    FOLDER_LIMIT = "folder-limit"
     ABORTED = "aborted"
 
     @property

@@ -21,6 +21,7 @@ from referee.core.botseed import SEED_ENV
 from referee.core.errors import BotFault, ConfigError
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord
+from referee.core.sandbox import SandboxPlan
 
 
 @dataclass(frozen=True)
@@ -120,11 +121,15 @@ def folder_name(name: str) -> str:
 
 
 def start_player(player: PlayerSpec, folder: Path, *, seed: int,
-                 memory_limit: int | None = None, tag: str = "") -> BotProcess:
+                 memory_limit: int | None = None, tag: str = "",
+                 sandbox: SandboxPlan | None = None, suspend: bool = False,
+                 private: Sequence[tuple[Path, Path]] = ()) -> BotProcess:
     """Start ``player``'s program: it runs in ``folder/work/<tag><name>``, its stderr goes
     to ``folder/logs/<tag><name>.stderr.log``, its seed is in ``SEED_ENV``.
 
-    Raises ``BotFault(CRASH)`` if the program cannot run.
+    Under ``sandbox`` it sees none of ``folder`` but its working folder (and the
+    ``private`` folders a game gives it: host folder, path it sees); with ``suspend`` it
+    is stopped between its turns. Raises ``BotFault(CRASH)`` if the program cannot run.
     """
     safe = tag + folder_name(player.name)
     env = dict(os.environ)
@@ -137,6 +142,10 @@ def start_player(player: PlayerSpec, folder: Path, *, seed: int,
         stderr_log=folder / "logs" / f"{safe}.stderr.log",
         memory_limit=memory_limit,
         cpus=player.cpus,
+        sandbox=sandbox,
+        private=private,
+        hidden=(folder, *(sandbox.config.hidden if sandbox is not None else ())),
+        suspend=suspend,
     )
     process.start()
     return process

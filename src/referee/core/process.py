@@ -3,12 +3,19 @@
 Reading never blocks the referee: the bot's stdout is non-blocking and waited on with
 ``poll`` up to a deadline, together with a pidfd that wakes the referee the moment the
 bot exits. Lines may end in CR LF, LF or CR; empty lines are skipped; a line longer than
-``max_line`` bytes is cut there (the rest of it is read and dropped). Bytes that are not
+``max_line`` bytes is a protocol error, and so is more than ``output_limit`` bytes of
+output in all (flooding), so the referee's memory stays bounded. Bytes that are not
 UTF-8 are replaced, never raised on.
 
 The bot's stderr goes to a log file through a small drain thread that stops writing
 (but keeps draining) past ``stderr_cap`` bytes, so a flooding bot can neither block nor
-fill the disk.
+fill the disk; past ``output_limit`` bytes the bot is stopped for flooding.
+
+The bot starts in its sandbox (:mod:`referee.core.sandbox`, built by
+:mod:`referee.core.confine`). With ``suspend`` it is stopped (SIGSTOP of its process
+groups) when :meth:`BotProcess.end_turn` says its turn is over, and continued the moment
+it is written to or waited on; its CPU time is measured (``cpu_time``), and after every
+turn its folders are checked against the sandbox's folder limit.
 """
 
 from __future__ import annotations
@@ -27,15 +34,19 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
+from referee.core.confine import Confined, confine
 from referee.core.errors import BotFault
 from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
 from referee.core.outcome import Outcome
+from referee.core.sandbox import SandboxPlan
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_LINE = 64 * 1024
 DEFAULT_STDERR_CAP = 16 * 1024 * 1024
 _READ_CHUNK = 65536
+_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_MB = 1 << 20
 _POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _CR = 13
 _LF = 10
@@ -101,6 +112,10 @@ class BotProcess:
         stderr_cap: int = DEFAULT_STDERR_CAP,
         watchdog: MemoryWatchdog | None = None,
         cpus: Sequence[int] = (),
+        sandbox: SandboxPlan | None = None,
+        private: Sequence[tuple[Path, Path]] = (),
+        hidden: Sequence[Path] = (),
+        suspend: bool = False,
     ) -> None:
         if not argv:
             raise ValueError("empty command line")
@@ -114,13 +129,26 @@ class BotProcess:
         self.stderr_cap = stderr_cap
         self.watchdog = watchdog or WATCHDOG
         self.cpus = tuple(cpus)
-        self.truncated_lines = 0
+        self.sandbox = sandbox
+        """The sandbox it runs in (``None``: none, as earlier releases ran bots)."""
+        self.private = tuple(private)
+        """More folders it may write besides its working folder: (host, seen as)."""
+        self.hidden = tuple(hidden)
+        """Folders it must not see (the output folder)."""
+        self.suspend_off_turn = suspend
+        limits = sandbox.limits if sandbox is not None else None
+        self.output_limit = limits.output if limits is not None else None
+        self.folder_limit = limits.folder if limits is not None else None
+        self.process_limit = limits.processes if limits is not None and sandbox is not None \
+            and sandbox.isolated else None
+        self.suspended = False
+        self.stdout_bytes = 0
+        self.stderr_bytes = 0
         self.stderr_dropped = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._tree: ProcessTree | None = None
         self._buf = bytearray()
         self._skip_lf = False
-        self._discarding = False
         self._eof = False
         self._poll: select.poll | None = None
         self._pidfd: int | None = None
@@ -128,6 +156,9 @@ class BotProcess:
         self._stdout_fd = -1
         self._kill_reason: tuple[Outcome, str] | None = None
         self._stderr_thread: threading.Thread | None = None
+        self._confined: Confined | None = None
+        self._stat_fd = -1
+        self._cpu = 0.0
         self.started_at = 0.0
 
     # -- life cycle ---------------------------------------------------------------------
@@ -140,22 +171,31 @@ class BotProcess:
         env[TOKEN_VAR] = token
         if _stopping.is_set():
             raise BotFault(Outcome.CRASH, "not started: the referee is stopping")
+        if self.sandbox is not None and self.sandbox.limits is not None:
+            if self.cwd is None:
+                raise ValueError("a sandboxed bot needs its working folder (cwd)")
+            self._confined = confine(self.sandbox, self.argv, cwd=self.cwd, env=env,
+                                     private=self.private, hidden=self.hidden,
+                                     cpus=self.cpus)
+        else:
+            self._confined = Confined(self.argv, env, self.cwd)
         try:
             self._proc = subprocess.Popen(
-                self.argv,
+                self._confined.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                cwd=self.cwd,
-                env=env,
+                cwd=self._confined.cwd,
+                env=self._confined.env,
                 bufsize=0,
                 start_new_session=True,
                 close_fds=True,
             )
         except OSError as exc:
+            self._confined.release()
             raise BotFault(Outcome.CRASH, f"cannot start {self.argv[0]!r}: {exc}") from exc
         self.started_at = time.monotonic()
-        if self.cpus:
+        if self.cpus and self._confined.argv is self.argv:
             try:
                 os.sched_setaffinity(self._proc.pid, self.cpus)
             except (OSError, AttributeError) as exc:
@@ -172,7 +212,7 @@ class BotProcess:
             self._poll.register(self._pidfd, select.POLLIN)
         except (AttributeError, OSError):
             self._pidfd = None
-        self._tree = ProcessTree(self._proc.pid, token)
+        self._tree = ProcessTree(self._proc.pid, token, self._confined.contained)
         self._stderr_thread = threading.Thread(
             target=self._drain_stderr,
             args=(self._proc.stderr,),
@@ -180,8 +220,9 @@ class BotProcess:
             daemon=True,
         )
         self._stderr_thread.start()
-        if self.memory_limit:
-            self.watchdog.watch(self._tree, self.memory_limit, self._on_memory_kill)
+        if self.memory_limit or self.process_limit:
+            self.watchdog.watch(self._tree, self.memory_limit or None, self._on_limit_kill,
+                                max(2, self.process_limit - 2) if self.process_limit else None)
         with _LIVE_LOCK:  # from here on ``stop_all_processes`` sees it, or it sees the stop
             _LIVE.add(self)
             stopping = _stopping.is_set()
@@ -223,10 +264,79 @@ class BotProcess:
         if self._stderr_thread is not None:
             self._stderr_thread.join(timeout)
 
+    # -- turns: suspension, CPU time, folders ----------------------------------------------
+    def suspend(self) -> None:
+        """Stop the bot (SIGSTOP to its process groups) until it is written to or waited
+        on (:meth:`resume`); nothing if it is not running."""
+        if self.suspended or self._tree is None or not self.running:
+            return
+        for group in self._groups():
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGSTOP)
+        self.suspended = True
+
+    def resume(self) -> None:
+        """Continue a suspended bot (SIGCONT to its process groups)."""
+        if not self.suspended or self._tree is None:
+            return
+        self.suspended = False
+        for group in self._groups():
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGCONT)
+
+    def _groups(self) -> frozenset[int]:
+        tree = self._tree
+        assert tree is not None
+        if tree.contained and tree.root_pid in tree.groups:  # not looked for yet
+            bot = tree.bot_pid()
+            if bot is not None:
+                tree.groups = frozenset({bot})
+        return tree.groups
+
+    def end_turn(self) -> None:
+        """The bot's turn is over: check its folders (``BotFault(FOLDER_LIMIT)`` over
+        the sandbox's limit), then suspend it if it is suspended off-turn."""
+        self.check_folders()
+        if self.suspend_off_turn:
+            self.suspend()
+
+    def check_folders(self) -> None:
+        """Raise ``BotFault(FOLDER_LIMIT)`` if the bot's folders (working folder and
+        private ones) hold more than the sandbox's folder limit."""
+        if self.folder_limit is None or self.cwd is None:
+            return
+        used = sum(folder_size(f) for f in (self.cwd, *(host for host, _ in self.private)))
+        if used > self.folder_limit:
+            raise BotFault(Outcome.FOLDER_LIMIT,
+                           f"its folders hold {used / _MB:.1f} MB, over the limit of "
+                           f"{self.folder_limit / _MB:g} MB")
+
+    def cpu_time(self) -> float:
+        """Seconds of CPU the bot has used so far: its own process and the children it
+        has waited for (0 before it runs)."""
+        fd = self._stat_fd
+        if fd < 0:
+            pid = self._tree.bot_pid() if self._tree is not None else None
+            if pid is None:
+                return 0.0
+            try:
+                fd = self._stat_fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+            except OSError:
+                return 0.0
+        try:
+            data = os.pread(fd, 1024, 0)
+        except OSError:
+            return self._cpu
+        fields = data[data.rfind(b")") + 2 :].split()
+        if len(fields) > 14:
+            self._cpu = sum(int(f) for f in fields[11:15]) / _CLK_TCK
+        return self._cpu
+
     def stop(self, grace: float = 1.0) -> None:
         """Let the bot exit by itself within ``grace`` seconds, then kill its whole tree."""
         if self._proc is None:
             return
+        self.resume()
         try:
             self._proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
@@ -240,10 +350,18 @@ class BotProcess:
         if self._tree is not None:
             self.watchdog.unwatch(self._tree)
             self._tree.kill()
+        self.suspended = False
         with contextlib.suppress(OSError):
             self._proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=5)
+        if self._stat_fd >= 0:
+            self.cpu_time()  # the last figure, while it can still be read
+            with contextlib.suppress(OSError):
+                os.close(self._stat_fd)
+            self._stat_fd = -1
+        if self._confined is not None:
+            self._confined.release()
         for stream in (self._proc.stdin, self._proc.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -272,6 +390,8 @@ class BotProcess:
         Raises ``BotFault(CRASH)`` if the bot closed its input, ``BotFault(TIMEOUT)`` if
         it does not read its input before ``deadline`` (a ``time.monotonic()`` value).
         """
+        if self.suspended:
+            self.resume()
         data = text.encode()
         fd = self._stdin_fd
         try:
@@ -311,6 +431,8 @@ class BotProcess:
         output, MEMORY_LIMIT when the watchdog killed it. With ``keep_empty`` empty (or
         blank) lines are returned too, as ``""`` (protocols that end answers with one).
         """
+        if self.suspended:
+            self.resume()
         line = self._next_line(keep_empty)
         while line is None:
             if self._eof:
@@ -329,7 +451,7 @@ class BotProcess:
         while True:
             timeout = _ms_until(deadline)
             if timeout == 0:
-                raise BotFault(Outcome.TIMEOUT, "no answer in time")
+                raise self._limit_fault() or BotFault(Outcome.TIMEOUT, "no answer in time")
             events = self._poll.poll(timeout if timeout is not None else -1)
             if not events:
                 continue
@@ -354,6 +476,10 @@ class BotProcess:
         if not data:
             self._eof = True
             return
+        self.stdout_bytes += len(data)
+        if self.output_limit is not None and self.stdout_bytes > self.output_limit:
+            raise BotFault(Outcome.PROTOCOL_ERROR, "flooded its output: more than "
+                           f"{self.output_limit / _MB:g} MB")
         self._take(data)
 
     def _take(self, data: bytes) -> None:
@@ -361,25 +487,14 @@ class BotProcess:
             self._skip_lf = False
             if data[:1] == b"\n":
                 data = data[1:]
-        if self._discarding:
-            cut = _first_line_end(data)
-            if cut < 0:
-                return
-            self._discarding = False
-            if data[cut] == _CR and data[cut + 1 : cut + 2] == b"\n":
-                cut += 1
-            elif data[cut] == _CR and cut + 1 == len(data):
-                self._skip_lf = True
-            data = data[cut + 1 :]
-            self._buf += b"\n"  # ends the cut line already in the buffer
         buf = self._buf
         buf += data
         tail = max(buf.rfind(b"\n"), buf.rfind(b"\r")) + 1
         if len(buf) - tail > self.max_line:
-            self.truncated_lines += 1
-            log.warning("%s sent a line over %d bytes: cutting it", self.name, self.max_line)
-            del buf[tail + self.max_line :]
-            self._discarding = True
+            raise self._long_line()
+
+    def _long_line(self) -> BotFault:
+        return BotFault(Outcome.PROTOCOL_ERROR, f"sent a line over {_bytes(self.max_line)}")
 
     def _next_line(self, keep_empty: bool = False) -> str | None:
         buf = self._buf
@@ -389,11 +504,9 @@ class BotProcess:
             if cr < 0 and lf < 0:
                 return None
             end = cr if cr >= 0 else lf
+            if end > self.max_line:  # a long line that came whole within one chunk
+                raise self._long_line()
             raw = bytes(buf[:end])
-            if len(raw) > self.max_line:  # a long line that came whole within one chunk
-                raw = raw[: self.max_line]
-                self.truncated_lines += 1
-                log.warning("%s sent a line over %d bytes: cutting it", self.name, self.max_line)
             if cr >= 0 and end + 1 < len(buf) and buf[end + 1] == _LF:
                 del buf[: end + 2]
             else:
@@ -407,12 +520,27 @@ class BotProcess:
         return None
 
     # -- faults -------------------------------------------------------------------------
-    def _on_memory_kill(self, rss: int) -> None:
+    def _on_limit_kill(self, kind: str, used: str) -> None:
+        """The watchdog is killing the bot over a limit: the fault it will be told."""
+        if kind == "processes":
+            self._kill_reason = (Outcome.PROCESS_LIMIT,
+                                 f"{used}: at the sandbox's limit of {self.process_limit} "
+                                 "processes")
+            return
         limit_mb = (self.memory_limit or 0) / 2**20
-        self._kill_reason = (
-            Outcome.MEMORY_LIMIT,
-            f"memory {rss / 2**20:.1f} MB over the limit of {limit_mb:.1f} MB",
-        )
+        self._kill_reason = (Outcome.MEMORY_LIMIT, f"{used} over the limit of {limit_mb:.1f} MB")
+
+    def _limit_fault(self) -> BotFault | None:
+        """The limit a bot that does not answer has hit, if any: it sits at the process
+        limit (a fork bomb stopped there)."""
+        if self._kill_reason is not None:
+            return BotFault(*self._kill_reason)
+        if self.process_limit is not None and self._tree is not None:
+            count = self._tree.count()
+            if count >= self.process_limit - 2:
+                return BotFault(Outcome.PROCESS_LIMIT, f"{count} processes: at the sandbox's "
+                                f"limit of {self.process_limit} processes")
+        return None
 
     def _dead_fault(self, what: str) -> BotFault:
         if self._kill_reason is not None:
@@ -450,6 +578,12 @@ class BotProcess:
                 data = os.read(fd, _READ_CHUNK)
                 if not data:
                     break
+                self.stderr_bytes += len(data)
+                if self.output_limit is not None and self.stderr_bytes > self.output_limit \
+                        and self._kill_reason is None and self._tree is not None:
+                    self._kill_reason = (Outcome.PROTOCOL_ERROR, "flooded its error output: "
+                                         f"more than {self.output_limit / _MB:g} MB")
+                    self._tree.kill()
                 if sink is None:
                     continue
                 room = max(keep - written, 0)
@@ -468,14 +602,33 @@ class BotProcess:
                 sink.close()
 
 
-def _first_line_end(data: bytes | bytearray) -> int:
-    lf = data.find(b"\n")
-    cr = data.find(b"\r")
-    if lf < 0:
-        return cr
-    if cr < 0:
-        return lf
-    return min(lf, cr)
+def _bytes(size: int) -> str:
+    """``64 KB``, ``1 MB``, ``100 bytes``."""
+    if size >= _MB and size % _MB == 0:
+        return f"{size // _MB} MB"
+    if size >= 1024 and size % 1024 == 0:
+        return f"{size // 1024} KB"
+    return f"{size} bytes"
+
+
+def folder_size(folder: Path) -> int:
+    """Bytes in the files under ``folder`` (0 if it does not exist); links not followed."""
+    total = 0
+    todo = [str(folder)]
+    while todo:
+        try:
+            entries = list(os.scandir(todo.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(entry.path)
+                else:
+                    total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+    return total
 
 
 def _ms_until(deadline: float | None) -> int | None:

@@ -1,0 +1,339 @@
+"""The command line that runs one bot inside its sandbox.
+
+An isolated bot runs as ``bwrap [namespaces, mounts] python -I -S -c LAUNCHER ...``: the
+launcher, a few lines of Python run inside the sandbox, sets the resource limits
+(``setrlimit``: processes, file size, open files, no core dumps), pins the CPUs, takes
+the bot's own user id when the referee is root, then executes the bot. Without
+bubblewrap the launcher alone sets the limits (and asks to die with the referee).
+
+What an isolated bot sees (a whitelist, :class:`_Mounts`): the system read-only
+(``/usr``, ``/etc``, ``/lib*``, ``/bin``, ``/sbin``, ``/sys``), a private ``/tmp`` of
+limited size, its own ``/proc`` and a minimal ``/dev``; the Python and the referee that
+run the built-in bots; its program's folder and the folders of the files its command
+line names, read-only; its working folder (and any private folder a game gives it)
+read-write. The output folder (other bots' folders, logs, the tournament store) and
+``$HOME`` are covered by empty folders wherever a readable path would show them. It has
+no network (its own network namespace: no sockets of the host either), its own process
+ids (it cannot see or signal the referee or other bots), and it dies with the referee.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from referee.core.errors import BotFault
+from referee.core.outcome import Outcome
+from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxPlan, SandboxSupport
+
+__all__ = ["LAUNCHER", "Confined", "confine", "trial_run"]
+
+LAUNCHER = """\
+import os, resource, sys
+spec, program, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+uid = None
+for item in filter(None, spec.split(',')):
+    key, _, value = item.partition('=')
+    if key.startswith('RLIMIT_'):
+        resource.setrlimit(getattr(resource, key), (int(value), int(value)))
+    elif key == 'cpus':
+        os.sched_setaffinity(0, [int(c) for c in value.split('+')])
+    elif key == 'uid':
+        uid = int(value)
+    elif key == 'parent':
+        import ctypes
+        ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)
+        if os.getppid() != int(value):
+            os._exit(125)
+if uid is not None:
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+try:
+    os.execv(program, argv)
+except OSError as exc:
+    sys.stderr.write('referee: cannot start %s: %s\\n' % (program, exc.strerror))
+    os._exit(127)
+"""
+"""The launcher run inside the sandbox: ``python -I -S -c LAUNCHER SPEC PROGRAM ARGV...``
+(``SPEC``: ``RLIMIT_NPROC=64,cpus=0+1,uid=N,parent=PID``, comma-separated)."""
+
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys")
+"""What every isolated bot sees of the system, read-only."""
+
+ENV_KEEP = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
+"""The environment variables an isolated bot keeps (with ``LC_*`` and the referee's own
+``REFEREE_*``); the rest, which may hold the organiser's secrets, it does not see."""
+
+UID_BASE = 3_900_000_000
+"""Isolated bots of a referee run as root get user ids from here on, one per live bot."""
+UID_SLOTS = 10_000
+
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+"""The folder holding the ``referee`` package (``src/`` or site-packages)."""
+
+
+@dataclass
+class Confined:
+    """How to start one bot in its sandbox."""
+
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path | None
+    contained: bool = False
+    """Whether the bot has its own pid namespace (its processes cannot outlive it)."""
+    lease: IO[str] | None = field(default=None, repr=False)
+    """The lock held on the bot's user id (root only), released by :meth:`release`."""
+
+    def release(self) -> None:
+        """Give the bot's user id back (once the bot is dead)."""
+        if self.lease is not None:
+            with contextlib.suppress(OSError):
+                self.lease.close()
+            self.lease = None
+
+
+def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str],
+            private: Sequence[tuple[Path, Path]] = (), hidden: Sequence[Path] = (),
+            cpus: Sequence[int] = ()) -> Confined:
+    """The command that runs ``argv`` under ``plan`` in working folder ``cwd``.
+
+    ``private``: more folders the bot may write, as (host folder, path the bot sees);
+    ``hidden``: folders it must not see (the output folder); ``cpus``: the CPUs to pin it
+    to. Raises ``BotFault(CRASH)`` if the program cannot be found.
+    """
+    limits = plan.limits
+    if limits is None:
+        return Confined(list(argv), dict(env), cwd)
+    program = _program(argv[0], env)
+    spec = [f"RLIMIT_FSIZE={limits.file_size}", f"RLIMIT_NOFILE={limits.open_files}",
+            "RLIMIT_CORE=0"]
+    if cpus:
+        spec.append("cpus=" + "+".join(str(c) for c in cpus))
+    kept = _kept_env(env)
+    support = plan.support
+    if support is None:  # no isolation: the limits, and death with the referee
+        spec.append(f"parent={os.getpid()}")
+        return Confined(_launcher(spec, program, argv), kept, cwd)
+    spec.insert(0, f"RLIMIT_NPROC={limits.processes}")
+    lease: IO[str] | None = None
+    writable = [(cwd, cwd), *private]
+    for folder, _ in writable:
+        folder.mkdir(parents=True, exist_ok=True)
+    if support.root:
+        lease, uid = _lease_uid()
+        spec.append(f"uid={uid}")
+        for folder, _ in writable:
+            _give(folder, uid)
+    kept.update(HOME=str(cwd), TMPDIR="/tmp")
+    mounts = _Mounts()
+    mounts.system()
+    mounts.readable(_readable(plan.config, argv, program))
+    mounts.hide([*hidden, Path.home()])
+    for folder, inside in writable:
+        mounts.bind(folder, inside, writable=True)
+    args = [support.bwrap or "bwrap", "--die-with-parent", "--new-session", "--as-pid-1",
+            "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+            "--unshare-cgroup-try", "--hostname", "sandbox"]
+    if support.root:
+        args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        args.append("--unshare-user")
+        if support.disable_userns:
+            args.append("--disable-userns")
+    args += [*mounts.args, "--size", str(limits.tmp), "--perms", "1777", "--tmpfs", "/tmp",
+             *mounts.after_tmp, "--chdir", str(cwd)]
+    return Confined(args + _launcher(spec, program, argv), kept, None, True, lease)
+
+
+def _launcher(spec: Sequence[str], program: str, argv: Sequence[str]) -> list[str]:
+    return [sys.executable, "-I", "-S", "-c", LAUNCHER, ",".join(spec), program, *argv]
+
+
+def _program(name: str, env: Mapping[str, str]) -> str:
+    """The program's absolute path (looked up on ``PATH`` like ``execvp``)."""
+    if os.sep in name:
+        return os.path.abspath(name)
+    found = shutil.which(name, path=env.get("PATH", os.defpath))
+    if found is None:
+        raise BotFault(Outcome.CRASH, f"cannot start {name!r}: not found on PATH")
+    return os.path.abspath(found)
+
+
+def _kept_env(env: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k, v in env.items()
+            if k in ENV_KEEP or k.startswith(("LC_", "REFEREE_"))}
+
+
+def _readable(config: SandboxConfig, argv: Sequence[str], program: str) -> list[Path]:
+    """The paths an isolated bot may read besides the system: the Python and the
+    referee of the built-in bots, its program's installation, the folders of the files
+    its command line names, and the ones the user added."""
+    paths = {Path(p) for p in {sys.base_prefix, sys.prefix, sys.exec_prefix,
+                               sys.base_exec_prefix}}
+    paths.add(_PACKAGE_ROOT)
+    for name in (program, os.path.realpath(program)):
+        path = Path(name)
+        parent = path.parent
+        paths.add(parent.parent if parent.name == "bin" and _narrow(parent.parent)
+                  else parent if _narrow(parent) else path)
+    for arg in argv[1:]:
+        if os.path.isabs(arg) and os.path.exists(arg):
+            path = Path(os.path.normpath(arg))
+            folder = path if path.is_dir() else path.parent
+            if _narrow(folder):
+                paths.add(folder)
+            elif path.is_file():
+                paths.add(path)
+    paths.update(config.readable)
+    return sorted((p for p in paths if p.exists()), key=lambda p: len(p.parts))
+
+
+def _narrow(folder: Path) -> bool:
+    """Whether a folder may be shown whole: not ``/``, not ``$HOME`` or above it."""
+    home = Path.home()
+    return folder != Path("/") and not _within(home, folder)
+
+
+def _within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or inside it."""
+    return path == folder or folder in path.parents
+
+
+class _Mounts:
+    """The mount options of one sandbox, in order, creating the folders they need."""
+
+    def __init__(self) -> None:
+        self.args: list[str] = []
+        self.after_tmp: list[str] = []
+        self._mounts: list[tuple[Path, bool]] = [(Path("/"), False)]
+        """(mount point, shows the host's files) in mount order."""
+        self._tmp_done = False
+
+    def _shows_host(self, path: Path) -> bool:
+        """Whether ``path`` in the sandbox lies in a read-only view of the host's
+        files (so it exists there) rather than in an empty tmpfs."""
+        best: tuple[int, int, bool] = (-1, -1, False)
+        for order, (point, host) in enumerate(self._mounts):
+            if _within(path, point) and (len(point.parts), order) >= best[:2]:
+                best = (len(point.parts), order, host)
+        return best[2]
+
+    def _out(self, path: Path) -> list[str]:
+        return self.after_tmp if self._tmp_done or _within(path, Path("/tmp")) else self.args
+
+    def _parents(self, path: Path) -> None:
+        for parent in reversed(path.parents):
+            if parent != Path("/") and not self._shows_host(parent):
+                self._out(path).extend(["--perms", "0755", "--dir", str(parent)])
+
+    def system(self) -> None:
+        """The system's folders, read-only (symbolic links kept as links)."""
+        for name in SYSTEM_DIRS:
+            if os.path.islink(name):
+                self.args += ["--symlink", os.readlink(name), name]
+            elif os.path.isdir(name):
+                self.args += ["--ro-bind", name, name]
+                self._mounts.append((Path(name), True))
+        self.args += ["--proc", "/proc", "--dev", "/dev"]
+        self._mounts.append((Path("/tmp"), False))
+
+    def readable(self, paths: Sequence[Path]) -> None:
+        """Read-only views of ``paths`` (files or folders)."""
+        for path in paths:
+            if self._shows_host(path):
+                continue
+            self._parents(path)
+            self._out(path).extend(["--ro-bind", str(path), str(path)])
+            self._mounts.append((path, True))
+
+    def hide(self, paths: Sequence[Path]) -> None:
+        """An empty folder over each of ``paths`` that a readable view shows."""
+        self._tmp_done = True
+        for path in paths:
+            if path.is_dir() and self._shows_host(path):
+                self.after_tmp += ["--tmpfs", str(path)]
+                self._mounts.append((path, False))
+
+    def bind(self, folder: Path, inside: Path, writable: bool) -> None:
+        """``folder`` seen at ``inside`` (read-write if ``writable``)."""
+        self._tmp_done = True
+        self._parents(inside)
+        self.after_tmp += ["--bind" if writable else "--ro-bind", str(folder), str(inside)]
+        self._mounts.append((inside, True))
+
+
+def _lock_dir() -> Path:
+    for base in (Path("/run"), Path(tempfile.gettempdir())):
+        folder = base / "referee-sandbox-uids"
+        with contextlib.suppress(OSError):
+            folder.mkdir(mode=0o700, exist_ok=True)
+            if folder.stat().st_uid == os.geteuid():
+                return folder
+    return Path(tempfile.mkdtemp(prefix="referee-uids-"))
+
+
+def _lease_uid() -> tuple[IO[str], int]:
+    """A user id no other live bot on this machine has (a lock held while it lives)."""
+    folder = _lock_dir()
+    for slot in range(UID_SLOTS):
+        handle = open(folder / f"{slot}.lock", "a")  # noqa: SIM115 - held by the bot
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            continue
+        return handle, UID_BASE + slot
+    raise BotFault(Outcome.CRASH, f"not started: {UID_SLOTS} sandboxed bots already run")
+
+
+def _give(folder: Path, uid: int) -> None:
+    """Make ``folder`` and what is in it the bot's (root only)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chown(folder, uid, uid)
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            with contextlib.suppress(OSError):
+                os.chown(os.path.join(root, name), uid, uid, follow_symlinks=False)
+
+
+@contextlib.contextmanager
+def _trial_folder() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="referee-sandbox-trial-") as name:
+        os.chmod(name, 0o755)
+        yield Path(name)
+
+
+def trial_run(support: SandboxSupport) -> str:
+    """Run a trial bot (Python, through the launcher) isolated with ``support``: empty
+    if it ran, else why not, in one line."""
+    plan = SandboxPlan(SandboxConfig(SandboxLevel.STRICT), support)
+    with _trial_folder() as folder:
+        work = folder / "work"
+        try:
+            confined = confine(plan, [sys.executable, "-I", "-S", "-c", "pass"], cwd=work,
+                               env=dict(os.environ))
+        except (OSError, BotFault) as exc:
+            return f"bubblewrap cannot be set up: {exc}"
+        try:
+            run = subprocess.run(confined.argv, env=confined.env, cwd=confined.cwd,
+                                 capture_output=True, text=True, timeout=30,
+                                 stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"bubblewrap does not run: {exc}"
+        finally:
+            confined.release()
+    if run.returncode != 0:
+        lines = [line for line in run.stderr.splitlines() if line.strip()]
+        said = lines[-1] if lines else f"exit status {run.returncode}"
+        return f"bubblewrap cannot isolate a program here: {said}"
+    return ""

@@ -1,0 +1,429 @@
+"""The sandbox, with real bot processes: what an isolated bot can see, reach and use, the
+resource limits, suspension off-turn, CPU time, and what each level says it gives."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from proctags import TAG, kill_tagged, tagged
+from referee.core.errors import BotFault, ConfigError
+from referee.core.outcome import Outcome
+from referee.core.process import BotProcess
+from referee.core.sandbox import (
+    SandboxConfig,
+    SandboxLevel,
+    SandboxLimits,
+    SandboxPlan,
+    SandboxSupport,
+    _warn_once,
+    plan_sandbox,
+    sandbox_support,
+)
+
+MB = 1 << 20
+SUPPORT = sandbox_support()
+needs_bwrap = pytest.mark.skipif(not SUPPORT.usable, reason=f"no isolation: {SUPPORT.problem}")
+MISSING = SandboxSupport(None, "", False, "bubblewrap is not installed", os.geteuid() == 0)
+
+
+@pytest.fixture
+def tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A tag every bot of the test inherits; any left running at the end is a failure."""
+    value = f"sandbox-{time.time_ns()}-{tmp_path.name}"
+    monkeypatch.setenv(TAG, value)
+    yield value
+    deadline = time.monotonic() + 5  # killed processes take a moment to go
+    while (left := tagged(value)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    kill_tagged(value)
+    assert not left, f"left running: {[p.pid for p in left]}"
+
+
+def start(tmp_path: Path, script: str, config: SandboxConfig | None = None,
+          support: SandboxSupport | None = None, **options: object) -> BotProcess:
+    """A bot running ``script`` (a file in ``tmp_path/bots``) in the sandbox; its working
+    folder is in ``tmp_path/out``, which it must not otherwise see."""
+    bots = tmp_path / "bots"
+    bots.mkdir(exist_ok=True)
+    program = bots / f"bot{len(list(bots.iterdir()))}.py"
+    program.write_text(textwrap.dedent(script))
+    plan = plan_sandbox(config or SandboxConfig(), support)
+    out = tmp_path / "out"
+    process = BotProcess([sys.executable, str(program)], name="bot", cwd=out / "work" / "bot",
+                         stderr_log=out / "logs" / "bot.stderr.log", sandbox=plan,
+                         hidden=[out], **options)  # type: ignore[arg-type]
+    process.start()
+    return process
+
+
+def soon(seconds: float = 10.0) -> float:
+    return time.monotonic() + seconds
+
+
+def lines_until_done(process: BotProcess) -> list[str]:
+    said = []
+    while (line := process.read_line(soon())) != "done":
+        said.append(line)
+    return said
+
+
+# -- what each level gives --------------------------------------------------------------
+
+def test_the_levels_say_what_they_give_and_strict_refuses_what_is_missing(
+        caplog: pytest.LogCaptureFixture) -> None:
+    usable = SandboxSupport("/usr/bin/bwrap", "bubblewrap 0.8.0", True, "", False)
+    plan = plan_sandbox(SandboxConfig(), usable)
+    assert plan.isolated and plan.missing == ()
+    assert plan.describe(suspend=True) == (
+        "sandbox: bubblewrap 0.8.0 — network off, private filesystem, pid namespace, "
+        "64 processes, 64 MB files, 1024 open files, 20 MB folder, no core dumps, "
+        "suspended off-turn")
+    _warn_once.cache_clear()
+    with caplog.at_level(logging.WARNING):
+        limited = plan_sandbox(SandboxConfig(), MISSING)
+    assert not limited.isolated
+    assert limited.describe(suspend=False) == (
+        "sandbox: limits only — 64 MB files, 1024 open files, 20 MB folder, no core dumps; "
+        "missing: network off, private filesystem, pid namespace, process limit")
+    assert "bubblewrap is not installed" in caplog.text
+    with pytest.raises(ConfigError) as refused:
+        plan_sandbox(SandboxConfig(SandboxLevel.STRICT), MISSING)
+    assert str(refused.value).startswith("--sandbox strict: bubblewrap is not installed")
+    assert str(refused.value).endswith("it is needed for network off, private filesystem, "
+                                       "pid namespace, process limit (--sandbox auto runs "
+                                       "without them)")
+    off = plan_sandbox(SandboxConfig(SandboxLevel.OFF), MISSING)
+    assert off.limits is None and off.describe(suspend=False) == "sandbox: off"
+    assert off.describe(suspend=True) == "sandbox: off — suspended off-turn"
+    assert SandboxLevel.parse(" Strict ") is SandboxLevel.STRICT
+    with pytest.raises(ConfigError, match="auto, strict or off"):
+        SandboxLevel.parse("on")
+    with pytest.raises(ConfigError, match="processes must be at least 4"):
+        SandboxLimits(processes=1)
+
+
+def test_this_machine_isolates_when_bubblewrap_is_installed() -> None:
+    # CI installs bubblewrap (.ci/run): there every isolation test below runs
+    if SUPPORT.bwrap is not None:
+        assert SUPPORT.usable, SUPPORT.problem
+        assert SUPPORT.version.startswith("bubblewrap ")
+
+
+# -- isolation ----------------------------------------------------------------------------
+
+@needs_bwrap
+def test_an_isolated_bot_sees_only_its_own_files_and_no_network(
+        tmp_path: Path, tag: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "secret.txt").write_text("home-secret")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("ORGANISER_TOKEN", "env-secret")
+    other = tmp_path / "out" / "work" / "other"
+    other.mkdir(parents=True)
+    (other / "plan.txt").write_text("other-secret")
+    (tmp_path / "out" / "store.sqlite").write_text("store-secret")
+    (tmp_path / "bots" / "data").mkdir(parents=True)
+    (tmp_path / "bots" / "data" / "book.txt").write_text("own-data")
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    abstract = socket.socket(socket.AF_UNIX)
+    abstract.bind(f"\0referee-test-{tag}")
+    abstract.listen()
+    script = f"""
+        import os, socket
+        def attempt(what, action):
+            try:
+                print(what, "GOT", repr(action())[:40], flush=True)
+            except OSError as exc:
+                print(what, "refused", exc.errno, flush=True)
+        for path in [{str(home / "secret.txt")!r}, {str(other / "plan.txt")!r},
+                     {str(tmp_path / "out" / "store.sqlite")!r}, "/etc/shadow"]:
+            attempt("read " + path, lambda: open(path).read())
+        attempt("listdir out", lambda: os.listdir({str(tmp_path / "out")!r}))
+        attempt("own data", lambda: open({str(tmp_path / "bots" / "data" / "book.txt")!r}).read())
+        attempt("tcp", lambda: socket.create_connection(("127.0.0.1", {port}), timeout=2))
+        def unix():
+            s = socket.socket(socket.AF_UNIX)
+            s.connect("\\0referee-test-{tag}")
+            return s
+        attempt("abstract unix", unix)
+        attempt("write outside", lambda: open({str(tmp_path / "bots" / "x")!r}, "w"))
+        attempt("write /tmp", lambda: open("/tmp/mine", "w").write("x"))
+        attempt("write own folder", lambda: open("notes.txt", "w").write("mine"))
+        print("env", " ".join(sorted(os.environ)), flush=True)
+        print("ids", os.getpid(), os.getuid(), flush=True)
+        print("done", flush=True)
+    """
+    process = start(tmp_path, script)
+    try:
+        said = "\n".join(lines_until_done(process))
+    finally:
+        process.stop()
+        server.close()
+        abstract.close()
+    for secret in ("home-secret", "other-secret", "store-secret", "root:"):
+        assert secret not in said
+    allowed = ("own data GOT 'own-data'", "listdir out GOT ['work']", "write /tmp GOT 1",
+               "write own folder GOT 4")
+    for line in allowed:
+        assert line in said
+        said = said.replace(line, "")
+    assert "GOT" not in said, said
+    assert (tmp_path / "out" / "work" / "bot" / "notes.txt").read_text() == "mine"
+    assert not (tmp_path / "bots" / "x").exists()
+    env = said.split("env ")[1].splitlines()[0].split()
+    assert "ORGANISER_TOKEN" not in env and TAG in env and "HOME" in env
+    pid, uid = said.split("ids ")[1].splitlines()[0].split()
+    assert pid == "1"  # its own pid namespace: it is the first process there
+    if os.geteuid() == 0:
+        assert int(uid) != 0  # never root
+
+
+@needs_bwrap
+def test_a_bot_killing_every_process_it_can_harms_nobody(tmp_path: Path, tag: str) -> None:
+    victim = start(tmp_path, """
+        import sys
+        for line in sys.stdin:
+            print("alive", flush=True)
+    """)
+    victim.send("?\n")
+    assert victim.read_line(soon()) == "alive"
+    targets = (-1, os.getpid(), os.getppid(), victim.pid, victim._groups() and
+               min(victim._groups()))
+    script = f"""
+        import os, signal
+        hits = []
+        for target in {targets!r}:
+            try:
+                os.kill(target, signal.SIGKILL)
+                hits.append(target)
+            except OSError:
+                pass
+        print("killed", hits, flush=True)
+    """
+    killer = start(tmp_path, script)
+    # kill -1 reaches only its own namespace, where it is alone (and spared, being its
+    # first process); none of the others exists there
+    assert killer.read_line(soon()) == "killed []"
+    killer.kill()
+    victim.send("?\n")
+    assert victim.read_line(soon()) == "alive"
+    victim.kill()
+
+
+@needs_bwrap
+def test_a_daemon_dies_with_the_bot_that_started_it(tmp_path: Path, tag: str) -> None:
+    script = """
+        import os, sys, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                sys.stdout.close()
+                time.sleep(60)
+            os._exit(0)
+        time.sleep(0.2)
+        print("forked", flush=True)
+    """
+    process = start(tmp_path, script)
+    assert process.read_line(soon()) == "forked"
+    deadline = soon(5)
+    while len(tagged(tag)) < 3 and time.monotonic() < deadline:  # bwrap, bot, daemon
+        time.sleep(0.02)
+    with pytest.raises(BotFault):
+        process.read_line(soon())  # the bot exits
+    process.stop()
+    deadline = soon(5)
+    while tagged(tag) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not tagged(tag)
+
+
+# -- limits ---------------------------------------------------------------------------
+
+@needs_bwrap
+def test_a_fork_bomb_stops_at_the_process_limit_and_loses_by_it(
+        tmp_path: Path, tag: str) -> None:
+    script = """
+        import os, time
+        print("go", flush=True)
+        made = 0
+        while True:
+            try:
+                if os.fork() == 0:
+                    time.sleep(60)
+                    os._exit(0)
+                made += 1
+            except OSError:
+                print("stopped at", made, flush=True)
+                time.sleep(60)
+    """
+    config = SandboxConfig(limits=SandboxLimits(processes=16))
+    process = start(tmp_path, script, config)
+    assert process.read_line(soon()) == "go"
+    with pytest.raises(BotFault) as fault:
+        process.read_line(soon())
+        process.read_line(soon())
+    assert fault.value.outcome is Outcome.PROCESS_LIMIT, fault.value
+    assert "limit of 16 processes" in fault.value.reason
+    process.kill()
+
+
+def test_limits_apply_without_bubblewrap_too(tmp_path: Path, tag: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ORGANISER_TOKEN", "env-secret")
+    script = """
+        import os, resource
+        print(resource.getrlimit(resource.RLIMIT_FSIZE)[0],
+              resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+              resource.getrlimit(resource.RLIMIT_CORE)[0], flush=True)
+        print("ORGANISER_TOKEN" in os.environ, flush=True)
+        try:
+            with open("big", "wb") as f:
+                f.write(b"x" * (3 << 20))
+            print("wrote it", flush=True)
+        except OSError as exc:  # Python ignores SIGXFSZ: the write fails instead
+            print("refused", exc.errno, flush=True)
+    """
+    config = SandboxConfig(limits=SandboxLimits(file_size=2 * MB, open_files=100))
+    process = start(tmp_path, script, config, MISSING)
+    assert process.read_line(soon()) == f"{2 * MB} 100 0"
+    assert process.read_line(soon()) == "False"
+    assert process.read_line(soon()) == "refused 27"  # EFBIG: the file size limit
+    assert (tmp_path / "out" / "work" / "bot" / "big").stat().st_size == 2 * MB
+    process.kill()
+
+
+@needs_bwrap
+def test_the_private_tmp_and_the_folders_have_their_limits(tmp_path: Path, tag: str) -> None:
+    script = """
+        import sys
+        try:
+            with open("/tmp/fill", "wb") as f:
+                for _ in range(8):
+                    f.write(b"x" * (1 << 20))
+                    f.flush()
+            print("tmp took 8 MB", flush=True)
+        except OSError as exc:
+            print("tmp full", exc.errno, flush=True)
+        open("state.bin", "wb").write(b"x" * (3 << 20))
+        print("done", flush=True)
+        sys.stdin.readline()
+    """
+    config = SandboxConfig(limits=SandboxLimits(tmp=4 * MB, folder=2 * MB))
+    process = start(tmp_path, script, config)
+    assert process.read_line(soon()) == "tmp full 28"  # ENOSPC
+    assert process.read_line(soon()) == "done"
+    with pytest.raises(BotFault) as fault:
+        process.end_turn()
+    assert fault.value.outcome is Outcome.FOLDER_LIMIT
+    assert fault.value.reason == "its folders hold 3.0 MB, over the limit of 2 MB"
+    process.kill()
+
+
+@pytest.mark.parametrize("stream", [1, 2])
+def test_flooding_an_output_is_a_protocol_error(tmp_path: Path, tag: str, stream: int) -> None:
+    script = f"""
+        import os, time
+        print("go", flush=True)
+        chunk = b"spam\\n" * 20000
+        while True:
+            os.write({stream}, chunk)
+        """
+    config = SandboxConfig(limits=SandboxLimits(output=2 * MB))
+    process = start(tmp_path, script, config, SUPPORT if SUPPORT.usable else MISSING)
+    assert process.read_line(soon()) == "go"
+    with pytest.raises(BotFault) as fault:
+        while True:
+            process.read_line(soon())
+    assert fault.value.outcome is Outcome.PROTOCOL_ERROR
+    assert "flooded its" in fault.value.reason and "more than 2 MB" in fault.value.reason
+    process.kill()
+
+
+# -- fair time -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("level", [SandboxLevel.AUTO, SandboxLevel.OFF])
+def test_a_suspended_bot_uses_no_cpu_until_it_is_written_to(
+        tmp_path: Path, tag: str, level: SandboxLevel) -> None:
+    script = """
+        import sys, threading
+        def spin():
+            while True:
+                pass
+        threading.Thread(target=spin, daemon=True).start()
+        for line in sys.stdin:
+            print("ok", line.strip(), flush=True)
+    """
+    process = start(tmp_path, script, SandboxConfig(level), suspend=True)
+    process.send("ping\n")
+    assert process.read_line(soon()) == "ok ping"
+    time.sleep(0.3)
+    assert process.cpu_time() > 0.1  # it thinks on its own turn
+    process.end_turn()
+    assert process.suspended
+    before = process.cpu_time()
+    time.sleep(0.5)
+    assert process.cpu_time() - before < 0.02  # not on the opponent's
+    process.send("pong\n")
+    assert not process.suspended
+    assert process.read_line(soon()) == "ok pong"
+    time.sleep(0.3)
+    assert process.cpu_time() - before > 0.1
+    process.end_turn()
+    process.stop(0.2)  # a suspended bot is continued to be stopped
+    assert process.returncode is not None
+
+
+def test_cpu_time_counts_the_bot_not_the_wall(tmp_path: Path, tag: str) -> None:
+    script = """
+        import sys, time
+        sys.stdin.readline()
+        end = time.process_time() + 0.3
+        while time.process_time() < end:
+            pass
+        time.sleep(0.5)
+        print("done", flush=True)
+    """
+    process = start(tmp_path, script)
+    before = process.cpu_time()
+    process.send("go\n")
+    assert process.read_line(soon()) == "done"
+    used = process.cpu_time() - before
+    assert 0.25 < used < 0.6, used
+    process.stop()
+
+
+def test_a_server_on_the_host_is_reachable_without_isolation(tmp_path: Path, tag: str) -> None:
+    # the contrast to the isolated bot above: the network test can fail
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+    thread = threading.Thread(target=lambda: accepted.append(server.accept()[0]))
+    thread.start()
+    script = f"""
+        import socket
+        socket.create_connection(("127.0.0.1", {server.getsockname()[1]}), timeout=2)
+        print("connected", flush=True)
+    """
+    process = start(tmp_path, script, SandboxConfig(SandboxLevel.OFF))
+    assert process.read_line(soon()) == "connected"
+    thread.join(5)
+    process.stop()
+    server.close()
+    assert accepted
+
+
+def test_plan_for_an_unusable_sandbox_in_auto_is_limits_only() -> None:
+    plan = plan_sandbox(SandboxConfig(), MISSING)
+    assert plan == SandboxPlan(SandboxConfig(), None, plan.missing)
+    assert plan.limits == SandboxLimits() and not plan.isolated
