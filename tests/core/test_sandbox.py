@@ -354,7 +354,7 @@ def test_flooding_an_output_is_a_protocol_error(tmp_path: Path, tag: str, stream
 # -- fair time -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("level", [SandboxLevel.AUTO, SandboxLevel.OFF])
-def test_a_suspended_bot_uses_no_cpu_until_it_is_written_to(
+def test_a_suspended_bot_uses_no_cpu_until_its_answer_is_awaited(
         tmp_path: Path, tag: str, level: SandboxLevel) -> None:
     script = """
         import sys, threading
@@ -375,14 +375,36 @@ def test_a_suspended_bot_uses_no_cpu_until_it_is_written_to(
     before = process.cpu_time()
     time.sleep(0.5)
     assert process.cpu_time() - before < 0.02  # not on the opponent's
-    process.send("pong\n")
+    process.send("pong\n")  # told while suspended: it reads it when it may run again
+    time.sleep(0.2)
+    assert process.suspended and process.cpu_time() - before < 0.02
+    assert process.read_line(soon()) == "ok pong"  # waiting for its answer resumes it
     assert not process.suspended
-    assert process.read_line(soon()) == "ok pong"
     time.sleep(0.3)
     assert process.cpu_time() - before > 0.1
     process.end_turn()
     process.stop(0.2)  # a suspended bot is continued to be stopped
     assert process.returncode is not None
+
+
+def test_a_suspended_bot_runs_when_what_it_is_told_fills_its_input(
+        tmp_path: Path, tag: str) -> None:
+    script = """
+        import sys
+        print("ready", flush=True)
+        total = 0
+        for line in sys.stdin:
+            total += len(line)
+            if total >= 300_000:
+                print("read", total, flush=True)
+    """
+    process = start(tmp_path, script, suspend=True)
+    assert process.read_line(soon()) == "ready"
+    process.end_turn()
+    for _ in range(30):  # 300 KB: far more than a pipe holds
+        process.send("x" * 9_999 + "\n", soon())
+    assert process.read_line(soon()) == "read 300000"
+    process.stop()
 
 
 def test_cpu_time_counts_the_bot_not_the_wall(tmp_path: Path, tag: str) -> None:

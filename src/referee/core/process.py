@@ -14,7 +14,8 @@ fill the disk; past ``output_limit`` bytes the bot is stopped for flooding.
 The bot starts in its sandbox (:mod:`referee.core.sandbox`, built by
 :mod:`referee.core.confine`). With ``suspend`` it is stopped (SIGSTOP of its process
 groups) when :meth:`BotProcess.end_turn` says its turn is over, and continued the moment
-it is written to or waited on; its CPU time is measured (``cpu_time``), and after every
+the referee waits for its answer (or its input pipe is full: what it is told meanwhile
+waits in the pipe); its CPU time is measured (``cpu_time``), and after every
 turn its folders are checked against the sandbox's folder limit.
 """
 
@@ -266,8 +267,8 @@ class BotProcess:
 
     # -- turns: suspension, CPU time, folders ----------------------------------------------
     def suspend(self) -> None:
-        """Stop the bot (SIGSTOP to its process groups) until it is written to or waited
-        on (:meth:`resume`); nothing if it is not running."""
+        """Stop the bot (SIGSTOP to its process groups) until the referee waits for its
+        answer (:meth:`resume`); nothing if it is not running."""
         if self.suspended or self._tree is None or not self.running:
             return
         for group in self._groups():
@@ -390,8 +391,6 @@ class BotProcess:
         Raises ``BotFault(CRASH)`` if the bot closed its input, ``BotFault(TIMEOUT)`` if
         it does not read its input before ``deadline`` (a ``time.monotonic()`` value).
         """
-        if self.suspended:
-            self.resume()
         data = text.encode()
         fd = self._stdin_fd
         try:
@@ -404,6 +403,7 @@ class BotProcess:
             self._send_rest(memoryview(data)[written:], deadline)
 
     def _send_rest(self, data: memoryview, deadline: float | None) -> None:
+        self.resume()  # a suspended bot must run to read what fills its input
         poller = select.poll()
         poller.register(self._stdin_fd, select.POLLOUT)
         while data:
