@@ -353,38 +353,48 @@ def test_flooding_an_output_is_a_protocol_error(tmp_path: Path, tag: str, stream
 
 # -- fair time -----------------------------------------------------------------------------
 
+PONDERING = """
+    import sys, threading, time
+    def ponder():
+        while True:
+            pass
+    threading.Thread(target=ponder, daemon=True).start()
+    for line in sys.stdin:
+        end = time.process_time() + 0.2
+        while time.process_time() < end:
+            pass
+        print("ok", line.strip(), flush=True)
+"""
+
+
 @pytest.mark.parametrize("level", [SandboxLevel.AUTO, SandboxLevel.OFF])
-def test_a_suspended_bot_uses_no_cpu_until_its_answer_is_awaited(
+def test_a_suspended_bot_runs_only_while_its_answer_is_awaited(
         tmp_path: Path, tag: str, level: SandboxLevel) -> None:
-    script = """
-        import sys, threading
-        def spin():
-            while True:
-                pass
-        threading.Thread(target=spin, daemon=True).start()
-        for line in sys.stdin:
-            print("ok", line.strip(), flush=True)
-    """
-    process = start(tmp_path, script, SandboxConfig(level), suspend=True)
+    process = start(tmp_path, PONDERING, SandboxConfig(level), suspend=True)
     process.send("ping\n")
     assert process.read_line(soon()) == "ok ping"
-    time.sleep(0.3)
-    assert process.cpu_time() > 0.1  # it thinks on its own turn
-    process.end_turn()
-    assert process.suspended
+    assert process.cpu_time() > 0.15  # it thinks on its own turn...
+    assert process.suspended  # ...and stops as soon as it has answered
     before = process.cpu_time()
-    time.sleep(0.5)
-    assert process.cpu_time() - before < 0.02  # not on the opponent's
+    time.sleep(0.4)
     process.send("pong\n")  # told while suspended: it reads it when it may run again
     time.sleep(0.2)
-    assert process.suspended and process.cpu_time() - before < 0.02
+    assert process.cpu_time() - before < 0.02  # not a moment on the opponent's time
     assert process.read_line(soon()) == "ok pong"  # waiting for its answer resumes it
-    assert not process.suspended
-    time.sleep(0.3)
-    assert process.cpu_time() - before > 0.1
-    process.end_turn()
+    assert process.cpu_time() - before > 0.15
     process.stop(0.2)  # a suspended bot is continued to be stopped
     assert process.returncode is not None
+
+
+def test_without_suspension_a_bot_ponders_on_the_opponents_time(
+        tmp_path: Path, tag: str) -> None:
+    process = start(tmp_path, PONDERING)
+    process.send("ping\n")
+    assert process.read_line(soon()) == "ok ping"
+    before = process.cpu_time()
+    time.sleep(0.4)
+    assert process.cpu_time() - before > 0.2 and not process.suspended
+    process.kill()
 
 
 def test_a_suspended_bot_runs_when_what_it_is_told_fills_its_input(
@@ -400,7 +410,7 @@ def test_a_suspended_bot_runs_when_what_it_is_told_fills_its_input(
     """
     process = start(tmp_path, script, suspend=True)
     assert process.read_line(soon()) == "ready"
-    process.end_turn()
+    assert process.suspended
     for _ in range(30):  # 300 KB: far more than a pipe holds
         process.send("x" * 9_999 + "\n", soon())
     assert process.read_line(soon()) == "read 300000"

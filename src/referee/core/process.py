@@ -12,11 +12,13 @@ The bot's stderr goes to a log file through a small drain thread that stops writ
 fill the disk; past ``output_limit`` bytes the bot is stopped for flooding.
 
 The bot starts in its sandbox (:mod:`referee.core.sandbox`, built by
-:mod:`referee.core.confine`). With ``suspend`` it is stopped (SIGSTOP of its process
-groups) when :meth:`BotProcess.end_turn` says its turn is over, and continued the moment
-the referee waits for its answer (or its input pipe is full: what it is told meanwhile
-waits in the pipe); its CPU time is measured (``cpu_time``), and after every
-turn its folders are checked against the sandbox's folder limit.
+:mod:`referee.core.confine`). With ``suspend`` (fair time, like Piskvork's "suspend the
+opponent's brain") it runs only while the referee waits for a line from it: it is
+stopped (SIGSTOP of its process groups) as soon as it has given the line, and continued
+(SIGCONT) the moment the referee waits again, or when what it is told fills its input
+pipe; what it is told meanwhile waits in the pipe. Its CPU time is measured
+(``cpu_time``), and after every turn (:meth:`BotProcess.end_turn`) its folders are
+checked against the sandbox's folder limit.
 """
 
 from __future__ import annotations
@@ -296,10 +298,8 @@ class BotProcess:
 
     def end_turn(self) -> None:
         """The bot's turn is over: check its folders (``BotFault(FOLDER_LIMIT)`` over
-        the sandbox's limit), then suspend it if it is suspended off-turn."""
+        the sandbox's limit)."""
         self.check_folders()
-        if self.suspend_off_turn:
-            self.suspend()
 
     def check_folders(self) -> None:
         """Raise ``BotFault(FOLDER_LIMIT)`` if the bot's folders (working folder and
@@ -430,16 +430,21 @@ class BotProcess:
         ``BotFault`` with TIMEOUT when it passes, CRASH when the bot exits or closes its
         output, MEMORY_LIMIT when the watchdog killed it. With ``keep_empty`` empty (or
         blank) lines are returned too, as ``""`` (protocols that end answers with one).
+
+        A bot suspended off-turn runs only while this waits for its line (see the module).
         """
-        if self.suspended:
-            self.resume()
         line = self._next_line(keep_empty)
-        while line is None:
-            if self._eof:
-                raise self._dead_fault("closed its output")
-            self._wait_readable(deadline)
-            self._fill()
-            line = self._next_line(keep_empty)
+        if line is None:
+            if self.suspended:
+                self.resume()
+            while line is None:
+                if self._eof:
+                    raise self._dead_fault("closed its output")
+                self._wait_readable(deadline)
+                self._fill()
+                line = self._next_line(keep_empty)
+        if self.suspend_off_turn:
+            self.suspend()
         return line
 
     def pending_line(self, *, keep_empty: bool = False) -> str | None:
