@@ -8,6 +8,10 @@ the record file on disk, and that no process of either brain is left running.
 Every process a test starts is tagged with an environment variable of its own, so a
 leftover is found by its environment even when it left the brain's session and lost its
 parent; the broken brain also lists its pid and its children's pids in ``pids.txt``.
+
+The brains run without the sandbox (``--sandbox off``), whose own process cleanup (a pid
+namespace) is tested in ``test_sandbox.py`` and ``tests/hostile/``: here the referee's
+cleanup of ordinary process trees is checked, pid by pid.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec
 from referee.core.process import DEFAULT_STDERR_CAP
 from referee.core.record import GameRecord
+from referee.core.sandbox import SandboxConfig, SandboxLevel
 from referee.games.gomoku.board import Rule
 from referee.games.gomoku.match import GomokuMatch, GomokuSettings
 from referee.games.gomoku.openings import Offsets
@@ -76,6 +81,8 @@ class Played:
         """Every command line the broken brain read."""
         return (self.work / "received.txt").read_text().splitlines()
 
+
+UNSANDBOXED = SandboxConfig(SandboxLevel.OFF)
 
 def alive(pids: Sequence[int]) -> list[int]:
     """The pids of ``pids`` still running (zombies are dead)."""
@@ -133,12 +140,12 @@ def play(
     """Play a match of the broken brain (in ``seat``) against the instant brain."""
     broken = PlayerSpec("broken", [sys.executable, str(BROKEN), "--mode", mode])
     instant = PlayerSpec(
-        "instant", [sys.executable, str(INSTANT), "--log", str(tmp_path / "instant-in.txt")]
+        "instant", [sys.executable, str(INSTANT), "--log", "instant-in.txt"]
     )
     players = [broken, instant] if seat == 0 else [instant, broken]
     settings = GomokuSettings(
         rule=rule, time=time_control, memory_limit=memory_limit, games=games,
-        openings=list(openings), end_grace=end_grace,
+        openings=list(openings), end_grace=end_grace, sandbox=UNSANDBOXED,
     )
     out = tmp_path / "out"
     started = time.monotonic()
@@ -307,7 +314,8 @@ def test_opponent_plays_on_in_the_next_game_after_a_fault(
     assert (played.out / "game-002.json").is_file()
     brains = played.broken_pids("brain")
     assert len(brains) == 2 and brains[0] != brains[1]
-    commands = re.findall(r"^b'(\w+)", (tmp_path / "instant-in.txt").read_text(), re.MULTILINE)
+    wire = tmp_path / "out" / "work" / "instant" / "instant-in.txt"
+    commands = re.findall(r"^b'(\w+)", wire.read_text(), re.MULTILINE)
     assert commands.count("START") == 1 and commands.count("RESTART") == 1
     assert "BEGIN" in commands[commands.index("RESTART"):]
     assert_no_leftovers(played)

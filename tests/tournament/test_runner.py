@@ -316,15 +316,17 @@ def test_players_are_pinned_to_their_cpus(tmp_path: Path) -> None:
         pytest.skip("no CPU affinity on this system")
     instant = Path(__file__).resolve().parents[1] / "brains" / "instant.py"
     wrapper = tmp_path / "pinned.py"  # notes its CPUs, then becomes the instant brain
-    wrapper.write_text(
+    wrapper.write_text(  # in its working folder: the only one it may write (sandbox)
         "import os, sys\n"
-        f"with open({str(tmp_path / 'cpus.txt')!r}, 'a') as f:\n"
+        "with open('cpus.txt', 'a') as f:\n"
         "    f.write(' '.join(map(str, sorted(os.sched_getaffinity(0)))) + '\\n')\n"
-        f"os.execv(sys.executable, [sys.executable, {str(instant)!r}])\n")
+        "os.execv(sys.executable, [sys.executable, sys.argv[1]])\n")
     path = tournament_file(tmp_path, players=1, player_lines=(
-        f'[[players]]\nname = "pinned"\ncommand = "{sys.executable} {wrapper}"\ncpus = [0]\n'))
+        f'[[players]]\nname = "pinned"\n'
+        f'command = "{sys.executable} {wrapper} {instant}"\ncpus = [0]\n'))
     run(path, tmp_path / "out")
-    seen = (tmp_path / "cpus.txt").read_text().split("\n")[:-1]
+    seen = [line for notes in (tmp_path / "out").rglob("cpus.txt")
+            for line in notes.read_text().split("\n")[:-1]]
     assert len(seen) == 3 and set(seen) == {"0"}  # the start-up check and both games
 
 

@@ -40,7 +40,7 @@ __all__ = ["LAUNCHER", "Confined", "confine", "trial_run"]
 LAUNCHER = """\
 import os, resource, sys
 spec, program, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
-uid = None
+uid = parent = None
 for item in filter(None, spec.split(',')):
     key, _, value = item.partition('=')
     if key.startswith('RLIMIT_'):
@@ -50,14 +50,16 @@ for item in filter(None, spec.split(',')):
     elif key == 'uid':
         uid = int(value)
     elif key == 'parent':
-        import ctypes
-        ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)
-        if os.getppid() != int(value):
-            os._exit(125)
+        parent = int(value)
 if uid is not None:
     os.setgroups([])
     os.setgid(uid)
     os.setuid(uid)
+if parent is not None:  # after setuid, which forgets it: die with the parent
+    import ctypes
+    ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(125)
 try:
     os.execv(program, argv)
 except OSError as exc:
@@ -132,12 +134,17 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
     if support.root:
         lease, uid = _lease_uid()
         spec.append(f"uid={uid}")
+        spec.append("parent=0")  # bubblewrap, outside the namespace, shows as 0
         for folder, _ in writable:
             _give(folder, uid)
     kept.update(HOME=str(cwd), TMPDIR="/tmp")
+    readable = _readable(plan.config, argv, program)
+    if support.root:
+        _check_others_may_read([program, *(a for a in argv[1:] if os.path.isabs(a)
+                                           and os.path.isfile(a))], readable)
     mounts = _Mounts()
     mounts.system()
-    mounts.readable(_readable(plan.config, argv, program))
+    mounts.readable(readable)
     mounts.hide([*hidden, Path.home()])
     for folder, inside in writable:
         mounts.bind(folder, inside, writable=True)
@@ -196,6 +203,31 @@ def _readable(config: SandboxConfig, argv: Sequence[str], program: str) -> list[
                 paths.add(path)
     paths.update(config.readable)
     return sorted((p for p in paths if p.exists()), key=lambda p: len(p.parts))
+
+
+def _check_others_may_read(files: Sequence[str], shown: Sequence[Path]) -> None:
+    """Raise ``BotFault(CRASH)`` naming the first of ``files`` that the bot's own user
+    (no groups) could not read: the file, or a folder on its way inside the folder that
+    shows it (folders above that are made anew, open to all)."""
+    for name in files:
+        path = Path(name)
+        top = max((p for p in shown if _within(path, p)), key=lambda p: len(p.parts),
+                  default=None)
+        if top is None:
+            continue
+        steps = [path, *(p for p in path.parents if _within(p, top))]
+        for step in steps:
+            try:
+                mode = step.stat().st_mode
+            except OSError:
+                continue
+            need = 0o004 if step == path else 0o001
+            if not mode & need:
+                what = "file" if step == path else "folder"
+                raise BotFault(Outcome.CRASH, f"cannot start {path.name}: the {what} {step} is "
+                               "not open to other users, as a sandboxed bot of a referee run "
+                               "by root must find it (chmod o+rX it, or run the referee as "
+                               "a normal user)")
 
 
 def _narrow(folder: Path) -> bool:

@@ -52,14 +52,19 @@ TOKEN_VAR = "REFEREE_BOT_TOKEN"
 
 def marked(token: str) -> list[int]:
     """Pids of live processes whose environment holds ``TOKEN_VAR=token``."""
-    needle = f"{TOKEN_VAR}={token}".encode()
+    return marked_any({token})
+
+
+def marked_any(tokens: Iterable[str]) -> list[int]:
+    """Pids of live processes whose environment holds ``TOKEN_VAR=`` one of ``tokens``."""
+    needles = {f"{TOKEN_VAR}={token}".encode() for token in tokens}
     found = []
     for name in os.listdir("/proc") if os.path.isdir("/proc") else ():
         if not name.isdigit():
             continue
         try:
             with open(f"/proc/{name}/environ", "rb") as f:
-                if needle in f.read().split(b"\0"):
+                if needles.intersection(f.read().split(b"\0")):
                     found.append(int(name))
         except OSError:
             continue
@@ -209,13 +214,13 @@ class ProcessTree:
 
     def kill(self) -> int:
         """SIGKILL every process of the tree; returns how many were signalled."""
-        with contextlib.suppress(OSError):
-            os.killpg(self.root_pid, signal.SIGKILL)
         if self.contained:  # the namespace's first process: the kernel kills the rest
-            bot = self.bot_pid()
+            bot = self.bot_pid()  # found while its parent, the root, still lives
             with contextlib.suppress(OSError):
                 if bot is not None:
                     os.kill(bot, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.killpg(self.root_pid, signal.SIGKILL)
         count = 0
         for _ in range(3):  # children may fork while we kill; sweep until none is left
             procs = [p for p in self.processes(thorough=True) if _alive(p)]

@@ -23,10 +23,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A seat's answer: the action (in the engine's terms) and the seconds it took."""
+    """A seat's answer: the action (in the engine's terms), the seconds it took and, for a
+    bot process, the seconds of CPU it used for it."""
 
     action: Any
     seconds: float
+    cpu: float | None = None
 
 
 class Engine(Protocol):
@@ -62,6 +64,10 @@ class Seat(Protocol):
     def request(self, engine: Any) -> Decision:
         """Ask the bot for its decision; raise ``BotFault`` if it misbehaves."""
 
+    def end_turn(self) -> None:
+        """The seat has decided: check what its bot may not exceed between turns (its
+        folders); raise ``BotFault`` if it did."""
+
     def observe(self, engine: Any, seat: int, action: Any) -> None:
         """Tell the bot about an action that was just applied (any seat's); raise
         ``BotFault`` if it misbehaves (the fault policy then applies to this seat)."""
@@ -82,6 +88,7 @@ def play_game(
         driver = seats[seat]
         try:
             decision = driver.request(engine)
+            driver.end_turn()
             illegal = engine.illegal_reason(seat, decision.action)
             if illegal is not None:
                 record.add_move(seat, engine.notation(decision.action), decision.seconds,
@@ -92,7 +99,11 @@ def play_game(
                 return record
             continue
         engine.apply(seat, decision.action)
-        record.add_move(seat, engine.notation(decision.action), decision.seconds)
+        if decision.cpu is None:
+            record.add_move(seat, engine.notation(decision.action), decision.seconds)
+        else:
+            record.add_move(seat, engine.notation(decision.action), decision.seconds,
+                            cpu_ms=round(decision.cpu * 1000, 1))
         for index, other in enumerate(seats):
             try:
                 other.observe(engine, seat, decision.action)

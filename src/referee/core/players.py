@@ -187,13 +187,15 @@ def readiness_check(player: PlayerSpec, task: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def trial_process(player: PlayerSpec, folder: Path, task: str) -> Iterator[BotProcess]:
-    """``player``'s program started for a :func:`readiness_check` of ``task`` (seed 0,
-    files tagged ``check-``), stopped when the block ends."""
+def trial_process(player: PlayerSpec, folder: Path, task: str,
+                  sandbox: SandboxPlan | None = None) -> Iterator[BotProcess]:
+    """``player``'s program started (in ``sandbox``, as it will play) for a
+    :func:`readiness_check` of ``task`` (seed 0, files tagged ``check-``), stopped when
+    the block ends."""
     process = None
     with readiness_check(player, task):
         try:
-            process = start_player(player, folder, seed=0, tag="check-")
+            process = start_player(player, folder, seed=0, tag="check-", sandbox=sandbox)
             yield process
         finally:
             if process is not None:

@@ -163,13 +163,16 @@ class BotProcess:
         self._stat_fd = -1
         self._cpu = 0.0
         self.started_at = 0.0
+        self.token = ""
+        """The mark in the environment of every process of the bot (set at start): a
+        crashed referee's successor finds them by it (``core.limits.marked``)."""
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
         """Spawn the program in its own session; raise ``BotFault(CRASH)`` if it cannot run."""
         if self.cwd is not None:
             self.cwd.mkdir(parents=True, exist_ok=True)
-        token = secrets.token_hex(12)  # marks the bot's processes, to find every one of them
+        token = self.token = secrets.token_hex(12)  # marks every process of the bot
         env = dict(self.env if self.env is not None else os.environ)
         env[TOKEN_VAR] = token
         if _stopping.is_set():

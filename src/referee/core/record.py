@@ -79,7 +79,8 @@ class GameRecord:
 
     ``scores`` has one entry per seat (1 win, 0.5 draw, 0 loss) once the game is over.
     ``offender`` is the seat whose fault ended the game (``None`` for a normal end);
-    ``faults`` are the faults a replacement survived (see ``Fault``).
+    ``faults`` are the faults a replacement survived (see ``Fault``). A move's ``info``
+    holds ``cpu_ms``, the CPU time its bot used for it, where it was measured.
     """
 
     game: str
@@ -100,6 +101,9 @@ class GameRecord:
     started_at: str = field(default_factory=_now)
     finished_at: str = ""
     referee_version: str = __version__
+    sandbox: str = ""
+    """Which protections were active (``SandboxPlan.describe``); empty in records of
+    earlier releases (and then left out of the file)."""
 
     # -- building -----------------------------------------------------------------------
     def add_move(self, seat: int, move: str, seconds: float, **info: Any) -> None:
@@ -160,6 +164,8 @@ class GameRecord:
         data["notes"] = [asdict(n) for n in self.notes]
         data["faults"] = [asdict(f) for f in self.faults]
         data["outcome"] = self.outcome.value if self.outcome else None
+        if not self.sandbox:
+            del data["sandbox"]
         return data
 
     @classmethod

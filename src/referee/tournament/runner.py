@@ -19,8 +19,11 @@ killed on resume.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import itertools
 import logging
+import os
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -29,7 +32,7 @@ from pathlib import Path
 import psutil
 
 from referee.core.adapter import GameTask
-from referee.core.limits import ProcessTree
+from referee.core.limits import ProcessTree, marked_any
 from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
 from referee.core.record import GameRecord
 from referee.core.standings import counted_points
@@ -240,7 +243,7 @@ class TournamentRunner:
                     started = psutil.Process(process.pid).create_time()
                 except psutil.Error:
                     return
-                self.store.note_process(process.pid, started, task.key)
+                self.store.note_process(process.pid, started, task.key, process.token)
 
         with spawn_listener(note):
             record = self.tournament.adapter.play(self.tournament.settings, task, work)
@@ -257,7 +260,8 @@ class TournamentRunner:
             self.store.set_meta("sprt_verdict", verdict)
 
     def _kill_orphans(self) -> None:
-        for pid, started in self.store.noted_processes():
+        noted = self.store.noted_bots()
+        for pid, started, _ in noted:
             try:
                 proc = psutil.Process(pid)
                 if abs(proc.create_time() - started) > 0.01:
@@ -266,6 +270,12 @@ class TournamentRunner:
                 continue
             log.warning("killing bot process %d left by an earlier run", pid)
             ProcessTree(pid).kill()
+        tokens = {token for _, _, token in noted if token}
+        # what outlived its first process (a sandbox's, cut off from it) carries its mark
+        for pid in marked_any(tokens) if tokens else ():
+            log.warning("killing bot process %d left by an earlier run", pid)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
         self.store.clear_processes()
 
 

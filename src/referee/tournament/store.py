@@ -55,7 +55,8 @@ CREATE INDEX IF NOT EXISTS games_finished ON games(finished_seq);
 CREATE TABLE IF NOT EXISTS byes (round INTEGER NOT NULL, player TEXT NOT NULL,
                                  PRIMARY KEY (round, player));
 CREATE TABLE IF NOT EXISTS processes (pid INTEGER NOT NULL, started REAL NOT NULL,
-                                      game TEXT NOT NULL, PRIMARY KEY (pid, started));
+                                      game TEXT NOT NULL, token TEXT,
+                                      PRIMARY KEY (pid, started));
 """
 
 
@@ -119,6 +120,8 @@ class Store:
         columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
         if "faults" not in columns:  # a store made before the column: add it, empty
             db.execute("ALTER TABLE games ADD COLUMN faults TEXT")
+        if "token" not in {row[1] for row in db.execute("PRAGMA table_info(processes)")}:
+            db.execute("ALTER TABLE processes ADD COLUMN token TEXT")
         self._db = db
         with self._transaction():
             self._put_default("schema", SCHEMA_VERSION)
@@ -378,11 +381,12 @@ class Store:
             yield self.record(row.key)
 
     # -- leftover processes -------------------------------------------------------------
-    def note_process(self, pid: int, started: float, game: str) -> None:
-        """Remember a bot process, so that a crashed referee's orphans can be killed."""
+    def note_process(self, pid: int, started: float, game: str, token: str = "") -> None:
+        """Remember a bot process (and the mark in its processes' environment), so that a
+        crashed referee's orphans can be killed."""
         with self._transaction() as db:
-            db.execute("INSERT OR IGNORE INTO processes(pid, started, game) VALUES (?, ?, ?)",
-                       (pid, started, game))
+            db.execute("INSERT OR IGNORE INTO processes(pid, started, game, token) "
+                       "VALUES (?, ?, ?, ?)", (pid, started, game, token or None))
 
     def forget_processes(self, game: str) -> None:
         """Forget the processes of a finished game."""
@@ -391,9 +395,13 @@ class Store:
 
     def noted_processes(self) -> list[tuple[int, float]]:
         """Processes noted and not forgotten (left by a crash)."""
+        return [(pid, started) for pid, started, _ in self.noted_bots()]
+
+    def noted_bots(self) -> list[tuple[int, float, str]]:
+        """Processes noted and not forgotten, with their marks (\"\" if none)."""
         with self._lock:
-            rows = self.db.execute("SELECT pid, started FROM processes").fetchall()
-        return [(int(p), float(s)) for p, s in rows]
+            rows = self.db.execute("SELECT pid, started, token FROM processes").fetchall()
+        return [(int(p), float(s), t or "") for p, s, t in rows]
 
     def clear_processes(self) -> None:
         """Forget every noted process."""

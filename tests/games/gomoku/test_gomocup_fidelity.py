@@ -41,8 +41,8 @@ def test_error_lines_around_a_move_do_not_forfeit(tmp_path: Path, when: str) -> 
 
 
 def test_caro5_is_rule_9_on_the_wire_and_in_the_record(tmp_path: Path) -> None:
-    log = tmp_path / "a.log"
-    players = [instant("a", "--log", str(log)), instant("b", "--order", "reverse")]
+    log = tmp_path / "out" / "work" / "a" / "wire.log"  # in its own (sandboxed) folder
+    players = [instant("a", "--log", "wire.log"), instant("b", "--order", "reverse")]
     settings = GomokuSettings(width=10, height=10, games=1, psq=False, rule=Rule.CARO5)
     [record] = GomokuMatch(players, settings, tmp_path / "out").run().records
     assert "b'INFO rule 9\\r\\n'" in log.read_text().splitlines()

@@ -24,11 +24,12 @@ GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden"
 
 
 def run(tmp_path: Path, extra: list[list[str]], **settings: object) -> list[str]:
-    """Play a match and return the two brains' logs."""
-    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    """Play a match and return the two brains' logs (each writes its own in its working
+    folder: the brains run sandboxed, as they would in a match)."""
+    logs = [tmp_path / "out" / "work" / name / "wire.log" for name in ("a", "b")]
     players = [
-        PlayerSpec(name, [sys.executable, str(BRAINS / "instant.py"), "--log", str(log), *more])
-        for name, log, more in zip(("a", "b"), logs, extra, strict=True)
+        PlayerSpec(name, [sys.executable, str(BRAINS / "instant.py"), "--log", "wire.log", *more])
+        for name, more in zip(("a", "b"), extra, strict=True)
     ]
     options: dict[str, object] = {"width": 10, "height": 10, "games": 1, "psq": False,
                                   "time": TimeControl(turn=2.0, tolerance=1.0, startup=10.0)}

@@ -21,8 +21,9 @@ from referee.core.errors import BotFault, ConfigError
 from referee.core.limits import megabytes
 from referee.core.match import forfeit, play_game
 from referee.core.outcome import Outcome
-from referee.core.players import PlayerSpec, start_player
+from referee.core.players import PlayerSpec, folder_name, start_player
 from referee.core.record import GameRecord, PlayerInfo
+from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
 from referee.games.gomoku.game import GomokuGame
 from referee.games.gomoku.openings import Offsets, place_opening
@@ -57,6 +58,9 @@ class GomokuSettings:
     psq: bool = True
     renju_judge: RenjuJudge = RenjuJudge.RIF
     draw_at_empty: int = 0
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    """The brains' sandbox; they are suspended off-turn unless it says otherwise (as
+    Piskvork and GomocupJudge suspend the brain that is not on move)."""
 
     def __post_init__(self) -> None:
         for name in ("width", "height"):
@@ -173,6 +177,8 @@ class GomokuMatch:
         self.write_files = write_files
         self._brains: list[Brain | None] = [None, None]
         self._record: GameRecord | None = None
+        self.sandbox = plan_sandbox(settings.sandbox)
+        self.suspend = settings.sandbox.suspends(True)
 
     # -- the match ----------------------------------------------------------------------
     def run(self) -> MatchResult:
@@ -235,6 +241,7 @@ class GomokuMatch:
             seed=s.seed,
             opening=[list(p) for p in opening],
             index=index + 1,
+            sandbox=self.sandbox.describe(self.suspend),
         )
         record.settings["black"] = None if s.swap2 else first
         record.settings["swap2_first"] = first if s.swap2 else None
@@ -283,10 +290,24 @@ class GomokuMatch:
         return sink
 
     def _spawn(self, seat: int, index: int) -> Brain:
-        process = start_player(self.players[seat], self.out_dir,
+        player = self.players[seat]
+        process = start_player(player, self.out_dir,
                                seed=self.settings.seed * 1_000_003 + index * 2 + seat,
-                               memory_limit=self.settings.memory_limit)
-        return Brain(process, self.players[seat].name, on_note=self._note(seat))
+                               memory_limit=self.settings.memory_limit,
+                               sandbox=self.sandbox, suspend=self.suspend,
+                               private=self._own_folder(player))
+        return Brain(process, player.name, on_note=self._note(seat))
+
+    def _own_folder(self, player: PlayerSpec) -> list[tuple[Path, Path]]:
+        """The INFO folder as an isolated brain has it: its own folder (under the
+        announced one, named after the player) seen at the announced path, so that
+        brains keep their files across games but never see each other's."""
+        folder = self.settings.folder
+        if folder is None or not self.sandbox.isolated:
+            return []
+        own = folder / folder_name(player.name)
+        own.mkdir(parents=True, exist_ok=True)
+        return [(own, folder)]
 
     def _ready(self, seat: int, index: int, clock: Clock) -> Brain:
         """A brain with an empty board of the right size and this game's INFO, timed."""

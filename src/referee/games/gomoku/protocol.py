@@ -267,6 +267,7 @@ class GomokuSeat:
         left = clock.time_left_ms()
         brain = self.brain
         moves = engine.board.moves
+        cpu = brain.process.cpu_time()
         try:
             if engine.phase is Phase.PLAY:
                 n = len(moves)
@@ -289,7 +290,11 @@ class GomokuSeat:
                                     f"{clip(brain.skipped)!r}, is not a move")
                 raise late from None
             raise
-        return Decision(action, clock.stop())
+        return Decision(action, clock.stop(), brain.process.cpu_time() - cpu)
+
+    def end_turn(self) -> None:
+        """Its folders are checked (over the limit: ``folder-limit``, Gomocup's FLE)."""
+        self.brain.process.end_turn()
 
     def _stones(self, engine: GomokuGame) -> list[tuple[int, int, int]]:
         own = engine.color_of(self.seat)

@@ -21,6 +21,7 @@ from referee.core.errors import BotFault, ConfigError
 from referee.core.players import PlayerSpec, trial_process
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
+from referee.core.sandbox import plan_sandbox
 from referee.games.mahjong.match import (
     BUILTIN_PLAYERS,
     MahjongSettings,
@@ -101,7 +102,8 @@ class MahjongAdapter(PointsGameAdapter[MahjongTable, MahjongSettings]):
         """Start the program, deal it a dealer's hand and ask for a discard; it must
         answer with a /throw of one of its tiles in time."""
         tiles = MahjongHand(make_wall(0)).hands[0]
-        with trial_process(player, work_dir, "play a hand") as process:
+        with trial_process(player, work_dir, "play a hand",
+                           plan_sandbox(settings.sandbox)) as process:
             deadline = time.monotonic() + settings.move_time
             process.send(f"/start MJ 1 {start_path(player.command, settings.start_path)}\n"
                          "/initGame EAST EAST 1 1 0\n"

@@ -28,6 +28,7 @@ from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, play_rotations, program_path, start_player
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
+from referee.core.sandbox import SandboxConfig, SandboxPlan, plan_sandbox
 from referee.games.mahjong.bots.policies import dummy_policy
 from referee.games.mahjong.protocol import event_lines, hand_start_lines, parse_action
 from referee.games.mahjong.rules import Action, MahjongGame, MahjongHand, Rules
@@ -60,6 +61,8 @@ class MahjongSettings:
     start_path: str = "program"
     """What ``/start`` names as the AI's path: ``program`` (the program a command runs, the
     framework's AIPath) or ``command`` (the whole command line)."""
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    """The AI programs' sandbox in local mode (not suspended off-turn unless it says so)."""
 
     def __post_init__(self) -> None:
         if self.takeover not in TAKEOVERS:
@@ -93,6 +96,9 @@ class DummySeat:
         assert seat is not None
         return Decision(dummy_policy(engine.hand.view(seat), self._rng), 0.0)
 
+    def end_turn(self) -> None:
+        """Nothing to check: the dummy is no process."""
+
     def observe(self, engine: MahjongGame, seat: int, action: object) -> None:
         """The dummy needs no news."""
 
@@ -117,6 +123,12 @@ class Channel(Protocol):
     def close(self, grace: float) -> None:
         """The hand's session is over (local mode stops the program)."""
 
+    def cpu_time(self) -> float | None:
+        """The CPU seconds the program has used (``None`` when it is not ours to see)."""
+
+    def end_turn(self) -> None:
+        """The client has answered: check its program's folders (local mode)."""
+
     @property
     def gone(self) -> bool:
         """Whether the client can never be reached again (a lost connection), so that a
@@ -133,20 +145,32 @@ class ProcessChannel:
     """An AI program started afresh for every hand (local mode)."""
 
     def __init__(self, player: PlayerSpec, folder: Path, seed: int, tag: str,
-                 names: str = "program") -> None:
+                 names: str = "program", sandbox: SandboxPlan | None = None,
+                 suspend: bool = False) -> None:
         self.player = player
         self.name = player.name
         self.command = start_path(player.command, names)
         self.folder = folder
         self.seed = seed
         self.tag = tag
+        self.sandbox = sandbox
+        self.suspend = suspend
         self.process: BotProcess | None = None
 
     def open(self, hand: int) -> None:
         """Start the program for this hand."""
         self.close(1.0)
         self.process = start_player(self.player, self.folder, seed=self.seed + hand,
-                                    tag=self.tag)
+                                    tag=self.tag, sandbox=self.sandbox, suspend=self.suspend)
+
+    def cpu_time(self) -> float | None:
+        """The CPU seconds of this hand's program."""
+        return self.process.cpu_time() if self.process is not None else None
+
+    def end_turn(self) -> None:
+        """Check the program's folders against the sandbox's limit."""
+        if self.process is not None:
+            self.process.end_turn()
 
     def send(self, text: str, deadline: float) -> None:
         """Write to the program's standard input."""
@@ -254,10 +278,17 @@ class ClientSeat:
         self._sync(engine)
         question = engine.hand.question
         assert question is not None
+        cpu = self.channel.cpu_time()
         start = time.monotonic()
         line = self.channel.read_line(start + self.settings.move_time)
         action: Action = parse_action(line, question.ask)
-        return Decision(action, time.monotonic() - start)
+        seconds = time.monotonic() - start
+        after = self.channel.cpu_time()
+        return Decision(action, seconds, None if cpu is None or after is None else after - cpu)
+
+    def end_turn(self) -> None:
+        """The client's folders are checked (local mode)."""
+        self.channel.end_turn()
 
     def observe(self, engine: MahjongGame, seat: int, action: object) -> None:
         """Tell the client what the action changed (``/exit`` at a hand's end; a new
@@ -281,6 +312,11 @@ class HandTakeover:
             return self.dummy.request(engine)
         self.name = self.client.name
         return self.client.request(engine)
+
+    def end_turn(self) -> None:
+        """The client's check, once it plays again."""
+        if self.name == self.client.name:
+            self.client.end_turn()
 
     def observe(self, engine: MahjongGame, seat: int, action: object) -> None:
         """The client hears nothing of the hand taken over, then everything again."""
@@ -341,8 +377,11 @@ def play_mahjong(players: Sequence[PlayerSpec], settings: MahjongSettings,
         raise ValueError("ICGA Mahjong takes four players")
     if record is None:
         record = new_record(players, settings)
+    plan = plan_sandbox(settings.sandbox)
+    suspend = settings.sandbox.suspends(False)
+    record.sandbox = plan.describe(suspend)
     channels = [ProcessChannel(p, folder, settings.seed * 4 + s, f"seat{s + 1}-",
-                               settings.start_path)
+                               settings.start_path, plan, suspend)
                 for s, p in enumerate(players)]
     return play_clients(channels, settings, record)
 

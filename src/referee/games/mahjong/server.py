@@ -205,6 +205,13 @@ class SocketChannel:
     def close(self, grace: float) -> None:
         """The hand's session is over: nothing to do (the wrapper stops its AI)."""
 
+    def cpu_time(self) -> float | None:
+        """Unknown: the AI runs on the client's machine."""
+        return None
+
+    def end_turn(self) -> None:
+        """Nothing to check here: the wrapper sandboxes its AI on the client's machine."""
+
 
 def _ms_until(deadline: float) -> int:
     """Milliseconds until ``deadline`` (at least 1 while it is ahead), 0 once passed."""

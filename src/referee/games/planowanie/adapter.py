@@ -14,6 +14,7 @@ from referee.core.clock import Clock
 from referee.core.players import PlayerSpec, readiness_check, start_player
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayView
+from referee.core.sandbox import plan_sandbox
 from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
 from referee.games.planowanie.protocol import PlayerProgram
 from referee.games.planowanie.replay import planowanie_replay
@@ -69,7 +70,8 @@ class PlanowanieAdapter(PointsGameAdapter[PlanowanieTable, PlanowanieSettings]):
         with readiness_check(player, "get ready for a game"):
             try:
                 process = start_player(player, work_dir, seed=0,
-                                       memory_limit=settings.memory_limit, tag="check-")
+                                       memory_limit=settings.memory_limit, tag="check-",
+                                       sandbox=plan_sandbox(settings.sandbox))
                 program = PlayerProgram(process, player.name, Clock(settings.time))
                 program.setup(settings.rules, 0)
             finally:

@@ -31,6 +31,7 @@ from referee.core.errors import BotFault, ConfigError
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, start_player
 from referee.core.process import BotProcess
+from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.core.text import parse_int
 from referee.games.planowanie.bots.player import Strategy
 from referee.games.planowanie.bots.random_player import RandomStrategy
@@ -93,6 +94,8 @@ class ConsoleConfig:
     """The game clock told with ``time_left`` (reported, not enforced)."""
     grace: float = 3.0
     """Seconds the program has to exit after ``quit`` before it is killed."""
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    """The program's sandbox, as in a match (never suspended: a person drives it)."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.seat < self.rules.players:
@@ -252,7 +255,8 @@ class ConsoleSession:
     def start(self) -> bool:
         """Start the program; ``False`` (and a note) if it cannot run."""
         try:
-            self.process = start_player(self.player, self.work_dir, seed=self.config.seed)
+            self.process = start_player(self.player, self.work_dir, seed=self.config.seed,
+                                        sandbox=plan_sandbox(self.config.sandbox))
         except BotFault as fault:
             self.say(f"! cannot start {self.player.name}: {fault.reason}")
             return False

@@ -22,6 +22,7 @@ from referee.core.match import forfeit, play_game
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, play_rotations, start_player
 from referee.core.record import GameRecord, PlayerInfo
+from referee.core.sandbox import SandboxConfig, SandboxPlan, plan_sandbox
 from referee.games.planowanie.protocol import PlanowanieSeat, PlayerProgram
 from referee.games.planowanie.rules import (
     Deck,
@@ -50,6 +51,8 @@ class PlanowanieSettings:
     memory_limit: int | None = None
     quit_at_end: bool = False
     end_grace: float = 1.0
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    """The programs' sandbox (not suspended off-turn unless it says so)."""
 
     @classmethod
     def from_options(cls, *, values: str = "23456789TJQKA", suits: str = "CDHS",
@@ -99,11 +102,14 @@ def play_planowanie(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
         seed=seed,
         index=index,
     )
+    plan = plan_sandbox(settings.sandbox)
+    suspend = settings.sandbox.suspends(False)
+    record.sandbox = plan.describe(suspend)
     engine = PlanowanieGame(rules, seed)
     programs: list[PlayerProgram] = []
     try:
         _start_and_play(players, settings, seed if bot_seed is None else bot_seed, work_dir,
-                        engine, programs, record)
+                        engine, programs, record, (plan, suspend))
     finally:
         for program in programs:
             program.finish(settings.end_grace, settings.quit_at_end)
@@ -115,13 +121,16 @@ def play_planowanie(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
 
 def _start_and_play(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
                     bot_seed: int, work_dir: Path, engine: PlanowanieGame,
-                    programs: list[PlayerProgram], record: GameRecord) -> None:
-    """Start every program (into ``programs``), set it up, play; a fault closes the record."""
+                    programs: list[PlayerProgram], record: GameRecord,
+                    sandbox: tuple[SandboxPlan, bool]) -> None:
+    """Start every program (into ``programs``) in ``sandbox`` (the plan, suspended or
+    not), set it up, play; a fault closes the record."""
     rules = settings.rules
     for seat, player in enumerate(players):
         try:
             process = start_player(player, work_dir, seed=bot_seed * 7 + seat,
-                                   memory_limit=settings.memory_limit, tag=f"{seat}-")
+                                   memory_limit=settings.memory_limit, tag=f"{seat}-",
+                                   sandbox=sandbox[0], suspend=sandbox[1])
         except BotFault as fault:
             forfeit(record, seat, rules.players, fault, player.name)
             return

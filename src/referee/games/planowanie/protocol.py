@@ -179,11 +179,18 @@ class PlanowanieSeat:
         """``set_cards`` if a deal begins, then ``time_left`` and the ``gen_`` command."""
         self._deal_cards(engine)
         table = engine.table
+        process = self.program.process
+        cpu = process.cpu_time()
         if table.phase is Phase.DECLARE:
             answer, seconds = self.program.decide("gen_declare")
-            return Decision(parse_declaration(answer, table.cards), seconds)
+            return Decision(parse_declaration(answer, table.cards), seconds,
+                            process.cpu_time() - cpu)
         answer, seconds = self.program.decide("gen_move")
-        return Decision(parse_card(answer, engine.rules), seconds)
+        return Decision(parse_card(answer, engine.rules), seconds, process.cpu_time() - cpu)
+
+    def end_turn(self) -> None:
+        """Its folders are checked against the sandbox's limit."""
+        self.program.process.end_turn()
 
     def observe(self, engine: PlanowanieGame, seat: int, action: Action) -> None:
         """``declare`` for every player once all have declared; ``play`` for every card."""

@@ -29,6 +29,7 @@ from referee.core.players import PlayerSpec, folder_name, trial_process
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
+from referee.core.sandbox import plan_sandbox
 from referee.games.riichi.match import (
     BUILTIN_PLAYERS,
     CLIP,
@@ -142,7 +143,8 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
         game = RiichiGame(match.rules, seed=CHECK_SEED)
         names = [player.name, "seat-2", "seat-3", "seat-4"]
         *greetings, draw = [{"type": "start_game", "names": names}, *game.events]
-        with trial_process(seated(player, 0), work_dir, "play a hand") as process:
+        with trial_process(seated(player, 0), work_dir, "play a hand",
+                           plan_sandbox(match.sandbox)) as process:
             wait = match.startup_time
             for event in greetings:
                 answer = _exchange(process, mask_event(event, 0), time.monotonic() + wait)

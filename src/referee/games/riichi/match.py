@@ -38,6 +38,7 @@ from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, play_rotations, start_player
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
+from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.games.riichi.bots import greedy, tsumogiri
 from referee.games.riichi.bots.player import Policy, View, decide
 from referee.games.riichi.logrules import start_game_event
@@ -85,6 +86,8 @@ class RiichiMatchSettings:
     batched: tuple[bool, ...] = (False, False, False, False)
     max_failures: int = 5
     startup_time: float = 20.0
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    """The bots' sandbox (not suspended off-turn unless it says so)."""
 
     def __post_init__(self) -> None:
         if self.decision_time <= 0:
@@ -207,6 +210,10 @@ class _Seat:
         assert self.process is not None
         self.process.send(json.dumps(data, separators=(",", ":")) + "\n", deadline)
 
+    def cpu(self) -> float:
+        """The CPU seconds the bot has used so far."""
+        return self.process.cpu_time() if self.process is not None else 0.0
+
     def read(self, deadline: float) -> str:
         """The next fresh answer (late ones skipped). The bots are read one after another
         against one deadline: an answer already in the pipe when the deadline has passed
@@ -283,14 +290,16 @@ class _Referee:
             self.failure(seat, "unasked", "an answer where nothing was asked", line)
 
     def exchange(self, chunk: list[dict[str, Any]], pending: set[int],
-                 over: bool) -> dict[int, tuple[str | None, float]]:
-        """Tell every live bot the chunk; the answers (line, seconds) of the pending ones."""
-        answers: dict[int, tuple[str | None, float]] = {}
+                 over: bool) -> dict[int, tuple[str | None, float, float | None]]:
+        """Tell every live bot the chunk; the answers (line, seconds, CPU seconds) of the
+        pending ones."""
+        answers: dict[int, tuple[str | None, float, float | None]] = {}
         plain = [s for s in self.seats if s.alive and not s.batched]
         for i, event in enumerate(chunk):
             last = i == len(chunk) - 1
             deadline = self.deadline()
             start = time.monotonic()
+            cpu = {s.seat: s.cpu() for s in plain if last and s.seat in pending}
             for s in plain:
                 if s.alive:
                     try:
@@ -306,10 +315,10 @@ class _Referee:
                 except BotFault as fault:
                     self.fault(s.seat, fault, decision)
                     if decision:
-                        answers[s.seat] = (None, time.monotonic() - start)
+                        answers[s.seat] = (None, time.monotonic() - start, None)
                     continue
                 if decision:
-                    answers[s.seat] = (line, time.monotonic() - start)
+                    answers[s.seat] = (line, time.monotonic() - start, s.cpu() - cpu[s.seat])
                 else:
                     self.check_none(s.seat, line)
             self.first = False
@@ -322,16 +331,17 @@ class _Referee:
             batch, s.buffer = s.buffer, []
             deadline = self.deadline()
             start = time.monotonic()
+            before = s.cpu()
             try:
                 s.send(batch, deadline)
                 line = s.read(deadline)
             except BotFault as fault:
                 self.fault(s.seat, fault, s.seat in pending)
                 if s.seat in pending:
-                    answers[s.seat] = (None, time.monotonic() - start)
+                    answers[s.seat] = (None, time.monotonic() - start, None)
                 continue
             if s.seat in pending:
-                answers[s.seat] = (line, time.monotonic() - start)
+                answers[s.seat] = (line, time.monotonic() - start, s.cpu() - before)
             else:
                 self.check_none(s.seat, line)
         return answers
@@ -364,14 +374,28 @@ class _Referee:
             for seat in sorted(pending):
                 legal = game.legal_actions(seat)
                 state = self.seats[seat]
+                cpu: float | None = None
                 if seat in answers and not state.forfeited:
-                    line, seconds = answers[seat]
+                    line, seconds, cpu = answers[seat]
                     action = self.action(seat, line, legal)
+                    self.end_turn(seat)
                 else:
                     action, seconds = safe_default(legal), 0.0
                 if action.type != "none":
-                    self.record.add_move(seat, json.dumps(action_to_mjai(action)), seconds)
+                    info = {} if cpu is None else {"cpu_ms": round(cpu * 1000, 1)}
+                    self.record.add_move(seat, json.dumps(action_to_mjai(action)), seconds,
+                                         **info)
                 game.apply(seat, action)
+
+    def end_turn(self, seat: int) -> None:
+        """After a seat's decision: its folders over the sandbox's limit forfeit it."""
+        state = self.seats[seat]
+        if state.process is None or state.forfeited:
+            return
+        try:
+            state.process.end_turn()
+        except BotFault as fault:
+            self.forfeit(seat, f"{fault.outcome.value}: {fault.reason}")
 
 
 
@@ -397,6 +421,9 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
     if len(players) != 4:
         raise ValueError("Riichi mahjong takes four players")
     record = new_record(players, settings)
+    plan = plan_sandbox(settings.sandbox)
+    suspend = settings.sandbox.suspends(False)
+    record.sandbox = plan.describe(suspend)
     game = RiichiGame(settings.rules, seed=settings.seed)
     seats: list[_Seat] = []
     referee = _Referee(game, seats, settings, record)
@@ -405,7 +432,7 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
             try:
                 process: BotProcess | None = start_player(
                     seated(player, s), folder, seed=settings.seed * 4 + s,
-                    tag=f"seat{s + 1}-")
+                    tag=f"seat{s + 1}-", sandbox=plan, suspend=suspend)
             except BotFault as fault:
                 process = None
                 seats.append(_Seat(s, None, settings.batched[s]))
@@ -446,8 +473,7 @@ def run_match(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, rota
 
     def play(seated: list[PlayerSpec], number: int) -> GameRecord:
         batched = tuple(settings.batched[(s + number) % 4] for s in range(4))
-        here = RiichiMatchSettings(settings.rules, settings.seed, settings.decision_time,
-                                   batched, settings.max_failures, settings.startup_time)
+        here = replace(settings, batched=batched)
         return play_riichi(seated, here, out_dir / f"game-{number + 1}",
                            out_dir / f"game-{number + 1:03d}.mjson.gz")
 
