@@ -25,6 +25,9 @@ records as a note, or a line on stderr, which goes to the bot's log). Modes:
   until they hold more than BYTES (default 21 MB), then plays on.
 - ``busy``: a thread computes without end; at each turn it reports the CPU time it used
   since the end of its previous turn (from ``/proc/self/stat``: ``busy-cpu-ms N``).
+- ``busy-escape``: as ``busy``, but the computing is done by a child process that leaves
+  the bot's process group and session (``setsid``), a new one made at each of its turns
+  just before it answers; at each turn it reports the CPU time the last one used.
 - ``endless-line``: at its first turn prints one line that never ends.
 - ``daemon``: at its first turn double-forks a daemon that sleeps for minutes, then exits.
 - ``ignore-term``: ignores SIGTERM, SIGINT and SIGHUP from the start, plays on, and does
@@ -44,13 +47,13 @@ import time
 from collections.abc import Callable
 
 MODES = ("ok", "slow", "fork-bomb", "snoop", "net", "kill-all", "big-file", "big-folder",
-         "busy", "endless-line", "daemon", "ignore-term")
+         "busy", "busy-escape", "endless-line", "daemon", "ignore-term")
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds() -> float:
-    """CPU seconds (user + system) of this process, every thread, from /proc/self/stat."""
-    with open("/proc/self/stat", "rb") as stat:
+def cpu_seconds(pid: int | str = "self") -> float:
+    """CPU seconds (user + system) of a process (this one), all its threads, from /proc."""
+    with open(f"/proc/{pid}/stat", "rb") as stat:
         data = stat.read()
     fields = data[data.rfind(b")") + 2:].split()
     return (int(fields[11]) + int(fields[12])) / _CLK_TCK
@@ -72,13 +75,15 @@ class Hostility:
         self.report = report
         self.turns = 0
         self.cpu_at_end: float | None = None
+        self.worker = 0
+        """The child that computes off-turn (``busy-escape``)."""
         if self.mode == "ignore-term":
             for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
                 signal.signal(sig, signal.SIG_IGN)
 
     def started(self) -> None:
         """The game starts: a busy bot starts computing."""
-        if self.mode == "busy" and self.turns == 0 and self.cpu_at_end is None:
+        if self.mode == "busy" and self.cpu_at_end is None:
             threading.Thread(target=_spin, daemon=True).start()
             self.cpu_at_end = cpu_seconds()
 
@@ -90,6 +95,8 @@ class Hostility:
             assert self.cpu_at_end is not None
             used = (cpu_seconds() - self.cpu_at_end) * 1000
             self.report(f"busy-cpu-ms {used:.0f}")
+        elif self.mode == "busy-escape":
+            self._new_worker()
         elif self.mode == "slow":
             time.sleep(float(self.args[0]) if self.args else 0.2)
         if self.turns == 1:
@@ -107,6 +114,19 @@ class Hostility:
         if self.mode == "ignore-term":
             while True:
                 time.sleep(60)
+
+    def _new_worker(self) -> None:
+        """Report the last worker's CPU time and end it; start a new one in a session of
+        its own (``busy-escape``)."""
+        if self.worker:
+            used = cpu_seconds(self.worker) * 1000
+            os.kill(self.worker, signal.SIGKILL)
+            os.waitpid(self.worker, 0)
+            self.report(f"busy-cpu-ms {used:.0f}")
+        self.worker = os.fork()
+        if self.worker == 0:
+            os.setsid()
+            _spin()
 
     # -- the acts -------------------------------------------------------------------------
     def _fork_bomb(self) -> None:
