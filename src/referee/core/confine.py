@@ -7,14 +7,16 @@ the bot's own user id when the referee is root, then executes the bot. Without
 bubblewrap the launcher alone sets the limits (and asks to die with the referee).
 
 What an isolated bot sees (a whitelist, :class:`_Mounts`): the system read-only
-(``/usr``, ``/etc``, ``/lib*``, ``/bin``, ``/sbin``, ``/sys``), a private ``/tmp`` of
-limited size, its own ``/proc`` and a minimal ``/dev``; the Python and the referee that
-run the built-in bots; its program's folder and the folders of the files its command
-line names, read-only; its working folder (and any private folder a game gives it)
-read-write. The output folder (other bots' folders, logs, the tournament store) and
-``$HOME`` are covered by empty folders wherever a readable path would show them. It has
-no network (its own network namespace: no sockets of the host either), its own process
-ids (it cannot see or signal the referee or other bots), and it dies with the referee.
+(``/usr``, ``/etc``, ``/lib*``, ``/bin``, ``/sbin``, ``/sys``), a private ``/tmp`` and
+``/dev/shm`` of limited size, its own ``/proc`` and a minimal ``/dev``; the Python and the
+referee that run the built-in bots; its program's folder and the folders of the files its
+command line names, read-only (never the host's ``/tmp``, ``/dev`` or ``/proc``: a file
+there shows alone, or not at all); its working folder (and any private folder a game
+gives it) read-write. Everything else bubblewrap makes is read-only. The output folder
+(other bots' folders, logs, the tournament store) and ``$HOME`` are covered by empty
+folders wherever a readable path would show them. It has no network (its own network
+namespace: no sockets of the host either), its own process ids (it cannot see or signal
+the referee or other bots), and it dies with the referee.
 """
 
 from __future__ import annotations
@@ -157,9 +159,14 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
         args.append("--unshare-user")
         if support.disable_userns:
             args.append("--disable-userns")
-    args += [*mounts.args, "--size", str(limits.tmp), "--perms", "1777", "--tmpfs", "/tmp",
-             *mounts.after_tmp, "--chdir", str(cwd)]
+    args += [*mounts.args, *_private_tmpfs("/tmp", limits.tmp), *mounts.after_tmp,
+             *_private_tmpfs("/dev/shm", limits.tmp), *mounts.sealed(), "--chdir", str(cwd)]
     return Confined(args + _launcher(spec, program, argv), kept, None, True, lease)
+
+
+def _private_tmpfs(path: str, size: int) -> list[str]:
+    """A private, writable folder of ``size`` bytes at most (in memory)."""
+    return ["--size", str(size), "--perms", "1777", "--tmpfs", path]
 
 
 def _launcher(spec: Sequence[str], program: str, argv: Sequence[str]) -> list[str]:
@@ -194,7 +201,7 @@ def _readable(config: SandboxConfig, argv: Sequence[str], program: str) -> list[
         paths.add(parent.parent if parent.name == "bin" and _narrow(parent.parent)
                   else parent if _narrow(parent) else path)
     for arg in argv[1:]:
-        if os.path.isabs(arg) and os.path.exists(arg):
+        if os.path.isabs(arg) and os.path.exists(arg) and not _in_own_dirs(Path(arg)):
             path = Path(os.path.normpath(arg))
             folder = path if path.is_dir() else path.parent
             if _narrow(folder):
@@ -231,9 +238,17 @@ def _check_others_may_read(files: Sequence[str], shown: Sequence[Path]) -> None:
 
 
 def _narrow(folder: Path) -> bool:
-    """Whether a folder may be shown whole: not ``/``, not ``$HOME`` or above it."""
+    """Whether a folder may be shown whole: not ``/``, not ``$HOME`` or above it, not the
+    host's ``/tmp``, ``/dev`` or ``/proc`` (the bot has its own)."""
     home = Path.home()
-    return folder != Path("/") and not _within(home, folder)
+    return (folder not in (Path("/"), Path("/tmp")) and not _within(home, folder)
+            and not _in_own_dirs(folder))
+
+
+def _in_own_dirs(path: Path) -> bool:
+    """Whether ``path`` lies in ``/dev`` or ``/proc``, which every isolated bot has of its
+    own (a file named there on its command line, ``/dev/null``, is the bot's own)."""
+    return any(_within(path, Path(own)) for own in ("/dev", "/proc"))
 
 
 def _within(path: Path, folder: Path) -> bool:
@@ -250,6 +265,8 @@ class _Mounts:
         self._mounts: list[tuple[Path, bool]] = [(Path("/"), False)]
         """(mount point, shows the host's files) in mount order."""
         self._tmp_done = False
+        self._covers: list[Path] = []
+        """The empty folders over hidden paths (sealed read-only at the end)."""
 
     def _shows_host(self, path: Path) -> bool:
         """Whether ``path`` in the sandbox lies in a read-only view of the host's
@@ -294,7 +311,17 @@ class _Mounts:
         for path in paths:
             if path.is_dir() and self._shows_host(path):
                 self.after_tmp += ["--tmpfs", str(path)]
+                self._covers.append(path)
                 self._mounts.append((path, False))
+
+    def sealed(self) -> list[str]:
+        """The last options: every folder bubblewrap made (the root, ``/dev``, the
+        covers over hidden paths) read-only. As a normal user the bot owns them, and
+        they are memory it could otherwise fill without limit."""
+        args = []
+        for point in [*self._covers, Path("/dev"), Path("/")]:
+            args += ["--remount-ro", str(point)]
+        return args
 
     def bind(self, folder: Path, inside: Path, writable: bool) -> None:
         """``folder`` seen at ``inside`` (read-write if ``writable``)."""
