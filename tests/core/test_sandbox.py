@@ -199,8 +199,9 @@ def test_a_bot_killing_every_process_it_can_harms_nobody(tmp_path: Path, tag: st
     """)
     victim.send("?\n")
     assert victim.read_line(soon()) == "alive"
-    targets = (-1, os.getpid(), os.getppid(), victim.pid, victim._groups() and
-               min(victim._groups()))
+    assert victim._tree is not None
+    bot = victim._tree.bot_pid()
+    targets = (-1, os.getpid(), os.getppid(), victim.pid, bot)
     script = f"""
         import os, signal
         hits = []

@@ -83,10 +83,6 @@ def test_a_suspended_brain_gets_no_cpu_on_its_opponents_turn(
     assert min(free) >= OPPONENT_TIME * 1000 / 2, free  # the contrast: it can fail
 
 
-@pytest.mark.xfail(strict=True, reason="core: suspend() stops the process groups the "
-                   "referee knows; a child that has just left them (setsid) computes on "
-                   "the opponent's turn (isolated: until the watchdog's next look; with "
-                   "the limits only: always)")
 @pytest.mark.parametrize("support", supports())
 def test_a_worker_that_leaves_the_process_group_is_suspended_too(
         tmp_path: Path, tag: str, support: SandboxSupport) -> None:

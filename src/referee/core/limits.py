@@ -121,6 +121,9 @@ class ProcessTree:
         """The process groups of the bot (``suspend`` stops each), refreshed by
         :meth:`processes`."""
         self._seen: dict[int, float] = {}
+        self._children_fds: dict[str, int] = {}
+        self._bot: int | None = None
+        self._bot_fd = -1
         self._lock = threading.Lock()
         try:
             root = psutil.Process(root_pid)
@@ -185,17 +188,113 @@ class ProcessTree:
         if groups:
             self.groups = frozenset(groups)
 
+    def stop(self) -> frozenset[int]:
+        """SIGSTOP the whole tree (its process groups and every descendant, including
+        any that left them with ``setsid``), sweeping again until no new process appears
+        (a stopped process cannot fork); returns the pids stopped, for :meth:`cont`."""
+        for group in self.groups:
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGSTOP)
+        if self.contained and not self._signal_bot(signal.SIGSTOP):
+            return frozenset()
+        top = self._bot if self.contained else self.root_pid
+        assert top is not None
+        stopped: set[int] = set()
+        for _ in range(8):
+            new = {top, *self._descendants(top)} - stopped
+            if not new:
+                break
+            for pid in new:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGSTOP)
+            stopped |= new
+        return frozenset(stopped)
+
+    def _descendants(self, pid: int) -> list[int]:
+        """As :func:`descendants`, keeping the kernel's children lists open between calls
+        (suspension walks the tree at every turn; a dead task's list fails and is
+        dropped, so a reused pid is read afresh)."""
+        found: list[int] = []
+        todo = [pid]
+        fds = self._children_fds
+        while todo:
+            parent = todo.pop()
+            try:
+                tasks = os.listdir(f"/proc/{parent}/task")
+            except OSError:
+                continue
+            for task in tasks:
+                key = f"{parent}/task/{task}"
+                fd = fds.get(key)
+                try:
+                    if fd is None:
+                        fd = os.open(f"/proc/{key}/children", os.O_RDONLY)
+                        if len(fds) < 256:
+                            fds[key] = fd
+                    data = os.pread(fd, 1 << 16, 0)
+                except OSError:
+                    self._drop_fd(key, fd)
+                    continue
+                if key not in fds:
+                    os.close(fd)
+                children = [int(c) for c in data.split()]
+                found += children
+                todo += children
+        return found
+
+    def _drop_fd(self, key: str, fd: int | None) -> None:
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._children_fds.pop(key, None)
+
+    def close(self) -> None:
+        """Close the children lists kept open (the tree is no longer walked)."""
+        for key, fd in list(self._children_fds.items()):
+            self._drop_fd(key, fd)
+        if self._bot_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._bot_fd)
+            self._bot_fd = -1
+
+    def cont(self, stopped: frozenset[int]) -> None:
+        """SIGCONT what :meth:`stop` stopped (and the process groups)."""
+        for group in self.groups:
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGCONT)
+        for pid in stopped:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGCONT)
+
     def bot_pid(self) -> int | None:
         """The bot's own process: the root, or in a pid namespace the root's child (the
-        sandbox's first process); ``None`` if it is not running yet."""
+        sandbox's first process, which stays the same: remembered once found); ``None``
+        if it is not running yet."""
         if not self.contained:
             return self.root_pid
+        if self._bot is None:
+            try:
+                with open(f"/proc/{self.root_pid}/task/{self.root_pid}/children", "rb") as f:
+                    children = f.read().split()
+            except OSError:
+                return None
+            if not children:
+                return None
+            self._bot = int(children[0])
+            with contextlib.suppress(OSError):  # signals by it cannot reach a reused pid
+                self._bot_fd = os.pidfd_open(self._bot)
+        return self._bot
+
+    def _signal_bot(self, sig: int) -> bool:
+        """Send ``sig`` to the contained bot's first process through its pidfd (never to
+        a process that reused its pid); whether it still runs."""
+        if self.bot_pid() is None or self._bot_fd < 0:
+            return False
         try:
-            with open(f"/proc/{self.root_pid}/task/{self.root_pid}/children", "rb") as f:
-                children = f.read().split()
+            signal.pidfd_send_signal(self._bot_fd, sig)
         except OSError:
-            return None
-        return int(children[0]) if children else None
+            return False
+        return True
 
     def count(self) -> int:
         """How many processes of the bot are alive (a sandbox's own launcher left out)."""
@@ -215,10 +314,7 @@ class ProcessTree:
     def kill(self) -> int:
         """SIGKILL every process of the tree; returns how many were signalled."""
         if self.contained:  # the namespace's first process: the kernel kills the rest
-            bot = self.bot_pid()  # found while its parent, the root, still lives
-            with contextlib.suppress(OSError):
-                if bot is not None:
-                    os.kill(bot, signal.SIGKILL)
+            self._signal_bot(signal.SIGKILL)  # found while its parent, the root, lived
         with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
         count = 0

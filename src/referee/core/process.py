@@ -164,6 +164,7 @@ class BotProcess:
         self._cpu = 0.0
         self.started_at = 0.0
         self.token = ""
+        self._stopped: frozenset[int] = frozenset()
         """The mark in the environment of every process of the bot (set at start): a
         crashed referee's successor finds them by it (``core.limits.marked``)."""
 
@@ -272,32 +273,30 @@ class BotProcess:
 
     # -- turns: suspension, CPU time, folders ----------------------------------------------
     def suspend(self) -> None:
-        """Stop the bot (SIGSTOP to its process groups) until the referee waits for its
-        answer (:meth:`resume`); nothing if it is not running."""
+        """Stop the bot (SIGSTOP to every process of its tree, also those that left its
+        process group) until the referee waits for its answer (:meth:`resume`); nothing
+        if it is not running."""
         if self.suspended or self._tree is None or not self.running:
             return
-        for group in self._groups():
-            with contextlib.suppress(OSError):
-                os.killpg(group, signal.SIGSTOP)
+        self._refresh_groups()
+        self._stopped = self._tree.stop()
         self.suspended = True
 
     def resume(self) -> None:
-        """Continue a suspended bot (SIGCONT to its process groups)."""
+        """Continue a suspended bot (SIGCONT to what :meth:`suspend` stopped)."""
         if not self.suspended or self._tree is None:
             return
         self.suspended = False
-        for group in self._groups():
-            with contextlib.suppress(OSError):
-                os.killpg(group, signal.SIGCONT)
+        self._tree.cont(self._stopped)
+        self._stopped = frozenset()
 
-    def _groups(self) -> frozenset[int]:
+    def _refresh_groups(self) -> None:
         tree = self._tree
         assert tree is not None
         if tree.contained and tree.root_pid in tree.groups:  # not looked for yet
             bot = tree.bot_pid()
             if bot is not None:
                 tree.groups = frozenset({bot})
-        return tree.groups
 
     def end_turn(self) -> None:
         """The bot's turn is over: check its folders (``BotFault(FOLDER_LIMIT)`` over
@@ -354,6 +353,7 @@ class BotProcess:
         if self._tree is not None:
             self.watchdog.unwatch(self._tree)
             self._tree.kill()
+            self._tree.close()
         self.suspended = False
         with contextlib.suppress(OSError):
             self._proc.kill()
