@@ -12,6 +12,7 @@ way of writing its default and one help text everywhere.
 | memory of a program's process tree | ``--memory SIZE`` | ``400M``, ``1G``; bare: MB; ``0``: none |
 | work done at once | ``-j, --jobs N`` | processes, games or CPUs |
 | a summary for programs | ``--json`` | one JSON object on standard output |
+| how programs are confined | ``--sandbox LEVEL`` and the ``--max-*`` limits | see docs/sandbox.md |
 
 Durations need their unit (``5`` alone could be seconds or milliseconds). Spellings of
 earlier releases (``--timeout-turn`` in milliseconds, ``--decision-time`` in seconds, a
@@ -32,12 +33,13 @@ import click
 from click.core import ParameterSource
 
 from referee.cli.support import warn
+from referee.core.errors import ConfigError
+from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, check_readable
 from referee.core.text import parse_size, size_has_unit
 
 __all__ = ["Duration", "Size", "game_time_option", "jobs_option", "json_option",
            "memory_option", "move_time_option", "out_option", "output_file_option", "renamed",
-           "seed_option",
-           "startup_option", "tolerance_option"]
+           "sandbox_options", "seed_option", "startup_option", "tolerance_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -210,3 +212,67 @@ def json_option(command: F) -> F:
     return click.option("--json", "json_mode", is_flag=True,
                         help="Print a machine-readable summary (one JSON object) on "
                              "standard output; what people read goes to stderr.")(command)
+
+
+_SANDBOX_KEYS = ("sandbox_level", "max_processes", "max_file_size", "max_folder",
+                 "sandbox_read", "suspend")
+
+
+def sandbox_options(suspend_default: str | None) -> Callable[[F], F]:
+    """The sandbox of the programs a command starts (docs/sandbox.md), given to the
+    command as one parameter ``sandbox`` (a ``SandboxConfig``): ``--sandbox
+    auto|strict|off``, ``--max-processes N``, ``--max-file-size SIZE``, ``--max-folder
+    SIZE``, ``--sandbox-read PATH`` (repeatable) and ``--suspend/--no-suspend``
+    (``suspend_default`` says the game's default in the help; ``None``: no such option,
+    as where a person drives the program)."""
+    defaults = SandboxLimits()
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            values = {key: kwargs.pop(key, None) for key in _SANDBOX_KEYS}
+            try:
+                kwargs["sandbox"] = SandboxConfig(
+                    level=SandboxLevel.parse(values["sandbox_level"]),
+                    limits=SandboxLimits(processes=values["max_processes"],
+                                         file_size=values["max_file_size"],
+                                         folder=values["max_folder"]),
+                    readable=check_readable([Path(p) for p in values["sandbox_read"]]),
+                    suspend=values["suspend"])
+            except ConfigError as exc:
+                raise click.UsageError(str(exc)) from None
+            return command(*args, **kwargs)
+
+        options = [
+            click.option("--sandbox", "sandbox_level",
+                         type=click.Choice(["auto", "strict", "off"]), default="auto",
+                         show_default=True,
+                         help="Confine the programs: auto = every protection this machine "
+                              "allows (says what is missing), strict = refuse to start "
+                              "without all of them, off = none (docs/sandbox.md)."),
+            click.option("--max-processes", type=click.IntRange(min=4),
+                         default=defaults.processes, show_default=True,
+                         help="Processes and threads each program may have at once."),
+            click.option("--max-file-size", type=Size(minimum=1024, zero=False),
+                         default="64M", show_default=True,
+                         help="The largest file a program may write."),
+            click.option("--max-folder", type=Size(minimum=1024, zero=False),
+                         default="20M", show_default=True,
+                         help="What a program's folders may hold, checked after each move "
+                              "(over it: it loses by folder-limit)."),
+            click.option("--sandbox-read", type=click.Path(path_type=Path), multiple=True,
+                         metavar="PATH",
+                         help="A file or folder every program may read besides its own "
+                              "(repeatable)."),
+        ]
+        if suspend_default is not None:
+            options.append(click.option(
+                "--suspend/--no-suspend", default=None,
+                help="Stop each program while it is not its turn (fair time) "
+                     f"[default: {suspend_default}]."))
+        decorated: Any = wrapper
+        for option in reversed(options):
+            decorated = option(decorated)
+        return decorated  # type: ignore[no-any-return]
+
+    return decorate

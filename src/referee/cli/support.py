@@ -5,6 +5,7 @@ summary on standard output."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import json
 import random
@@ -21,10 +22,11 @@ from referee.core.checking import FileCheck
 from referee.core.errors import RefereeError
 from referee.core.players import PlayerSpec, check_runnable, resolve_players
 from referee.core.record import GameRecord
+from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.core.standings import Standing, count_game
 from referee.output import GameProgress, make_console, results_table
 
-__all__ = ["default_out", "emit_json", "fail", "finish_match", "human_console",
+__all__ = ["confine", "default_out", "emit_json", "fail", "finish_match", "human_console",
            "match_summary", "play_games", "report_checks", "runnable_players",
            "seed_or_random", "sigterm_interrupts", "warn"]
 
@@ -129,13 +131,24 @@ def report_checks(verdicts: Sequence[FileCheck], json_mode: bool) -> None:
         raise SystemExit(1)
 
 
+def confine(config: SandboxConfig, out: Path, suspend_default: bool) -> tuple[SandboxConfig, str]:
+    """The sandbox of a command's programs, with its output folder ``out`` hidden from
+    them, and the line that says which protections are active (``sandbox: ...``).
+    Planned at once, so that ``--sandbox strict`` on a machine without isolation stops
+    the command before any program starts (``ConfigError``)."""
+    config = dataclasses.replace(config, hidden=(*config.hidden, out))
+    return config, plan_sandbox(config).describe(config.suspends(suspend_default))
+
+
 def play_games(console: Console, title: str, players: Sequence[PlayerSpec], seed: int,
-               total: int, play: Callable[[Callable[[GameRecord], None]], list[GameRecord]]
-               ) -> list[GameRecord]:
-    """Say what is played (``title: players, seed N``), then run ``play`` (given what to
-    call after each game) with a line per finished game and, on a terminal, a progress bar
-    of ``total`` games."""
+               total: int, play: Callable[[Callable[[GameRecord], None]], list[GameRecord]],
+               sandbox: str = "") -> list[GameRecord]:
+    """Say what is played (``title: players, seed N``, then the ``sandbox`` line), then
+    run ``play`` (given what to call after each game) with a line per finished game and,
+    on a terminal, a progress bar of ``total`` games."""
     console.print(f"{title}: {', '.join(p.name for p in players)}, seed {seed}", markup=False)
+    if sandbox:
+        console.print(sandbox, markup=False)
     with GameProgress(console, total) as progress:
         return play(progress.game_done)
 

@@ -11,6 +11,7 @@ import click
 from referee.cli import options as opt
 from referee.cli.support import emit_json, fail, human_console, sigterm_interrupts
 from referee.core.errors import ConfigError
+from referee.core.sandbox import SandboxLevel
 
 __all__ = ["ratings", "report", "tournament"]
 
@@ -24,10 +25,13 @@ __all__ = ["ratings", "report", "tournament"]
 @click.option("--ray", "ray_address",
               help="Run the games on a Ray cluster: an address, or 'local' for a local one "
                    "(needs pip install 'referee[ray]').")
+@click.option("--sandbox", "sandbox_level", type=click.Choice(["auto", "strict", "off"]),
+              help="Confine the players' programs: auto, strict or off (docs/sandbox.md) "
+                   "[default: the file's sandbox, else auto].")
 @opt.json_option
 @opt.renamed("--concurrency", "jobs", "--jobs", type=int)
 def tournament(file: Path, jobs: int | None, out_dir: Path | None, ray_address: str | None,
-               json_mode: bool) -> None:
+               sandbox_level: str | None, json_mode: bool) -> None:
     """Run (or resume) the tournament described by a TOML FILE.
 
     Every game and result goes to tournament.sqlite in the output folder, records to
@@ -41,8 +45,9 @@ def tournament(file: Path, jobs: int | None, out_dir: Path | None, ray_address: 
         if jobs is not None and jobs < 1:
             raise ConfigError(f"--jobs must be at least 1, got {jobs}")
         with sigterm_interrupts():
-            folder = run_tournament(file, console, concurrency=jobs, out_dir=out_dir,
-                                    ray_address=ray_address)
+            folder = run_tournament(
+                file, console, concurrency=jobs, out_dir=out_dir, ray_address=ray_address,
+                sandbox=SandboxLevel.parse(sandbox_level) if sandbox_level else None)
     except BaseException as exc:
         fail(exc, "run the same command again to resume")
     if json_mode:

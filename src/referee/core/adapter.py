@@ -6,6 +6,7 @@ change to schedules, the store, the runner or the ratings.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from pydantic import BaseModel
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayView
+from referee.core.sandbox import SandboxConfig
 from referee.core.validation import errors_in, validate_table
 
 
@@ -42,6 +44,9 @@ class GameAdapter(Protocol):
     """The BayesElo preset its tournaments use unless they name one."""
     schedules: tuple[str, ...]
     """The schedule kinds that suit it (the ITPW groups work for any number of seats)."""
+    suspends_off_turn: bool
+    """Whether its bots are stopped while it is not their turn unless the sandbox says
+    otherwise (Gomoku: yes, as Piskvork and GomocupJudge do)."""
     scores_are_points: bool
     """Whether a game's scores are the game's own points (cards, tiles) rather than
     results (1 win, ½ draw, 0 loss); a fault's scores are results either way."""
@@ -57,6 +62,10 @@ class GameAdapter(Protocol):
 
     def describe(self, settings: Any) -> dict[str, Any]:
         """The settings as plain data (identifies a tournament; goes into records)."""
+
+    def with_sandbox(self, settings: Any, sandbox: SandboxConfig) -> Any:
+        """The same settings with the bots in ``sandbox`` (the tournament's; it does not
+        change which games are played, so it is not part of :meth:`describe`)."""
 
     def opening_count(self, settings: Any) -> int:
         """How many openings the settings provide (0: games start from an empty board)."""
@@ -94,6 +103,7 @@ class SettingsTableAdapter(Generic[TableT, SettingsT]):
     the section."""
 
     settings_table: type[TableT]
+    suspends_off_turn: bool = False
 
     def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> SettingsT:
         """Validate the game's settings table; ``ConfigError`` names ``source`` and the key."""
@@ -104,6 +114,10 @@ class SettingsTableAdapter(Generic[TableT, SettingsT]):
     def settings_from(self, spec: TableT, base: Path) -> SettingsT:
         """The game's settings from a validated table (file names relative to ``base``)."""
         raise NotImplementedError
+
+    def with_sandbox(self, settings: SettingsT, sandbox: SandboxConfig) -> SettingsT:
+        """The same settings (a dataclass with a ``sandbox`` field) in ``sandbox``."""
+        return dataclasses.replace(settings, sandbox=sandbox)  # type: ignore[type-var]
 
 
 class PointsGameAdapter(SettingsTableAdapter[TableT, SettingsT]):

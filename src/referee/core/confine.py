@@ -308,8 +308,8 @@ class _Mounts:
     def hide(self, paths: Sequence[Path]) -> None:
         """An empty folder over each of ``paths`` that a readable view shows."""
         self._tmp_done = True
-        for path in paths:
-            if path.is_dir() and self._shows_host(path):
+        for path in sorted(paths, key=lambda p: len(p.parts)):  # outer first: it hides
+            if path.is_dir() and self._shows_host(path):  # the inner ones (no cover)
                 self.after_tmp += ["--tmpfs", str(path)]
                 self._covers.append(path)
                 self._mounts.append((path, False))

@@ -13,6 +13,9 @@ A file looks like this (every key but ``game`` and ``players`` has a default)::
     concurrency = 2          # games at once (default: cores - 1, at least 1)
     output = "out/demo"      # relative to the file (default: referee-out/<name>)
 
+    affinity = true          # pin each game's players to CPUs of their own
+    sandbox = "auto"         # auto | strict | off, or a [sandbox] table (docs/sandbox.md)
+
     [schedule]
     kind = "round-robin"     # round-robin | gauntlet | swiss
     rounds = 1               # round-robin/gauntlet: repetitions; swiss: rounds
@@ -40,15 +43,17 @@ import os
 import shlex
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from referee.core.adapter import GameAdapter
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec, builtin_command, resolve_player
+from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, check_readable
+from referee.core.text import parse_size
 from referee.core.validation import validate_table
 from referee.tournament.ratings import BayesEloParams
 
@@ -125,6 +130,41 @@ class RatingsEntry(_Strict):
             prior=self.prior, offset=self.offset, confidence=self.confidence)
 
 
+class SandboxEntry(_Strict):
+    """``[sandbox]``: how every player's program is confined (docs/sandbox.md)."""
+
+    level: Literal["auto", "strict", "off"] = "auto"
+    max_processes: int = Field(default=SandboxLimits.processes, ge=4)
+    max_file_size: str | int = "64M"
+    """A size (``64M``, ``1G``; a bare number is megabytes)."""
+    max_folder: str | int = "20M"
+    read: list[str] = Field(default_factory=list)
+    """Files and folders every program may read (relative to the file)."""
+    suspend: bool | None = None
+    """Stop each program off-turn (default: the game's; on for Gomoku)."""
+
+    def config(self, base: Path) -> SandboxConfig:
+        """The sandbox, readable paths relative to ``base``; ``ConfigError`` names the key."""
+        sizes = {}
+        for key in ("max_file_size", "max_folder"):
+            value = getattr(self, key)
+            try:
+                sizes[key] = value << 20 if isinstance(value, int) else parse_size(value, 1 << 20)
+            except ValueError as exc:
+                raise ConfigError(f"sandbox.{key}: {exc}") from None
+            if sizes[key] < 1024:
+                raise ConfigError(f"sandbox.{key}: {value!r} is too small (at least 1K)")
+        try:
+            readable = check_readable([base / p for p in self.read])
+        except ConfigError as exc:
+            raise ConfigError(f"sandbox.read: {exc}") from None
+        return SandboxConfig(SandboxLevel.parse(self.level),
+                             SandboxLimits(processes=self.max_processes,
+                                           file_size=sizes["max_file_size"],
+                                           folder=sizes["max_folder"]),
+                             readable=readable, suspend=self.suspend)
+
+
 class TournamentFile(_Strict):
     """The whole file, before the game's own settings are checked by the game."""
 
@@ -135,11 +175,20 @@ class TournamentFile(_Strict):
     output: str | None = None
     standings_every: int = Field(default=10, ge=1)
     records_gzip: bool = False
+    affinity: bool = False
+    """Pin each concurrent game's players to CPUs of their own (when cores allow)."""
+    sandbox: SandboxEntry = SandboxEntry()
+    """``sandbox = "strict"`` (a level) or a ``[sandbox]`` table."""
     schedule: ScheduleEntry = ScheduleEntry()
     settings: dict[str, Any] = Field(default_factory=dict)
     sprt: SprtEntry | None = None
     ratings: RatingsEntry = RatingsEntry()
     players: list[PlayerEntry] = Field(min_length=2)
+
+    @field_validator("sandbox", mode="before")
+    @classmethod
+    def _level_alone(cls, value: Any) -> Any:
+        return {"level": value} if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _unique_names(self) -> TournamentFile:
@@ -164,11 +213,21 @@ class Tournament:
     settings: Any
     players: tuple[PlayerSpec, ...]
     output: Path
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    """The players' sandbox (also in :attr:`settings`, see :meth:`confined`)."""
 
     @property
     def name(self) -> str:
         """The tournament's name."""
         return self.spec.name
+
+    def confined(self, level: SandboxLevel | None = None) -> Tournament:
+        """The tournament with its sandbox (at ``level`` if given: the command line's
+        override) in the game's settings, the output folder hidden from every program."""
+        config = self.sandbox if level is None else self.sandbox.with_level(level)
+        config = replace(config, hidden=(self.output,))
+        return replace(self, sandbox=config,
+                       settings=self.adapter.with_sandbox(self.settings, config))
 
     def rating_params(self) -> BayesEloParams:
         """The BayesElo parameters of this tournament (the game's preset by default)."""
@@ -260,7 +319,12 @@ def parse_tournament(raw: Mapping[str, Any], path: Path,
     output = Path(spec.output) if spec.output else Path("referee-out") / spec.name
     if not output.is_absolute():
         output = (base / output) if spec.output else output.resolve()
-    return Tournament(path, spec, adapter, settings, tuple(players), output)
+    try:
+        sandbox = spec.sandbox.config(base)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+    return Tournament(path, spec, adapter, settings, tuple(players), output,
+                      sandbox).confined()
 
 
 

@@ -36,6 +36,7 @@ from referee.core.limits import ProcessTree, marked_any
 from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
 from referee.core.record import GameRecord
 from referee.core.standings import counted_points
+from referee.tournament.affinity import available_cpus, describe_plan, pin_task, slot_cpus
 from referee.tournament.config import Tournament
 from referee.tournament.results import pairwise
 from referee.tournament.schedule import Schedule, ScheduledGame, Swiss, make_schedule
@@ -112,6 +113,19 @@ class TournamentRunner:
         self.tally = Tally([p.name for p in tournament.players],
                            tournament.adapter.scores_are_points)
         self.done = 0
+        self._cpus = available_cpus()
+        self._pinning = (slot_cpus(self._cpus, self.concurrency,
+                                   tournament.adapter.seat_count(tournament.settings))
+                         if spec.affinity and play is None else None)
+
+    def affinity_text(self) -> str:
+        """How games are pinned to CPUs (``affinity = true``), or "" if they are not
+        asked to be."""
+        if not self.tournament.spec.affinity:
+            return ""
+        if self._play != self._play_locally:
+            return "affinity: not on Ray workers (each worker's CPUs are its own)"
+        return describe_plan(self._pinning, self._cpus, self.concurrency)
 
     # -- running ------------------------------------------------------------------------
     def run(self) -> int:
@@ -236,6 +250,7 @@ class TournamentRunner:
 
     def _play_locally(self, task: GameTask) -> GameRecord:
         work = slot_folder(self.tournament.output, task.slot)
+        task = pin_task(task, self._pinning)
 
         def note(process: BotProcess) -> None:
             if process.pid is not None:

@@ -19,6 +19,7 @@ from rich.console import Console
 
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec, check_runnable
+from referee.core.sandbox import SandboxLevel, plan_sandbox
 from referee.games.registry import game_adapters
 from referee.output import GameProgress
 from referee.tournament.config import Tournament, load_tournament
@@ -41,17 +42,21 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def prepare(file: Path, out_dir: Path | None = None,
-            workers: int | None = None) -> tuple[Tournament, Store]:
+def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
+            sandbox: SandboxLevel | None = None) -> tuple[Tournament, Store]:
     """Load and check the tournament and open its store (no game is played).
 
     In order: the file, the players' programs, the store (one of another tournament is
     refused before anything is written), then every player is started once and set up
     as for a game. Each step reports every problem it finds in one ``ConfigError``.
+    ``sandbox`` overrides the file's sandbox level (``--sandbox strict`` on a machine
+    without isolation stops here).
     """
     tournament = load_tournament(file, game_adapters())
     if out_dir is not None:
         tournament = dataclasses.replace(tournament, output=out_dir.resolve())
+    tournament = tournament.confined(sandbox)
+    plan_sandbox(tournament.sandbox)
     problems = []
     for player in tournament.players:
         try:
@@ -96,16 +101,25 @@ def describe(tournament: Tournament, total: int) -> dict[str, Any]:
         "seed": tournament.spec.seed,
         "settings": tournament.adapter.describe(tournament.settings),
         "ratings": dataclasses.asdict(tournament.rating_params()),
+        "sandbox": sandbox_line(tournament),
     }
 
 
+def sandbox_line(tournament: Tournament) -> str:
+    """Which protections its programs run with (``sandbox: bubblewrap 0.8.0 — ...``)."""
+    return plan_sandbox(tournament.sandbox).describe(
+        tournament.sandbox.suspends(tournament.adapter.suspends_off_turn))
+
+
 def run_tournament(file: Path, console: Console, *, concurrency: int | None = None,
-                   out_dir: Path | None = None, ray_address: str | None = None) -> Path:
-    """Run or resume a tournament, printing progress and the final standings.
+                   out_dir: Path | None = None, ray_address: str | None = None,
+                   sandbox: SandboxLevel | None = None) -> Path:
+    """Run or resume a tournament, printing progress and the final standings
+    (``sandbox``: the level overriding the file's).
 
     Returns the output folder.
     """
-    tournament, store = prepare(file, out_dir, concurrency)
+    tournament, store = prepare(file, out_dir, concurrency, sandbox)
     play: RayPlayer | None = None
     try:
         workers = tournament.concurrency(concurrency)
@@ -124,6 +138,11 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
             + (f" on Ray ({ray_address})" if ray_address else "")
         )
         console.print(f"Store: {store.path}", markup=False)
+        console.print(sandbox_line(tournament) + (" (on each Ray worker: what it allows)"
+                                                  if ray_address else ""), markup=False)
+        pinning = runner.affinity_text()
+        if pinning:
+            console.print(pinning, markup=False)
         openings = runner.schedule.openings
         if openings:
             used = runner.schedule.openings_used()

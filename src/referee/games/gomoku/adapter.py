@@ -57,6 +57,8 @@ class GomokuTable(BaseModel):
 class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
     """The Gomoku slice for tournaments: two seats, seat 0 plays black (or opens swap2)."""
 
+    suspends_off_turn = True
+
     name = "gomoku"
     builtins: Mapping[str, str] = BUILTIN_BRAINS
     rating_preset: str = "gomocup"

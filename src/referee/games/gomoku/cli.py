@@ -11,6 +11,7 @@ from referee.cli import options as opt
 from referee.cli import support
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
+from referee.core.sandbox import SandboxConfig
 
 __all__ = ["COMMANDS"]
 
@@ -52,6 +53,7 @@ def _ms(value: int) -> float:
 @click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for brains' persistent files (INFO folder).")
 @click.option("--no-psq", is_flag=True, help="Do not write Piskvork .psq files.")
+@opt.sandbox_options("on, as Piskvork and GomocupJudge")
 @opt.json_option
 @opt.renamed("--timeout-turn", "move_time", "--move-time", type=int, convert=_ms)
 @opt.renamed("--timeout-match", "game_time", "--game-time", type=int, convert=_ms)
@@ -60,7 +62,7 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
                  openings_file: Path | None, swap2: bool, move_time: float, game_time: float,
                  tolerance: float, startup: float, memory: int, seed: int | None,
                  out_dir: Path | None, folder: Path | None, no_psq: bool,
-                 json_mode: bool) -> None:
+                 sandbox: SandboxConfig, json_mode: bool) -> None:
     """Play a Gomoku match between two Gomocup brains.
 
     BRAIN1 and BRAIN2 are built-in brains (random, threat) or command lines, e.g.
@@ -84,6 +86,8 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
         openings = read_openings(openings_file) if openings_file else []
         if games is None:
             games = 2 * len(openings) if openings else 2
+        out = (out_dir or support.default_out("match")).resolve()
+        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=True)
         settings = GomokuSettings(
             width=width or size, height=height or width or size, rule=parsed_rule,
             time=time_control(turn=move_time, game=game_time, tolerance=tolerance,
@@ -91,8 +95,7 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
             memory_limit=memory or None, games=games, openings=openings, swap2=swap2,
             seed=support.seed_or_random(seed), folder=folder.resolve() if folder else None,
             psq=not no_psq, renju_judge=RenjuJudge.parse(renju_judge),
-            draw_at_empty=draw_at_empty)
-        out = (out_dir or support.default_out("match")).resolve()
+            draw_at_empty=draw_at_empty, sandbox=sandbox)
         console.print(f"Judged: {settings.judged()}", markup=False)
         if openings:
             console.print(f"Openings ({openings_file}): {coverage(len(openings), games)}",
@@ -100,7 +103,8 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
         records = support.play_games(
             console, f"Gomoku {settings.rule.value} {settings.width}x{settings.height}, "
             f"{games} game(s)", specs, settings.seed, games,
-            lambda done: GomokuMatch(specs, settings, out, on_game=done).run().records)
+            lambda done: GomokuMatch(specs, settings, out, on_game=done).run().records,
+            sandbox_line)
     except BaseException as exc:
         support.fail(exc, "the finished games are in the output folder")
     support.finish_match(console, "gomoku", out, settings.seed, specs, records,

@@ -16,6 +16,7 @@ from referee.cli import support
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec
+from referee.core.sandbox import SandboxConfig
 
 __all__ = ["COMMANDS"]
 
@@ -66,11 +67,12 @@ def _rule_options(command: F) -> F:
                    "AIPath) or its whole command line.")
 @opt.seed_option("the walls")
 @opt.out_option("records and logs", "referee-out/match-<time>")
+@opt.sandbox_options("off")
 @opt.json_option
 def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: str,
                   takeover: str, kong_from_previous: bool, rotations: int, base: int,
                   per_tai: int, move_time: float, start_path: str, seed: int | None,
-                  out_dir: Path | None, json_mode: bool) -> None:
+                  out_dir: Path | None, sandbox: SandboxConfig, json_mode: bool) -> None:
     """Play ICGA (Taiwanese 16-tile) Mahjong between four AI programs (local mode).
 
     Each AI is a built-in one (random, greedy) or a command line. The referee starts the
@@ -89,13 +91,15 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: s
                       stakes=Stakes(base, per_tai), kong_from_previous=kong_from_previous)
         specs = support.runnable_players(players, BUILTIN_PLAYERS)
         chosen = support.seed_or_random(seed)
-        settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
-                                   start_path=start_path)
         out = (out_dir or support.default_out("match")).resolve()
+        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=False)
+        settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
+                                   start_path=start_path, sandbox=sandbox)
         records = support.play_games(
             console, f"ICGA Mahjong, {hands} hand(s), {scoring} tai table, {rotations} seat "
             "rotation(s)", specs, chosen, rotations,
-            lambda done: run_match(specs, settings, rotations, out, on_game=done))
+            lambda done: run_match(specs, settings, rotations, out, on_game=done),
+            sandbox_line)
     except BaseException as exc:
         support.fail(exc, "the finished games are in the output folder")
     support.finish_match(console, "mahjong", out, chosen, specs, records,

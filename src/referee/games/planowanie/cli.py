@@ -15,6 +15,7 @@ from referee.cli import options as opt
 from referee.cli import support
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
+from referee.core.sandbox import SandboxConfig
 
 __all__ = ["COMMANDS"]
 
@@ -54,12 +55,13 @@ def _deck_options(command: F) -> F:
               help="End the programs with quit after each game instead of killing them.")
 @opt.seed_option("the deals")
 @opt.out_option("records and logs", "referee-out/match-<time>")
+@opt.sandbox_options("off")
 @opt.json_option
 @opt.renamed("--time", "game_time", "--game-time", type=int, convert=_ms)
 def match_planowanie(players: tuple[str, ...], games: int | None, values: str, suits: str,
                      deals: str | None, game_time: float, tolerance: float, startup: float,
                      memory: int, quit_at_end: bool, seed: int | None, out_dir: Path | None,
-                     json_mode: bool) -> None:
+                     sandbox: SandboxConfig, json_mode: bool) -> None:
     """Play Planowanie (the ITPW card game) between 2 to 4 player programs.
 
     Each PLAYER is a built-in player (random, heuristic) or a command line, e.g.
@@ -88,10 +90,13 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
             time=time_control(turn=None, game=game_time, tolerance=tolerance, startup=startup))
         chosen = support.seed_or_random(seed)
         out = (out_dir or support.default_out("match")).resolve()
+        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=False)
+        settings = dataclasses.replace(settings, sandbox=sandbox)
         records = support.play_games(
             console, f"Planowanie, {len(settings.rules.deals)} deals, deck {values}/{suits} "
             f"({suits[0]} trumps), {count} game(s)", specs, chosen, count,
-            lambda done: run_match(specs, settings, chosen, count, out, on_game=done))
+            lambda done: run_match(specs, settings, chosen, count, out, on_game=done),
+            sandbox_line)
     except BaseException as exc:
         support.fail(exc, "the finished games are in the output folder")
     support.finish_match(console, "planowanie", out, chosen, specs, records,
@@ -128,11 +133,12 @@ def replay_planowanie(files: tuple[Path, ...], json_mode: bool) -> None:
 @opt.game_time_option("180s", "the game, told with time_left (not enforced)")
 @opt.seed_option("the deals and the opponents")
 @opt.out_option("the program's work folder and stderr log", "referee-out/console-<time>")
+@opt.sandbox_options(None)
 @opt.renamed("--timeout", "move_time", "--move-time", type=int, convert=_ms)
 @opt.renamed("--time", "game_time", "--game-time", type=int, convert=_ms)
 def console_planowanie(player: str, values: str, suits: str, deals: str | None, players: int,
                        seat: int, opponents: str, move_time: float, game_time: float,
-                       seed: int | None, out_dir: Path | None) -> None:
+                       seed: int | None, out_dir: Path | None, sandbox: SandboxConfig) -> None:
     """Start a Planowanie PLAYER and talk to it (type :help for the commands).
 
     PLAYER is a built-in player (random, heuristic) or a command line. Any line typed is
@@ -157,6 +163,9 @@ def console_planowanie(player: str, values: str, suits: str, deals: str | None, 
         except ConfigError as exc:
             raise ConfigError(f"--seat/--move-time/--game-time: {exc}") from None
         out = (out_dir or support.default_out("console")).resolve()
+        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=False)
+        config = dataclasses.replace(config, sandbox=sandbox)
+        click.echo(sandbox_line, err=True)
         session = ConsoleSession(spec, out, config, stdin=sys.stdin, stdout=sys.stdout,
                                  prompt="planowanie> " if sys.stdin.isatty() else "")
         code = session.run()

@@ -29,7 +29,7 @@ from referee.core.players import PlayerSpec, folder_name, trial_process
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
-from referee.core.sandbox import plan_sandbox
+from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.games.riichi.match import (
     BUILTIN_PLAYERS,
     CLIP,
@@ -118,6 +118,10 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
     def seat_count(self, settings: RiichiSettings) -> int:
         """Four players a game."""
         return 4
+
+    def with_sandbox(self, settings: RiichiSettings, sandbox: SandboxConfig) -> RiichiSettings:
+        """The same settings, every game's bots in ``sandbox``."""
+        return replace(settings, match=replace(settings.match, sandbox=sandbox))
 
     def describe(self, settings: RiichiSettings) -> dict[str, Any]:
         """Settings as plain data."""

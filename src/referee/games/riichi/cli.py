@@ -12,6 +12,7 @@ import click
 
 from referee.cli import options as opt
 from referee.cli import support
+from referee.core.sandbox import SandboxConfig
 
 if TYPE_CHECKING:
     from referee.training.corpus import AnnotateSummary
@@ -74,12 +75,14 @@ def _log_rules_options(command: F) -> F:
 @click.option("--batched", type=click.IntRange(1, 4), multiple=True, metavar="N",
               help="Bot N (1..4, repeatable) speaks the mjai.app batched style.")
 @opt.out_option("records and logs", "referee-out/match-<time>")
+@opt.sandbox_options("off")
 @opt.json_option
 @opt.renamed("--decision-time", "move_time", "--move-time",
              type=click.FloatRange(min=0, min_open=True))
 def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: int | None,
                  rotations: int, move_time: float, max_failures: int,
-                 batched: tuple[int, ...], out_dir: Path | None, json_mode: bool) -> None:
+                 batched: tuple[int, ...], out_dir: Path | None, sandbox: SandboxConfig,
+                 json_mode: bool) -> None:
     """Play Riichi mahjong (Tenhou's or Mahjong Soul's rules) between four mjai bots.
 
     Each BOT is a built-in one (tsumogiri, greedy) or a command line ({seat} in it becomes
@@ -96,14 +99,16 @@ def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: in
     try:
         specs = support.runnable_players(players, BUILTIN_PLAYERS)
         chosen = support.seed_or_random(seed)
+        out = (out_dir or support.default_out("match")).resolve()
+        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=False)
         settings = RiichiMatchSettings(
             room_rules(room, game_length), chosen, move_time,
-            tuple(s + 1 in batched for s in range(4)), max_failures)
-        out = (out_dir or support.default_out("match")).resolve()
+            tuple(s + 1 in batched for s in range(4)), max_failures, sandbox=sandbox)
         records = support.play_games(
             console, f"Riichi mahjong, {room} rules, {game_length} game, {rotations} seat "
             "rotation(s)", specs, chosen, rotations,
-            lambda done: run_match(specs, settings, rotations, out, on_game=done))
+            lambda done: run_match(specs, settings, rotations, out, on_game=done),
+            sandbox_line)
     except BaseException as exc:
         support.fail(exc, "the finished games are in the output folder")
     support.finish_match(console, "riichi", out, chosen, specs, records,

@@ -80,6 +80,8 @@ class TournamentInfo:
     seed: int | None
     settings: dict[str, Any]
     params: BayesEloParams
+    sandbox: str = ""
+    """Which protections the programs ran with (``sandbox: ...``)."""
 
 
 @dataclass
@@ -123,6 +125,7 @@ def _read_info(store: Store, rows: Sequence[GameRow]) -> TournamentInfo:
         seed=seed if isinstance(seed, int) else None,
         settings=settings if isinstance(settings, dict) else {},
         params=params,
+        sandbox=str(meta.get("sandbox") or ""),
     )
 
 
@@ -356,6 +359,8 @@ class SiteBuilder:
             ("Seed", record.seed if record.seed is not None else "\u2013"),
             ("Started", record.started_at),
             ("Finished", record.finished_at or "\u2013"),
+            *([("Sandbox", record.sandbox.removeprefix("sandbox: "))] if record.sandbox
+              else []),
         ])
         seat_rows = []
         for seat, player in enumerate(record.players):
@@ -565,6 +570,7 @@ class SiteBuilder:
             ("Ratings", f"BayesElo: advantage {params.advantage:g}, drawelo "
              f"{params.drawelo:g}, prior {params.prior:g}, intervals at "
              f"{100 * params.confidence:g}%"),
+            *([("Sandbox", info.sandbox.removeprefix("sandbox: "))] if info.sandbox else []),
         ])
         settings = facts((k, _value(v)) for k, v in info.settings.items())
         links = join(h("<li>{}</li>", self.player_link(n, 0)) for n in s.order)
