@@ -460,3 +460,63 @@ def test_plan_for_an_unusable_sandbox_in_auto_is_limits_only() -> None:
     plan = plan_sandbox(SandboxConfig(), MISSING)
     assert plan == SandboxPlan(SandboxConfig(), None, plan.missing)
     assert plan.limits == SandboxLimits() and not plan.isolated
+
+
+@needs_bwrap
+def test_hidden_folders_inside_each_other_and_inside_a_readable_one(
+        tmp_path: Path, tag: str) -> None:
+    # the program's folder (readable) holds the output folder, which holds the game's
+    # folder (both hidden), which holds the bot's working folder: the outer cover hides
+    # the inner one, and the working folder is still the bot's
+    outer = tmp_path / "bots" / "out"
+    inner = outer / "slots" / "1"
+    inner.mkdir(parents=True)
+    (outer / "store.txt").write_text("secret")
+    (inner / "other-bot.txt").write_text("secret")
+    program = tmp_path / "bots" / "bot.py"
+    program.write_text(textwrap.dedent(f"""
+        import os
+        print(sorted(os.listdir({str(outer)!r})), flush=True)
+        open("mine.txt", "w").write("ok")
+        print(open("mine.txt").read(), flush=True)
+    """))
+    process = BotProcess([sys.executable, str(program)], name="bot",
+                         cwd=inner / "work" / "bot", sandbox=plan_sandbox(SandboxConfig()),
+                         hidden=[inner, outer])
+    process.start()
+    try:
+        assert process.read_line(soon()) == "['slots']"  # made for the working folder
+        assert process.read_line(soon()) == "ok"
+    finally:
+        process.kill()
+    assert (inner / "work" / "bot" / "mine.txt").read_text() == "ok"
+
+
+def test_cpu_time_is_measured_finer_than_the_clock_tick(tmp_path: Path, tag: str) -> None:
+    process = start(tmp_path, """
+        import sys, time
+        for line in sys.stdin:
+            kind, ms = line.split()
+            end = time.process_time() + int(ms) / 1000
+            if kind == "spin":  # this much CPU, however busy the machine
+                while time.process_time() < end:
+                    pass
+            else:
+                time.sleep(int(ms) / 1000)
+            print("done", flush=True)
+    """, SandboxConfig(SandboxLevel.AUTO))
+    try:
+        process.send("sleep 0\n")  # started: what Python's start-up used is counted
+        assert process.read_line(soon()) == "done"
+        used = []
+        for command in ("sleep 60", "spin 3", "spin 40"):
+            before = process.cpu_time()
+            process.send(command + "\n")
+            assert process.read_line(soon()) == "done"
+            used.append((process.cpu_time() - before) * 1000)
+        sleep, short, long = used
+        assert sleep < 5, used  # waiting is not computing
+        assert 2.5 < short < 9, used  # 3 ms: a 10 ms clock tick could only say 0 or 10
+        assert 39 < long < 80, used
+    finally:
+        process.kill()

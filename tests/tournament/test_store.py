@@ -132,3 +132,46 @@ def test_a_store_from_before_the_faults_column_opens_and_gets_it(tmp_path: Path)
     played.add_fault(0, Outcome.CRASH, "a: gone")
     again.commit(other, played)
     assert [row.faults for row in again.games(status="done")] == [(), ((0, "crash"),)]
+
+
+def test_orphans_are_found_by_their_mark_after_their_first_process_died(
+        tmp_path: Path) -> None:
+    import os
+    import sqlite3
+    import subprocess
+    import time
+
+    from referee.core.limits import TOKEN_VAR
+    from referee.tournament.runner import kill_orphans
+
+    store = opened(tmp_path)
+    store.close()
+    db = sqlite3.connect(tmp_path / "tournament.sqlite")
+    db.execute("ALTER TABLE processes DROP COLUMN token")  # as an older referee made it
+    db.commit()
+    db.close()
+    store = Store(tmp_path).open("f1", "t")
+    token = f"orphan-{time.time_ns()}"
+    first = subprocess.Popen(  # leaves a child behind, which its parent's death orphans
+        ["sh", "-c", "sleep 60 & echo $!"], env=dict(os.environ, **{TOKEN_VAR: token}),
+        stdout=subprocess.PIPE, text=True)
+    assert first.stdout is not None
+    orphan = int(first.stdout.readline())
+    first.wait()
+    store.note_process(first.pid, time.time(), "g1", token)
+    assert store.noted_bots() == [(first.pid, store.noted_bots()[0][1], token)]
+    kill_orphans(store)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{orphan}/stat") as stat:
+                if stat.read().split(") ")[1].startswith("Z"):
+                    break
+        except FileNotFoundError:
+            break
+        time.sleep(0.02)
+    else:
+        os.kill(orphan, 9)
+        raise AssertionError("the orphan carrying the mark was not killed")
+    assert store.noted_processes() == []
+    store.close()

@@ -160,7 +160,7 @@ class BotProcess:
         self._kill_reason: tuple[Outcome, str] | None = None
         self._stderr_thread: threading.Thread | None = None
         self._confined: Confined | None = None
-        self._stat_fd = -1
+        self._stat_fds: list[int] = []
         self._cpu = 0.0
         self.started_at = 0.0
         self.token = ""
@@ -315,25 +315,32 @@ class BotProcess:
                            f"{self.folder_limit / _MB:g} MB")
 
     def cpu_time(self) -> float:
-        """Seconds of CPU the bot has used so far: its own process and the children it
-        has waited for (0 before it runs)."""
-        fd = self._stat_fd
-        if fd < 0:
+        """Seconds of CPU the bot has used so far: its own process (the main thread to the
+        nanosecond, from ``schedstat``; other threads and the children it has waited for
+        to the clock tick, from ``stat``); 0 before it runs."""
+        if not self._stat_fds:
             pid = self._tree.bot_pid() if self._tree is not None else None
             if pid is None:
                 return 0.0
             try:
-                fd = self._stat_fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+                self._stat_fds = [os.open(f"/proc/{pid}/{name}", os.O_RDONLY) for name in
+                                  ("stat", f"task/{pid}/stat", f"task/{pid}/schedstat")]
             except OSError:
+                self._close_stat()
                 return 0.0
         try:
-            data = os.pread(fd, 1024, 0)
+            whole, main, sched = (os.pread(fd, 1024, 0) for fd in self._stat_fds)
         except OSError:
             return self._cpu
-        fields = data[data.rfind(b")") + 2 :].split()
-        if len(fields) > 14:
-            self._cpu = sum(int(f) for f in fields[11:15]) / _CLK_TCK
+        ticks = _ticks(whole, 11, 15) - _ticks(main, 11, 13)
+        self._cpu = int(sched.split()[0]) / 1e9 + max(0, ticks) / _CLK_TCK
         return self._cpu
+
+    def _close_stat(self) -> None:
+        for fd in self._stat_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._stat_fds = []
 
     def stop(self, grace: float = 1.0) -> None:
         """Let the bot exit by itself within ``grace`` seconds, then kill its whole tree."""
@@ -359,11 +366,9 @@ class BotProcess:
             self._proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=5)
-        if self._stat_fd >= 0:
+        if self._stat_fds:
             self.cpu_time()  # the last figure, while it can still be read
-            with contextlib.suppress(OSError):
-                os.close(self._stat_fd)
-            self._stat_fd = -1
+            self._close_stat()
         if self._confined is not None:
             self._confined.release()
         for stream in (self._proc.stdin, self._proc.stdout):
@@ -648,3 +653,9 @@ def _ms_until(deadline: float | None) -> int | None:
     if left <= 0:
         return 0
     return max(1, int(left * 1000.0 + 0.999))
+
+
+def _ticks(stat: bytes, first: int, end: int) -> int:
+    """The sum of fields ``first:end`` (after the command name) of a ``/proc`` stat line."""
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    return sum(int(f) for f in fields[first:end]) if len(fields) >= end else 0

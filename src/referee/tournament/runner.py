@@ -131,7 +131,7 @@ class TournamentRunner:
     def run(self) -> int:
         """Play every game not played yet; returns how many were played now."""
         allow_processes()
-        self._kill_orphans()
+        kill_orphans(self.store)
         if self.schedule.static:
             for number in range(1, self.schedule.rounds + 1):
                 self.store.add_games(self.schedule.round_games(number, {}, {}))
@@ -274,24 +274,26 @@ class TournamentRunner:
             self.sprt_verdict = verdict
             self.store.set_meta("sprt_verdict", verdict)
 
-    def _kill_orphans(self) -> None:
-        noted = self.store.noted_bots()
-        for pid, started, _ in noted:
-            try:
-                proc = psutil.Process(pid)
-                if abs(proc.create_time() - started) > 0.01:
-                    continue
-            except psutil.Error:
+def kill_orphans(store: Store) -> None:
+    """Kill the bot processes a crashed run left (noted in ``store``), then forget them:
+    each noted process tree, and every process carrying a noted mark in its environment
+    (what outlived its first process, as a sandboxed bot whose sandbox was killed)."""
+    noted = store.noted_bots()
+    for pid, started, _ in noted:
+        try:
+            proc = psutil.Process(pid)
+            if abs(proc.create_time() - started) > 0.01:
                 continue
-            log.warning("killing bot process %d left by an earlier run", pid)
-            ProcessTree(pid).kill()
-        tokens = {token for _, _, token in noted if token}
-        # what outlived its first process (a sandbox's, cut off from it) carries its mark
-        for pid in marked_any(tokens) if tokens else ():
-            log.warning("killing bot process %d left by an earlier run", pid)
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        self.store.clear_processes()
+        except psutil.Error:
+            continue
+        log.warning("killing bot process %d left by an earlier run", pid)
+        ProcessTree(pid).kill()
+    tokens = {token for _, _, token in noted if token}
+    for pid in marked_any(tokens) if tokens else ():
+        log.warning("killing bot process %d left by an earlier run", pid)
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    store.clear_processes()
 
 
 def slot_folder(output: Path, slot: int) -> Path:
@@ -303,4 +305,4 @@ def slot_folder(output: Path, slot: int) -> Path:
     return output / "slots" / str(slot)
 
 
-__all__ = ["Progress", "Tally", "TournamentRunner", "slot_folder"]
+__all__ = ["Progress", "Tally", "TournamentRunner", "kill_orphans", "slot_folder"]
