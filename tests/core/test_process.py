@@ -285,3 +285,18 @@ def test_memory_watchdog_kills_a_tree_over_the_limit(tmp_path: Path, strays: lis
         strays.extend(kids)
         assert len(kids) == 2
         assert wait_gone([b.pid or 0, *kids]) == []
+
+
+def test_a_crash_names_the_last_line_the_bot_wrote_on_stderr(tmp_path: Path) -> None:
+    process = bot(tmp_path, """
+        import sys
+        sys.stderr.write("loading the book\\n" + "x" * 300 + "\\n")
+        sys.stderr.write("cannot open book.bin: no such file\\n\\n")
+        sys.exit(3)
+    """)
+    with process, pytest.raises(BotFault) as fault:
+        process.read_line(soon())
+    assert fault.value.outcome is Outcome.CRASH
+    assert str(fault.value) == ("closed its output: exit code 3 (its last words on stderr: "
+                                "cannot open book.bin: no such file)")
+    assert process.last_stderr_line(limit=10) == "cannot op\u2026"

@@ -566,13 +566,31 @@ class BotProcess:
             return BotFault(*self._kill_reason)
         if code is None:
             return BotFault(Outcome.CRASH, what)
+        said = self.last_stderr_line()
+        said = f" (its last words on stderr: {said})" if said else ""
         if code < 0:
             try:
                 sig = signal.Signals(-code).name
             except ValueError:
                 sig = str(-code)
-            return BotFault(Outcome.CRASH, f"{what}: killed by signal {sig}")
-        return BotFault(Outcome.CRASH, f"{what}: exit code {code}")
+            return BotFault(Outcome.CRASH, f"{what}: killed by signal {sig}{said}")
+        return BotFault(Outcome.CRASH, f"{what}: exit code {code}{said}")
+
+    def last_stderr_line(self, limit: int = 200) -> str:
+        """The last line the bot wrote on stderr (cut to ``limit`` characters), once
+        its log is complete; "" without a log or a line."""
+        if self.stderr_log is None:
+            return ""
+        self.wait_stderr(0.3)
+        try:
+            with open(self.stderr_log, "rb") as log_file:
+                log_file.seek(max(0, log_file.seek(0, os.SEEK_END) - 4096))
+                tail = log_file.read()
+        except OSError:
+            return ""
+        lines = [line.strip() for line in tail.decode(errors="replace").splitlines()]
+        last = next((line for line in reversed(lines) if line), "")
+        return last if len(last) <= limit else last[: limit - 1] + "\u2026"
 
     # -- stderr -------------------------------------------------------------------------
     def _drain_stderr(self, stream: IO[bytes]) -> None:
