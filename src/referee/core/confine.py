@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import os
 import shutil
 import subprocess
@@ -35,7 +36,13 @@ from typing import IO
 
 from referee.core.errors import BotFault
 from referee.core.outcome import Outcome
-from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxPlan, SandboxSupport
+from referee.core.sandbox import (
+    SandboxConfig,
+    SandboxLevel,
+    SandboxLimits,
+    SandboxPlan,
+    SandboxSupport,
+)
 
 __all__ = ["LAUNCHER", "Confined", "confine", "trial_run"]
 
@@ -130,6 +137,7 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
         return Confined(_launcher(spec, program, argv), kept, cwd)
     spec.insert(0, f"RLIMIT_NPROC={limits.processes}")
     lease: IO[str] | None = None
+    uid: int | None = None
     writable = [(cwd, cwd), *private]
     for folder, _ in writable:
         folder.mkdir(parents=True, exist_ok=True)
@@ -161,7 +169,37 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
             args.append("--disable-userns")
     args += [*mounts.args, *_private_tmpfs("/tmp", limits.tmp), *mounts.after_tmp,
              *_private_tmpfs("/dev/shm", limits.tmp), *mounts.sealed(), "--chdir", str(cwd)]
-    return Confined(args + _launcher(spec, program, argv), kept, None, True, lease)
+    launch = _native_launcher(limits, cpus, uid, program, argv)
+    return Confined(args + (launch or _launcher(spec, program, argv)), kept, None, True, lease)
+
+
+def _native_launcher(limits: SandboxLimits, cpus: Sequence[int], uid: int | None,
+                     program: str, argv: Sequence[str]) -> list[str] | None:
+    """The launcher made of util-linux's small programs (``prlimit``, ``taskset``,
+    ``setpriv``: a few milliseconds less per start than Python's), if the system has
+    them where the sandbox shows them; ``None`` if not."""
+    tools = {name: _system_tool(name) for name in ("prlimit", "taskset", "setpriv")}
+    if None in tools.values():
+        return None
+    command = [str(tools["prlimit"]), f"--nproc={limits.processes}",
+               f"--fsize={limits.file_size}", f"--nofile={limits.open_files}", "--core=0",
+               "--"]
+    if cpus:
+        command += [str(tools["taskset"]), "-c", ",".join(str(c) for c in cpus)]
+    if uid is not None:  # the bot's own user; then death with bubblewrap (setuid forgets it)
+        command += [str(tools["setpriv"]), f"--reuid={uid}", f"--regid={uid}",
+                    "--clear-groups", "--pdeathsig=KILL", "--"]
+    return [*command, program, *argv[1:]]
+
+
+@functools.cache
+def _system_tool(name: str) -> str | None:
+    """The absolute path of system program ``name`` if it lies in a folder every
+    sandbox shows (``SYSTEM_DIRS``), else ``None``."""
+    found = shutil.which(name, path="/usr/bin:/bin:/usr/sbin:/sbin")
+    if found is None:
+        return None
+    return found if any(_within(Path(found), Path(d)) for d in SYSTEM_DIRS) else None
 
 
 def _private_tmpfs(path: str, size: int) -> list[str]:
