@@ -86,9 +86,10 @@ def session_members(sid: int) -> list[int]:
     return found
 
 
-def descendants(pid: int) -> list[int]:
+def descendants(pid: int, read: Callable[[str], bytes] | None = None) -> list[int]:
     """Pids of ``pid``'s live descendants, from the kernel's children lists (empty if
-    they cannot be read)."""
+    they cannot be read). ``read(key)`` reads the list ``/proc/<key>/children`` (``key``
+    is ``PID/task/TID``; ``OSError`` if it cannot): by default it opens the file."""
     found: list[int] = []
     todo = [pid]
     while todo:
@@ -98,14 +99,20 @@ def descendants(pid: int) -> list[int]:
         except OSError:
             continue
         for task in tasks:
+            key = f"{parent}/task/{task}"
             try:
-                with open(f"/proc/{parent}/task/{task}/children", "rb") as f:
-                    children = [int(c) for c in f.read().split()]
+                data = read(key) if read is not None else _read_children(key)
             except OSError:
                 continue
+            children = [int(c) for c in data.split()]
             found += children
             todo += children
     return found
+
+
+def _read_children(key: str) -> bytes:
+    with open(f"/proc/{key}/children", "rb") as f:
+        return f.read()
 
 
 class ProcessTree:
@@ -214,33 +221,23 @@ class ProcessTree:
         """As :func:`descendants`, keeping the kernel's children lists open between calls
         (suspension walks the tree at every turn; a dead task's list fails and is
         dropped, so a reused pid is read afresh)."""
-        found: list[int] = []
-        todo = [pid]
+        return descendants(pid, self._read_children)
+
+    def _read_children(self, key: str) -> bytes:
         fds = self._children_fds
-        while todo:
-            parent = todo.pop()
-            try:
-                tasks = os.listdir(f"/proc/{parent}/task")
-            except OSError:
-                continue
-            for task in tasks:
-                key = f"{parent}/task/{task}"
-                fd = fds.get(key)
-                try:
-                    if fd is None:
-                        fd = os.open(f"/proc/{key}/children", os.O_RDONLY)
-                        if len(fds) < 256:
-                            fds[key] = fd
-                    data = os.pread(fd, 1 << 16, 0)
-                except OSError:
-                    self._drop_fd(key, fd)
-                    continue
-                if key not in fds:
-                    os.close(fd)
-                children = [int(c) for c in data.split()]
-                found += children
-                todo += children
-        return found
+        fd = fds.get(key)
+        try:
+            if fd is None:
+                fd = os.open(f"/proc/{key}/children", os.O_RDONLY)
+                if len(fds) < 256:
+                    fds[key] = fd
+            data = os.pread(fd, 1 << 16, 0)
+        except OSError:
+            self._drop_fd(key, fd)
+            raise
+        if key not in fds:
+            os.close(fd)
+        return data
 
     def _drop_fd(self, key: str, fd: int | None) -> None:
         if fd is not None:
