@@ -467,19 +467,21 @@ def test_an_ai_dies_with_its_wrapper_killed_mid_hand(
     # an AI that ignores SIGTERM, thinks 30 s at each question and stays after its input
     victim = connect(procs, server.port, 4, PY, str(HOSTILE), "--mode", "ignore-term",
                      "--mode", "slow", "30", folder=tmp_path / "w4")
-    end = time.monotonic() + 15
-    while not (ai := running(value, HOSTILE, besides=victim.pid)):
-        assert time.monotonic() < end, "the AI never started"
-        time.sleep(0.05)
-    time.sleep(0.5)
-    assert not any("game is over" in line for line in server.lines)  # mid-hand
-    victim.send_signal(sig)
-    assert victim.wait(timeout=10) == (130 if sig == signal.SIGTERM else -sig)
-    left = psutil.wait_procs(ai, timeout=5)[1]
-    for stray in left:
-        stray.kill()
-    assert server.finish()[0] == 0, server.lines  # the dummy plays the seat
+    try:
+        end = time.monotonic() + 15
+        while not (ai := running(value, HOSTILE, besides=victim.pid)):
+            assert time.monotonic() < end, "the AI never started"
+            time.sleep(0.05)
+        time.sleep(0.5)
+        assert not any("game is over" in line for line in server.lines)  # mid-hand
+        victim.send_signal(sig)
+        assert victim.wait(timeout=10) == (130 if sig == signal.SIGTERM else -sig)
+        left = psutil.wait_procs(ai, timeout=5)[1]
+    finally:
+        for stray in running(value, HOSTILE, besides=victim.pid):
+            stray.kill()  # a survivor (a failure) is not left behind
     assert left == []
+    assert server.finish()[0] == 0, server.lines  # the dummy played the seat
 
 
 def test_strict_without_isolation_stops_before_connecting(tmp_path: Path) -> None:
