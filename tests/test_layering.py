@@ -1,6 +1,7 @@
 """The layers stay as docs/architecture.md draws them: the core never imports a game;
 tournaments, training and the command line find games only through the registry; no game
-imports another; modules stay small."""
+imports another; no game starts a program but through the core (issue 21: every bot runs
+in the sandbox); modules stay small."""
 
 from __future__ import annotations
 
@@ -56,6 +57,66 @@ def test_shared_layers_import_no_particular_game(layer: str) -> None:
 def test_no_game_imports_another(game: str) -> None:
     for path in sources("games", game):
         assert game_imports(path) <= {game}, f"{path.relative_to(PACKAGE)} imports another game"
+
+
+LAUNCHERS = {
+    "subprocess": {"Popen", "run", "call", "check_call", "check_output", "getoutput",
+                   "getstatusoutput"},
+    "os": {"fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp", "execv",
+           "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe", "spawnv",
+           "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe"},
+    "pty": {"fork", "spawn"},
+    "asyncio": {"create_subprocess_exec", "create_subprocess_shell"},
+}
+"""What starts a program, by module (``os.exec*``, ``os.spawn*`` by name)."""
+
+NOT_A_BOT = {"games/gohr/client.py"}
+"""Where a game may start a program itself: the GOHR client starts the referee, no bot."""
+
+
+def program_starts(path: Path) -> list[str]:
+    """Where ``path`` starts a program without the core: ``line: module.name`` for every
+    use of a launcher of :data:`LAUNCHERS` (``subprocess.Popen``, ``os.fork``, a name
+    imported from them, or one of them under another name)."""
+    tree = ast.parse(path.read_text())
+    modules: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in LAUNCHERS:
+                    modules[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module in LAUNCHERS:
+            for alias in node.names:
+                if alias.name in LAUNCHERS[node.module]:
+                    names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in modules \
+                and node.attr in LAUNCHERS[modules[node.value.id]]:
+            found.append(f"{node.lineno}: {modules[node.value.id]}.{node.attr}")
+        elif isinstance(node, ast.Name) and node.id in names:
+            found.append(f"{node.lineno}: {names[node.id]}")
+    return sorted(found, key=lambda where: int(where.split(":")[0]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_games_start_programs_only_through_the_core(game: str) -> None:
+    for path in sources("games", game):
+        where = str(path.relative_to(PACKAGE))
+        if where not in NOT_A_BOT:
+            assert not program_starts(path), \
+                f"{where} starts a program without core.process: {program_starts(path)}"
+
+
+def test_the_check_sees_every_way_of_starting_a_program(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import subprocess\nimport os as system\nfrom os import execvp as ex\n"
+                   "def f() -> None:\n    subprocess.Popen(['x'])\n    system.fork()\n"
+                   "    ex('x', ['x'])\n    subprocess.TimeoutExpired\n")
+    assert program_starts(bad) == ["5: subprocess.Popen", "6: os.fork", "7: os.execvp"]
+    assert program_starts(PACKAGE / "games" / "gohr" / "client.py")  # seen, and excepted
 
 
 def test_modules_stay_small() -> None:

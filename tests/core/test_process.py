@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from referee.core.errors import BotFault
 from referee.core.limits import MemoryWatchdog
 from referee.core.outcome import Outcome
 from referee.core.process import BotProcess
+from referee.core.sandbox import SandboxConfig, SandboxLimits, plan_sandbox
 
 MB = 2**20
 
@@ -232,6 +234,79 @@ def test_writing_to_a_bot_that_closed_its_input_is_a_crash(tmp_path: Path) -> No
             b.send("TURN 7,7\r\n", soon())
         assert caught.value.outcome is Outcome.CRASH
         assert "broken pipe" in caught.value.reason
+
+
+# -- streaming (a relay's way) -------------------------------------------------------------
+class Stream:
+    """What a streamed bot gave, and why its output ended."""
+
+    def __init__(self, slow_end: float = 0.0) -> None:
+        self.chunks: list[bytes] = []
+        self.ends: list[BotFault] = []
+        self.ended = threading.Event()
+        self.slow_end = slow_end
+
+    def take(self, data: bytes) -> None:
+        self.chunks.append(data)
+
+    def end(self, fault: BotFault) -> None:
+        time.sleep(self.slow_end)
+        self.ends.append(fault)
+        self.ended.set()
+
+    def wait_for(self, data: bytes) -> None:
+        limit = soon()
+        while data not in b"".join(self.chunks):
+            assert time.monotonic() < limit, f"no {data!r} in {self.chunks}"
+            time.sleep(0.01)
+
+
+def test_streamed_output_comes_byte_for_byte_as_it_is_written(tmp_path: Path) -> None:
+    script = """
+        import os, sys
+        os.write(1, b"half a li")
+        line = sys.stdin.readline()
+        os.write(1, b"ne\\r\\n\\n" + line.encode())
+        rest = sys.stdin.read()  # until its input is closed
+        os.write(1, b"bye " + str(len(rest)).encode())
+    """
+    stream = Stream()
+    with bot(tmp_path, script) as b:
+        b.stream_output(stream.take, stream.end)
+        stream.wait_for(b"half a li")  # before any line end: as it comes
+        b.send("ping\n")
+        b.close_input()
+        assert stream.ended.wait(5)
+    assert b"".join(stream.chunks) == b"half a line\r\n\nping\nbye 0"
+    assert [(f.outcome, f.reason) for f in stream.ends] == [
+        (Outcome.CRASH, "closed its output: exit code 0")]
+    with pytest.raises(RuntimeError):
+        b.stream_output(stream.take)
+
+
+def test_kill_waits_for_the_stream_to_end(tmp_path: Path) -> None:
+    stream = Stream(slow_end=0.3)
+    with bot(tmp_path, "import os, time; os.write(1, b'up'); time.sleep(30)") as b:
+        b.stream_output(stream.take, stream.end)
+        stream.wait_for(b"up")
+    assert len(stream.ends) == 1  # told before kill returned
+    assert "killed by signal SIGKILL" in stream.ends[0].reason
+
+
+def test_a_streamed_flood_kills_the_bot(tmp_path: Path) -> None:
+    script = """
+        import os
+        while True:
+            os.write(1, b"x" * 65536)
+    """
+    plan = plan_sandbox(SandboxConfig(limits=SandboxLimits(output=MB)))
+    stream = Stream()
+    with bot(tmp_path, script, sandbox=plan) as b:
+        b.stream_output(lambda data: None, stream.end)
+        assert stream.ended.wait(10)
+        assert MB < b.stdout_bytes < 4 * MB
+    assert [(f.outcome, f.reason) for f in stream.ends] == [
+        (Outcome.PROTOCOL_ERROR, "flooded its output: more than 1 MB")]
 
 
 # -- stderr -----------------------------------------------------------------------------

@@ -120,12 +120,13 @@ def folder_name(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_.#" else "_" for c in name)
 
 
-def start_player(player: PlayerSpec, folder: Path, *, seed: int,
+def start_player(player: PlayerSpec, folder: Path, *, seed: int | None,
                  memory_limit: int | None = None, tag: str = "",
                  sandbox: SandboxPlan | None = None, suspend: bool = False,
                  private: Sequence[tuple[Path, Path]] = ()) -> BotProcess:
     """Start ``player``'s program: it runs in ``folder/work/<tag><name>``, its stderr goes
-    to ``folder/logs/<tag><name>.stderr.log``, its seed is in ``SEED_ENV``.
+    to ``folder/logs/<tag><name>.stderr.log``, its seed is in ``SEED_ENV`` (``None``:
+    the referee's own environment's, as where the referee does not know the game's seed).
 
     Under ``sandbox`` it sees none of ``folder`` but its working folder (and the
     ``private`` folders a game gives it: host folder, path it sees); with ``suspend`` it
@@ -133,7 +134,8 @@ def start_player(player: PlayerSpec, folder: Path, *, seed: int,
     """
     safe = tag + folder_name(player.name)
     env = dict(os.environ)
-    env[SEED_ENV] = str(seed % 2**31)
+    if seed is not None:
+        env[SEED_ENV] = str(seed % 2**31)
     process = BotProcess(
         player.command,
         name=player.name,

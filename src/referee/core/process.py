@@ -11,6 +11,10 @@ The bot's stderr goes to a log file through a small drain thread that stops writ
 (but keeps draining) past ``stderr_cap`` bytes, so a flooding bot can neither block nor
 fill the disk; past ``output_limit`` bytes the bot is stopped for flooding.
 
+A relay that passes the bot's output on as it comes, without reading lines, has it
+streamed instead (:meth:`BotProcess.stream_output`): a drain thread gives every chunk to
+the relay, within the same output limit.
+
 The bot starts in its sandbox (:mod:`referee.core.sandbox`, built by
 :mod:`referee.core.confine`). With ``suspend`` (fair time, like Piskvork's "suspend the
 opponent's brain") it runs only while the referee waits for a line from it: it is
@@ -159,6 +163,7 @@ class BotProcess:
         self._stdout_fd = -1
         self._kill_reason: tuple[Outcome, str] | None = None
         self._stderr_thread: threading.Thread | None = None
+        self._stdout_thread: threading.Thread | None = None
         self._confined: Confined | None = None
         self._stat_fds: list[int] = []
         self._cpu = 0.0
@@ -371,6 +376,7 @@ class BotProcess:
             self._close_stat()
         if self._confined is not None:
             self._confined.release()
+        _end_drain(self._stdout_thread, None)  # before its pipe closes under it
         for stream in (self._proc.stdin, self._proc.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -379,11 +385,7 @@ class BotProcess:
             with contextlib.suppress(OSError):
                 os.close(self._pidfd)
             self._pidfd = None
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(timeout=2)
-            if self._proc.stderr is not None and self._stderr_thread.is_alive():
-                with contextlib.suppress(OSError):
-                    self._proc.stderr.close()
+        _end_drain(self._stderr_thread, self._proc.stderr)
 
     def __enter__(self) -> BotProcess:
         self.start()
@@ -393,6 +395,14 @@ class BotProcess:
         self.kill()
 
     # -- writing ------------------------------------------------------------------------
+    def close_input(self) -> None:
+        """Close the bot's standard input: it reads the end of its input (what it is
+        sent afterwards is a crash, a broken pipe)."""
+        if self._proc is not None and self._proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._proc.stdin.close()
+            self._stdin_fd = -1
+
     def send(self, text: str, deadline: float | None = None) -> None:
         """Write ``text`` (one or more lines, each already ending in a line end).
 
@@ -431,6 +441,29 @@ class BotProcess:
             data = data[written:]
 
     # -- reading ------------------------------------------------------------------------
+    def stream_output(self, sink: Callable[[bytes], None],
+                      on_end: Callable[[BotFault], None] | None = None) -> None:
+        """Give what the bot writes on its standard output to ``sink``, bytes as they
+        come, from a thread of its own (a relay's way, instead of :meth:`read_line`, which
+        must not be used then). When the output ends (the bot closed it, exited or was
+        killed) ``on_end`` is told why; past the sandbox's output limit the bot is killed
+        for flooding. :meth:`kill` waits for the thread."""
+        if self._proc is None or self._proc.stdout is None or self._stdout_thread is not None:
+            raise RuntimeError(f"{self.name}: output already streamed, or not started")
+        os.set_blocking(self._stdout_fd, True)
+        self._stdout_thread = threading.Thread(
+            target=self._stream, args=(self._proc.stdout, sink, on_end),
+            name=f"stdout-{self.name}", daemon=True)
+        self._stdout_thread.start()
+
+    def _stream(self, stream: IO[bytes], sink: Callable[[bytes], None],
+                on_end: Callable[[BotFault], None] | None) -> None:
+        for data in self._chunks(stream, "output"):
+            self.stdout_bytes += len(data)
+            sink(data)
+        if on_end is not None:
+            on_end(self._dead_fault("closed its output"))
+
     def read_line(self, deadline: float | None, *, keep_empty: bool = False) -> str:
         """Return the next non-empty line (without its line end).
 
@@ -604,17 +637,8 @@ class BotProcess:
             if self.stderr_log is not None:
                 self.stderr_log.parent.mkdir(parents=True, exist_ok=True)
                 sink = open(self.stderr_log, "ab")  # noqa: SIM115 - closed in finally
-            fd = stream.fileno()
-            while True:
-                data = os.read(fd, _READ_CHUNK)
-                if not data:
-                    break
+            for data in self._chunks(stream, "error output"):
                 self.stderr_bytes += len(data)
-                if self.output_limit is not None and self.stderr_bytes > self.output_limit \
-                        and self._kill_reason is None and self._tree is not None:
-                    self._kill_reason = (Outcome.PROTOCOL_ERROR, "flooded its error output: "
-                                         f"more than {self.output_limit / _MB:g} MB")
-                    self._tree.kill()
                 if sink is None:
                     continue
                 room = max(keep - written, 0)
@@ -631,6 +655,35 @@ class BotProcess:
         finally:
             if sink is not None:
                 sink.close()
+
+    def _chunks(self, stream: IO[bytes], what: str) -> Iterator[bytes]:
+        """What the bot writes on ``stream`` (its ``what``), chunk by chunk, until it is
+        closed; past the sandbox's output limit the bot is killed for flooding it (and
+        the rest is still read, so that it never blocks)."""
+        total = 0
+        try:
+            fd = stream.fileno()
+            while data := os.read(fd, _READ_CHUNK):
+                total += len(data)
+                if self.output_limit is not None and total > self.output_limit \
+                        and self._kill_reason is None and self._tree is not None:
+                    self._kill_reason = (Outcome.PROTOCOL_ERROR, f"flooded its {what}: "
+                                         f"more than {self.output_limit / _MB:g} MB")
+                    self._tree.kill()
+                yield data
+        except (OSError, ValueError):
+            return
+
+
+def _end_drain(thread: threading.Thread | None, stream: IO[bytes] | None) -> None:
+    """Wait a moment for a drain thread to read the end of its pipe (the bot is dead);
+    if it does not (a stray process still holds the pipe), close ``stream`` under it."""
+    if thread is None or thread is threading.current_thread():
+        return
+    thread.join(timeout=2)
+    if stream is not None and thread.is_alive():
+        with contextlib.suppress(OSError):
+            stream.close()
 
 
 def _bytes(size: int) -> str:

@@ -4,6 +4,7 @@ wrapper), ``COMMANDS`` found through ``games/registry.py``."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -186,30 +187,41 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
                    "name and the seat].")
 @click.option("--human", is_flag=True,
               help="Play the seat yourself on this console instead of an AI.")
+@opt.out_option("the AI's working folder and its stderr log", "referee-out/connect-<time>")
+@opt.sandbox_options(None)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, metavar="-- AI-COMMAND...")
 def connect_mahjong(host: str, port: int, seat: int, account: str | None, human: bool,
+                    out_dir: Path | None, sandbox: SandboxConfig,
                     command: tuple[str, ...]) -> None:
     """Log in to a referee server for one seat and play its hands: start AI-COMMAND for
     every hand and relay the server's lines to it and its answers back (the ICGA
     wrapper). AI-COMMAND is a built-in AI (random, greedy) or a command line.
 
-    Ends with status 0 when the server closes the connection, 1 if the login is refused.
+    The AI runs in the sandbox (--sandbox), in its own working folder under --out, its
+    standard error in a log there; it is never suspended (the relay does not follow the
+    game). Ends with status 0 when the server closes the connection, 1 if the login is
+    refused, 2 on a bad option (--sandbox strict where isolation is missing).
     """
     from referee.core.players import resolve_player
+    from referee.core.sandbox import plan_sandbox
     from referee.games.mahjong.human import HumanConsole, HumanLeft
     from referee.games.mahjong.match import BUILTIN_PLAYERS
     from referee.games.mahjong.wrapper import (
+        AIProgram,
         LoginRefused,
         ServerLink,
         Wrapper,
         default_account,
     )
 
+    def notify(text: str) -> None:
+        click.echo(f"referee: {text}", err=True)
+
     try:
         with support.sigterm_interrupts():
             if human and command:
                 raise ConfigError("give either --human or an AI command, not both")
-            argv: list[str] = []
+            program: AIProgram | None = None
             console: HumanConsole | None = None
             if human:
                 console = HumanConsole(sys.stdin, sys.stdout)
@@ -217,16 +229,17 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
             elif not command:
                 raise ConfigError("give the AI's command after -- (or a built-in AI: "
                                   f"{', '.join(BUILTIN_PLAYERS)}), or --human")
-            elif len(command) == 1:
-                spec = resolve_player(command[0], BUILTIN_PLAYERS)
-                argv = spec.command
-                name = account or (f"{spec.name}-{seat}" if spec.builtin
-                                   else default_account(argv, seat))
             else:
-                argv = list(command)
-                name = account or default_account(argv, seat)
-            wrapper = Wrapper(ServerLink(host, port), seat, name, argv, console,
-                              notify=lambda text: click.echo(f"referee: {text}", err=True))
+                spec = resolve_player(command[0] if len(command) == 1
+                                      else shlex.join(command), BUILTIN_PLAYERS)
+                name = account or (f"{spec.name}-{seat}" if spec.builtin
+                                   else default_account(spec.command, seat))
+                out = (out_dir or support.default_out("connect")).resolve()
+                config, sandbox_line = support.confine(sandbox, out, suspend_default=False)
+                notify(sandbox_line)
+                notify(f"the AI's working folder and standard error log are in {out}")
+                program = AIProgram(PlayerSpec(name, spec.command), out, plan_sandbox(config))
+            wrapper = Wrapper(ServerLink(host, port), seat, name, program, console, notify)
             wrapper.run()
     except LoginRefused as exc:
         click.echo(f"referee: refused by the server: {exc}", err=True)

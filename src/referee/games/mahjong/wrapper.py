@@ -4,33 +4,38 @@ ways (or, with ``--human``, lets a person play on the console).
 
 - It sends ``/login <id> <account>`` and waits for ``/ok``; ``/refused <reason>`` (then or
   later) ends it with the reason (``LoginRefused``).
-- On ``/start`` it starts the AI program and writes it the ``/start`` line and every
-  line after; whatever the AI writes on its standard output goes to the server as it is.
-- On ``/exit`` it writes the line, stops relaying, gives the AI a moment to exit and
-  stops it (its whole process group); the next ``/start`` starts it again.
-- The AI's standard error is the wrapper's. An AI that cannot be started is reported;
-  the server then times the seat out and its dummy AI plays it. When the server closes
-  the connection the wrapper stops the AI and ends (status 0).
+- On ``/start`` it starts the AI program through the core (``core.players.start_player``:
+  in its sandbox, in its own working folder ``<out>/work/<account>``, its standard error
+  in ``<out>/logs/<account>.stderr.log``, the rest of ``<out>`` hidden from it) and writes
+  it the ``/start`` line and every line after; whatever the AI writes on its standard
+  output goes to the server as it is.
+- On ``/exit`` it writes the line, stops relaying, closes the AI's input, gives it a moment
+  to exit and kills its whole process tree (daemons too); the next ``/start`` starts it
+  again. The AI is never suspended: the relay does not read the game.
+- An AI that cannot be started is reported; the server then times the seat out and its
+  dummy AI plays it. When the server closes the connection the wrapper stops the AI and
+  ends (status 0).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import signal
 import socket
-import subprocess
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from referee.core.errors import ConfigError, RefereeError
+from referee.core.errors import BotFault, ConfigError, RefereeError
+from referee.core.players import PlayerSpec, check_runnable, start_player
+from referee.core.sandbox import SandboxPlan
 from referee.games.mahjong.human import HumanConsole
 
 log = logging.getLogger(__name__)
 
-__all__ = ["AIRelay", "LoginRefused", "ServerLink", "Wrapper", "default_account"]
+__all__ = ["AIProgram", "AIRelay", "LoginRefused", "ServerLink", "Wrapper",
+           "default_account"]
 
 LOGIN_WAIT = 30.0
 """Seconds to wait for the server's answer to the login."""
@@ -112,95 +117,85 @@ class ServerLink:
             self.sock.close()
 
 
-class AIRelay:
-    """One session of the AI program: started on ``/start``, fed the server's lines,
-    its output relayed to ``output``; stopped after ``/exit``."""
+@dataclass(frozen=True)
+class AIProgram:
+    """The AI a wrapper starts for every hand: its program (named by the account), the
+    output folder of its working folder and stderr log, and its sandbox."""
 
-    def __init__(self, command: Sequence[str], output: Callable[[bytes], None]) -> None:
-        self.command = list(command)
+    player: PlayerSpec
+    out: Path
+    sandbox: SandboxPlan | None = None
+
+
+class AIRelay:
+    """One session of the AI program: started on ``/start`` (through the core, in its
+    sandbox), fed the server's lines, its output relayed to ``output`` byte for byte;
+    stopped after ``/exit``. ``BotFault`` if it cannot be started."""
+
+    def __init__(self, ai: AIProgram, output: Callable[[bytes], None]) -> None:
         self.output = output
         self.relaying = True
         self._open_line = False
-        self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, bufsize=0,
-                                      start_new_session=True, close_fds=True)
-        assert self._proc.stdin is not None and self._proc.stdout is not None
-        self._stdin = self._proc.stdin
-        self._stdout = self._proc.stdout
-        self._stdout_fd = self._stdout.fileno()
         self._broken = False
-        self._reader = threading.Thread(target=self._relay, name="ai-stdout", daemon=True)
-        self._reader.start()
+        self.process = start_player(ai.player, ai.out, seed=None, sandbox=ai.sandbox)
+        self.process.stream_output(self._relay, self._ended)
 
     @property
-    def pid(self) -> int:
-        """The AI's process id."""
-        return self._proc.pid
+    def pid(self) -> int | None:
+        """The process id the AI was started with (bubblewrap's when it is isolated)."""
+        return self.process.pid
 
-    def _relay(self) -> None:
-        """Copy the AI's output to the server until it closes it (or relaying stops)."""
-        while True:
-            try:
-                data = os.read(self._stdout_fd, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            if self.relaying:
-                self.output(data)
-                self._open_line = not data.endswith((b"\n", b"\r"))
+    def _relay(self, data: bytes) -> None:
+        """Copy a piece of the AI's output to the server (while relaying)."""
+        if self.relaying:
+            self.output(data)
+            self._open_line = not data.endswith((b"\n", b"\r"))
+
+    def _ended(self, why: BotFault) -> None:
         if self.relaying:
             log.warning("the AI closed its output before /exit (the server will time the "
-                        "seat out)")
+                        "seat out): %s", why.reason)
 
     def write(self, line: str) -> None:
         """One line to the AI's standard input (lost, once, if it closed it)."""
         if self._broken:
             return
         try:
-            self._stdin.write(line.encode() + b"\n")
-        except OSError as exc:
+            self.process.send(line + "\n")
+        except BotFault as exc:
             self._broken = True
-            log.warning("the AI does not read its input any more: %s", exc)
+            log.warning("the AI does not read its input any more: %s", exc.reason)
 
     def stop(self, grace: float = EXIT_GRACE) -> int | None:
-        """Stop relaying, let the AI exit within ``grace`` seconds, then kill its process
-        group; its exit status (None if it had to be killed)."""
+        """Stop relaying, close the AI's input, let it exit within ``grace`` seconds, then
+        kill its whole process tree; its exit status (negative: the signal that killed
+        it)."""
         self.relaying = False
-        with contextlib.suppress(OSError):
-            self._stdin.close()
-        code: int | None
-        try:
-            code = self._proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            log.info("the AI did not exit within %.1f s: killing it", grace)
-            code = None
-        with contextlib.suppress(OSError):
-            os.killpg(self._proc.pid, signal.SIGKILL)
-        if code is None:
-            self._proc.wait()
-        self._reader.join(timeout=2)
-        with contextlib.suppress(OSError):
-            self._stdout.close()
+        self.process.close_input()
+        self.process.stop(grace)
         if self._open_line:  # end a line the AI left open, so the next session's is whole
             self.output(b"\n")
-        return code
+        try:
+            self.process.check_folders()
+        except BotFault as exc:
+            log.warning("the AI's %s (the protocol cannot tell the server)", exc.reason)
+        return self.process.returncode
 
 
 class Wrapper:
     """Logs in for one seat and plays its hands with an AI program or a person."""
 
     def __init__(self, link: ServerLink, seat: int, account: str,
-                 command: Sequence[str] = (), human: HumanConsole | None = None,
+                 program: AIProgram | None = None, human: HumanConsole | None = None,
                  notify: Callable[[str], None] = log.warning) -> None:
         if not 1 <= seat <= 4:
             raise ConfigError(f"--id must be a seat 1..4, got {seat}")
-        if not command and human is None:
+        if program is None and human is None:
             raise ConfigError("give the AI's command after --, or --human")
         self.link = link
         self.seat = seat
         self.account = account
-        self.command = list(command)
+        self.program = program
         self.human = human
         self.notify = notify
         self.ai: AIRelay | None = None
@@ -256,14 +251,17 @@ class Wrapper:
             self._stop_ai()
 
     def _start_ai(self) -> None:
+        program = self.program
+        assert program is not None
         try:
-            self.ai = AIRelay(self.command, self.link.send)
-        except OSError as exc:
+            check_runnable(program.player)
+            self.ai = AIRelay(program, self.link.send)
+        except (ConfigError, BotFault) as exc:
             self.ai = None
-            self.notify(f"cannot start the AI {' '.join(self.command)!r}: "
-                        f"{exc.strerror or exc} (the server's dummy AI will play)")
+            self.notify(f"cannot start the AI {' '.join(program.player.command)!r}: "
+                        f"{exc} (the server's dummy AI will play)")
             return
-        log.info("hand %d: AI started (pid %d)", self.hands, self.ai.pid)
+        log.info("hand %d: AI started (pid %s)", self.hands, self.ai.pid)
 
     def _stop_ai(self) -> None:
         ai, self.ai = self.ai, None
