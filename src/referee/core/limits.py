@@ -325,7 +325,9 @@ class ProcessTree:
                     count += 1
                 except psutil.Error:
                     continue
-            psutil.wait_procs(procs, timeout=0.5)
+            # not the root: it is the referee's child, which psutil would reap, leaving
+            # its Popen an exit status of 0 instead of the signal that killed it
+            psutil.wait_procs([p for p in procs if p.pid != self.root_pid], timeout=0.5)
         return count
 
     def alive(self) -> list[int]:
