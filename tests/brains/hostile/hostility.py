@@ -8,8 +8,8 @@ records as a note, or a line on stderr, which goes to the bot's log). Modes:
 - ``slow SECONDS``: sleeps that long before every move (an opponent that takes its time).
 - ``fork-bomb``: at its first turn forks without end (every child forks too) and never
   answers.
-- ``snoop PATH...``: at its first turn reads the paths (files: their text; folders: their
-  names) and its neighbours (``..``, ``../..``, ``$HOME``, ``/etc/shadow``, the referee's
+- ``snoop PATH...``: at its first turn reads the paths (files: their first 4 KB; folders:
+  their names) and its neighbours (``..``, ``../..``, ``$HOME``, ``/etc/shadow``, the referee's
   ``/proc`` entries), reports what it got, then plays on. A leading ``@`` on a path is
   dropped: the tests write ``@/path`` so that the referee does not take it for a file the
   organiser gives the bot (its command line's files are readable), as a bot with the
@@ -222,6 +222,6 @@ def _look(path: str) -> str:
         if os.path.isdir(path):
             return "listed " + repr(sorted(os.listdir(path))[:20])
         with open(path, "rb") as handle:
-            return "read " + repr(handle.read(200))
+            return "read " + repr(handle.read(4096))
     except OSError as exc:
         return f"refused ({errno.errorcode.get(exc.errno or 0, exc)})"
