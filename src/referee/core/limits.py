@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import select
 import signal
 import threading
 import time
@@ -181,7 +182,8 @@ class ProcessTree:
         for pid in [self.root_pid, *descendants(self.root_pid)]:
             with contextlib.suppress(psutil.Error):
                 found[pid] = psutil.Process(pid)
-        groups = set()  # never the init's (it leads the session the bot starts in)
+        self.bot_pid()  # the init, if it runs: its group (the bot's too) is never stopped
+        groups = set()
         for pid in found.keys() - {self.root_pid, self._init}:
             with contextlib.suppress(OSError):
                 groups.add(os.getpgid(pid))
@@ -269,6 +271,7 @@ class ProcessTree:
 
     def cont(self, stopped: frozenset[int]) -> None:
         """SIGCONT what :meth:`stop` stopped (and the process groups)."""
+        _pidfd_signal(self._init_fd, signal.SIGCONT)  # in case it was (never meant to be)
         for group in self.groups:
             with contextlib.suppress(OSError):
                 os.killpg(group, signal.SIGCONT)
@@ -321,7 +324,10 @@ class ProcessTree:
         """SIGKILL every process of the tree; returns how many were signalled."""
         if self.contained:  # the namespace's first process: the kernel kills the rest
             self._signal_bot(signal.SIGKILL)  # (found while its parent, the root, lived)
-            _pidfd_signal(self._init_fd, signal.SIGKILL)
+            if _pidfd_signal(self._init_fd, signal.SIGKILL):
+                # bubblewrap reaps its init and exits: killed first, it would leave the
+                # init's remains to the machine's init, which may take its time
+                _wait_exit(self.root_pid, 1.0)
         with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
         count = 0
@@ -371,6 +377,17 @@ def _pidfd_signal(fd: int, sig: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def _wait_exit(pid: int, seconds: float) -> None:
+    """Wait up to ``seconds`` for process ``pid`` to end (without reaping it)."""
+    fd = _pidfd(pid)
+    if fd < 0:
+        return
+    try:
+        select.select([fd], [], [], seconds)
+    finally:
+        os.close(fd)
 
 
 def _alive(proc: psutil.Process) -> bool:

@@ -1,10 +1,16 @@
-"""A sandboxed bot dies with the referee, also when the referee is killed with SIGKILL
-(nothing of it runs to clean up) and the bot would live on by itself: it is suspended
-(stopped, so it never sees its input close), it ignores its input's end, and it started
-a daemon. Checked every way bubblewrap runs (as root, each bot with a user id of its
-own; in a user namespace, as a normal user has it) and with the limits only (where the
-bot's own process dies with the referee; a daemon out of its session is the next run's
-to kill, see the tournament tests)."""
+"""How a sandboxed bot ends, with real processes.
+
+It dies with the referee, also when the referee is killed with SIGKILL (nothing of it
+runs to clean up) and the bot would live on by itself: it is suspended (stopped, so it
+never sees its input close), it ignores its input's end, and it started a daemon.
+Checked every way bubblewrap runs (as root, each bot with a user id of its own; in a
+user namespace, as a normal user has it) and with the limits only (where the bot's own
+process dies with the referee; a daemon out of its session is the next run's to kill,
+see the tournament tests).
+
+And it ends quickly: a suspended bot told to quit is gone at once (its sandbox's init is
+never left stopped), and killing a running one takes milliseconds (bubblewrap is left
+to reap its init rather than leaving that to the machine's init)."""
 
 from __future__ import annotations
 
@@ -21,7 +27,8 @@ import psutil
 import pytest
 
 from proctags import TAG, kill_tagged, tagged
-from referee.core.sandbox import SandboxSupport, sandbox_support
+from referee.core.process import BotProcess
+from referee.core.sandbox import SandboxConfig, SandboxSupport, plan_sandbox, sandbox_support
 
 SUPPORT = sandbox_support()
 needs_isolation = pytest.mark.skipif(
@@ -100,3 +107,65 @@ def test_a_suspended_bot_and_its_daemon_die_with_a_killed_referee(
     while (left := tagged(tag)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not left, [(p.pid, p.status(), p.cmdline()[-2:]) for p in left]
+
+
+QUITTER = """
+    import sys
+    print("ready", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def isolated_supports() -> list[object]:
+    """Isolated as root (when root) and in a user namespace."""
+    found: list[object] = []
+    if os.geteuid() == 0:
+        found.append(pytest.param(SUPPORT, id="root", marks=needs_isolation))
+    found.append(pytest.param(dataclasses.replace(SUPPORT, root=False), id="user-namespace",
+                              marks=needs_isolation))
+    return found
+
+
+def start_quitter(tmp_path: Path, support: SandboxSupport, suspend: bool) -> BotProcess:
+    """A sandboxed bot that says ``ready`` and exits at its next line."""
+    bot = tmp_path / "quitter.py"
+    bot.write_text(textwrap.dedent(QUITTER))
+    process = BotProcess([sys.executable, str(bot)], name="quitter", cwd=tmp_path / "work",
+                         sandbox=plan_sandbox(SandboxConfig(), support), suspend=suspend)
+    process.start()
+    return process
+
+
+@pytest.mark.parametrize("support", isolated_supports())
+def test_a_suspended_bot_told_to_quit_is_gone_at_once(
+        tmp_path: Path, tag: str, support: SandboxSupport) -> None:
+    process = start_quitter(tmp_path, support, suspend=True)
+    tree = process._tree
+    assert tree is not None
+    deadline = time.monotonic() + 10  # the watchdog's look at the tree, as it starts:
+    while tree.bot_pid() is None:  # the sandbox's init runs (the bot may not yet)
+        assert time.monotonic() < deadline
+        tree._init = None  # looked at afresh, as by a watchdog that came first
+        tree.processes()
+    assert process.read_line(time.monotonic() + 10) == "ready"
+    assert process.suspended
+    tree.processes()  # the watchdog looks again while it is suspended
+    process.send("quit\n")
+    began = time.monotonic()
+    process.stop(grace=3)
+    assert process.returncode == 0
+    assert time.monotonic() - began < 1  # not the whole grace: nothing was left stopped
+
+
+@pytest.mark.parametrize("support", isolated_supports())
+def test_killing_a_running_sandboxed_bot_takes_milliseconds(
+        tmp_path: Path, tag: str, support: SandboxSupport) -> None:
+    took = []
+    for _ in range(3):
+        process = start_quitter(tmp_path, support, suspend=False)
+        assert process.read_line(time.monotonic() + 10) == "ready"
+        began = time.monotonic()
+        process.kill()
+        took.append(time.monotonic() - began)
+        assert not process.alive_processes()
+    assert min(took) < 0.2, took
