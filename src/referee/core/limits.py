@@ -224,14 +224,16 @@ class ProcessTree:
     def _descendants(self, pid: int) -> list[int]:
         """As :func:`descendants`, keeping the kernel's children lists open between calls
         (suspension walks the tree at every turn; a dead task's list fails and is
-        dropped, so a reused pid is read afresh)."""
+        dropped, so a reused pid is read afresh). Bubblewrap's init has one thread: its
+        thread list is not read."""
         found: list[int] = []
         todo = [pid]
         fds = self._children_fds
         while todo:
             parent = todo.pop()
             try:
-                tasks = os.listdir(f"/proc/{parent}/task")
+                tasks = ([str(parent)] if parent == self._init
+                         else os.listdir(f"/proc/{parent}/task"))
             except OSError:
                 continue
             for task in tasks:
@@ -271,7 +273,6 @@ class ProcessTree:
 
     def cont(self, stopped: frozenset[int]) -> None:
         """SIGCONT what :meth:`stop` stopped (and the process groups)."""
-        _pidfd_signal(self._init_fd, signal.SIGCONT)  # in case it was (never meant to be)
         for group in self.groups:
             with contextlib.suppress(OSError):
                 os.killpg(group, signal.SIGCONT)
