@@ -299,8 +299,8 @@ class ProcessTree:
         return self._bot
 
     def _signal_bot(self, sig: int) -> bool:
-        """Send ``sig`` to the contained bot's first process through its pidfd (never to
-        a process that reused its pid); whether it still runs."""
+        """Send ``sig`` to the contained bot's own process through its pidfd (never to a
+        process that reused its pid); whether it still runs."""
         if self.bot_pid() is None:
             return False
         return _pidfd_signal(self._bot_fd, sig)
@@ -323,8 +323,8 @@ class ProcessTree:
 
     def kill(self) -> int:
         """SIGKILL every process of the tree; returns how many were signalled."""
-        if self.contained:  # the namespace's first process: the kernel kills the rest
-            self._signal_bot(signal.SIGKILL)  # (found while its parent, the root, lived)
+        if self.contained:  # the bot, then the namespace's first process (its init):
+            self._signal_bot(signal.SIGKILL)  # the kernel kills the rest
             if _pidfd_signal(self._init_fd, signal.SIGKILL):
                 # bubblewrap reaps its init and exits: killed first, it would leave the
                 # init's remains to the machine's init, which may take its time
