@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from figures import busy_cpu, children_cpu
 from rich.console import Console
 
 from referee.tournament.runner import TournamentRunner
@@ -112,18 +113,6 @@ command = {command}
     path = folder / "bench.toml"
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def children_cpu() -> float:
-    """CPU seconds (user + system) of the finished child processes (the brains)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def busy_cpu() -> float:
-    """CPU seconds the whole machine spent busy (all processes, and time stolen by the host)."""
-    t = psutil.cpu_times()
-    return t.user + t.nice + t.system + t.irq + t.softirq + getattr(t, "steal", 0.0)
 
 
 def play_once(setup: Setup, concurrency: int) -> dict[str, Any]:

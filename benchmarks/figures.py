@@ -1,4 +1,5 @@
-"""How the benchmark scripts print their figures: ``key: value`` lines, or one JSON line.
+"""How the benchmark scripts print their figures (``key: value`` lines, or one JSON line)
+and measure the machine's other load.
 
 The scripts import it as ``figures`` (they run as ``python benchmarks/bench_*.py``, which
 puts this folder first on the path).
@@ -7,7 +8,10 @@ puts this folder first on the path).
 from __future__ import annotations
 
 import json
+import resource
 from collections.abc import Mapping
+
+import psutil
 
 
 def print_figures(result: Mapping[str, object], as_json: bool) -> None:
@@ -17,3 +21,15 @@ def print_figures(result: Mapping[str, object], as_json: bool) -> None:
         return
     for key, value in result.items():
         print(f"{key}: {value}")
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes (the brains)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def busy_cpu() -> float:
+    """CPU seconds the whole machine spent busy (all processes, and time stolen by the host)."""
+    t = psutil.cpu_times()
+    return t.user + t.nice + t.system + t.irq + t.softirq + getattr(t, "steal", 0.0)

@@ -16,7 +16,12 @@ gives it) read-write. Everything else bubblewrap makes is read-only. The output 
 (other bots' folders, logs, the tournament store) and ``$HOME`` are covered by empty
 folders wherever a readable path would show them. It has no network (its own network
 namespace: no sockets of the host either), its own process ids (it cannot see or signal
-the referee or other bots), and it dies with the referee.
+the referee or other bots), and it dies with the referee: the first process of its pid
+namespace is bubblewrap's small init, which runs as the referee's user and dies with
+bubblewrap (``--die-with-parent``), which dies with the referee; when it dies the kernel
+kills every process of the namespace. The bot is the init's child (process 2 there).
+The bot itself could not be made to die with bubblewrap when it has a user id of its own:
+the kernel does not deliver the parent-death signal across users.
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ if uid is not None:
     os.setgroups([])
     os.setgid(uid)
     os.setuid(uid)
-if parent is not None:  # after setuid, which forgets it: die with the parent
+if parent is not None:  # (without bubblewrap) die with the referee, its parent
     import ctypes
     ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)
     if os.getppid() != parent:
@@ -144,7 +149,6 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
     if support.root:
         lease, uid = _lease_uid()
         spec.append(f"uid={uid}")
-        spec.append("parent=0")  # bubblewrap, outside the namespace, shows as 0
         for folder, _ in writable:
             _give(folder, uid)
     kept.update(HOME=str(cwd), TMPDIR="/tmp")
@@ -158,7 +162,7 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
     mounts.hide([*hidden, Path.home()])
     for folder, inside in writable:
         mounts.bind(folder, inside, writable=True)
-    args = [support.bwrap or "bwrap", "--die-with-parent", "--new-session", "--as-pid-1",
+    args = [support.bwrap or "bwrap", "--die-with-parent", "--new-session",
             "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
             "--unshare-cgroup-try", "--hostname", "sandbox"]
     if support.root:

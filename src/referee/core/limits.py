@@ -10,7 +10,9 @@ its environment.
 
 A sandboxed bot has a pid namespace of its own (``contained``): all its processes are
 descendants of its root and die with it, so its tree is walked from the root alone
-(``/proc/PID/task/TID/children``), without scanning the whole system.
+(``/proc/PID/task/TID/children``), without scanning the whole system. The root is
+bubblewrap, its child the namespace's first process (bubblewrap's init, which adopts
+the bot's orphans), the init's first child the bot.
 
 The ``MemoryWatchdog`` is one background thread that watches every registered tree and
 kills a tree whose total resident memory, or number of processes, goes over its limit.
@@ -21,10 +23,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import select
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 import psutil
 
@@ -86,16 +89,19 @@ def session_members(sid: int) -> list[int]:
     return found
 
 
-def descendants(pid: int, read: Callable[[str], bytes] | None = None) -> list[int]:
+def descendants(pid: int, read: Callable[[str], bytes] | None = None,
+                one_thread: Collection[int] = ()) -> list[int]:
     """Pids of ``pid``'s live descendants, from the kernel's children lists (empty if
     they cannot be read). ``read(key)`` reads the list ``/proc/<key>/children`` (``key``
-    is ``PID/task/TID``; ``OSError`` if it cannot): by default it opens the file."""
+    is ``PID/task/TID``; ``OSError`` if it cannot): by default it opens the file. The
+    processes of ``one_thread`` are known to have one thread (their list is not read)."""
     found: list[int] = []
     todo = [pid]
     while todo:
         parent = todo.pop()
         try:
-            tasks = os.listdir(f"/proc/{parent}/task")
+            tasks = ([str(parent)] if parent in one_thread
+                     else os.listdir(f"/proc/{parent}/task"))
         except OSError:
             continue
         for task in tasks:
@@ -131,6 +137,8 @@ class ProcessTree:
         self._children_fds: dict[str, int] = {}
         self._bot: int | None = None
         self._bot_fd = -1
+        self._init: int | None = None
+        self._init_fd = -1
         self._lock = threading.Lock()
         try:
             root = psutil.Process(root_pid)
@@ -184,7 +192,12 @@ class ProcessTree:
         for pid in [self.root_pid, *descendants(self.root_pid)]:
             with contextlib.suppress(psutil.Error):
                 found[pid] = psutil.Process(pid)
-        self._note_groups({p: v for p, v in found.items() if p != self.root_pid})
+        self.bot_pid()  # the init, if it runs: its group (the bot's too) is never stopped
+        groups = set()
+        for pid in found.keys() - {self.root_pid, self._init}:
+            with contextlib.suppress(OSError):
+                groups.add(os.getpgid(pid))
+        self.groups = frozenset(groups - {self._init})
         return list(found.values())
 
     def _note_groups(self, procs: dict[int, psutil.Process]) -> None:
@@ -205,10 +218,11 @@ class ProcessTree:
         if self.contained and not self._signal_bot(signal.SIGSTOP):
             return frozenset()
         top = self._bot if self.contained else self.root_pid
-        assert top is not None
+        start = self._init if self.contained else top  # the init adopts the bot's orphans
+        assert top is not None and start is not None
         stopped: set[int] = set()
         for _ in range(8):
-            new = {top, *self._descendants(top)} - stopped
+            new = {top, *self._descendants(start)} - stopped
             if not new:
                 break
             for pid in new:
@@ -220,8 +234,10 @@ class ProcessTree:
     def _descendants(self, pid: int) -> list[int]:
         """As :func:`descendants`, keeping the kernel's children lists open between calls
         (suspension walks the tree at every turn; a dead task's list fails and is
-        dropped, so a reused pid is read afresh)."""
-        return descendants(pid, self._read_children)
+        dropped, so a reused pid is read afresh). Bubblewrap's init has one thread: its
+        thread list is not read."""
+        return descendants(pid, self._read_children,
+                           () if self._init is None else (self._init,))
 
     def _read_children(self, key: str) -> bytes:
         fds = self._children_fds
@@ -249,10 +265,11 @@ class ProcessTree:
         """Close the children lists kept open (the tree is no longer walked)."""
         for key, fd in list(self._children_fds.items()):
             self._drop_fd(key, fd)
-        if self._bot_fd >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self._bot_fd)
-            self._bot_fd = -1
+        for fd in (self._bot_fd, self._init_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._bot_fd = self._init_fd = -1
 
     def cont(self, stopped: frozenset[int]) -> None:
         """SIGCONT what :meth:`stop` stopped (and the process groups)."""
@@ -264,39 +281,35 @@ class ProcessTree:
                 os.kill(pid, signal.SIGCONT)
 
     def bot_pid(self) -> int | None:
-        """The bot's own process: the root, or in a pid namespace the root's child (the
-        sandbox's first process, which stays the same: remembered once found); ``None``
-        if it is not running yet."""
+        """The bot's own process: the root, or in a pid namespace the first child of the
+        namespace's first process (the root's child, bubblewrap's init); both stay the
+        same: remembered once found. ``None`` if it is not running yet."""
         if not self.contained:
             return self.root_pid
+        if self._init is None:
+            self._init = _first_child(self.root_pid)
+            if self._init is None:
+                return None
+            self._init_fd = _pidfd(self._init)
         if self._bot is None:
-            try:
-                with open(f"/proc/{self.root_pid}/task/{self.root_pid}/children", "rb") as f:
-                    children = f.read().split()
-            except OSError:
+            self._bot = _first_child(self._init)
+            if self._bot is None:
                 return None
-            if not children:
-                return None
-            self._bot = int(children[0])
-            with contextlib.suppress(OSError):  # signals by it cannot reach a reused pid
-                self._bot_fd = os.pidfd_open(self._bot)
+            self._bot_fd = _pidfd(self._bot)
         return self._bot
 
     def _signal_bot(self, sig: int) -> bool:
-        """Send ``sig`` to the contained bot's first process through its pidfd (never to
-        a process that reused its pid); whether it still runs."""
-        if self.bot_pid() is None or self._bot_fd < 0:
+        """Send ``sig`` to the contained bot's own process through its pidfd (never to a
+        process that reused its pid); whether it still runs."""
+        if self.bot_pid() is None:
             return False
-        try:
-            signal.pidfd_send_signal(self._bot_fd, sig)
-        except OSError:
-            return False
-        return True
+        return _pidfd_signal(self._bot_fd, sig)
 
     def count(self) -> int:
-        """How many processes of the bot are alive (a sandbox's own launcher left out)."""
+        """How many processes of the bot are alive (a sandbox's own bubblewrap and init
+        left out)."""
         procs = [p for p in self.processes() if _alive(p)]
-        return len(procs) - (1 if self.contained else 0)
+        return max(0, len(procs) - (2 if self.contained else 0))
 
     def rss(self) -> int:
         """Total resident memory of the tree, in bytes."""
@@ -310,8 +323,12 @@ class ProcessTree:
 
     def kill(self) -> int:
         """SIGKILL every process of the tree; returns how many were signalled."""
-        if self.contained:  # the namespace's first process: the kernel kills the rest
-            self._signal_bot(signal.SIGKILL)  # found while its parent, the root, lived
+        if self.contained:  # the bot, then the namespace's first process (its init):
+            self._signal_bot(signal.SIGKILL)  # the kernel kills the rest
+            if _pidfd_signal(self._init_fd, signal.SIGKILL):
+                # bubblewrap reaps its init and exits: killed first, it would leave the
+                # init's remains to the machine's init, which may take its time
+                _wait_exit(self.root_pid, 1.0)
         with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
         count = 0
@@ -333,6 +350,47 @@ class ProcessTree:
     def alive(self) -> list[int]:
         """Pids of the tree's processes that are still running (not zombies)."""
         return [p.pid for p in self.processes(thorough=True) if _alive(p)]
+
+
+def _first_child(pid: int) -> int | None:
+    """The first child of process ``pid`` (``None``: none, or ``pid`` is gone)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as f:
+            children = f.read().split()
+    except OSError:
+        return None
+    return int(children[0]) if children else None
+
+
+def _pidfd(pid: int) -> int:
+    """A pidfd of ``pid`` (signals through it cannot reach a process that reused the
+    pid), -1 if it cannot be had."""
+    try:
+        return os.pidfd_open(pid)
+    except OSError:
+        return -1
+
+
+def _pidfd_signal(fd: int, sig: int) -> bool:
+    """Send ``sig`` through pidfd ``fd``; whether the process still runs."""
+    if fd < 0:
+        return False
+    try:
+        signal.pidfd_send_signal(fd, sig)
+    except OSError:
+        return False
+    return True
+
+
+def _wait_exit(pid: int, seconds: float) -> None:
+    """Wait up to ``seconds`` for process ``pid`` to end (without reaping it)."""
+    fd = _pidfd(pid)
+    if fd < 0:
+        return
+    try:
+        select.select([fd], [], [], seconds)
+    finally:
+        os.close(fd)
 
 
 def _alive(proc: psutil.Process) -> bool:

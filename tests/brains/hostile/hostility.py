@@ -8,8 +8,8 @@ records as a note, or a line on stderr, which goes to the bot's log). Modes:
 - ``slow SECONDS``: sleeps that long before every move (an opponent that takes its time).
 - ``fork-bomb``: at its first turn forks without end (every child forks too) and never
   answers.
-- ``snoop PATH...``: at its first turn reads the paths (files: their text; folders: their
-  names) and its neighbours (``..``, ``../..``, ``$HOME``, ``/etc/shadow``, the referee's
+- ``snoop PATH...``: at its first turn reads the paths (files: their first 4 KB; folders:
+  their names) and its neighbours (``..``, ``../..``, ``$HOME``, ``/etc/shadow``, the referee's
   ``/proc`` entries), reports what it got, then plays on. A leading ``@`` on a path is
   dropped: the tests write ``@/path`` so that the referee does not take it for a file the
   organiser gives the bot (its command line's files are readable), as a bot with the
@@ -17,7 +17,8 @@ records as a note, or a line on stderr, which goes to the bot's log). Modes:
 - ``net HOST:PORT``: at its first turn connects there, reports, plays on.
 - ``kill-all PID...``: at its first turn ``kill -9 -1`` and kills the pids (``@``-prefixed
   as above), reports which it hit, plays on. It refuses (exit 3) unless it is process 1
-  of its own pid namespace: ``kill -9 -1`` outside a sandbox as root ends the machine.
+  or 2 of its own pid namespace (the sandbox's init is 1, the bot 2): ``kill -9 -1``
+  outside a sandbox as root ends the machine.
 - ``big-file``: at its first turn writes a 1 GB file in its working folder (with
   ``SIGXFSZ`` at its default action, as a native program has it: the file size limit
   kills it).
@@ -155,8 +156,8 @@ class Hostility:
             self.report(f"net {host}:{port}: refused ({errno.errorcode.get(exc.errno or 0, exc)})")
 
     def _kill_all(self) -> None:
-        if os.getpid() != 1:
-            sys.stderr.write("kill-all refused: not process 1 of its own pid namespace\n")
+        if os.getpid() > 2:  # on the host, 1 and 2 are init and the kernel's threads
+            sys.stderr.write("kill-all refused: not in a pid namespace of its own\n")
             os._exit(3)
         hits = []
         for target in [-1, *(int(a.removeprefix("@")) for a in self.args)]:
@@ -222,6 +223,6 @@ def _look(path: str) -> str:
         if os.path.isdir(path):
             return "listed " + repr(sorted(os.listdir(path))[:20])
         with open(path, "rb") as handle:
-            return "read " + repr(handle.read(200))
+            return "read " + repr(handle.read(4096))
     except OSError as exc:
         return f"refused ({errno.errorcode.get(exc.errno or 0, exc)})"
