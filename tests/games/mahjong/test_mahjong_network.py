@@ -444,17 +444,8 @@ def running(value: str, program: Path, besides: int) -> list[psutil.Process]:
     return found
 
 
-ROOT_SANDBOX = SUPPORT.usable and SUPPORT.root
-"""Isolated bots of a referee run as root have user ids of their own."""
-
-
 @pytest.mark.parametrize("sig", [
-    signal.SIGTERM,
-    pytest.param(signal.SIGKILL, marks=pytest.mark.xfail(
-        ROOT_SANDBOX, strict=True, raises=AssertionError,
-        reason="core defect: as root, bubblewrap's monitor (uid 0, no capabilities) may not "
-        "send its death signal to the bot's own user id, so an isolated bot outlives a "
-        "referee killed with -9")),
+    signal.SIGTERM, signal.SIGKILL,
 ], ids=["sigterm", "sigkill"])
 def test_an_ai_dies_with_its_wrapper_killed_mid_hand(
         tmp_path: Path, procs: list[subprocess.Popen[Any]], sig: signal.Signals,
