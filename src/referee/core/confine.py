@@ -294,8 +294,10 @@ def _in_own_dirs(path: Path) -> bool:
 
 
 def _within(path: Path, folder: Path) -> bool:
-    """Whether ``path`` is ``folder`` or inside it."""
-    return path == folder or folder in path.parents
+    """Whether ``path`` is ``folder`` or inside it (both absolute; compared as text,
+    which is many times faster than ``Path.parents``)."""
+    inside, outer = str(path), str(folder)
+    return inside == outer or inside.startswith(outer.rstrip("/") + "/")
 
 
 class _Mounts:
