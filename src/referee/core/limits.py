@@ -211,16 +211,19 @@ class ProcessTree:
     def stop(self) -> frozenset[int]:
         """SIGSTOP the whole tree (its process groups and every descendant, including
         any that left them with ``setsid``), sweeping again until no new process appears
-        (a stopped process cannot fork); returns the pids stopped, for :meth:`cont`."""
-        for group in self.groups:
-            with contextlib.suppress(OSError):
-                os.killpg(group, signal.SIGSTOP)
-        if self.contained and not self._signal_bot(signal.SIGSTOP):
+        (a stopped process cannot fork); returns the pids stopped, for :meth:`cont`.
+        Contained, the walk from the namespace's init finds every process of the bot
+        (the init adopts its orphans): its process groups need no signal of their own."""
+        if not self.contained:
+            for group in self.groups:
+                with contextlib.suppress(OSError):
+                    os.killpg(group, signal.SIGSTOP)
+        elif not self._signal_bot(signal.SIGSTOP):
             return frozenset()
         top = self._bot if self.contained else self.root_pid
-        start = self._init if self.contained else top  # the init adopts the bot's orphans
+        start = self._init if self.contained else top
         assert top is not None and start is not None
-        stopped: set[int] = set()
+        stopped: set[int] = {top} if self.contained else set()  # (signalled above)
         for _ in range(8):
             new = {top, *self._descendants(start)} - stopped
             if not new:
@@ -272,10 +275,11 @@ class ProcessTree:
         self._bot_fd = self._init_fd = -1
 
     def cont(self, stopped: frozenset[int]) -> None:
-        """SIGCONT what :meth:`stop` stopped (and the process groups)."""
-        for group in self.groups:
-            with contextlib.suppress(OSError):
-                os.killpg(group, signal.SIGCONT)
+        """SIGCONT what :meth:`stop` stopped (and, not contained, the process groups)."""
+        if not self.contained:
+            for group in self.groups:
+                with contextlib.suppress(OSError):
+                    os.killpg(group, signal.SIGCONT)
         for pid in stopped:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGCONT)
