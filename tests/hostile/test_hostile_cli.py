@@ -25,7 +25,6 @@ import json
 import os
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -247,11 +246,10 @@ def test_a_bot_cannot_write_a_file_past_the_file_size_limit(
         arena: Arena, game: Game, sandbox: str) -> None:
     played = arena.match(game, arena.hostile(game, "big-file"), "random", sandbox=sandbox,
                          options=("--max-file-size", "1M"))
-    # the limit stops the write: SIGXFSZ kills it (bubblewrap reports a bot killed by
-    # signal N as exit code 128 + N)
+    # the limit stops the write: SIGXFSZ kills it (bubblewrap's exit status 128 + N for
+    # a bot killed by signal N is read back as the signal)
     assert played.outcome == "crash", played.reason
-    assert played.reason.endswith(("killed by signal SIGXFSZ",
-                                   f"exit code {128 + signal.SIGXFSZ}")), played.reason
+    assert "killed by signal SIGXFSZ" in played.reason, played.reason
     assert not any("wrote 1 GB" in line for line in played.reports)
     big = arena.out / "work" / (("0-" if game is PLANOWANIE else "") + game.hostile) / "big.bin"
     assert big.stat().st_size == 1 << 20

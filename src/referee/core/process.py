@@ -601,6 +601,8 @@ class BotProcess:
             return BotFault(Outcome.CRASH, what)
         said = self.last_stderr_line()
         said = f" (its last words on stderr: {said})" if said else ""
+        if self._confined is not None and self._confined.contained and 128 < code < 160:
+            code = 128 - code  # bubblewrap's exit status for a bot killed by signal N
         if code < 0:
             try:
                 sig = signal.Signals(-code).name
