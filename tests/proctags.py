@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 
 import psutil
 
@@ -33,3 +34,13 @@ def kill_tagged(tag: str) -> None:
     for proc in tagged(tag):
         with contextlib.suppress(psutil.Error):
             proc.kill()
+
+
+def left_behind(tag: str, seconds: float = 5.0) -> list[psutil.Process]:
+    """The processes carrying ``tag`` still alive after up to ``seconds`` (killed ones
+    take a moment to go); any left are then killed, so the next test starts clean."""
+    deadline = time.monotonic() + seconds
+    while (left := tagged(tag)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    kill_tagged(tag)
+    return left

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from proctags import TAG, kill_tagged, tagged
+from proctags import TAG, left_behind, tagged
 from referee.core.errors import BotFault, ConfigError
 from referee.core.outcome import Outcome
 from referee.core.process import BotProcess
@@ -42,10 +42,7 @@ def tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     value = f"sandbox-{time.time_ns()}-{tmp_path.name}"
     monkeypatch.setenv(TAG, value)
     yield value
-    deadline = time.monotonic() + 5  # killed processes take a moment to go
-    while (left := tagged(value)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    kill_tagged(value)
+    left = left_behind(value)
     assert not left, f"left running: {[p.pid for p in left]}"
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from proctags import TAG, kill_tagged, tagged
+from proctags import TAG, left_behind
 from referee.core.process import BotProcess
 from referee.core.sandbox import (
     SandboxConfig,
@@ -54,10 +54,7 @@ def tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     value = f"writes-{time.time_ns()}"
     monkeypatch.setenv(TAG, value)
     yield value
-    deadline = time.monotonic() + 5
-    while (left := tagged(value)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    kill_tagged(value)
+    left = left_behind(value)
     assert not left
 
 
