@@ -8,6 +8,7 @@ player notes its CPUs in its working folder)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -18,6 +19,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
 from rich.console import Console
 
@@ -118,7 +120,11 @@ def tag(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 def daemon_running(tag: str) -> bool:
     """Whether a daemon left by the forker lives."""
-    return any("forker-daemon" in p.cmdline() for p in tagged(tag))
+    for proc in tagged(tag):
+        with contextlib.suppress(psutil.Error):  # it may end while we look
+            if "forker-daemon" in proc.cmdline():
+                return True
+    return False
 
 
 @pytest.mark.parametrize("sandbox", [pytest.param("isolated", marks=needs_isolation),
@@ -147,9 +153,12 @@ def test_kill_9_of_a_sandboxed_tournament_leaves_no_bot_and_the_resume_loses_not
     proc.communicate()
     killed_at = Store.peek_done(out)
     assert 4 <= killed_at < 12
-    if sandbox == "isolated":  # every bot of the games in progress, and the daemon one
-        assert not gone(tag), "bot processes survived the referee's SIGKILL"  # left
-    # else: the daemon, out of its session and its parent gone, is the resume's to kill
+    # Isolated, the bots of the games in progress die with the referee
+    # (test_referee_killed.py checks it for a bot at any point of its game), except one
+    # whose sandbox was being set up at that very instant: bubblewrap had not yet asked to
+    # die with its parent. With the limits only, a daemon out of its session outlives it.
+    # Either way the resume kills what is left by the marks the store noted before each
+    # bot started.
 
     resumed = referee("tournament", str(path), "--out", str(out), "-j", "2",
                       cwd=tmp_path, tag=tag, env=env)

@@ -66,7 +66,9 @@ _LOCAL = threading.local()
 
 @contextlib.contextmanager
 def spawn_listener(listener: Callable[[BotProcess], None]) -> Iterator[None]:
-    """Call ``listener`` for every bot process this thread starts inside the block."""
+    """Call ``listener`` for every bot process this thread starts inside the block: once
+    just before it is spawned (its ``token`` set, its ``pid`` still ``None``: what must
+    survive a crash of the referee can be noted then) and once when it runs."""
     previous = getattr(_LOCAL, "listener", None)
     _LOCAL.listener = listener
     try:
@@ -183,6 +185,9 @@ class BotProcess:
         env[TOKEN_VAR] = token
         if _stopping.is_set():
             raise BotFault(Outcome.CRASH, "not started: the referee is stopping")
+        listener = getattr(_LOCAL, "listener", None)
+        if listener is not None:
+            listener(self)
         if self.sandbox is not None and self.sandbox.limits is not None:
             if self.cwd is None:
                 raise ValueError("a sandboxed bot needs its working folder (cwd)")
@@ -242,7 +247,6 @@ class BotProcess:
             self.kill()
             raise BotFault(Outcome.CRASH, "not started: the referee is stopping")
         log.debug("started %s (pid %d): %s", self.name, self._proc.pid, self.argv)
-        listener = getattr(_LOCAL, "listener", None)
         if listener is not None:
             listener(self)
 

@@ -253,7 +253,10 @@ class TournamentRunner:
         task = pin_task(task, self._pinning)
 
         def note(process: BotProcess) -> None:
-            if process.pid is not None:
+            if process.pid is None:  # about to start: its mark first, so that a crash of
+                # the referee at any instant leaves a trace the next run can kill it by
+                self.store.note_process(0, time.time(), task.key, process.token)
+            else:
                 try:
                     started = psutil.Process(process.pid).create_time()
                 except psutil.Error:
@@ -280,6 +283,8 @@ def kill_orphans(store: Store) -> None:
     (what outlived its first process, as a sandboxed bot whose sandbox was killed)."""
     noted = store.noted_bots()
     for pid, started, _ in noted:
+        if pid <= 0:  # noted before it started: found by its mark below
+            continue
         try:
             proc = psutil.Process(pid)
             if abs(proc.create_time() - started) > 0.01:

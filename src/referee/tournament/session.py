@@ -47,8 +47,9 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
     """Load and check the tournament and open its store (no game is played).
 
     In order: the file, the players' programs, the store (one of another tournament is
-    refused before anything is written), then every player is started once and set up
-    as for a game. Each step reports every problem it finds in one ``ConfigError``.
+    refused before anything is written, one another referee runs is refused: a store
+    has one writer at a time), then every player is started once and set up as for a
+    game. Each step reports every problem it finds in one ``ConfigError``.
     ``sandbox`` overrides the file's sandbox level (``--sandbox strict`` on a machine
     without isolation stops here).
     """
@@ -67,8 +68,13 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
         raise ConfigError("\n".join(problems))
     store = Store(tournament.output, gzip_records=tournament.spec.records_gzip)
     store.check(tournament.fingerprint())
-    check_players(tournament, tournament.concurrency(workers))
-    store.open(tournament.fingerprint(), tournament.name)
+    store.claim()  # before any bot starts in its folders: one run at a time
+    try:
+        check_players(tournament, tournament.concurrency(workers))
+        store.open(tournament.fingerprint(), tournament.name)
+    except BaseException:
+        store.close()
+        raise
     return tournament, store
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from referee.core.errors import ConfigError
 from referee.core.record import GameRecord
 from referee.tournament.schedule import ScheduledGame
+from referee.tournament.store_lock import StoreLock
 
 SCHEMA_VERSION = "1"
 _SCHEMA = """
@@ -98,6 +99,12 @@ class Store:
         self.gzip = gzip_records
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
+        self._claim = StoreLock(self.folder)
+
+    def claim(self) -> None:
+        """Become the one referee that writes this store until :meth:`close`
+        (``ConfigError`` naming the run that holds it otherwise; see ``store_lock``)."""
+        self._claim.acquire()
 
     # -- opening ------------------------------------------------------------------------
     def open(self, fingerprint: str, name: str) -> Store:
@@ -193,11 +200,12 @@ class Store:
             )
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (and let another run claim the store)."""
         with self._lock:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+            self._claim.release()
 
     @property
     def db(self) -> sqlite3.Connection:
