@@ -37,7 +37,7 @@ from referee.core.errors import ConfigError
 from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, check_readable
 from referee.core.text import parse_size, size_has_unit
 
-__all__ = ["Duration", "Size", "game_time_option", "jobs_option", "json_option",
+__all__ = ["Duration", "Number", "Size", "game_time_option", "jobs_option", "json_option",
            "memory_option", "move_time_option", "out_option", "output_file_option", "renamed",
            "sandbox_options", "seed_option", "startup_option", "tolerance_option"]
 
@@ -117,6 +117,31 @@ class Size(click.ParamType[int, object]):
             smallest = f"at least {self.minimum // 1024}K" if self.minimum else "more than 0"
             self.fail(f"{text!r} is too small ({smallest})", param, ctx)
         return size
+
+
+class Number(click.ParamType[float, object]):
+    """A finite number (``nan`` and ``inf`` are refused), more than ``above`` if given."""
+
+    name = "NUMBER"
+
+    def __init__(self, above: float | None = None) -> None:
+        self.above = above
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        """The number, or a usage error naming the option."""
+        if isinstance(value, float) and math.isfinite(value):
+            number = value
+        else:
+            try:
+                number = float(str(value))
+            except ValueError:
+                self.fail(f"{value!r} is not a number", param, ctx)
+            if not math.isfinite(number):
+                self.fail(f"{value!r} is not a finite number", param, ctx)
+        if self.above is not None and number <= self.above:
+            self.fail(f"{value!r} is not more than {self.above:g}", param, ctx)
+        return number
 
 
 def renamed(old: str, target: str, new: str, *, type: Any = str,

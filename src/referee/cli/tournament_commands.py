@@ -90,11 +90,13 @@ def rating_rows(ratings: Any) -> list[dict[str, Any]]:
               help="BayesElo settings: gomocup (advantage 0, drawelo 0.01), bayeselo "
                    "(advantage 32.8, drawelo 97.3, prior 2) or itpw (bayeselo with "
                    "advantage 0) [default: a store's own settings, else bayeselo].")
-@click.option("--advantage", type=float, help="Elo advantage of the first player (White).")
-@click.option("--drawelo", type=float, help="Draw Elo (> 0).")
-@click.option("--prior", type=float, help="Virtual draws of the prior (>= 0).")
-@click.option("--offset", type=float, help="Added to every rating.")
-@click.option("--confidence", type=float, help="Confidence of the intervals (default 0.95).")
+@click.option("--advantage", type=opt.Number(),
+              help="Elo advantage of the first player (White).")
+@click.option("--drawelo", type=opt.Number(), help="Draw Elo (> 0).")
+@click.option("--prior", type=opt.Number(), help="Virtual draws of the prior (>= 0).")
+@click.option("--offset", type=opt.Number(), help="Added to every rating.")
+@click.option("--confidence", type=opt.Number(),
+              help="Confidence of the intervals (default 0.95).")
 @click.option("--los", "show_los", is_flag=True, help="Also print the LOS matrix.")
 @click.option("--los-layout", type=click.Choice(["readable", "bayeselo"]), default="readable",
               show_default=True,
@@ -136,7 +138,10 @@ def ratings(sources: tuple[Path, ...], preset: str | None, advantage: float | No
             click.echo(f"wrote {count} results to {pgn_out}", err=True)
         if len(table.players) < 2:
             raise ConfigError("no results to rate (need games between two players)")
-        result = rate(table, params)
+        try:
+            result = rate(table, params)
+        except ValueError as exc:  # e.g. infinite ratings without a prior
+            raise ConfigError(str(exc)) from None
     except BaseException as exc:
         fail(exc)
     click.echo(f"{table.games} games, {len(table.players)} players; advantage "

@@ -59,7 +59,7 @@ from referee.tournament.ratings import BayesEloParams
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class PlayerEntry(_Strict):

@@ -78,7 +78,7 @@ def _log_rules_options(command: F) -> F:
 @opt.sandbox_options("off")
 @opt.json_option
 @opt.renamed("--decision-time", "move_time", "--move-time",
-             type=click.FloatRange(min=0, min_open=True))
+             type=opt.Number(above=0))
 def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: int | None,
                  rotations: int, move_time: float, max_failures: int,
                  batched: tuple[int, ...], out_dir: Path | None, sandbox: SandboxConfig,

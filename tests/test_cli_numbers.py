@@ -1,0 +1,63 @@
+"""Numbers on the command line and in tournament files: not-a-number, infinities and
+out-of-range values are one clear error (exit status 2), never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.core.errors import ConfigError
+from referee.games.registry import game_adapters
+from referee.tournament.config import load_tournament
+
+
+def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True,
+                          text=True, timeout=120, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def pgn(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Results to rate: a won every game against b (infinite without a prior)."""
+    path = tmp_path_factory.mktemp("pgn") / "r.pgn"
+    path.write_text("".join(f'[White "{w}"]\n[Black "{b}"]\n[Result "1-0"]\n\n1-0\n\n'
+                            for w, b in (("a", "b"), ("b", "a"), ("a", "c"))))
+    return path
+
+
+@pytest.mark.parametrize(("args", "complaint"), [
+    (["--advantage", "nan"], "'nan' is not a finite number"),
+    (["--drawelo", "inf"], "'inf' is not a finite number"),
+    (["--offset", "1e400"], "'1e400' is not a finite number"),
+    (["--prior", "-inf"], "'-inf' is not a finite number"),
+    (["--confidence", "NaN"], "'NaN' is not a finite number"),
+    (["--prior", "0"], "use prior > 0"),
+])
+def test_rating_numbers(pgn: Path, tmp_path: Path, args: list[str], complaint: str) -> None:
+    run = referee("ratings", str(pgn), *args, cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert complaint in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1"])
+def test_riichi_decision_time(tmp_path: Path, value: str) -> None:
+    run = referee("match", "riichi", "tsumogiri", "tsumogiri", "tsumogiri", "tsumogiri",
+                  "--decision-time", value, cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert "Invalid value for '--decision-time'" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_floats_in_a_tournament_file_must_be_finite(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(f'game = "gomoku"\n[sprt]\nelo0 = {value}\nelo1 = 5.0\n'
+                    '[[players]]\nname = "a"\nbuiltin = "random"\n'
+                    '[[players]]\nname = "b"\nbuiltin = "random"\n')
+    with pytest.raises(ConfigError) as error:
+        load_tournament(path, game_adapters())
+    assert "sprt.elo0: Input should be a finite number" in str(error.value)
