@@ -74,6 +74,10 @@ def parse_about(line: str) -> dict[str, str]:
     return pairs if pairs else {"text": line.strip()}
 
 
+ABOUT_TIME = 3.0
+"""Seconds a brain has to answer ABOUT (an answer is optional: without one it plays on)."""
+
+
 class Brain:
     """One Gomocup brain process and the commands the manager sends it."""
 
@@ -189,10 +193,21 @@ class Brain:
         if items:
             self.process.send("".join(f"INFO {k} {v}{EOL}" for k, v in items), deadline)
 
-    def ask_about(self, deadline: float) -> dict[str, str]:
-        """ABOUT: parse ``key="value"`` pairs; old free text and UNKNOWN are accepted."""
+    def ask_about(self, deadline: float, limit: float = ABOUT_TIME) -> dict[str, str]:
+        """ABOUT: parse ``key="value"`` pairs; old free text and UNKNOWN are accepted. The
+        answer has ``limit`` seconds of its own (within ``deadline``): a brain that does
+        not answer gets a note and plays on (an answer that comes later, while a move is
+        awaited, is kept as a note too)."""
         self.process.send("ABOUT" + EOL, deadline)
-        line = self._answer("ABOUT", deadline)
+        own = min(deadline, time.monotonic() + limit)
+        try:
+            line = self._answer("ABOUT", own)
+        except BotFault as fault:
+            if fault.outcome is not Outcome.TIMEOUT or own >= deadline:
+                raise
+            self._note("ABOUT", f"no answer within {limit:g} s (name and version unknown)")
+            self.about = {}
+            return self.about
         if line.split(None, 1)[0].upper() in ("UNKNOWN", "ERROR"):
             self.about = {}
         else:
