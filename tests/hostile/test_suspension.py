@@ -77,7 +77,9 @@ def test_a_suspended_brain_gets_no_cpu_on_its_opponents_turn(
     suspended = off_turn_cpu_ms(tmp_path / "on", "busy", support, suspend=True)
     free = off_turn_cpu_ms(tmp_path / "off", "busy", support, suspend=False)
     assert max(suspended) <= 30, suspended
-    assert min(free) >= OPPONENT_TIME * 1000 / 2, free  # the contrast: it can fail
+    # the contrast, so that the test can fail: free, it computes through most of every
+    # opponent's turn (a quarter at least, on a loaded machine)
+    assert min(free) >= OPPONENT_TIME * 1000 / 4, free
 
 
 @pytest.mark.parametrize("support", supports())

@@ -296,15 +296,18 @@ def test_an_ai_that_cannot_start_is_reported_and_the_dummy_plays(
     server = serve(tmp_path, procs, "--seed", "2", "--hands", "1", "--move-time", "1.5s")
     for seat in (1, 2, 3):
         connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
-    broken = connect(procs, server.port, 4, str(tmp_path / "no-such-ai"),
-                     folder=tmp_path / "w4")
+    ai = tmp_path / "broken-ai"  # there and executable (checked before the login), but
+    ai.write_text("#!/no/such/interpreter\n")  # it cannot run
+    ai.chmod(0o755)
+    broken = connect(procs, server.port, 4, str(ai), folder=tmp_path / "w4")
     assert server.finish()[0] == 0, server.lines
     assert broken.wait(timeout=10) == 0
-    assert "cannot start the AI" in (tmp_path / "w4" / "stderr.txt").read_text()
+    said = (tmp_path / "w4" / "stderr.txt").read_text()
+    assert "cannot start the AI" in said or "the AI closed its output" in said, said
     record = server.record()
     notes = {(n["seat"], n["kind"]) for n in record["notes"]}
     assert {(3, "takeover"), (3, "takeover-at")} <= notes
-    assert record["players"][3]["name"] == "no-such-ai-4"
+    assert record["players"][3]["name"] == "broken-ai-4"
 
 
 def test_a_wrapper_without_a_server_is_one_clear_error(tmp_path: Path) -> None:
@@ -494,6 +497,23 @@ def test_strict_without_isolation_stops_before_connecting(tmp_path: Path) -> Non
         "apt install bubblewrap; Fedora: dnf install bubblewrap); it is needed for network "
         "off, private filesystem, pid namespace, process limit (--sandbox auto runs "
         "without them)"]
+
+
+@pytest.mark.parametrize("ai", ["./nope", "no-such-program-anywhere"])
+def test_an_ai_that_does_not_exist_stops_before_connecting(tmp_path: Path, ai: str) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        run = subprocess.run([PY, "-m", "referee.cli", "connect", "mahjong", "--port",
+                              str(port), "--id", "2", "--out", str(tmp_path / "out"),
+                              "--", ai], capture_output=True, text=True, timeout=30,
+                             cwd=tmp_path)
+        listener.settimeout(0.3)
+        with pytest.raises(TimeoutError):  # it never took a seat
+            listener.accept()
+    assert run.returncode == 2
+    (line,) = run.stderr.splitlines()
+    assert line.startswith("referee: error: player ")
+    assert "does not exist" in line or "not found on PATH" in line
 
 
 # -------------------------------------------------------------- the channel's own faults

@@ -202,7 +202,7 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
     game). Ends with status 0 when the server closes the connection, 1 if the login is
     refused, 2 on a bad option (--sandbox strict where isolation is missing).
     """
-    from referee.core.players import resolve_player
+    from referee.core.players import check_runnable, resolve_player
     from referee.core.sandbox import plan_sandbox
     from referee.games.mahjong.human import HumanConsole, HumanLeft
     from referee.games.mahjong.match import BUILTIN_PLAYERS
@@ -234,6 +234,7 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
                                       else shlex.join(command), BUILTIN_PLAYERS)
                 name = account or (f"{spec.name}-{seat}" if spec.builtin
                                    else default_account(spec.command, seat))
+                check_runnable(PlayerSpec(name, spec.command))  # before taking the seat
                 out = (out_dir or support.default_out("connect")).resolve()
                 config, sandbox_line = support.confine(sandbox, out, suspend_default=False)
                 notify(sandbox_line)
