@@ -265,3 +265,16 @@ def test_old_command_spellings_still_run_with_a_warning(tmp_path: Path) -> None:
                                  "removed: use 'referee play gohr'")
     run = referee("mahjong", "serve", "--port", "-1", "--seed", "1")
     assert run.returncode == 2 and "--port" in run.stderr
+
+
+def test_piped_tables_keep_long_names_whole(tmp_path: Path) -> None:
+    name = "a-player-whose-name-is-much-longer-than-an-eighty-column-table-x"
+    path = tmp_path / "t.toml"
+    path.write_text(f'name = "wide"\ngame = "gomoku"\nconcurrency = 1\nsandbox = "off"\n'
+                    f'[settings]\nsize = 10\n'
+                    f'[[players]]\nname = "{name}"\ncommand = "{INSTANT}"\n'
+                    f'[[players]]\nname = "b"\nbuiltin = "random"\n')
+    run = referee("tournament", str(path), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if line.startswith("│")]
+    assert sum(name in row for row in rows) == 2, run.stdout  # standings and ratings

@@ -23,9 +23,11 @@ from referee.core.standings import Standing, count_game
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A console that styles only when writing to a terminal."""
+    """A console that styles only when writing to a terminal; written to a file or a pipe
+    it is as wide as its tables need (rich would assume 80 columns and cut names)."""
     stream = sys.stderr if stderr else sys.stdout
-    return Console(file=stream, highlight=False, soft_wrap=True)
+    wide = None if stream.isatty() else 400
+    return Console(file=stream, highlight=False, soft_wrap=True, width=wide)
 
 
 def game_line(record: GameRecord, total: int, number: int | None = None) -> str:
@@ -58,7 +60,8 @@ def results_table(players: Sequence[PlayerSpec], records: Sequence[GameRecord],
                        [(f.seat, f.outcome) for f in record.faults])
     table = Table(title="Match result")
     for column in ("player", "points", "won", "drawn", "lost", "faults"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+        table.add_column(column, justify="left" if column == "player" else "right",
+                         overflow="fold")
     for player in players:
         line = lines[player.name]
         fault_text = ", ".join(f"{k} {v}" for k, v in sorted(line.faults.items())) or "-"

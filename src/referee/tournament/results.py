@@ -99,7 +99,8 @@ def final_table(lines: Sequence[Standing], title: str = "Final standings") -> Ta
     """Points, games, wins, draws, losses and faults per player, best first."""
     table = Table(title=title)
     for column in ("#", "player", "points", "games", "won", "drawn", "lost", "faults"):
-        table.add_column(column, justify="left" if column in ("player", "faults") else "right")
+        table.add_column(column, justify="left" if column in ("player", "faults") else "right",
+                         overflow="fold")
     for rank, line in enumerate(lines, start=1):
         faults = ", ".join(f"{kind} {n}" for kind, n in sorted(line.faults.items())) or "-"
         table.add_row(str(rank), line.name, f"{line.points:g}", str(line.games),
@@ -111,7 +112,7 @@ def standings_table(points: dict[str, float], title: str = "Standings") -> Table
     """A small table of points, best first (shown while a tournament runs)."""
     table = Table(title=title)
     table.add_column("#", justify="right")
-    table.add_column("player")
+    table.add_column("player", overflow="fold")
     table.add_column("points", justify="right")
     ranked = sorted(points.items(), key=lambda item: -item[1])
     for rank, (name, value) in enumerate(ranked, start=1):
@@ -142,7 +143,8 @@ def ratings_table(ratings: Ratings, title: str = "Ratings (BayesElo)") -> Table:
     table = Table(title=title)
     for column in ("#", "player", "Elo", "+", "-", "games", "score", "oppo.", "draws",
                    "LOS next"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+        table.add_column(column, justify="left" if column == "player" else "right",
+                         overflow="fold")
     count = len(ratings.players)
     for k, p in enumerate(ratings.players):
         los = f"{100 * ratings.los[k, k + 1]:.1f}%" if k + 1 < count else ""
