@@ -121,6 +121,8 @@ def test_repeated_faults_forfeit(tmp_path: Path) -> None:
     assert len(forfeits) == 1 and forfeits[0].seat == 1 and "3 failures" in forfeits[0].text
     assert record.scores is not None and len(record.scores) == 4
     assert "forfeited: faulty-garbage" in record.reason
+    # counted as the seat's fault (the standings' faults column)
+    assert [(f.seat, f.outcome) for f in record.faults] == [(1, "illegal-move")]
 
 
 def test_a_crash_forfeits_at_once(tmp_path: Path) -> None:
@@ -130,6 +132,7 @@ def test_a_crash_forfeits_at_once(tmp_path: Path) -> None:
     forfeits = [n for n in record.notes if n.kind == "forfeit"]
     assert len(forfeits) == 1 and forfeits[0].seat == 2 and "crash" in forfeits[0].text
     assert record.settings["hands"] >= 4 and record.scores is not None
+    assert [(f.seat, f.outcome) for f in record.faults] == [(2, "crash")]
 
 
 def test_batched_bots_get_arrays_and_play_the_same_game(tmp_path: Path) -> None:

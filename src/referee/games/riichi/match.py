@@ -227,6 +227,11 @@ class _Seat:
             return line
 
 
+def _failure_outcome(kind: str) -> Outcome:
+    """The fault a bot forfeits by after too many failures of ``kind`` (the last one)."""
+    return Outcome.TIMEOUT if kind == "late" else Outcome.ILLEGAL_MOVE
+
+
 class _Referee:
     """The loop of one game between four processes."""
 
@@ -250,11 +255,14 @@ class _Referee:
             {"seat": seat, "kind": kind, "hand": _label(self.game),
              "tiles": _hand(self.game, seat), "line": _clip(line)})
         if state.failures >= self.settings.max_failures and not state.forfeited:
-            self.forfeit(seat, f"{state.failures} failures")
+            self.forfeit(seat, f"{state.failures} failures", _failure_outcome(kind))
 
-    def forfeit(self, seat: int, why: str) -> None:
+    def forfeit(self, seat: int, why: str, outcome: Outcome = Outcome.ILLEGAL_MOVE) -> None:
+        """Seat ``seat``'s bot is out for the rest of the game (a fault of ``outcome``,
+        counted in the record's faults: the standings' faults column)."""
         state = self.seats[seat]
         state.forfeited = True
+        self.record.add_fault(seat, outcome, why)
         self.record.add_note(seat, "forfeit",
                              f"{self.record.players[seat].name} forfeits at "
                              f"{_label(self.game)} ({why}): the safe default plays the seat "
@@ -273,7 +281,7 @@ class _Referee:
             if decision or state.owed == 1:
                 self.failure(seat, "late", fault.reason, None)
         else:
-            self.forfeit(seat, f"{fault.outcome.value}: {fault.reason}")
+            self.forfeit(seat, f"{fault.outcome.value}: {fault.reason}", fault.outcome)
 
     # ---------------------------------------------------------------- talking
     def deadline(self) -> float:
@@ -395,7 +403,7 @@ class _Referee:
         try:
             state.process.end_turn()
         except BotFault as fault:
-            self.forfeit(seat, f"{fault.outcome.value}: {fault.reason}")
+            self.forfeit(seat, f"{fault.outcome.value}: {fault.reason}", fault.outcome)
 
 
 
@@ -436,7 +444,7 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
             except BotFault as fault:
                 process = None
                 seats.append(_Seat(s, None, settings.batched[s]))
-                referee.forfeit(s, f"{fault.outcome.value}: {fault.reason}")
+                referee.forfeit(s, f"{fault.outcome.value}: {fault.reason}", fault.outcome)
                 continue
             seats.append(_Seat(s, process, settings.batched[s]))
         referee.play([p.name for p in players])
