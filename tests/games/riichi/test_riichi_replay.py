@@ -612,3 +612,26 @@ def test_yaku_named_as_the_original_mjai_names_them() -> None:
     assert tenhou_detail(["30符4飜3900点∀", "立直(1飜)", "ドラ(3飜)"]) \
         == (30, 4, 11700, [("立直", 1), ("ドラ", 3)])
     assert tenhou_detail(["満貫2000-4000点", "四槓子(役満)"])[1:3] == (13, 8000)
+
+
+def test_the_referees_own_match_record_is_checked_through_its_mjai_log(
+        tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    played = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "match", "riichi", "tsumogiri", "tsumogiri",
+         "tsumogiri", "tsumogiri", "--game", "east", "--seed", "4", "--out", str(out)],
+        capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    record = out / "game-001.json"
+    (verdict,) = check_logs([record])
+    assert verdict.ok, verdict.line()
+    assert verdict.line().startswith(
+        f"OK {record} (match record, its mjai log game-001.mjson.gz): ")
+    alone = tmp_path / "alone.json"  # a record without its log: said so, not "malformed"
+    alone.write_bytes(record.read_bytes())
+    (verdict,) = check_logs([alone])
+    assert not verdict.ok
+    assert "the referee's match record, not a game log" in verdict.line()

@@ -722,8 +722,35 @@ def check_logs(paths: Iterable[str | Path], rules: RiichiRules | None = None,
                game_length: str | None = None) -> list[FileCheck]:
     """One verdict per file for a command line (``FileCheck.line()``: ``OK <path>
     (<format>): <summary>`` or ``FAIL <path>: <the error>``)."""
-    return check_files(paths, lambda path: (detect_format(path),
-                                            verify_file(path, rules, game_length).summary()))
+    def check(path: Path) -> tuple[str, str]:
+        log = match_log(path)
+        if log is not None:  # the referee's own record: its game is in the mjai log beside
+            return (f"match record, its mjai log {log.name}",
+                    verify_file(log, rules, game_length).summary())
+        return detect_format(path), verify_file(path, rules, game_length).summary()
+
+    return check_files(paths, check)
+
+
+def match_log(path: str | Path) -> Path | None:
+    """The mjai log beside a referee's own match record (``game-001.json`` ->
+    ``game-001.mjson.gz``), or ``None`` if ``path`` is not such a record; ``ValueError``
+    if it is one whose log is missing."""
+    path = Path(path)
+    if path.suffix != ".json":
+        return None
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(1 << 12)
+    except OSError:
+        return None
+    if not (head.startswith(b"{\n") and b'"players"' in head and b'"moves"' in head):
+        return None
+    log = path.with_suffix(".mjson.gz")
+    if not log.exists():
+        raise ValueError(f"the referee's match record, not a game log; its mjai log "
+                         f"{log.name} is not beside it")
+    return log
 
 
 # ------------------------------------------------------------------------------ helpers
