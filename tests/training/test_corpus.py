@@ -22,6 +22,18 @@ def test_files_and_folders_in_name_order_without_hidden_ones(tmp_path: Path) -> 
         ["c.log", "b/10.log", "b/2.log", "b/a/x.log", "c.log"]
 
 
+def test_a_match_folder_gives_its_game_logs_not_its_records_or_stderr_logs(
+        tmp_path: Path) -> None:
+    for name in ("m/game-001.json", "m/game-001.mjson.gz", "m/game-1/logs/seat1-a.stderr.log",
+                 "m/game-1/work/seat1-a/notes.txt", "m/game-001.json.bak"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    found = input_files([tmp_path / "m", tmp_path / "m" / "game-001.json"])
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == [
+        "m/game-001.json.bak", "m/game-001.mjson.gz", "m/game-1/work/seat1-a/notes.txt",
+        "m/game-001.json"]  # a file given by name is read whatever it is
+
+
 def test_a_missing_path_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="nothing.log: no such file or folder"):
         input_files([tmp_path / "nothing.log"])

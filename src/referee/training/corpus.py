@@ -12,6 +12,7 @@ A game's annotator reads the :func:`input_files`, turns each game into :class:`G
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,16 +41,23 @@ class AnnotateSummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
+_REFEREE_FILES = re.compile(r".*\.stderr\.log|game-\d+\.json")
+"""What a match's output folder holds besides its game logs: the bots' stderr logs and
+the referee's own records (``game-001.json``, whose game is in the log beside it)."""
+
+
 def input_files(paths: Iterable[str | Path]) -> list[Path]:
     """The files to read: each file given, and every file under each folder given (in
-    name order, hidden ones left out). ``ConfigError`` names a path that does not exist."""
+    name order; hidden ones, and a match folder's stderr logs and records, left out).
+    ``ConfigError`` names a path that does not exist."""
     out: list[Path] = []
     for given in paths:
         path = Path(given)
         if path.is_dir():
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                out.extend(Path(root, f) for f in sorted(files) if not f.startswith("."))
+                out.extend(Path(root, f) for f in sorted(files)
+                           if not f.startswith(".") and not _REFEREE_FILES.fullmatch(f))
         elif path.exists():
             out.append(path)
         else:
