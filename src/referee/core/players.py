@@ -69,7 +69,8 @@ def _absolute_if_file(arg: str, program: bool, base: Path) -> str:
         return arg
     full = base / path
     if (program and os.sep in arg) or (not program and full.is_file()):
-        return str(full.resolve())
+        return os.path.abspath(full)  # not resolve(): a symlinked interpreter (a
+        # virtualenv's python) must stay the symlink, or it loses its environment
     return arg
 
 
