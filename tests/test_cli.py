@@ -278,3 +278,16 @@ def test_piped_tables_keep_long_names_whole(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     rows = [line for line in run.stdout.splitlines() if line.startswith("│")]
     assert sum(name in row for row in rows) == 2, run.stdout  # standings and ratings
+
+
+def test_two_matches_started_in_the_same_second_get_folders_of_their_own(
+        tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "referee.cli", "match", "gomoku", "random", "random",
+               "--games", "1", "--size", "9"]
+    runs = [subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for run in runs:
+        assert run.wait(timeout=120) == 0, run.communicate()
+    folders = sorted((tmp_path / "referee-out").iterdir())
+    assert len(folders) == 2, folders
+    assert all(len(list(f.glob("game-*.json"))) == 1 for f in folders)

@@ -9,6 +9,7 @@ import dataclasses
 import datetime as dt
 import json
 import random
+import secrets
 import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -50,9 +51,11 @@ def warn(text: str) -> None:
 
 
 def default_out(kind: str) -> Path:
-    """``referee-out/<kind>-<date>-<time>`` (the default output folder of a command)."""
+    """``referee-out/<kind>-<date>-<time>-<suffix>`` (the default output folder of a
+    command; the short random suffix keeps two commands started in the same second
+    apart)."""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path("referee-out") / f"{kind}-{stamp}"
+    return Path("referee-out") / f"{kind}-{stamp}-{secrets.token_hex(2)}"
 
 
 def runnable_players(texts: Sequence[str], builtins: Mapping[str, str]) -> list[PlayerSpec]:
