@@ -1,5 +1,6 @@
-"""Numbers on the command line and in tournament files: not-a-number, infinities and
-out-of-range values are one clear error (exit status 2), never a traceback."""
+"""Bad input that used to end in a traceback: not-a-number, infinities and out-of-range
+numbers, a full disk, a file that is not UTF-8: each is one clear error line (exit
+status 2), with no file left half written."""
 
 from __future__ import annotations
 
@@ -61,3 +62,47 @@ def test_floats_in_a_tournament_file_must_be_finite(tmp_path: Path, value: str) 
     with pytest.raises(ConfigError) as error:
         load_tournament(path, game_adapters())
     assert "sprt.elo0: Input should be a finite number" in str(error.value)
+
+
+def _limited(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``referee ARGS`` under a file size limit of 1 KB (``ulimit -f 1``: a full disk)."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True,
+                          text=True, timeout=120, cwd=cwd, preexec_fn=limit)
+
+
+def test_a_full_disk_is_one_error_line_and_leaves_no_half_written_record(
+        tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run = _limited(["match", "gomoku", "random", "random", "--games", "1", "--size", "9",
+                    "--out", str(out)], tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stderr.strip().splitlines()[-1] == (
+        f"referee: error: {out / 'game-001.json'}: File too large; the file size limit "
+        "(ulimit -f) is too small for the output")
+    assert not list(out.glob("game-001.json*"))
+
+
+def test_a_full_disk_under_a_tournament_store_is_one_error_line(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('game = "gomoku"\n[[players]]\nname = "a"\nbuiltin = "random"\n'
+                    '[[players]]\nname = "b"\nbuiltin = "random"\n')
+    run = _limited(["tournament", str(path), "--out", str(tmp_path / "out")], tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stderr.strip().splitlines()[-1].startswith(
+        "referee: error: the tournament store cannot be written: ")
+
+
+def test_a_rules_file_that_is_not_utf8_is_one_error_line(tmp_path: Path) -> None:
+    (tmp_path / "rules.txt").write_bytes(b"(*,*,*,*,[0,1,2,3]) \xff\xfe\n")
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "play", "gohr", "rules.txt",
+                          "5"], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                         input="")
+    assert run.returncode == 2
+    assert run.stderr.strip() == "referee: error: rules.txt:0:0: the rule file is not UTF-8 text"

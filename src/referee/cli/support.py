@@ -7,10 +7,12 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
+import errno
 import json
 import random
 import secrets
 import signal
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -27,9 +29,22 @@ from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.core.standings import Standing, count_game
 from referee.output import GameProgress, make_console, results_table
 
-__all__ = ["confine", "default_out", "emit_json", "fail", "finish_match", "human_console",
-           "match_summary", "play_games", "report_checks", "runnable_players",
-           "seed_or_random", "sigterm_interrupts", "warn"]
+__all__ = [
+    "confine",
+    "default_out",
+    "emit_json",
+    "fail",
+    "finish_match",
+    "human_console",
+    "match_summary",
+    "os_error_text",
+    "play_games",
+    "report_checks",
+    "runnable_players",
+    "seed_or_random",
+    "sigterm_interrupts",
+    "warn",
+]
 
 
 def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
@@ -38,11 +53,32 @@ def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
     if isinstance(exc, RefereeError):
         click.echo(f"referee: error: {exc}", err=True)
         sys.exit(2)
+    if isinstance(exc, OSError):  # the disk, a folder, a file: one line naming it
+        click.echo(f"referee: error: {os_error_text(exc)}", err=True)
+        sys.exit(2)
+    if isinstance(exc, sqlite3.Error):  # the tournament store (the disk, most often)
+        click.echo(f"referee: error: the tournament store cannot be written: {exc}; "
+                   "check the disk's free space and the file size limit (ulimit -f), "
+                   "then run the same command again", err=True)
+        sys.exit(2)
     if isinstance(exc, KeyboardInterrupt):
         click.echo("referee: interrupted" + (f"; {interrupted}" if interrupted else ""),
                    err=True)
         sys.exit(130)
     raise exc
+
+
+def os_error_text(exc: OSError) -> str:
+    """What failed and what to do, for an I/O error (``PATH: reason; hint``)."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    text = f"{where}{exc.strerror or exc}"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return text + "; free some space, or choose another folder with --out"
+    if exc.errno == errno.EFBIG:
+        return text + "; the file size limit (ulimit -f) is too small for the output"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return text + "; choose a folder you may write with --out"
+    return text
 
 
 def warn(text: str) -> None:

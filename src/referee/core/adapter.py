@@ -7,6 +7,7 @@ change to schedules, the store, the runner or the ratings.
 from __future__ import annotations
 
 import dataclasses
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,7 +97,7 @@ TableT = TypeVar("TableT", bound=BaseModel)
 SettingsT = TypeVar("SettingsT")
 
 
-class SettingsTableAdapter(Generic[TableT, SettingsT]):
+class SettingsTableAdapter(ABC, Generic[TableT, SettingsT]):
     """How an adapter reads a tournament's ``[settings]``: checked by the game's pydantic
     model :attr:`settings_table` (every mistake named with its key), then turned into the
     game's settings by :meth:`settings_from`, whose ``ConfigError`` names the file and
@@ -111,9 +112,9 @@ class SettingsTableAdapter(Generic[TableT, SettingsT]):
         with errors_in(source, "settings"):
             return self.settings_from(spec, base)
 
+    @abstractmethod
     def settings_from(self, spec: TableT, base: Path) -> SettingsT:
         """The game's settings from a validated table (file names relative to ``base``)."""
-        raise NotImplementedError
 
     def with_sandbox(self, settings: SettingsT, sandbox: SandboxConfig) -> SettingsT:
         """The same settings (a dataclass with a ``sandbox`` field) in ``sandbox``."""

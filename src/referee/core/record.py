@@ -207,8 +207,12 @@ class GameRecord:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.to_json() + "\n", encoding="utf-8")
-        tmp.replace(path)
+        try:
+            tmp.write_text(self.to_json() + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:  # a full disk: no half-written file, the error names it
+            tmp.unlink(missing_ok=True)
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         return path
 
     @classmethod

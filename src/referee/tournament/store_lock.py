@@ -15,6 +15,7 @@ import datetime as dt
 import fcntl
 import os
 import socket
+import time
 from pathlib import Path
 
 from referee.core.errors import ConfigError
@@ -51,6 +52,11 @@ class StoreLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _read(fd)
+            for _ in range(25):  # the holder writes who it is just after it locks
+                if holder:
+                    break
+                time.sleep(0.02)
+                holder = _read(fd)
             os.close(fd)
             raise ConfigError(
                 f"{self.path.parent}: another referee is running this tournament "

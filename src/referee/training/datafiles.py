@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import types
+from abc import ABCMeta, abstractmethod
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar, cast
@@ -113,7 +114,7 @@ def _restore(cls: type[FileDataset], state: dict[str, Any]) -> FileDataset:
     return dataset
 
 
-class FileDataset:
+class FileDataset(metaclass=ABCMeta):
     """The base of a dataset read from files again on each iteration: a subclass gives
     ``__iter__``, reading the lines of :meth:`share`.
 
@@ -138,8 +139,9 @@ class FileDataset:
         worker, workers = worker_shard()
         return index * workers + worker, count * workers
 
+    @abstractmethod
     def __iter__(self) -> Iterator[Any]:
-        raise NotImplementedError(f"{type(self).__name__} reads no samples")
+        """The samples of this process's share of the lines (a subclass reads them)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _restore, (_PLAIN_CLASS.get(type(self), type(self)), dict(self.__dict__))

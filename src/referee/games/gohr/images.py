@@ -48,6 +48,8 @@ def _read_properties(folder: Path) -> dict[str, dict[str, str]]:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the properties file "
                           f"({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: the properties file is not UTF-8 text") from None
     if len(rows) < 2:
         raise ConfigError(f"{path}: a properties file needs a header and a line per image")
     header = [cell.strip().lstrip("#") for cell in rows[0]]

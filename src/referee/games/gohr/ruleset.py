@@ -152,6 +152,8 @@ def read_ruleset(path: str | Path) -> RuleSet:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise RuleSyntaxError(p.name, 0, 0, f"cannot read the rule file: {exc}") from exc
+    except UnicodeDecodeError:
+        raise RuleSyntaxError(p.name, 0, 0, "the rule file is not UTF-8 text") from None
     return parse_ruleset(text, p.name)
 
 

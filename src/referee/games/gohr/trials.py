@@ -75,6 +75,8 @@ class PredefinedBoards:
                 rows = list(csv.reader(fh))
         except OSError as exc:
             raise ConfigError(f"{path}: cannot read board order file ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"{path}: board order file is not UTF-8 text") from None
         names = []
         for row in rows:
             if not row or not row[0].strip() or row[0].lstrip().startswith("#"):
@@ -116,6 +118,8 @@ def read_trial_list(path: str | Path) -> list[dict[str, str]]:
             ]
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read trial list ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: trial list is not UTF-8 text") from None
     if not rows:
         raise ConfigError(f"{path}: trial list has no parameter sets")
     return rows
