@@ -170,13 +170,16 @@ def report_checks(verdicts: Sequence[FileCheck], json_mode: bool) -> None:
         raise SystemExit(1)
 
 
-def confine(config: SandboxConfig, out: Path, suspend_default: bool) -> tuple[SandboxConfig, str]:
-    """The sandbox of a command's programs, with its output folder ``out`` hidden from
-    them, and the line that says which protections are active (``sandbox: ...``).
-    Planned at once, so that ``--sandbox strict`` on a machine without isolation stops
-    the command before any program starts (``ConfigError``)."""
+def confine(config: SandboxConfig, out_dir: Path | None, kind: str,
+            suspend_default: bool) -> tuple[Path, SandboxConfig, str]:
+    """The output folder of a command that runs programs (``--out``, else
+    :func:`default_out` of ``kind``), their sandbox with that folder hidden from them, and
+    the line that says which protections are active (``sandbox: ...``). Planned at once,
+    so that ``--sandbox strict`` on a machine without isolation stops the command before
+    any program starts (``ConfigError``)."""
+    out = (out_dir or default_out(kind)).resolve()
     config = dataclasses.replace(config, hidden=(*config.hidden, out))
-    return config, plan_sandbox(config).describe(config.suspends(suspend_default))
+    return out, config, plan_sandbox(config).describe(config.suspends(suspend_default))
 
 
 def play_games(console: Console, title: str, players: Sequence[PlayerSpec], seed: int,

@@ -287,7 +287,6 @@ class BotProcess:
         if it is not running."""
         if self.suspended or self._tree is None or not self.running:
             return
-        self._refresh_groups()
         self._stopped = self._tree.stop()
         self.suspended = True
 
@@ -298,14 +297,6 @@ class BotProcess:
         self.suspended = False
         self._tree.cont(self._stopped)
         self._stopped = frozenset()
-
-    def _refresh_groups(self) -> None:
-        tree = self._tree
-        assert tree is not None
-        if tree.contained and tree.root_pid in tree.groups:  # not looked for yet
-            bot = tree.bot_pid()
-            if bot is not None:
-                tree.groups = frozenset({bot})
 
     def end_turn(self) -> None:
         """The bot's turn is over: check its folders (``BotFault(FOLDER_LIMIT)`` over

@@ -86,8 +86,8 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
         openings = read_openings(openings_file) if openings_file else []
         if games is None:
             games = 2 * len(openings) if openings else 2
-        out = (out_dir or support.default_out("match")).resolve()
-        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=True)
+        out, sandbox, sandbox_line = support.confine(
+            sandbox, out_dir, "match", suspend_default=True)
         settings = GomokuSettings(
             width=width or size, height=height or width or size, rule=parsed_rule,
             time=time_control(turn=move_time, game=game_time, tolerance=tolerance,

@@ -92,8 +92,8 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: s
                       stakes=Stakes(base, per_tai), kong_from_previous=kong_from_previous)
         specs = support.runnable_players(players, BUILTIN_PLAYERS)
         chosen = support.seed_or_random(seed)
-        out = (out_dir or support.default_out("match")).resolve()
-        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=False)
+        out, sandbox, sandbox_line = support.confine(
+            sandbox, out_dir, "match", suspend_default=False)
         settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
                                    start_path=start_path, sandbox=sandbox)
         records = support.play_games(
@@ -235,8 +235,8 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
                 name = account or (f"{spec.name}-{seat}" if spec.builtin
                                    else default_account(spec.command, seat))
                 check_runnable(PlayerSpec(name, spec.command))  # before taking the seat
-                out = (out_dir or support.default_out("connect")).resolve()
-                config, sandbox_line = support.confine(sandbox, out, suspend_default=False)
+                out, config, sandbox_line = support.confine(
+                    sandbox, out_dir, "connect", suspend_default=False)
                 notify(sandbox_line)
                 notify(f"the AI's working folder and standard error log are in {out}")
                 program = AIProgram(PlayerSpec(name, spec.command), out, plan_sandbox(config))

@@ -89,8 +89,8 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
             settings, memory_limit=memory or None,
             time=time_control(turn=None, game=game_time, tolerance=tolerance, startup=startup))
         chosen = support.seed_or_random(seed)
-        out = (out_dir or support.default_out("match")).resolve()
-        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=False)
+        out, sandbox, sandbox_line = support.confine(
+            sandbox, out_dir, "match", suspend_default=False)
         settings = dataclasses.replace(settings, sandbox=sandbox)
         records = support.play_games(
             console, f"Planowanie, {len(settings.rules.deals)} deals, deck {values}/{suits} "
@@ -162,8 +162,8 @@ def console_planowanie(player: str, values: str, suits: str, deals: str | None, 
                 time_ms=round(game_time * 1000), seed=support.seed_or_random(seed))
         except ConfigError as exc:
             raise ConfigError(f"--seat/--move-time/--game-time: {exc}") from None
-        out = (out_dir or support.default_out("console")).resolve()
-        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=False)
+        out, sandbox, sandbox_line = support.confine(
+            sandbox, out_dir, "console", suspend_default=False)
         config = dataclasses.replace(config, sandbox=sandbox)
         click.echo(sandbox_line, err=True)
         session = ConsoleSession(spec, out, config, stdin=sys.stdin, stdout=sys.stdout,

@@ -99,8 +99,8 @@ def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: in
     try:
         specs = support.runnable_players(players, BUILTIN_PLAYERS)
         chosen = support.seed_or_random(seed)
-        out = (out_dir or support.default_out("match")).resolve()
-        sandbox, sandbox_line = support.confine(sandbox, out, suspend_default=False)
+        out, sandbox, sandbox_line = support.confine(
+            sandbox, out_dir, "match", suspend_default=False)
         settings = RiichiMatchSettings(
             room_rules(room, game_length), chosen, move_time,
             tuple(s + 1 in batched for s in range(4)), max_failures, sandbox=sandbox)
