@@ -291,3 +291,41 @@ def test_two_matches_started_in_the_same_second_get_folders_of_their_own(
     folders = sorted((tmp_path / "referee-out").iterdir())
     assert len(folders) == 2, folders
     assert all(len(list(f.glob("game-*.json"))) == 1 for f in folders)
+
+
+@pytest.mark.parametrize("game", [
+    ["gomoku", "random", "random", "--games", "1", "--size", "9"],
+    ["planowanie", "random", "random", "--games", "1"],
+    ["riichi", *["tsumogiri"] * 4, "--game", "east"],
+])
+def test_out_onto_an_earlier_match_refuses_unless_overwrite(tmp_path: Path,
+                                                            game: list[str]) -> None:
+    out = tmp_path / "out"
+    first = referee("match", *game, "--out", str(out), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    earlier = {p.name: p.read_bytes() for p in out.glob("game-*") if p.is_file()}
+    assert earlier
+    (out / "notes.txt").write_text("the organiser's own file")
+
+    again = referee("match", *game, "--out", str(out), cwd=tmp_path)
+    assert again.returncode == 2
+    assert again.stderr.startswith(f"referee: error: --out {out}: the folder is not empty")
+    assert "--overwrite" in again.stderr and "Traceback" not in again.stderr
+    untouched = {p.name: p.read_bytes() for p in out.glob("game-*") if p.is_file()}
+    assert untouched == earlier
+
+    (out / "game-009.json").write_text("{}")  # an earlier, longer match's last game
+    replaced = referee("match", *game, "--out", str(out), "--overwrite", cwd=tmp_path)
+    assert replaced.returncode == 0, replaced.stderr
+    assert not (out / "game-009.json").exists()
+    assert sorted(p.name for p in out.glob("game-*") if p.is_file()) == sorted(earlier)
+    assert (out / "notes.txt").read_text() == "the organiser's own file"
+
+
+def test_out_through_a_loop_of_symbolic_links_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    run = referee("match", "gomoku", "random", "random", "--out", "a", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr == ("referee: error: --out a: a loop of symbolic links; "
+                          "choose another folder\n")

@@ -163,7 +163,7 @@ class Arena:
             env["PATH"] = str(Path(sys.executable).parent)
             assert shutil.which("bwrap", path=env["PATH"]) is None
         args = ["match", game.name, *players, *game.options, "--out", str(self.out),
-                "--sandbox-read", str(self.shared), *options]
+                "--overwrite", "--sandbox-read", str(self.shared), *options]
         before = self.files()
         run = subprocess.run([sys.executable, "-c", LAUNCH, *args], cwd=self.cwd, env=env,
                              capture_output=True, text=True, timeout=90)

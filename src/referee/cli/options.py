@@ -38,7 +38,8 @@ from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, che
 from referee.core.text import parse_size, size_has_unit
 
 __all__ = ["Duration", "Number", "Size", "game_time_option", "jobs_option", "json_option",
-           "memory_option", "move_time_option", "out_option", "output_file_option", "renamed",
+           "memory_option", "move_time_option", "out_option", "output_file_option",
+           "records_out_options", "renamed",
            "sandbox_options", "seed_option", "startup_option", "tolerance_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -170,9 +171,23 @@ def renamed(old: str, target: str, new: str, *, type: Any = str,
 
 
 def out_option(what: str, default: str) -> Callable[[F], F]:
-    """``--out DIR``: the output folder of ``what`` (records, logs...)."""
+    """``--out DIR``: the output folder of ``what`` (logs, a work folder...)."""
     return click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
                         help=f"Output folder for {what} [default: {default}].")
+
+
+def records_out_options(what: str, default: str) -> Callable[[F], F]:
+    """``--out DIR`` for game records, which must be a new or empty folder, and
+    ``--overwrite``, which first removes an earlier match's records from it."""
+    def decorate(command: F) -> F:
+        command = click.option(
+            "--overwrite", is_flag=True,
+            help="Let --out name a folder that holds an earlier match: its records and "
+                 "logs (game-*, logs) are removed first.")(command)
+        return click.option(
+            "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+            help=f"Output folder for {what}, new or empty [default: {default}].")(command)
+    return decorate
 
 
 def output_file_option(what: str) -> Callable[[F], F]:

@@ -11,6 +11,7 @@ import errno
 import json
 import random
 import secrets
+import shutil
 import signal
 import sqlite3
 import sys
@@ -22,7 +23,7 @@ import click
 from rich.console import Console
 
 from referee.core.checking import FileCheck
-from referee.core.errors import RefereeError
+from referee.core.errors import ConfigError, RefereeError
 from referee.core.players import PlayerSpec, check_runnable, resolve_players
 from referee.core.record import GameRecord
 from referee.core.sandbox import SandboxConfig, plan_sandbox
@@ -38,6 +39,7 @@ __all__ = [
     "human_console",
     "match_summary",
     "os_error_text",
+    "output_folder",
     "play_games",
     "report_checks",
     "runnable_players",
@@ -170,14 +172,54 @@ def report_checks(verdicts: Sequence[FileCheck], json_mode: bool) -> None:
         raise SystemExit(1)
 
 
+RECORD_ENTRIES = ("game-*", "logs")
+"""What a match leaves in its output folder as its results (records, the programs' logs):
+``--overwrite`` removes these, and only these, before the match starts. The programs'
+work folders (``work``) are kept: they are the programs' own files, as a brain's folder
+is between Gomocup matches."""
+
+
+def output_folder(out_dir: Path | None, kind: str, *, fresh: bool = True,
+                  overwrite: bool = False) -> Path:
+    """The output folder of a command, resolved: ``--out``, else :func:`default_out` of
+    ``kind``. A ``fresh`` one (a match's records) must be new or empty, so that old and
+    new games never mix; ``overwrite`` first removes the records of an earlier match
+    (``RECORD_ENTRIES``) and keeps any other file. ``ConfigError`` says what is wrong."""
+    if out_dir is None:
+        return default_out(kind).resolve()
+    try:
+        out = out_dir.resolve()
+        entries = sorted(out.iterdir()) if out.is_dir() else []
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a loop of symbolic links
+        reason = exc.strerror if isinstance(exc, OSError) else "a loop of symbolic links"
+        raise ConfigError(f"--out {out_dir}: {reason or exc}; choose another folder") from None
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out_dir}: not a folder; choose another folder")
+    if not entries or not fresh:
+        return out
+    if not overwrite:
+        raise ConfigError(
+            f"--out {out_dir}: the folder is not empty (it holds {entries[0].name}"
+            f"{f' and {len(entries) - 1} more' if len(entries) > 1 else ''}); choose a new "
+            "or empty folder, or add --overwrite to replace the records of an earlier match")
+    for entry in entries:
+        if any(entry.match(pattern) for pattern in RECORD_ENTRIES):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+    return out
+
+
 def confine(config: SandboxConfig, out_dir: Path | None, kind: str,
-            suspend_default: bool) -> tuple[Path, SandboxConfig, str]:
-    """The output folder of a command that runs programs (``--out``, else
-    :func:`default_out` of ``kind``), their sandbox with that folder hidden from them, and
-    the line that says which protections are active (``sandbox: ...``). Planned at once,
-    so that ``--sandbox strict`` on a machine without isolation stops the command before
-    any program starts (``ConfigError``)."""
-    out = (out_dir or default_out(kind)).resolve()
+            suspend_default: bool, *, fresh: bool = True,
+            overwrite: bool = False) -> tuple[Path, SandboxConfig, str]:
+    """The output folder of a command that runs programs (:func:`output_folder`), their
+    sandbox with that folder hidden from them, and the line that says which protections
+    are active (``sandbox: ...``). Planned at once, so that ``--sandbox strict`` on a
+    machine without isolation stops the command before any program starts
+    (``ConfigError``)."""
+    out = output_folder(out_dir, kind, fresh=fresh, overwrite=overwrite)
     config = dataclasses.replace(config, hidden=(*config.hidden, out))
     return out, config, plan_sandbox(config).describe(config.suspends(suspend_default))
 

@@ -8,6 +8,9 @@
 * ``"-"`` is standard input (read) or standard output (write, plain unless a compression is
   asked for); they are never closed.
 * Nothing is read ahead beyond a buffer: memory stays flat whatever the file's size.
+* A file is written whole or not at all (``core.files``): the bytes go to a temporary file
+  renamed to the name asked for when the stream is closed; an error or an interrupt in its
+  ``with`` block removes it instead.
 
 Text is UTF-8, and only ``"\\n"`` ends a line; nothing is translated, so every line comes
 back exactly as written (a ``"\\r"`` stays in its line).
@@ -21,8 +24,10 @@ zstd).
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import io
+import os
 import sys
 import zlib
 from collections.abc import Callable
@@ -30,6 +35,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal, TextIO, cast
 
 from referee.core.errors import ConfigError
+from referee.core.files import TEXT_ERRORS, partial_path
 
 __all__ = [
     "Compression", "DataFileError", "compression_for_name", "detect_compression",
@@ -210,13 +216,33 @@ class _Writer(io.BufferedIOBase):
     never standard output itself, which is only flushed)."""
 
     def __init__(self, inner: BinaryIO, raw: BinaryIO, owned: list[BinaryIO], name: str,
-                 compression: Compression) -> None:
+                 compression: Compression, target: Path | None = None) -> None:
         super().__init__()
         self._inner = inner
         self._raw = raw
         self._owned = owned
         self.name = name
         self.compression: Compression = compression
+        self._target = target
+        """The file to rename the partial one to when closed (``None``: standard output)."""
+
+    def __exit__(self, kind: object, error: object, traceback: object) -> None:
+        if kind is not None:
+            self.discard()
+        else:
+            self.close()
+
+    def discard(self) -> None:
+        """Close without keeping anything: the partial file is removed (an error or an
+        interrupt in the ``with`` block does this)."""
+        if self.closed:
+            return
+        with contextlib.suppress(OSError):
+            for stream in self._owned:
+                stream.close()
+        if self._target is not None:
+            partial_path(self._target).unlink(missing_ok=True)
+        super().close()
 
     def writable(self) -> bool:
         return True
@@ -246,7 +272,11 @@ class _Writer(io.BufferedIOBase):
                 stream.close()
             if not self._owned or self._owned[-1] is not self._raw:
                 self._raw.flush()  # standard output: flushed, left open
+            if self._target is not None:
+                os.replace(partial_path(self._target), self._target)
         except OSError as exc:
+            if self._target is not None:
+                partial_path(self._target).unlink(missing_ok=True)
             raise DataFileError(self.name, f"cannot write: {exc.strerror or exc}") from None
         finally:
             super().close()
@@ -305,8 +335,9 @@ def _open_write(path: str | Path, compression: Compression | None,
         sys.stdout.flush()
         raw = sys.stdout.buffer
     else:
-        try:
-            raw = cast(BinaryIO, open(path, "wb"))  # noqa: SIM115 - closed by the _Writer
+        target = Path(path)
+        try:  # written whole or not at all: renamed to the target once closed
+            raw = cast(BinaryIO, open(partial_path(target), "wb"))  # noqa: SIM115 - closed by the _Writer
         except OSError as exc:
             raise DataFileError(name, f"cannot create: {exc.strerror or exc}") from None
         owned.append(raw)
@@ -318,7 +349,7 @@ def _open_write(path: str | Path, compression: Compression | None,
     elif fmt == "bz2":
         inner = cast(BinaryIO, bz2.BZ2File(raw, mode="wb", compresslevel=level or 9))
         owned.insert(0, inner)
-    return _Writer(inner, raw, owned, name, fmt)
+    return _Writer(inner, raw, owned, name, fmt, None if str(path) == "-" else Path(path))
 
 
 def open_bytes(path: str | Path, mode: Literal["r", "w"] = "r", *,
@@ -339,6 +370,18 @@ def open_bytes(path: str | Path, mode: Literal["r", "w"] = "r", *,
             raise ValueError(f"the compression level must be 1 to 9, got {level}")
         return cast(BinaryIO, _open_write(path, compression, name, level))
     raise ValueError(f"mode must be 'r' or 'w', got {mode!r}")
+
+
+class _TextWriter(io.TextIOWrapper):
+    """UTF-8 text over a :class:`_Writer`: an error in the ``with`` block discards the
+    file instead of keeping what was written so far."""
+
+    def __exit__(self, kind: object, error: object, traceback: object) -> None:
+        if kind is None:
+            self.close()
+            return
+        writer = cast(_Writer, self.buffer)
+        writer.discard()
 
 
 class _TextReader(io.TextIOWrapper):
@@ -382,6 +425,6 @@ def open_text(path: str | Path, mode: Literal["r", "w"] = "r", *,
         return _TextReader(_open_read(path), encoding="utf-8", errors="strict",
                            newline="\n")
     if mode == "w":
-        return io.TextIOWrapper(open_bytes(path, "w", compression=compression, level=level),
-                                encoding="utf-8", errors="strict", newline="\n")
+        return _TextWriter(open_bytes(path, "w", compression=compression, level=level),
+                           encoding="utf-8", errors=TEXT_ERRORS, newline="\n")
     raise ValueError(f"mode must be 'r' or 'w', got {mode!r}")

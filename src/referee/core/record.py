@@ -15,6 +15,7 @@ from typing import Any
 
 from referee import __version__
 from referee.core.errors import ConfigError
+from referee.core.files import write_text_atomic
 from referee.core.outcome import Outcome
 
 FORMAT = "referee-game/1"
@@ -203,17 +204,10 @@ class GameRecord:
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     def write(self, path: Path | str) -> Path:
-        """Write the record to ``path`` atomically (temporary file, then rename)."""
+        """Write the record to ``path`` whole or not at all (``core.files``)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_text(self.to_json() + "\n", encoding="utf-8")
-            tmp.replace(path)
-        except OSError as exc:  # a full disk: no half-written file, the error names it
-            tmp.unlink(missing_ok=True)
-            raise OSError(exc.errno, exc.strerror, str(path)) from None
-        return path
+        return write_text_atomic(path, self.to_json() + "\n")
 
     @classmethod
     def read(cls, path: Path | str) -> GameRecord:

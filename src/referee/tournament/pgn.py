@@ -22,6 +22,8 @@ from datetime import date as Date
 from pathlib import Path
 from typing import IO, NamedTuple
 
+from referee.core.files import atomic_text
+
 __all__ = [
     "GameResult",
     "PgnError",
@@ -243,6 +245,6 @@ def write_pgn_results(target: str | Path | IO[str],
         return count
 
     if isinstance(target, str | Path):
-        with open(target, "w", encoding="utf-8", newline="\n") as handle:
+        with atomic_text(target) as handle:
             return write(handle)
     return write(target)

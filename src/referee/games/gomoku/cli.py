@@ -49,7 +49,7 @@ def _ms(value: int) -> float:
 @opt.startup_option(what="answer START/RESTART and ABOUT", legacy="ms")
 @opt.memory_option("0")
 @opt.seed_option("the match (it seeds the built-in brains)")
-@opt.out_option("records and logs", "referee-out/match-<time>")
+@opt.records_out_options("records and logs", "referee-out/match-<time>")
 @click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for brains' persistent files (INFO folder).")
 @click.option("--no-psq", is_flag=True, help="Do not write Piskvork .psq files.")
@@ -61,7 +61,7 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
                  size: int, width: int | None, height: int | None, games: int | None,
                  openings_file: Path | None, swap2: bool, move_time: float, game_time: float,
                  tolerance: float, startup: float, memory: int, seed: int | None,
-                 out_dir: Path | None, folder: Path | None, no_psq: bool,
+                 out_dir: Path | None, overwrite: bool, folder: Path | None, no_psq: bool,
                  sandbox: SandboxConfig, json_mode: bool) -> None:
     """Play a Gomoku match between two Gomocup brains.
 
@@ -87,7 +87,7 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
         if games is None:
             games = 2 * len(openings) if openings else 2
         out, sandbox, sandbox_line = support.confine(
-            sandbox, out_dir, "match", suspend_default=True)
+            sandbox, out_dir, "match", suspend_default=True, overwrite=overwrite)
         settings = GomokuSettings(
             width=width or size, height=height or width or size, rule=parsed_rule,
             time=time_control(turn=move_time, game=game_time, tolerance=tolerance,

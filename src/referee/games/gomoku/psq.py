@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.core.errors import ConfigError
+from referee.core.files import write_text_atomic
 from referee.core.record import GameRecord
 from referee.games.gomoku.protocol import parse_point
 
@@ -39,7 +40,5 @@ def record_to_psq(record: GameRecord) -> str:
 
 
 def write_psq(record: GameRecord, path: Path | str) -> Path:
-    """Write the record as ``.psq`` to ``path``."""
-    path = Path(path)
-    path.write_text(record_to_psq(record), encoding="utf-8")
-    return path
+    """Write the record as ``.psq`` to ``path``, whole or not at all."""
+    return write_text_atomic(path, record_to_psq(record))

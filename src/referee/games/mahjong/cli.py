@@ -67,13 +67,14 @@ def _rule_options(command: F) -> F:
               help="What /start names as the AI's path: its program (the framework's "
                    "AIPath) or its whole command line.")
 @opt.seed_option("the walls")
-@opt.out_option("records and logs", "referee-out/match-<time>")
+@opt.records_out_options("records and logs", "referee-out/match-<time>")
 @opt.sandbox_options("off")
 @opt.json_option
 def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: str,
                   takeover: str, kong_from_previous: bool, rotations: int, base: int,
                   per_tai: int, move_time: float, start_path: str, seed: int | None,
-                  out_dir: Path | None, sandbox: SandboxConfig, json_mode: bool) -> None:
+                  out_dir: Path | None, overwrite: bool, sandbox: SandboxConfig,
+                  json_mode: bool) -> None:
     """Play ICGA (Taiwanese 16-tile) Mahjong between four AI programs (local mode).
 
     Each AI is a built-in one (random, greedy) or a command line. The referee starts the
@@ -93,7 +94,7 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: s
         specs = support.runnable_players(players, BUILTIN_PLAYERS)
         chosen = support.seed_or_random(seed)
         out, sandbox, sandbox_line = support.confine(
-            sandbox, out_dir, "match", suspend_default=False)
+            sandbox, out_dir, "match", suspend_default=False, overwrite=overwrite)
         settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
                                    start_path=start_path, sandbox=sandbox)
         records = support.play_games(
@@ -236,7 +237,7 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
                                    else default_account(spec.command, seat))
                 check_runnable(PlayerSpec(name, spec.command))  # before taking the seat
                 out, config, sandbox_line = support.confine(
-                    sandbox, out_dir, "connect", suspend_default=False)
+                    sandbox, out_dir, "connect", suspend_default=False, fresh=False)
                 notify(sandbox_line)
                 notify(f"the AI's working folder and standard error log are in {out}")
                 program = AIProgram(PlayerSpec(name, spec.command), out, plan_sandbox(config))

@@ -54,13 +54,14 @@ def _deck_options(command: F) -> F:
 @click.option("--quit", "quit_at_end", is_flag=True,
               help="End the programs with quit after each game instead of killing them.")
 @opt.seed_option("the deals")
-@opt.out_option("records and logs", "referee-out/match-<time>")
+@opt.records_out_options("records and logs", "referee-out/match-<time>")
 @opt.sandbox_options("off")
 @opt.json_option
 @opt.renamed("--time", "game_time", "--game-time", type=int, convert=_ms)
 def match_planowanie(players: tuple[str, ...], games: int | None, values: str, suits: str,
                      deals: str | None, game_time: float, tolerance: float, startup: float,
                      memory: int, quit_at_end: bool, seed: int | None, out_dir: Path | None,
+                     overwrite: bool,
                      sandbox: SandboxConfig, json_mode: bool) -> None:
     """Play Planowanie (the ITPW card game) between 2 to 4 player programs.
 
@@ -90,7 +91,7 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
             time=time_control(turn=None, game=game_time, tolerance=tolerance, startup=startup))
         chosen = support.seed_or_random(seed)
         out, sandbox, sandbox_line = support.confine(
-            sandbox, out_dir, "match", suspend_default=False)
+            sandbox, out_dir, "match", suspend_default=False, overwrite=overwrite)
         settings = dataclasses.replace(settings, sandbox=sandbox)
         records = support.play_games(
             console, f"Planowanie, {len(settings.rules.deals)} deals, deck {values}/{suits} "
@@ -163,7 +164,7 @@ def console_planowanie(player: str, values: str, suits: str, deals: str | None, 
         except ConfigError as exc:
             raise ConfigError(f"--seat/--move-time/--game-time: {exc}") from None
         out, sandbox, sandbox_line = support.confine(
-            sandbox, out_dir, "console", suspend_default=False)
+            sandbox, out_dir, "console", suspend_default=False, fresh=False)
         config = dataclasses.replace(config, sandbox=sandbox)
         click.echo(sandbox_line, err=True)
         session = ConsoleSession(spec, out, config, stdin=sys.stdin, stdout=sys.stdout,

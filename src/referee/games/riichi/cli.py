@@ -74,14 +74,15 @@ def _log_rules_options(command: F) -> F:
               help="Failures (bad, illegal or late answers) before a bot forfeits.")
 @click.option("--batched", type=click.IntRange(1, 4), multiple=True, metavar="N",
               help="Bot N (1..4, repeatable) speaks the mjai.app batched style.")
-@opt.out_option("records and logs", "referee-out/match-<time>")
+@opt.records_out_options("records and logs", "referee-out/match-<time>")
 @opt.sandbox_options("off")
 @opt.json_option
 @opt.renamed("--decision-time", "move_time", "--move-time",
              type=opt.Number(above=0))
 def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: int | None,
                  rotations: int, move_time: float, max_failures: int,
-                 batched: tuple[int, ...], out_dir: Path | None, sandbox: SandboxConfig,
+                 batched: tuple[int, ...], out_dir: Path | None, overwrite: bool,
+                 sandbox: SandboxConfig,
                  json_mode: bool) -> None:
     """Play Riichi mahjong (Tenhou's or Mahjong Soul's rules) between four mjai bots.
 
@@ -100,7 +101,7 @@ def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: in
         specs = support.runnable_players(players, BUILTIN_PLAYERS)
         chosen = support.seed_or_random(seed)
         out, sandbox, sandbox_line = support.confine(
-            sandbox, out_dir, "match", suspend_default=False)
+            sandbox, out_dir, "match", suspend_default=False, overwrite=overwrite)
         settings = RiichiMatchSettings(
             room_rules(room, game_length), chosen, move_time,
             tuple(s + 1 in batched for s in range(4)), max_failures, sandbox=sandbox)

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar, Final, cast
 
-from referee.core.compressed import GZIP_MAGIC
+from referee.core.compressed import GZIP_MAGIC, open_text
 from referee.games.riichi.tiles import UNKNOWN, parse_mjai
 
 __all__ = [
@@ -553,11 +553,10 @@ def read_mjai(path: str | Path, *, strict: bool = False) -> Iterator[Event]:
 
 
 def write_mjai(path: str | Path, events: Iterable[Event]) -> int:
-    """Write events as compact JSON lines (gzip when the name ends in ``.gz``); the count."""
+    """Write events as compact JSON lines (gzip when the name ends in ``.gz``), whole or not
+    at all; the count."""
     count = 0
-    target = Path(path)
-    with (gzip.open(target, "wt", encoding="utf-8", newline="\n") if target.suffix == ".gz"
-          else open(target, "w", encoding="utf-8", newline="\n")) as out:
+    with open_text(path, "w") as out:
         for event in events:
             out.write(event.to_json())
             out.write("\n")

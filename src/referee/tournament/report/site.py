@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.adapter import GameAdapter
+from referee.core.files import write_text_atomic
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord, result_text
 from referee.core.replay import ReplayView
@@ -270,9 +271,7 @@ class SiteBuilder:
         return index
 
     def _write(self, path: str, text: str) -> Path:
-        target = self.out / path
-        target.write_text(text, encoding="utf-8")
-        return target
+        return write_text_atomic(self.out / path, text)
 
     def _page(self, title: str, body: Html, depth: int, scripts: Sequence[str] = ()) -> str:
         return page(title, body, root="../" * depth, site_name=self.info.name,

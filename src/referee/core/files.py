@@ -1,0 +1,79 @@
+"""Files written whole or not at all: the bytes go to a temporary file beside the target,
+which is renamed over it only once complete. A full disk, a file size limit, an
+interrupt or any error removes the temporary, so no reader ever sees half a file.
+
+Text is UTF-8. A name that came from a path which is not UTF-8 (a brain's file name, say)
+holds "surrogate" characters that UTF-8 cannot encode; they are written as ``\\udcff``
+escapes, which JSON reads back as the same characters and any other reader sees as
+plain text, instead of failing the write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+__all__ = ["atomic_binary", "atomic_text", "partial_path", "write_bytes_atomic",
+           "write_text_atomic"]
+
+TEXT_ERRORS = "backslashreplace"
+"""How text that UTF-8 cannot encode is written (see the module's docstring)."""
+
+
+def partial_path(path: Path) -> Path:
+    """The temporary file that becomes ``path`` (same folder, so the rename is atomic; the
+    process id keeps two writers apart)."""
+    return path.with_name(f"{path.name}.{os.getpid()}.tmp")
+
+
+@contextlib.contextmanager
+def _committed(path: Path, partial: Path) -> Iterator[None]:
+    """Rename ``partial`` over ``path`` when the block ends normally; remove it otherwise.
+    An ``OSError`` is raised again naming ``path``, the file the user asked for."""
+    try:
+        yield
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_text(path: str | Path) -> Iterator[TextIO]:
+    """A text file (UTF-8, ``"\\n"`` line ends) that appears at ``path`` only when the
+    ``with`` block ends without an error."""
+    target = Path(path)
+    partial = partial_path(target)
+    with _committed(target, partial), \
+            open(partial, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n") as handle:
+        yield handle
+
+
+@contextlib.contextmanager
+def atomic_binary(path: str | Path) -> Iterator[BinaryIO]:
+    """A binary file that appears at ``path`` only when the ``with`` block ends without an
+    error."""
+    target = Path(path)
+    partial = partial_path(target)
+    with _committed(target, partial), open(partial, "wb") as handle:
+        yield handle
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` whole or not at all; returns the path."""
+    with atomic_text(path) as handle:
+        handle.write(text)
+    return Path(path)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` whole or not at all; returns the path."""
+    with atomic_binary(path) as handle:
+        handle.write(data)
+    return Path(path)
