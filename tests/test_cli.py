@@ -94,7 +94,7 @@ def test_durations_need_their_unit_and_old_bare_numbers_are_read_as_before(
 def test_a_move_time_of_zero_is_refused_where_it_cannot_work() -> None:
     for game, players in (("mahjong", ["random"] * 4), ("riichi", ["tsumogiri"] * 4)):
         run = referee("match", game, *players, "--move-time", "0s")
-        assert run.returncode == 2 and "'0s': must be more than 0" in run.stderr, run.stderr
+        assert run.returncode == 2 and "must be more than 0, got '0s'" in run.stderr, run.stderr
     # a Gomocup brain may be told timeout_turn 0: "as fast as it can"
     help_text = referee("match", "gomoku", "--help").stdout
     assert "0: as fast as it" in help_text
@@ -147,12 +147,12 @@ def test_export_writes_psq_files_and_the_old_psq_command_still_does(tmp_path: Pa
     [
         (["--rule", "chess"], "--rule: unknown rule 'chess'"),
         (["--size", "40"], "board width 40 is outside 5..32"),
-        (["--games", "0"], "0 is not in the range x>=1"),
+        (["--games", "0"], "'--games': must be at least 1, got '0'"),
         (["--move-time", "-5s"], "'-5s' is not a duration"),
         (["--move-time", "99999h"], "move time 3.59996e+08 s is longer than 31 days"),
         (["--openings", "/nonexistent/op.txt"], "cannot read openings"),
         (["--swap2", "--openings", "OPENINGS"], "either openings or swap2"),
-        (["--draw-at-empty", "-1"], "-1 is not in the range x>=0"),
+        (["--draw-at-empty", "-1"], "must be at least 0, got '-1'"),
         (["--draw-at-empty", "225"], "draw at empty must be 0..224"),
     ],
 )
@@ -212,7 +212,7 @@ def test_planowanie_match_rotates_seats_and_writes_records(tmp_path: Path) -> No
         (["random", "random", "--deals", "1 30 0"], "deal 1: 30 cards for 2 players need 60"),
         (["random", "random", "--values", "22"], "deck values '22' repeat a character"),
         (["random", "random", "--game-time", "-1s"], "'-1s' is not a duration"),
-        (["random", "random", "--games", "0"], "0 is not in the range x>=1"),
+        (["random", "random", "--games", "0"], "must be at least 1, got '0'"),
         (["random", "./no-such-player"], "no-such-player does not exist"),
     ],
 )

@@ -30,11 +30,12 @@ def pgn(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize(("args", "complaint"), [
-    (["--advantage", "nan"], "'nan' is not a finite number"),
-    (["--drawelo", "inf"], "'inf' is not a finite number"),
-    (["--offset", "1e400"], "'1e400' is not a finite number"),
-    (["--prior", "-inf"], "'-inf' is not a finite number"),
-    (["--confidence", "NaN"], "'NaN' is not a finite number"),
+    (["--advantage", "nan"], "'--advantage': must be a finite number, got 'nan'"),
+    (["--drawelo", "inf"], "'--drawelo': must be a finite number, got 'inf'"),
+    (["--offset", "1e400"], "'--offset': must be a finite number, got '1e400'"),
+    (["--prior", "-inf"], "'--prior': must be a finite number, got '-inf'"),
+    (["--confidence", "NaN"], "'--confidence': must be a finite number, got 'NaN'"),
+    (["--offset", "ten"], "'--offset': must be a number, got 'ten'"),
     (["--prior", "0"], "use prior > 0"),
 ])
 def test_rating_numbers(pgn: Path, tmp_path: Path, args: list[str], complaint: str) -> None:
@@ -61,7 +62,7 @@ def test_floats_in_a_tournament_file_must_be_finite(tmp_path: Path, value: str) 
                     '[[players]]\nname = "b"\nbuiltin = "random"\n')
     with pytest.raises(ConfigError) as error:
         load_tournament(path, game_adapters())
-    assert "sprt.elo0: Input should be a finite number" in str(error.value)
+    assert "sprt.elo0: must be a finite number, got " + value in str(error.value)
 
 
 def _limited(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -106,3 +107,40 @@ def test_a_rules_file_that_is_not_utf8_is_one_error_line(tmp_path: Path) -> None
                          input="")
     assert run.returncode == 2
     assert run.stderr.strip() == "referee: error: rules.txt:0:0: the rule file is not UTF-8 text"
+
+
+@pytest.mark.parametrize(("game", "extra", "complaint"), [
+    ("gomoku", "[settings]\ntimeout_turn = 99999999999999999999999",
+     "settings: move time 1e+20 s is longer than 31 days"),
+    ("gomoku", "[settings]\ntolerance = 99999999999999999999999",
+     "settings: tolerance 1e+20 s is longer than 31 days"),
+    ("gomoku", "[settings]\ntimeout_match = 1e300", "settings.timeout_match: is too large"),
+    ("planowanie", "[settings]\ntime = 99999999999999999999999",
+     "settings: game time 1e+20 s is longer than 31 days"),
+    ("gomoku", "[sandbox]\nmax_file_size = 99999999999999999999",
+     "sandbox.max_file_size: '99999999999999999999' is too large (at most 1024T)"),
+    ("gomoku", '[sandbox]\nmax_folder = "9999999T"',
+     "sandbox.max_folder: '9999999T' is too large (at most 1024T)"),
+])
+def test_huge_numbers_in_a_tournament_file_are_named(tmp_path: Path, game: str, extra: str,
+                                                    complaint: str) -> None:
+    path = tmp_path / "t.toml"
+    schedule = '[schedule]\nkind = "itpw"\n' if game == "planowanie" else ""
+    path.write_text(f'game = "{game}"\n{schedule}[[players]]\nname = "a"\nbuiltin = "random"\n'
+                    f'[[players]]\nname = "b"\nbuiltin = "random"\n{extra}\n')
+    with pytest.raises(ConfigError) as error:
+        load_tournament(path, game_adapters()).confined()
+    assert complaint in str(error.value)
+
+
+@pytest.mark.parametrize(("args", "complaint"), [
+    (["--memory", "99999999999999999T"], "'99999999999999999T' is too large (at most 1024T)"),
+    (["--move-time", "99999999999999s"], "move time 1e+14 s is longer than 31 days"),
+    (["--games", "-2"], "'--games': must be at least 1, got '-2'"),
+    (["--games", "two"], "'--games': must be a whole number, got 'two'"),
+])
+def test_bad_numbers_on_the_command_line_are_one_line(tmp_path: Path, args: list[str],
+                                                      complaint: str) -> None:
+    run = referee("match", "gomoku", "random", "random", *args, cwd=tmp_path)
+    assert run.returncode == 2 and complaint in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr and not (tmp_path / "referee-out").exists()

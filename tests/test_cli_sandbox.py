@@ -115,7 +115,7 @@ def test_auto_without_bubblewrap_plays_with_the_limits_and_one_warning(tmp_path:
 
 @pytest.mark.parametrize(("args", "complaint"), [
     (["--sandbox", "loose"], "'loose' is not one of"),
-    (["--max-processes", "2"], "2 is not in the range x>=4"),
+    (["--max-processes", "2"], "must be at least 4, got '2'"),
     (["--max-folder", "0"], "too small"),
     (["--max-file-size", "lots"], "is not a size"),
     (["--sandbox-read", "/no/such/path"], "readable path /no/such/path does not exist"),

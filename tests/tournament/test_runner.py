@@ -284,7 +284,7 @@ def test_errors_in_the_file_are_all_reported_with_their_keys(tmp_path: Path) -> 
     proc = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(path)],
                           cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 2
-    assert f"{path}: concurrency: Input should be greater than or equal to 1" in proc.stderr
+    assert f"{path}: concurrency: must be at least 1, got 0" in proc.stderr
     assert f"{path}: schedule.kind:" in proc.stderr
     assert f"{path}: players[1]: give either command or builtin" in proc.stderr
     assert "Traceback" not in proc.stderr

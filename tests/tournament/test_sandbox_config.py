@@ -85,13 +85,13 @@ def test_the_command_lines_level_overrides_the_files_and_keeps_its_limits(
 
 
 @pytest.mark.parametrize(("top", "complaint"), [
-    ('sandbox = "loose"', "sandbox.level: Input should be 'auto', 'strict' or 'off'"),
-    ('[sandbox]\nmax_processes = 2', "sandbox.max_processes: Input should be greater"),
+    ('sandbox = "loose"', "sandbox.level: must be one of 'auto', 'strict' or 'off', got 'loose'"),
+    ('[sandbox]\nmax_processes = 2', "sandbox.max_processes: must be at least 4, got 2"),
     ('[sandbox]\nmax_folder = "lots"', "sandbox.max_folder: not a size: 'lots'"),
     ('[sandbox]\nmax_file_size = "10B"', "sandbox.max_file_size: '10B' is too small"),
     ('[sandbox]\nread = ["nowhere"]', "sandbox.read: sandbox: readable path"),
-    ('[sandbox]\nnetwork = true', "sandbox.network: Extra inputs are not permitted"),
-    ('affinity = "maybe"', "affinity: Input should be a valid boolean"),
+    ('[sandbox]\nnetwork = true', "sandbox.network: unknown key (check its spelling)"),
+    ('affinity = "maybe"', "affinity: must be true or false, got 'maybe'"),
 ])
 def test_mistakes_name_the_key(tmp_path: Path, top: str, complaint: str) -> None:
     with pytest.raises(ConfigError) as error:

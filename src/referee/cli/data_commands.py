@@ -22,7 +22,7 @@ __all__ = ["shuffle"]
 @click.option("--memory", type=opt.Size(minimum=64 * 1024, zero=False, legacy_bytes=True),
               default="256M", show_default=True,
               help="Memory for lines (256M, 1G, 512K: units of 1024).")
-@click.option("--seed", type=click.IntRange(min=0),
+@click.option("--seed", type=opt.Whole(0),
               help="Seed of the order (default: random, printed).")
 @click.option("--temp-dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Folder for the temporary files, about the input's size "

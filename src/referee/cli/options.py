@@ -35,9 +35,10 @@ from click.core import ParameterSource
 from referee.cli.support import warn
 from referee.core.errors import ConfigError
 from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, check_readable
-from referee.core.text import parse_size, size_has_unit
+from referee.core.text import SizeTooLarge, parse_size, size_has_unit
+from referee.core.validation import got, range_text
 
-__all__ = ["Duration", "Number", "Size", "game_time_option", "jobs_option", "json_option",
+__all__ = ["Duration", "Number", "Size", "Whole", "game_time_option", "jobs_option", "json_option",
            "memory_option", "move_time_option", "out_option", "output_file_option",
            "records_out_options", "renamed",
            "sandbox_options", "seed_option", "startup_option", "tolerance_option"]
@@ -80,7 +81,7 @@ class Duration(click.ParamType[float, object]):
                  f"releases did; write {text}{self.legacy} (a bare number will be refused)")
             unit = self.legacy
         if self.positive and number == 0:
-            self.fail(f"{text!r}: must be more than 0", param, ctx)
+            self.fail(f"must be more than 0{got(text)}", param, ctx)
         return number * _UNITS[(unit or "s").lower()]
 
 
@@ -106,6 +107,8 @@ class Size(click.ParamType[int, object]):
         bare = not size_has_unit(text)
         try:
             size = parse_size(text, 1 if self.legacy_bytes else 1 << 20)
+        except SizeTooLarge as exc:
+            self.fail(str(exc), param, ctx)
         except ValueError:
             self.fail(f"{text!r} is not a size such as 400M, 1G or 512K", param, ctx)
         if size == 0 and self.zero:
@@ -118,6 +121,41 @@ class Size(click.ParamType[int, object]):
             smallest = f"at least {self.minimum // 1024}K" if self.minimum else "more than 0"
             self.fail(f"{text!r} is too small ({smallest})", param, ctx)
         return size
+
+
+class Whole(click.ParamType[int, object]):
+    """A whole number within ``minimum`` and ``maximum`` (each optional), refused in the
+    words a tournament file's keys use ("must be at least 1, got 0")."""
+
+    name = "INTEGER"
+
+    def __init__(self, minimum: int | None = None, maximum: int | None = None) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        """The number, or a usage error naming the option."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(f"must be a whole number{got(value)}", param, ctx)
+        if self.minimum is not None and number < self.minimum:
+            self.fail(f"must be {range_text(ge=self.minimum)}{got(value)}", param, ctx)
+        if self.maximum is not None and number > self.maximum:
+            self.fail(f"must be {range_text(le=self.maximum)}{got(value)}", param, ctx)
+        return number
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        """``INTEGER RANGE`` as click shows one, e.g. ``INTEGER RANGE [1<=x<=4]``."""
+        if self.minimum is None and self.maximum is None:
+            return "INTEGER"
+        low = f"{self.minimum}<=" if self.minimum is not None else ""
+        high = f"<={self.maximum}" if self.maximum is not None else ""
+        return f"INTEGER RANGE [{low}x{high}]"
 
 
 class Number(click.ParamType[float, object]):
@@ -137,11 +175,11 @@ class Number(click.ParamType[float, object]):
             try:
                 number = float(str(value))
             except ValueError:
-                self.fail(f"{value!r} is not a number", param, ctx)
+                self.fail(f"must be a number{got(value)}", param, ctx)
             if not math.isfinite(number):
-                self.fail(f"{value!r} is not a finite number", param, ctx)
+                self.fail(f"must be a finite number{got(value)}", param, ctx)
         if self.above is not None and number <= self.above:
-            self.fail(f"{value!r} is not more than {self.above:g}", param, ctx)
+            self.fail(f"must be {range_text(gt=self.above)}{got(value)}", param, ctx)
         return number
 
 
@@ -243,7 +281,7 @@ def memory_option(default: str) -> Callable[[F], F]:
 
 def jobs_option(what: str, default: int | None = 1) -> Callable[[F], F]:
     """``-j, --jobs N``: how much is done at once."""
-    return click.option("-j", "--jobs", type=click.IntRange(min=1), default=default,
+    return click.option("-j", "--jobs", type=Whole(1), default=default,
                         show_default=default is not None, help=what)
 
 
@@ -290,7 +328,7 @@ def sandbox_options(suspend_default: str | None) -> Callable[[F], F]:
                          help="Confine the programs: auto = every protection this machine "
                               "allows (says what is missing), strict = refuse to start "
                               "without all of them, off = none (docs/sandbox.md)."),
-            click.option("--max-processes", type=click.IntRange(min=4),
+            click.option("--max-processes", type=Whole(4),
                          default=defaults.processes, show_default=True,
                          help="Processes and threads each program may have at once."),
             click.option("--max-file-size", type=Size(minimum=1024, zero=False),

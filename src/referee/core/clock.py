@@ -45,11 +45,8 @@ class TimeControl:
                 startup: int) -> TimeControl:
         """Limits as users give them, in milliseconds (``game`` 0: no game limit; ``turn``
         ``None``: no per-move limit). Raises ``ConfigError`` for impossible values."""
-        try:
-            return cls(turn=None if turn is None else turn / 1000, game=game / 1000 or None,
-                       tolerance=tolerance / 1000, startup=startup / 1000)
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+        return time_control(turn=None if turn is None else turn / 1000, game=game / 1000,
+                            tolerance=tolerance / 1000, startup=startup / 1000)
 
 
 MAX_LIMIT = 31 * 24 * 3600.0

@@ -8,6 +8,10 @@ import re
 _SIZE = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(i?b)?\s*", re.IGNORECASE)
 _UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
+MAX_SIZE = 1 << 50
+"""The largest size accepted (1024T): larger ones are mistakes, and beyond 2**64 bytes no
+limit of the kernel could hold them."""
+
 MAX_INT_LENGTH = 9
 """Longest integer (sign included) a bot may send: larger answers are not numbers here."""
 
@@ -26,16 +30,23 @@ def parse_int(text: str) -> int | None:
     return int(text)
 
 
+class SizeTooLarge(ValueError):
+    """A size above ``MAX_SIZE``."""
+
+
 def parse_size(text: str, bare: int = 1) -> int:
     """Bytes in a size such as ``1G``, ``256M``, ``500K``, ``1.5g``, ``64MiB``, ``4096B``
     (units of 1024); a bare number (``4096``) counts units of ``bare`` bytes. Raises
-    ``ValueError`` for anything else."""
+    ``SizeTooLarge`` above ``MAX_SIZE`` and ``ValueError`` for anything else."""
     match = _SIZE.fullmatch(text)
     if match is None:
         raise ValueError(f"not a size: {text!r} (examples: 1G, 256M, 500K)")
     unit = match[2].lower()
     factor = _UNITS[unit] if unit else (1 if match[3] else bare)
-    return int(float(match[1]) * factor)
+    size = float(match[1]) * factor
+    if size > MAX_SIZE:
+        raise SizeTooLarge(f"{text.strip()!r} is too large (at most {MAX_SIZE >> 40}T)")
+    return int(size)
 
 
 def size_has_unit(text: str) -> bool:

@@ -1,14 +1,18 @@
-"""Validation errors (pydantic) written for people: one line per mistake, with its key."""
+"""Validation errors written for people: one line per mistake, with its key, in the same
+words for a command-line option (``cli.options``) and a key of a file (pydantic):
+"must be at least 1, got 0", "must be a finite number, got 'nan'"."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from referee.core.errors import ConfigError
+from referee.core.text import clip
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -24,9 +28,86 @@ def format_errors(source: str, error: ValidationError, prefix: str = "") -> str:
             else:
                 parts.append(str(loc))
         key = prefix + ".".join(parts) if parts else prefix.rstrip(".") or "(file)"
-        message = item["msg"].removeprefix("Value error, ")
-        lines.append(f"{source}: {key}: {message}")
+        lines.append(f"{source}: {key}: {plain_message(item)}")
     return "\n".join(lines)
+
+
+def range_text(*, ge: object = None, gt: object = None, le: object = None,
+               lt: object = None) -> str:
+    """The bound a value broke, in words: ``at least 1``, ``at most 32``, ``more than 0``."""
+    ge, gt, le, lt = (f"{b:g}" if isinstance(b, float) else b for b in (ge, gt, le, lt))
+    low = f"at least {ge}" if ge is not None else f"more than {gt}" if gt is not None else ""
+    high = f"at most {le}" if le is not None else f"less than {lt}" if lt is not None else ""
+    return " and ".join(part for part in (low, high) if part)
+
+
+def got(value: object) -> str:
+    """``, got VALUE`` as a message ends (the value shortened if long)."""
+    return f", got {clip(repr(value), 40)}"
+
+
+_PLAIN = {
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "int_type": "must be a whole number",
+    "int_parsing_size": "is too large",
+    "float_parsing": "must be a number",
+    "float_type": "must be a number",
+    "finite_number": "must be a finite number",
+    "bool_parsing": "must be true or false",
+    "bool_type": "must be true or false",
+    "string_type": "must be text (in quotes)",
+    "list_type": "must be a list ([...])",
+    "dict_type": "must be a table",
+    "model_type": "must be a table",
+    "model_attributes_type": "must be a table",
+}
+"""Messages for pydantic's error types that need no context."""
+
+
+def _pattern_text(pattern: str) -> str:
+    """What a name pattern such as ``^[\\w.#+-]+$`` allows, in words."""
+    match = re.fullmatch(r"\^\[\\w(.*)\]\+\$", pattern)
+    if match is None:
+        return f"must match the pattern {pattern}"
+    extra = " ".join(match[1].replace("\\", ""))
+    return f"may hold only letters, digits and _ {extra}".rstrip()
+
+
+def plain_message(item: Mapping[str, Any]) -> str:
+    """One pydantic error in the words the command line uses (no pydantic jargon)."""
+    kind = item["type"]
+    ctx = item.get("ctx") or {}
+    value = item.get("input")
+    if kind == "missing":
+        return "missing (this key is required)"
+    if kind == "extra_forbidden":
+        return "unknown key (check its spelling)"
+    if kind == "value_error":
+        return str(item["msg"]).removeprefix("Value error, ")
+    if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
+        message = "must be " + range_text(**{k: ctx[k] for k in ("ge", "gt", "le", "lt")
+                                             if k in ctx})
+    elif kind == "literal_error":
+        message = f"must be one of {ctx.get('expected', 'the names allowed')}"
+    elif kind == "string_too_short":
+        message = ("must not be empty" if ctx.get("min_length") == 1
+                   else f"must have at least {ctx.get('min_length')} characters")
+    elif kind == "string_too_long":
+        message = f"must have at most {ctx.get('max_length')} characters"
+    elif kind == "string_pattern_mismatch":
+        message = _pattern_text(str(ctx.get("pattern", "")))
+    elif kind == "too_short":
+        message = f"must have at least {ctx.get('min_length')} entries"
+    elif kind == "too_long":
+        message = f"must have at most {ctx.get('max_length')} entries"
+    elif kind in _PLAIN:
+        message = _PLAIN[kind]
+    else:
+        message = str(item["msg"])
+    if isinstance(value, str | int | float | bool):
+        message += got(value)
+    return message
 
 
 def validate_table(model: type[Model], table: Mapping[str, Any], source: str,

@@ -149,7 +149,7 @@ class SandboxEntry(_Strict):
         for key in ("max_file_size", "max_folder"):
             value = getattr(self, key)
             try:
-                sizes[key] = value << 20 if isinstance(value, int) else parse_size(value, 1 << 20)
+                sizes[key] = parse_size(str(value), 1 << 20)
             except ValueError as exc:
                 raise ConfigError(f"sandbox.{key}: {exc}") from None
             if sizes[key] < 1024:

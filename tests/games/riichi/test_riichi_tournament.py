@@ -187,13 +187,13 @@ def test_the_settings_choose_the_room_and_the_length(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("line", "message"), [
-    ('game = "west"', "t.toml: settings.game: Input should be 'east' or 'south'"),
+    ('game = "west"', "t.toml: settings.game: must be one of 'east' or 'south', got 'west'"),
     ('room = "osaka"',
-     "t.toml: settings.room: Input should be 'tenhou', 'mahjong_soul' or 'mjai_app'"),
-    ("decision_time = 0", "t.toml: settings.decision_time: Input should be greater than 0"),
-    ("startup_time = -1", "t.toml: settings.startup_time: Input should be greater than 0"),
-    ("max_failures = 0", "t.toml: settings.max_failures: Input should be greater than or equal"),
-    ("colour = 1", "t.toml: settings.colour: Extra inputs are not permitted"),
+     "t.toml: settings.room: must be one of 'tenhou', 'mahjong_soul' or 'mjai_app'"),
+    ("decision_time = 0", "t.toml: settings.decision_time: must be more than 0"),
+    ("startup_time = -1", "t.toml: settings.startup_time: must be more than 0"),
+    ("max_failures = 0", "t.toml: settings.max_failures: must be at least 1, got 0"),
+    ("colour = 1", "t.toml: settings.colour: unknown key (check its spelling)"),
 ])
 def test_mistakes_in_the_settings_name_the_key(tmp_path: Path, line: str, message: str) -> None:
     path = riichi_file(tmp_path, [("a", "greedy"), ("b", "greedy")], name="t", settings=line)

@@ -29,13 +29,13 @@ def _ms(value: int) -> float:
               show_default=True,
               help="Renju threes: RIF's letter, or as GomocupJudge/Piskvork (a straight-four "
                    "point that also makes a five completes no three).")
-@click.option("--draw-at-empty", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--draw-at-empty", type=opt.Whole(0), default=0, show_default=True,
               help="End a game as a draw when only this many empty points remain "
                    "(GomocupJudge: 25 in renju); 0 = when the board is full.")
 @click.option("--size", type=int, default=15, show_default=True, help="Square board size (5..32).")
 @click.option("--width", type=int, help="Board width for a rectangular board (5..32).")
 @click.option("--height", type=int, help="Board height for a rectangular board (5..32).")
-@click.option("--games", type=click.IntRange(min=1),
+@click.option("--games", type=opt.Whole(1),
               help="Games in the match (colours alternate) [default: 2, or with --openings "
                    "two per opening: every opening with both colours].")
 @click.option("--openings", "openings_file", type=click.Path(dir_okay=False, path_type=Path),

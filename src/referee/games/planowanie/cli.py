@@ -44,7 +44,7 @@ def _deck_options(command: F) -> F:
 
 @click.command("planowanie")
 @click.argument("players", nargs=-1, required=True, metavar="PLAYER1 PLAYER2 [PLAYER3 [PLAYER4]]")
-@click.option("--games", type=click.IntRange(min=1), help="Games to play; seats rotate each "
+@click.option("--games", type=opt.Whole(1), help="Games to play; seats rotate each "
               "game [default: one per player, every player once in every seat].")
 @_deck_options
 @opt.game_time_option("180s", "a whole game (time_left)")
@@ -124,7 +124,7 @@ def replay_planowanie(files: tuple[Path, ...], json_mode: bool) -> None:
 @click.command("planowanie")
 @click.argument("player", metavar="PLAYER")
 @_deck_options
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True,
+@click.option("--players", type=opt.Whole(2, 4), default=4, show_default=True,
               help="Players at the table, 2..4 (set_players).")
 @click.option("--seat", type=int, default=0, show_default=True,
               help="The program's seat, 0-based (set_players).")

@@ -67,12 +67,12 @@ def _log_rules_options(command: F) -> F:
               default="tenhou", show_default=True,
               help="Whose rules: a ranked room's or the mjai.app simulator's (docs/riichi.md).")
 @opt.seed_option("the walls")
-@click.option("--rotations", type=click.IntRange(1, 4), default=1, show_default=True,
+@click.option("--rotations", type=opt.Whole(1, 4), default=1, show_default=True,
               help="Duplicate play: games on the same walls, seats rotating each game.")
 @opt.move_time_option("5s", "each decision")
-@click.option("--max-failures", type=click.IntRange(min=1), default=5, show_default=True,
+@click.option("--max-failures", type=opt.Whole(1), default=5, show_default=True,
               help="Failures (bad, illegal or late answers) before a bot forfeits.")
-@click.option("--batched", type=click.IntRange(1, 4), multiple=True, metavar="N",
+@click.option("--batched", type=opt.Whole(1, 4), multiple=True, metavar="N",
               help="Bot N (1..4, repeatable) speaks the mjai.app batched style.")
 @opt.records_out_options("records and logs", "referee-out/match-<time>")
 @opt.sandbox_options("off")
@@ -237,9 +237,9 @@ def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
 
 
 @click.command("riichi")
-@click.option("--games", type=click.IntRange(min=1), required=True,
+@click.option("--games", type=opt.Whole(1), required=True,
               help="Games to play.")
-@click.option("--seed", type=click.IntRange(min=0),
+@click.option("--seed", type=opt.Whole(0),
               help="Seed of the first game; game i is seeded SEED+i (default: random, "
                    "printed).")
 @click.option("--players", default="greedy,greedy,greedy,greedy", show_default=True,
@@ -297,7 +297,7 @@ def selfplay_riichi(games: int, seed: int | None, players: str, room: str,
                    "chunks in a random order (kanachan's --td-aware).")
 @click.option("--curriculum", is_flag=True,
               help="Lead each line with how many lines of its player's chunk follow it.")
-@click.option("--seed", type=click.IntRange(min=0),
+@click.option("--seed", type=opt.Whole(0),
               help="Seed of the --td-aware order (default: random).")
 @click.option("--temp-dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Folder for --td-aware's temporary files [default: the output's].")
