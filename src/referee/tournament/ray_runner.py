@@ -21,7 +21,8 @@ Addresses:
 ``HOST:PORT``, ``ray://HOST:PORT``, ``auto``
     Connect to a running cluster (``ray start --head`` ...). The address is checked
     before anything else, so an unreachable one is a ``ConfigError`` before any game
-    starts.
+    starts. A cluster protected by a token gets this machine's token, found as Ray's CLI
+    finds it (``ray_auth``).
 
 If this process is already connected to Ray (``ray.init`` was called before), that
 connection is used as it is and left open by ``close()``.
@@ -53,6 +54,12 @@ from referee.core.adapter import GameTask
 from referee.core.errors import ConfigError, RefereeError
 from referee.core.record import GameRecord
 from referee.tournament.config import Tournament
+from referee.tournament.ray_auth import (
+    auth_failure_text,
+    check_token,
+    is_auth_failure,
+    use_token_if_any,
+)
 from referee.tournament.runner import slot_folder
 
 log = logging.getLogger(__name__)
@@ -215,11 +222,16 @@ def start_ray(address: str, cpus: int) -> bool:
                               f"{exc}") from None
         return True
     _check_reachable(address)
+    use_token_if_any()  # as Ray's CLI does: a cluster started with a token asks for it
+    if not address.startswith("ray://") and _host_port(address) is not None:
+        check_token(address, address)
     try:
         _connect(ray, address)
     except Exception as exc:
         with contextlib.suppress(Exception):
             ray.shutdown()
+        if is_auth_failure(exc):
+            raise ConfigError(auth_failure_text(address)) from None
         raise ConfigError(f"--ray {address}: cannot connect to the Ray "
                           f"cluster: {_explain(exc)}") from None
     return True
