@@ -109,6 +109,8 @@ def served(port: int, within: float) -> bool:
             file.write(b"EXIT\n")
             file.flush()
             assert file.readline() == b"5 0 0\n"
+            assert file.readline().startswith(b"# Goodbye")
+            assert file.readline() == b""  # closed once the slot is given back
             return True
     return False
 

@@ -319,6 +319,9 @@ class CaptiveSocketServer(socketserver.ThreadingTCPServer):
         self.config = dataclasses.replace(config, data=config.data.resolve())
         self.slots: SessionSlots = LocalSlots(config.max_sessions)
         super().__init__(address, _Handler)
+        # workers share this socket and all wake for one connection: the ones that lose
+        # the race must not block in accept (deaf to shutdown until the next client)
+        self.socket.setblocking(False)
 
     def handle_error(self, request: object, client_address: object) -> None:
         """A session that failed unexpectedly: logged (the server goes on)."""
