@@ -283,7 +283,7 @@ def test_a_misbehaving_seated_client_is_taken_over_with_its_reason(
     assert record.outcome is Outcome.NORMAL and len(record.settings["hands_played"]) == 1
 
 
-@settings(max_examples=6, deadline=20_000,
+@settings(max_examples=5, deadline=20_000,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(act=st.binary(min_size=1, max_size=300), then=st.sampled_from(["close", "stay"]))
 def test_junk_answers_are_faults_of_their_seat_and_the_game_goes_on(
