@@ -146,6 +146,19 @@ def test_bad_commands_get_their_code_and_the_session_goes_on(
     assert server.close() == 0
 
 
+def test_an_overlong_line_is_refused_with_the_limit_and_the_pipe_session_goes_on(
+        tmp_path: Path) -> None:
+    server = Server(str(RULE), "3", "seed=1", "output=standard", cwd=tmp_path)
+    server.lines(2)
+    server.send(b"MOVE 0 1" + b" " * 200_000 + b"MOVE 0 1\nDISPLAY\n")  # split in 64 KiB reads
+    assert status(server.lines(1)[0]) == (-1, 0, 0)
+    assert server.comment() == "# the line is longer than 65536 bytes: ignored"
+    assert server.lines(1)[0].startswith('{"id":0,"value":[')  # the next line, whole
+    server.send("EXIT\n")
+    assert status(server.lines(1)[0]) == (5, 0, 0)
+    assert server.close() == 0
+
+
 GOLDEN_RULES = "(*,star,*,*,[1])\n"
 GOLDEN_BOARD = ('{"id":7,"name":"gold","value":['
                 '{"id":0,"color":"RED","shape":"STAR","x":1,"y":1},'

@@ -1,9 +1,12 @@
 """The socket captive server over real TCP sockets on 127.0.0.1: concurrent sessions,
-GAME errors, the data folder's fence, idle sessions, the session cap, long lines."""
+GAME errors, the data folder's fence, idle sessions, the session cap, the first-line
+deadline, slow clients, long lines and bytes that are not UTF-8."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import select
 import socket
 import threading
 import time
@@ -12,7 +15,8 @@ from collections.abc import Iterator
 import pytest
 from gohr_data import DATA as GOHR_DATA
 
-from referee.games.gohr.socket_server import CaptiveSocketServer, ServerConfig
+from referee.core.errors import ConfigError
+from referee.games.gohr.socket_server import FIRST_LINE, CaptiveSocketServer, ServerConfig
 
 DATA = GOHR_DATA
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"sample data {DATA} is absent")
@@ -131,19 +135,120 @@ def test_the_session_cap_turns_extra_clients_away(server: CaptiveSocketServer) -
     first.close()
 
 
-def test_long_lines_and_vanishing_clients_do_not_hurt_the_server(
+OVERLONG = "# the line is longer than 65536 bytes: closing the session"
+
+
+def test_an_overlong_line_is_refused_with_the_limit_and_the_session_closed(
         server: CaptiveSocketServer) -> None:
     client = Client(server)
     client.send("GAME rules/Rule-001.txt 3\n")
     client.data(2)
+    client.send("MOVE 0 0\n")
+    attempts = client.data(2)[0].split()[2]
     client.send(b"MOVE " + b"1" * 300_000 + b"\n")
-    assert client.data(1)[0].startswith("-1 ")
+    assert client.line() == f"-1 0 {attempts}"  # the session's status, nothing counted
+    assert client.line() == OVERLONG
+    assert client.line() == ""  # closed
+    client.close()
+    first = Client(server)  # the same as the first line: no session yet
+    first.send(b"GAME " + b"x" * 70_000)  # and no end of line at all
+    assert [first.line(), first.line(), first.line()] == ["-1 0 0", OVERLONG, ""]
+    first.close()
+    exact = Client(server)  # the limit itself is allowed: 65536 bytes and the newline
+    exact.send(b"GAME rules/Rule-001.txt 3 " + b" " * (65536 - 26) + b"\n")
+    assert exact.data(1)[0] == "6 0 0"
+    exact.close()
+
+
+def test_vanishing_clients_and_bytes_that_are_not_utf8_do_not_hurt_the_server(
+        server: CaptiveSocketServer) -> None:
+    client = Client(server)
+    client.send(b"GAME \xff\xfe\n")  # not UTF-8: read leniently, refused as arguments
+    assert client.line() == "-5 0 0" and client.line().startswith("#")
+    client.send("GAME rules/Rule-001.txt 3\n")
+    client.data(2)
+    client.send(b"MOVE \xff 1\n")
+    assert client.line() == "-2 0 0" and client.line().startswith("# MOVE takes")
+    client.send(b"\xc3\x28\x00\n")
+    assert client.line() == "-1 0 0" and client.line().startswith("# Invalid input")
+    client.send("DISPLAY\n")
+    assert json.loads(client.line())["value"]
     client.send(b"MOVE 0 ")  # half a line, then gone
     client.close()
     again = Client(server)
     again.send("GAME rules/Rule-001.txt 3\n")
     assert again.data(1)[0] == "6 0 0"
     again.close()
+
+
+@pytest.mark.server(max_sessions=1, first_line=0.5)
+def test_a_silent_connection_loses_its_slot_at_the_first_line_deadline(
+        server: CaptiveSocketServer) -> None:
+    start = time.monotonic()
+    silent = Client(server)
+    turned_away = Client(server)  # the silent one holds the only slot
+    assert turned_away.line() == "# the server is full: try again later"
+    turned_away.close()
+    assert silent.line() == FIRST_LINE.format(0.5)
+    assert silent.line() == ""  # closed
+    assert 0.5 <= time.monotonic() - start < 5
+    silent.close()
+    good = Client(server)  # the slot is free
+    good.send("GAME rules/Rule-001.txt 3\n")
+    assert good.data(1)[0] == "6 0 0"
+    good.close()
+
+
+@pytest.mark.server(max_sessions=1, first_line=0.6)
+def test_a_trickle_of_bytes_does_not_extend_the_first_line_deadline(
+        server: CaptiveSocketServer) -> None:
+    start = time.monotonic()
+    slow = socket.create_connection(server.server_address[:2], timeout=10)
+    received = b""
+    while time.monotonic() - start < 8:
+        readable, _, _ = select.select([slow], [], [], 0.1)
+        if readable:
+            data = slow.recv(4096)
+            if not data:
+                break
+            received += data
+        else:
+            with contextlib.suppress(OSError):
+                slow.send(b"G")  # never a whole line
+    elapsed = time.monotonic() - start
+    slow.close()
+    assert received.decode() == FIRST_LINE.format(0.6) + "\n"
+    assert 0.6 <= elapsed < 5
+
+
+@pytest.mark.server(first_line=3)
+def test_a_client_sending_a_byte_at_a_time_is_served(server: CaptiveSocketServer) -> None:
+    client = Client(server)
+
+    def trickle(text: str) -> None:
+        for byte in text.encode():
+            client.send(bytes([byte]))
+            time.sleep(0.005)
+
+    trickle("GAME rules/Rule-001.txt 3 seed=2\n")
+    status, board = client.data(2)
+    assert status == "6 0 0"
+    piece = json.loads(board)["value"][0]
+    trickle(f"MOVE {piece['id']} {piece['buckets'][0] if piece['buckets'] else 0}\n")
+    assert client.data(1)[0].split()[2] == "1"  # one attempt counted
+    client.close()
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    (ServerConfig(DATA, idle=0.0), "the idle time must be more than 0 s"),
+    (ServerConfig(DATA, first_line=0.0), "the first-line time must be more than 0 s"),
+    (ServerConfig(DATA, first_line=-1.0), "the first-line time must be more than 0 s"),
+    (ServerConfig(DATA, idle=1e12), "at most a year"),  # the socket's timeout cannot be set
+    (ServerConfig(DATA, max_sessions=0), "max sessions must be at least 1"),
+])
+def test_bad_limits_are_refused(config: ServerConfig, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        CaptiveSocketServer(("127.0.0.1", 0), config)
 
 
 def test_version_8_over_the_socket(server: CaptiveSocketServer) -> None:

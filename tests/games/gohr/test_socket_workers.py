@@ -202,3 +202,25 @@ def test_one_worker_serves_in_its_own_process_and_stops_on_sigterm(
     play(server.port, 3, results)
     assert results[3][-1] == "5 1 4"
     assert server.stop() == 0
+
+
+def test_login_time_frees_a_slot_across_workers(start: type[ServerProcess]) -> None:
+    server = start("--workers", "2", "--max-sessions", "1", "--login-time", "500ms")
+    began = time.monotonic()
+    silent = Session(server.port)
+    assert silent.first() == ("# no command within 0.5 s of connecting: closing the "
+                              "connection (start with GAME <arguments>)")
+    assert silent.first() == ""
+    assert time.monotonic() - began < 10
+    silent.close()
+    good = Session(server.port)  # the slot came back, whichever worker serves it
+    assert good.game() == "6 0 0"
+    good.close()
+    assert server.stop() == 0
+
+
+def test_a_login_time_of_zero_is_a_usage_error() -> None:
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "serve", "gohr", "--port", "0",
+                          "--login-time", "0"], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 2
+    assert "Invalid value for '--login-time': '0': must be more than 0" in run.stderr

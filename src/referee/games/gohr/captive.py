@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
-from referee.core.errors import ConfigError
+from referee.core.errors import ConfigError, RefereeError
 from referee.games.gohr.board import Board, bucket_at, render_ascii
 from referee.games.gohr.conditions import draw_board
 from referee.games.gohr.engine import Code, Episode, Finish
@@ -199,6 +199,11 @@ class CaptiveSession:
                     f"# unknown command {command[:40]!r}; HELP lists the commands"], False
         return handler(args), False
 
+    def refusal(self, reason: str) -> list[str]:
+        """The answer to a line not read as a command: the INVALID_COMMAND status and a
+        comment with ``reason``."""
+        return [self._status(Code.INVALID_COMMAND), f"# {reason}"]
+
     def _new(self, args: Args) -> list[str]:
         return self.new_episode()
 
@@ -291,9 +296,14 @@ class CaptiveSession:
 
 
 MAX_LINE = 65536
-"""Longest command line read; longer ones are answered INVALID_COMMAND and skipped."""
-OVERLONG = "OVERLONG-LINE"
-"""What an overlong line is read as: a word no command has (answered INVALID_COMMAND)."""
+"""Longest command line read, in bytes (its end of line not counted)."""
+
+
+class LineTooLong(RefereeError):
+    """A command line longer than ``MAX_LINE`` bytes (it is not read as a command)."""
+
+    def __init__(self) -> None:
+        super().__init__(f"the line is longer than {MAX_LINE} bytes")
 
 
 class LineSource(Protocol):
@@ -303,25 +313,21 @@ class LineSource(Protocol):
         """One line of at most ``size`` bytes."""
 
 
-def read_command(stream: LineSource) -> str | None:
-    """The next command line of a byte stream (``None`` at its end): decoded leniently; an
-    overlong line is skipped whole and comes back as a word no command has."""
+def read_command(stream: LineSource, skip_overlong: bool = True) -> str | None:
+    """The next command line of a byte stream (``None`` at its end), decoded leniently
+    (bytes that are not UTF-8 become U+FFFD). A line over ``MAX_LINE`` bytes raises
+    ``LineTooLong``: with ``skip_overlong`` after reading the rest of it (the next read
+    starts on the next line), else at once (the stream is then in the middle of a line)."""
     raw = stream.readline(MAX_LINE + 1)
     if not raw:
         return None
     if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-        while True:  # skip the rest of the overlong line
+        while skip_overlong:  # skip the rest of the overlong line
             more = stream.readline(MAX_LINE)
             if not more or more.endswith(b"\n"):
                 break
-        return OVERLONG
+        raise LineTooLong()
     return raw.decode("utf-8", errors="replace")
-
-
-def read_commands(stream: LineSource) -> Iterator[str]:
-    """Every command line of a byte stream (see ``read_command``)."""
-    while (line := read_command(stream)) is not None:
-        yield line
 
 
 def open_results(setup: GameSetup) -> ResultsLog | None:
@@ -347,7 +353,9 @@ def open_results(setup: GameSetup) -> ResultsLog | None:
 
 
 def serve_pipe(setup: GameSetup, stdin: BinaryIO, stdout: TextIO) -> None:
-    """The pipe-based server: commands from ``stdin``, each answer flushed to ``stdout``."""
+    """The pipe-based server: commands from ``stdin``, each answer flushed to ``stdout``.
+    A line over ``MAX_LINE`` bytes is answered INVALID_COMMAND with the limit, its rest
+    skipped, and the session goes on (a pipe loses no bytes, so the next line is whole)."""
     session = CaptiveSession(setup, open_results(setup))
 
     def send(lines: Iterable[str]) -> None:
@@ -356,7 +364,14 @@ def serve_pipe(setup: GameSetup, stdin: BinaryIO, stdout: TextIO) -> None:
 
     try:
         send(session.new_episode())
-        for line in read_commands(stdin):
+        while True:
+            try:
+                line = read_command(stdin)
+            except LineTooLong as exc:  # a pipe loses nothing: go on with the next line
+                send(session.refusal(f"{exc}: ignored"))
+                continue
+            if line is None:
+                return
             answer, done = session.handle(line)
             send(answer)
             if done:

@@ -49,20 +49,27 @@ def play_gohr(args: tuple[str, ...]) -> None:
               help="Data folder: every file a client names must be inside it.")
 @click.option("--idle", type=Duration(legacy="s"), default="600s", show_default=True,
               help="Silence after which a session is closed.")
+@click.option("--login-time", type=Duration(positive=True), default="10s", show_default=True,
+              help="Time a new connection has to send its first command (GAME ...) before "
+                   "it is told so and closed, freeing its slot.")
 @click.option("--max-sessions", type=click.IntRange(min=1), default=64, show_default=True,
               help="Sessions at once, all workers together; more clients are told so and "
                    "closed.")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
               show_default="the number of cores",
               help="Worker processes sharing the sessions (1: serve in this process).")
-def serve_gohr(port: int, host: str, data_dir: Path, idle: float, max_sessions: int,
-               workers: int) -> None:
+def serve_gohr(port: int, host: str, data_dir: Path, idle: float, login_time: float,
+               max_sessions: int, workers: int) -> None:
     """The socket-based captive game server: each connection is a session that starts
-    with GAME <arguments of referee play gohr>. Stop it with Ctrl-C or SIGTERM."""
+    with GAME <arguments of referee play gohr>. Stop it with Ctrl-C or SIGTERM.
+
+    A connection that sends no command within --login-time, or a line over 65536 bytes,
+    is told why and closed; a session silent for --idle is closed."""
     from referee.games.gohr.socket_server import CaptiveSocketServer, ServerConfig, serve
 
     try:
-        server = CaptiveSocketServer((host, port), ServerConfig(data_dir, idle, max_sessions))
+        server = CaptiveSocketServer((host, port), ServerConfig(
+            data_dir, idle, max_sessions, first_line=login_time))
     except (OSError, RefereeError) as exc:
         fail(ConfigError(f"cannot serve on {host}:{port}: {exc}"))
 

@@ -8,8 +8,13 @@ a comment saying why, and the client may send another ``GAME``.
 Safety: the server binds 127.0.0.1 unless told otherwise; every file a client names must
 lie inside the data folder given at start (``inputDir`` too); clients cannot make it write
 results files (neither does the reference's socket server); a session idle for ``idle``
-seconds is closed; at most ``max_sessions`` sessions run at once (others are told so and
-closed); lines longer than ``MAX_LINE`` are refused.
+seconds is closed; a connection that sends no command within ``first_line`` seconds is
+told so and closed, however slowly bytes trickle in (a slot is not held by connections
+that never start); at most ``max_sessions`` sessions run at once (others are told so and
+closed); a line longer than ``MAX_LINE`` bytes is answered INVALID_COMMAND with the limit
+and the session is closed (a socket client that overran the limit cannot be resynchronised
+reliably). A connection the server closes is shut for writing first and drained for a
+moment, so the client reads the reason before the connection ends.
 
 Speed: ``serve(..., workers=N)`` forks N worker processes accepting on the one listening
 socket, each serving its sessions in threads, so the sessions use every core instead of
@@ -20,21 +25,30 @@ one client against 9,800 with threads, and higher latencies under load.)
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import multiprocessing
 import shlex
 import signal
+import socket
 import socketserver
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.sharedctypes import SynchronizedArray
 from pathlib import Path
 from typing import Protocol
 
-from referee.core.errors import ConfigError
+from referee.core.errors import ConfigError, RefereeError
 from referee.games.gohr.board import BoardGenerationError
-from referee.games.gohr.captive import CaptiveSession, read_command
+from referee.games.gohr.captive import (
+    MAX_LINE,
+    CaptiveSession,
+    LineSource,
+    LineTooLong,
+    read_command,
+)
 from referee.games.gohr.engine import Code
 from referee.games.gohr.setup import build_setup, split_arguments
 
@@ -42,6 +56,14 @@ log = logging.getLogger(__name__)
 
 FULL = "# the server is full: try again later"
 IDLE = "# idle for too long: closing the session"
+FIRST_LINE = "# no command within {:g} s of connecting: closing the connection (start with " \
+    "GAME <arguments>)"
+MAX_WAIT = 365 * 86400.0
+"""The longest idle or first-line time (seconds): a year."""
+_LINGER = 1.0
+"""Seconds a connection the server closes is drained, so its client reads why."""
+_LINGER_BYTES = 4 << 20
+"""Bytes drained at most from such a connection."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +75,62 @@ class ServerConfig:
     idle: float = 600.0
     """Seconds a session may stay silent before it is closed."""
     max_sessions: int = 64
+    first_line: float = 10.0
+    """Seconds a new connection has to send its first command (its slot is then free)."""
+
+
+class FirstLineTimeout(RefereeError):
+    """A connection sent no command in time."""
+
+
+class ConnectionLines:
+    """A connection's bytes as lines for ``read_command``. Until ``started``, reads must
+    complete by the first-line deadline (a line sent a byte at a time does not extend it)
+    or raise ``FirstLineTimeout``; from then on they go to the buffered socket file, each
+    read within the idle time (else ``TimeoutError``)."""
+
+    def __init__(self, sock: socket.socket, rfile: LineSource, first_line: float,
+                 idle: float) -> None:
+        self._sock = sock
+        self._rfile = rfile
+        self._deadline: float | None = time.monotonic() + first_line
+        self._idle = idle
+        self._buf = bytearray()
+
+    def started(self) -> None:
+        """The first command came: from now on the idle time applies."""
+        if self._deadline is not None:
+            self._deadline = None
+            self._sock.settimeout(self._idle)
+
+    def readline(self, size: int = -1, /) -> bytes:
+        """One line of at most ``size`` bytes (less at the end of the stream)."""
+        buf = self._buf
+        while True:
+            if buf:
+                end = buf.find(b"\n", 0, len(buf) if size < 0 else size)
+                if end >= 0 or 0 <= size <= len(buf):
+                    cut = end + 1 if end >= 0 else size
+                    line = bytes(buf[:cut])
+                    del buf[:cut]
+                    return line
+            if self._deadline is None:  # what is left here, then the socket file
+                head = bytes(buf)
+                buf.clear()
+                return head + self._rfile.readline(size - len(head) if size >= 0 else -1)
+            left = self._deadline - time.monotonic()
+            if left <= 0:
+                raise FirstLineTimeout()
+            self._sock.settimeout(left)
+            try:
+                data = self._sock.recv(65536)
+            except TimeoutError:
+                raise FirstLineTimeout() from None
+            if not data:  # the end: what came of a last line, then nothing
+                head = bytes(buf)
+                buf.clear()
+                return head
+            buf += data
 
 
 class SessionSlots(Protocol):
@@ -118,18 +196,29 @@ class _Handler(socketserver.StreamRequestHandler):
 
     def handle(self) -> None:
         server = self.server
+        config = server.config
         if not server.slots.acquire():
             self._send([FULL])
+            self._linger()
             return
+        closing = False
         try:
-            self.request.settimeout(server.config.idle)
-            self._serve()
+            closing = self._serve(ConnectionLines(self.request, self.rfile,
+                                                  config.first_line, config.idle))
+        except FirstLineTimeout:
+            log.info("client %s sent no command within %g s: closed", self.client_address,
+                     config.first_line)
+            self._send([FIRST_LINE.format(config.first_line)])
+            closing = True
         except TimeoutError:
             self._send([IDLE])
+            closing = True
         except (ConnectionError, OSError) as exc:
             log.info("client %s went away: %s", self.client_address, exc)
         finally:
             server.slots.release()
+        if closing:
+            self._linger()
 
     def _send(self, lines: list[str]) -> None:
         try:
@@ -138,22 +227,54 @@ class _Handler(socketserver.StreamRequestHandler):
         except OSError:
             pass
 
-    def _serve(self) -> None:
+    def _linger(self) -> None:
+        """Close our side, then read what the client still sends (for a moment), so the
+        last lines reach it instead of being lost to a reset."""
+        sock: socket.socket = self.request
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            end = time.monotonic() + _LINGER
+            drained = 0
+            while drained < _LINGER_BYTES and (left := end - time.monotonic()) > 0:
+                sock.settimeout(left)
+                data = sock.recv(65536)
+                if not data:
+                    return
+                drained += len(data)
+        except OSError:  # a timeout or a reset: nothing more to wait for
+            pass
+
+    def _serve(self, lines: ConnectionLines) -> bool:
+        """The session's commands until its end; whether the server ends it (rather
+        than the client's EXIT or its end of the connection)."""
         session: CaptiveSession | None = None
         try:
-            while (line := read_command(self.rfile)) is not None:
+            while True:
+                try:
+                    line = read_command(lines, skip_overlong=False)
+                except LineTooLong as exc:  # its rest cannot be told from the next line
+                    log.info("client %s sent a line over %d bytes: closed",
+                             self.client_address, MAX_LINE)
+                    reason = f"{exc}: closing the session"
+                    self._send(session.refusal(reason) if session is not None
+                               else [f"{Code.INVALID_COMMAND} 0 0", f"# {reason}"])
+                    return True
+                if line is None:
+                    return False
                 words = line.split(None, 1)
                 if not words:
                     continue
+                lines.started()
                 if session is None:
                     session = self._start(words)
                     continue
                 answer, done = session.handle(line)
                 self._send(answer)
                 if done:
-                    return
+                    return False
         except BoardGenerationError as exc:  # a NEW that no board can satisfy
             self._send([f"# {exc}"])
+            return True
         finally:
             if session is not None:
                 session.close()
@@ -189,11 +310,22 @@ class CaptiveSocketServer(socketserver.ThreadingTCPServer):
     def __init__(self, address: tuple[str, int], config: ServerConfig) -> None:
         if not config.data.is_dir():
             raise ConfigError(f"{config.data}: the data folder does not exist")
-        if config.max_sessions < 1 or config.idle <= 0:
-            raise ConfigError("max sessions must be at least 1 and the idle time positive")
-        self.config = ServerConfig(config.data.resolve(), config.idle, config.max_sessions)
+        if config.max_sessions < 1:
+            raise ConfigError(f"max sessions must be at least 1, got {config.max_sessions}")
+        for name, value in (("idle time", config.idle), ("first-line time", config.first_line)):
+            if not 0 < value <= MAX_WAIT:
+                raise ConfigError(f"the {name} must be more than 0 s and at most a year, "
+                                  f"got {value:g} s")
+        self.config = dataclasses.replace(config, data=config.data.resolve())
         self.slots: SessionSlots = LocalSlots(config.max_sessions)
         super().__init__(address, _Handler)
+        # workers share this socket and all wake for one connection: the ones that lose
+        # the race must not block in accept (deaf to shutdown until the next client)
+        self.socket.setblocking(False)
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A session that failed unexpectedly: logged (the server goes on)."""
+        log.exception("the session of %s failed", client_address)
 
     def stop_on_sigterm(self) -> None:
         """Make SIGTERM end ``serve_forever`` (call in the main thread before it)."""

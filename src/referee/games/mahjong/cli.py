@@ -134,8 +134,10 @@ def replay_mahjong(files: tuple[Path, ...], json_mode: bool) -> None:
               help="Address to bind (another than 127.0.0.1 opens it to the network).")
 @_rule_options
 @opt.move_time_option("10s", "each answer (then the dummy AI takes its seat)", legacy="s")
-@click.option("--login-time", type=opt.Duration(legacy="s"), default="30s", show_default=True,
-              help="Time a connection has to log in before it is dropped.")
+@click.option("--login-time", type=opt.Duration(legacy="s", positive=True), default="30s",
+              show_default=True,
+              help="Time a connection has to send its login line, however slowly its bytes "
+                   "come, before it is refused and dropped (it holds no seat meanwhile).")
 @opt.out_option("the record", "referee-out/mahjong-<time>")
 @opt.json_option
 def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, scoring: str,
@@ -146,7 +148,9 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
 
     A client logs in with the line "/login <id> <account>" (id 1..4) and is answered
     /ok or "/refused <reason>". Two clients with the same account or seat are both
-    refused. A client that faults or disconnects is replaced by the dummy AI.
+    refused, and so is a login line over 1024 bytes or not sent within --login-time. A
+    client that faults or disconnects is replaced by the dummy AI (a line over 64 KiB is a
+    fault); the record says why.
     """
     from referee.games.mahjong.adapter import MahjongAdapter
     from referee.games.mahjong.match import MahjongSettings

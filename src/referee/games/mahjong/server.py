@@ -46,8 +46,15 @@ __all__ = ["MAX_LINE", "LoginError", "MahjongServer", "ServerConfig", "SocketCha
 
 MAX_LINE = 64 * 1024
 """The longest line a client may send during the game (bytes)."""
+MAX_STALE = 1 << 20
+"""The most bytes a client's connection is drained of between two hands."""
 LOGIN_LINE_MAX = 1024
 """The longest login line."""
+MAX_WAIT = 365 * 86400.0
+"""The longest login or move time (seconds): a year."""
+_ACCEPT_PAUSE = 0.2
+"""Seconds the lobby stops accepting after an accept failed (no more file descriptors):
+the pending connection would otherwise wake it again at once."""
 ACCOUNT = re.compile(r"[A-Za-z0-9._@+#-]{1,32}")
 """What an account may be (the spec: "Account ... should be English")."""
 SEATS = 4
@@ -119,10 +126,12 @@ class SocketChannel:
 
     def open(self, hand: int) -> None:
         """A new session: whatever the client sent since the last one is stale (the
-        wrapper starts the AI itself on ``/start``)."""
+        wrapper starts the AI itself on ``/start``). At most ``MAX_STALE`` bytes are
+        dropped: a client that floods the connection faster is not waited for, and what
+        it sends next is read as its answers."""
         dropped = len(self._buf)
         self._buf.clear()
-        while not self._eof:
+        while not self._eof and dropped < MAX_STALE:
             try:
                 data = self.sock.recv(65536)
             except BlockingIOError:
@@ -256,6 +265,8 @@ class Lobby:
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = socket.socketpair()
         self._stopping = False
+        self._resume_accepting: float | None = None
+        """When to listen again after an accept failed."""
         listener.setblocking(False)
         self._selector.register(listener, selectors.EVENT_READ, None)
         self._selector.register(self._wake_r, selectors.EVENT_READ, None)
@@ -265,6 +276,8 @@ class Lobby:
         try:
             while not self._stopping:
                 deadlines = [c.deadline for c in self._clients if not c.seat]
+                if self._resume_accepting is not None:
+                    deadlines.append(self._resume_accepting)
                 timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
                 for key, _ in self._selector.select(timeout):
                     if key.fileobj is self.listener:
@@ -275,6 +288,10 @@ class Lobby:
                     else:
                         self._readable(key.data)
                 self._expire()
+                if (self._resume_accepting is not None
+                        and time.monotonic() >= self._resume_accepting):
+                    self._resume_accepting = None
+                    self._selector.register(self.listener, selectors.EVENT_READ, None)
         except BaseException as exc:  # the main thread reports it
             log.exception("the lobby failed")
             self.error = exc
@@ -301,6 +318,8 @@ class Lobby:
                 return
             except OSError as exc:  # e.g. too many open files: keep serving the others
                 log.warning("cannot accept a connection: %s", exc)
+                self._selector.unregister(self.listener)
+                self._resume_accepting = time.monotonic() + _ACCEPT_PAUSE
                 return
             sock.setblocking(False)
             with contextlib.suppress(OSError):
@@ -333,11 +352,11 @@ class Lobby:
         if client.seat:
             return  # nothing is asked before the game: the game's first session drops it
         client.buf += data
-        end = client.buf.find(b"\n")
-        if end >= 0:
-            self._login(client, client.buf[:end].decode("utf-8", errors="replace"))
+        ends = [i for i in (client.buf.find(b"\n"), client.buf.find(b"\r")) if i >= 0]
+        if ends and min(ends) <= LOGIN_LINE_MAX:  # CR, LF or CR LF ends it, as in the game
+            self._login(client, client.buf[:min(ends)].decode("utf-8", errors="replace"))
         elif len(client.buf) > LOGIN_LINE_MAX:
-            self._refuse(client, "the login line is too long")
+            self._refuse(client, f"the login line is longer than {LOGIN_LINE_MAX} bytes")
 
     def _login(self, client: _Client, line: str) -> None:
         if self.table is not None:
@@ -419,10 +438,11 @@ class MahjongServer:
 
     def __init__(self, config: ServerConfig,
                  announce: Callable[[str], None] = log.info) -> None:
-        if config.login_time <= 0:
-            raise ConfigError(f"--login-time must be positive, got {config.login_time:g}")
-        if config.settings.move_time <= 0:
-            raise ConfigError(f"--move-time must be positive, got {config.settings.move_time:g}")
+        for option, value in (("--login-time", config.login_time),
+                              ("--move-time", config.settings.move_time)):
+            if not 0 < value <= MAX_WAIT:
+                raise ConfigError(f"{option} must be more than 0 s and at most a year, got "
+                                  f"{value:g} s")
         self.config = config
         self.announce = announce
         try:
