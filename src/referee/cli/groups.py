@@ -8,6 +8,8 @@ help shown). Old spellings stay callable for one release as hidden commands that
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -56,6 +58,28 @@ class RefereeGroup(click.Group):
     """The top-level group: its help lists the games and what each has, the verbs, and
     the commands across games; hidden commands (old spellings) are left out. A game's
     stand-alone commands (the registry's ``top_level``) are found when used."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run the command line; standing alone, a usage mistake is one line too
+        (``referee: error: Invalid value for '--games': ... (see referee match gomoku
+        --help)``, exit status 2), as every other error is (``support.fail``)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+            click.echo(f"referee: error: {exc.format_message().rstrip('.')}{where}", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"referee: error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("referee: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Its own commands and the games' stand-alone ones."""

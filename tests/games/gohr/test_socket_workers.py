@@ -223,4 +223,4 @@ def test_a_login_time_of_zero_is_a_usage_error() -> None:
     run = subprocess.run([sys.executable, "-m", "referee.cli", "serve", "gohr", "--port", "0",
                           "--login-time", "0"], capture_output=True, text=True, timeout=30)
     assert run.returncode == 2
-    assert "Invalid value for '--login-time': '0': must be more than 0" in run.stderr
+    assert "Invalid value for '--login-time': must be more than 0, got '0'" in run.stderr

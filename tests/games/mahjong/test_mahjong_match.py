@@ -129,7 +129,7 @@ def test_the_cli_plays_a_match_and_names_bad_options(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "referee.cli", "match", "mahjong", "greedy",
                           "random", "random", "random", "--hands", "0"],
                          capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "'--hands': 0 is not in the range x>=1" in bad.stderr
+    assert bad.returncode == 2 and "'--hands': must be at least 1, got '0'" in bad.stderr
     assert "Traceback" not in bad.stderr
 
 

@@ -260,7 +260,8 @@ def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
                              capture_output=True, text=True, timeout=30)
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
-        f"referee: error: cannot serve on 127.0.0.1:{port}: Address already in use"]
+        f"referee: error: cannot serve on 127.0.0.1:{port}: Address already in use; "
+        "choose another --port (0: any free one) or --host"]
 
 
 def test_a_wrapper_killed_mid_game_is_replaced_by_the_dummy(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from referee.cli.options import Duration
+from referee.cli.options import Duration, Whole
 from referee.cli.support import fail
 from referee.core.errors import ConfigError, RefereeError
 
@@ -40,7 +40,7 @@ def play_gohr(args: tuple[str, ...]) -> None:
 
 
 @click.command("gohr")
-@click.option("--port", type=click.IntRange(0, 65535), required=True,
+@click.option("--port", type=Whole(0, 65535), required=True,
               help="TCP port to listen on (0: any free port, printed at start).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind (another than 127.0.0.1 opens it to the network).")
@@ -52,10 +52,10 @@ def play_gohr(args: tuple[str, ...]) -> None:
 @click.option("--login-time", type=Duration(positive=True), default="10s", show_default=True,
               help="Time a new connection has to send its first command (GAME ...) before "
                    "it is told so and closed, freeing its slot.")
-@click.option("--max-sessions", type=click.IntRange(min=1), default=64, show_default=True,
+@click.option("--max-sessions", type=Whole(1), default=64, show_default=True,
               help="Sessions at once, all workers together; more clients are told so and "
                    "closed.")
-@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+@click.option("--workers", type=Whole(1), default=os.cpu_count() or 1,
               show_default="the number of cores",
               help="Worker processes sharing the sessions (1: serve in this process).")
 def serve_gohr(port: int, host: str, data_dir: Path, idle: float, login_time: float,
@@ -70,7 +70,10 @@ def serve_gohr(port: int, host: str, data_dir: Path, idle: float, login_time: fl
     try:
         server = CaptiveSocketServer((host, port), ServerConfig(
             data_dir, idle, max_sessions, first_line=login_time))
-    except (OSError, RefereeError) as exc:
+    except OSError as exc:
+        fail(ConfigError(f"cannot serve on {host}:{port}: {exc.strerror or exc}; "
+                         f"choose another --port (0: any free one) or --host"))
+    except RefereeError as exc:
         fail(ConfigError(f"cannot serve on {host}:{port}: {exc}"))
 
     def started(pids: list[int]) -> None:

@@ -31,9 +31,9 @@ def _rule_options(command: F) -> F:
     """The options of the rules both modes play: hands, reserve, tai table, and where the
     game may leave the framework's letter."""
     for option in reversed([
-        click.option("--hands", type=click.IntRange(min=1), default=16, show_default=True,
+        click.option("--hands", type=opt.Whole(1), default=16, show_default=True,
                      help="Hands in a game (16: four wind rounds)."),
-        click.option("--reserve", type=click.IntRange(0, 60), default=16, show_default=True,
+        click.option("--reserve", type=opt.Whole(0, 60), default=16, show_default=True,
                      help="Tiles left in the wall when a hand is drawn."),
         click.option("--scoring", type=click.Choice(SCORINGS), default="icga",
                      show_default=True,
@@ -55,11 +55,11 @@ def _rule_options(command: F) -> F:
 @click.command("mahjong")
 @click.argument("players", nargs=4, required=True, metavar="AI1 AI2 AI3 AI4")
 @_rule_options
-@click.option("--rotations", type=click.IntRange(1, 4), default=1, show_default=True,
+@click.option("--rotations", type=opt.Whole(1, 4), default=1, show_default=True,
               help="Duplicate play: games on the same walls, seats rotating each game.")
-@click.option("--base", type=click.IntRange(min=0), default=100, show_default=True,
+@click.option("--base", type=opt.Whole(0), default=100, show_default=True,
               help="Points paid for a win before the tai.")
-@click.option("--per-tai", type=click.IntRange(min=0), default=20, show_default=True,
+@click.option("--per-tai", type=opt.Whole(0), default=20, show_default=True,
               help="Points paid per tai.")
 @opt.move_time_option("10s", legacy="s")
 @click.option("--start-path", type=click.Choice(["program", "command"]), default="program",
@@ -126,7 +126,7 @@ def replay_mahjong(files: tuple[Path, ...], json_mode: bool) -> None:
 
 
 @click.command("mahjong")
-@click.option("--port", type=click.IntRange(0, 65535), required=True,
+@click.option("--port", type=opt.Whole(0, 65535), required=True,
               help="TCP port to listen on (0: any free port, printed at start).")
 @click.option("--seed", type=int, required=True,
               help="Seed of the walls (the same seed deals the same hands).")
@@ -138,11 +138,12 @@ def replay_mahjong(files: tuple[Path, ...], json_mode: bool) -> None:
               show_default=True,
               help="Time a connection has to send its login line, however slowly its bytes "
                    "come, before it is refused and dropped (it holds no seat meanwhile).")
-@opt.out_option("the record", "referee-out/mahjong-<time>")
+@opt.records_out_options("the record", "referee-out/mahjong-<time>")
 @opt.json_option
 def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, scoring: str,
                   takeover: str, kong_from_previous: bool, move_time: float,
-                  login_time: float, out_dir: Path | None, json_mode: bool) -> None:
+                  login_time: float, out_dir: Path | None, overwrite: bool,
+                  json_mode: bool) -> None:
     """Run the referee server: wait for four clients to log in (one per seat, with
     `referee connect mahjong`), play the game with them, write the record, stop.
 
@@ -165,7 +166,7 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
                 Rules(hands=hands, reserve=reserve, table=preset(scoring),
                       kong_from_previous=kong_from_previous), seed, move_time,
                 takeover=takeover)
-            out = (out_dir or support.default_out("mahjong")).resolve()
+            out = support.output_folder(out_dir, "mahjong", overwrite=overwrite)
             server = MahjongServer(
                 ServerConfig(settings, out, host, port, login_time),
                 announce=lambda text: click.echo(f"referee: {text}", err=True))
@@ -183,9 +184,9 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
 @click.command("mahjong", context_settings={"allow_interspersed_args": False})
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The server's address.")
-@click.option("--port", type=click.IntRange(1, 65535), required=True,
+@click.option("--port", type=opt.Whole(1, 65535), required=True,
               help="The server's port.")
-@click.option("--id", "seat", type=click.IntRange(1, 4), required=True,
+@click.option("--id", "seat", type=opt.Whole(1, 4), required=True,
               help="The client id: the seat, 1..4.")
 @click.option("--account",
               help="Account name (1-32 of letters, digits, . _ @ + # -) [default: the AI's "

@@ -454,7 +454,8 @@ class MahjongServer:
             self.listener = socket.create_server((config.host, config.port), backlog=16)
         except OSError as exc:
             reason = os.strerror(exc.errno) if exc.errno else str(exc)
-            raise ConfigError(f"cannot serve on {config.host}:{config.port}: {reason}") from None
+            raise ConfigError(f"cannot serve on {config.host}:{config.port}: {reason}; "
+                              "choose another --port (0: any free one) or --host") from None
 
     @property
     def address(self) -> tuple[str, int]:
