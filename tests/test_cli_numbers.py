@@ -97,7 +97,8 @@ def test_a_full_disk_under_a_tournament_store_is_one_error_line(tmp_path: Path) 
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr
     assert run.stderr.strip().splitlines()[-1].startswith(
-        "referee: error: the tournament store cannot be written: ")
+        f"referee: error: {tmp_path / 'out' / 'tournament.sqlite'}: the tournament store "
+        "cannot be written: ")
 
 
 def test_a_rules_file_that_is_not_utf8_is_one_error_line(tmp_path: Path) -> None:

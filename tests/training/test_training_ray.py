@@ -35,7 +35,8 @@ def test_selfplay_on_a_local_ray_cluster_matches_a_local_run(tmp_path: Path) -> 
 
 
 def test_an_unreachable_cluster_is_one_clear_error(tmp_path: Path) -> None:
-    done = referee("annotate", "riichi", str(tmp_path), "-o", str(tmp_path / "x.txt"),
+    log = Path(__file__).resolve().parents[1] / "data" / "riichi" / "nm.mjlog"
+    done = referee("annotate", "riichi", str(log), "-o", str(tmp_path / "x.txt"),
                    "--ray", "127.0.0.1:9")
     assert done.returncode == 2
     assert "cannot reach the Ray cluster" in done.stderr

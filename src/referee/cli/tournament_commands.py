@@ -137,7 +137,10 @@ def ratings(sources: tuple[Path, ...], preset: str | None, advantage: float | No
             count = write_pgn_results(pgn_out, all_results(found), event="referee ratings")
             click.echo(f"wrote {count} results to {pgn_out}", err=True)
         if len(table.players) < 2:
-            raise ConfigError("no results to rate (need games between two players)")
+            named = ", ".join(str(path) for path in sources[:3]) + (
+                f" and {len(sources) - 3} more" if len(sources) > 3 else "")
+            raise ConfigError(f"no results to rate in {named} (need games between two "
+                              "players: a tournament's folder or store, or PGN files)")
         try:
             result = rate(table, params)
         except ValueError as exc:  # e.g. infinite ratings without a prior

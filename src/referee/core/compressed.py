@@ -38,7 +38,7 @@ from referee.core.errors import ConfigError
 from referee.core.files import TEXT_ERRORS, partial_path
 
 __all__ = [
-    "Compression", "DataFileError", "compression_for_name", "detect_compression",
+    "Compression", "DataFileError", "compression_for_name", "detect_compression", "discard_output",
     "open_bytes", "open_text", "sniff_compression",
 ]
 
@@ -370,6 +370,17 @@ def open_bytes(path: str | Path, mode: Literal["r", "w"] = "r", *,
             raise ValueError(f"the compression level must be 1 to 9, got {level}")
         return cast(BinaryIO, _open_write(path, compression, name, level))
     raise ValueError(f"mode must be 'r' or 'w', got {mode!r}")
+
+
+def discard_output(stream: BinaryIO | TextIO) -> None:
+    """Close a stream of :func:`open_bytes` or :func:`open_text` opened for writing
+    without keeping its file (an error happened while it was written)."""
+    writer = stream.buffer if isinstance(stream, io.TextIOWrapper) else stream
+    if isinstance(writer, _Writer):
+        writer.discard()
+    else:
+        with contextlib.suppress(OSError, ValueError):
+            stream.close()
 
 
 class _TextWriter(io.TextIOWrapper):

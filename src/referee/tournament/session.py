@@ -10,6 +10,7 @@ import concurrent.futures as cf
 import dataclasses
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -67,15 +68,25 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
     if problems:
         raise ConfigError("\n".join(problems))
     store = Store(tournament.output, gzip_records=tournament.spec.records_gzip)
-    store.check(tournament.fingerprint())
-    store.claim()  # before any bot starts in its folders: one run at a time
     try:
+        store.check(tournament.fingerprint())
+        store.claim()  # before any bot starts in its folders: one run at a time
         check_players(tournament, tournament.concurrency(workers))
         store.open(tournament.fingerprint(), tournament.name)
+    except sqlite3.Error as exc:
+        store.close()
+        raise store_error(store.path, exc) from None
     except BaseException:
         store.close()
         raise
     return tournament, store
+
+
+def store_error(path: Path, exc: sqlite3.Error) -> ConfigError:
+    """The store at ``path`` failed (the disk, most often): what to do, naming it."""
+    return ConfigError(f"{path}: the tournament store cannot be written: {exc}; check the "
+                       "disk's free space and the file size limit (ulimit -f), then run "
+                       "the same command again")
 
 
 def check_players(tournament: Tournament, workers: int) -> None:
@@ -161,6 +172,8 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
         with bar:
             runner.run()
         _summary(console, tournament, store, runner)
+    except sqlite3.Error as exc:
+        raise store_error(store.path, exc) from None
     finally:
         if play is not None:
             play.close()

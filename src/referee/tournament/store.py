@@ -347,12 +347,15 @@ class Store:
             if row[0] == "done":
                 return  # already counted: never twice
             committed = int(self.meta("committed") or 0)
-            with open(self.records_path, "ab") as handle:
-                handle.truncate(committed)
-                handle.seek(committed)
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+            try:  # bytes past ``committed`` are never read, and cut by the next commit
+                with open(self.records_path, "ab") as handle:
+                    handle.truncate(committed)
+                    handle.seek(committed)
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            except OSError as exc:  # a full disk: the error names the file
+                raise OSError(exc.errno, exc.strerror, str(self.records_path)) from None
             done = self.db.execute("SELECT COALESCE(MAX(finished_seq), 0) FROM games"
                                    ).fetchone()[0]
             with self._transaction() as db:

@@ -49,15 +49,18 @@ the referee's own records (``game-001.json``, whose game is in the log beside it
 def input_files(paths: Iterable[str | Path]) -> list[Path]:
     """The files to read: each file given, and every file under each folder given (in
     name order; hidden ones, and a match folder's stderr logs and records, left out).
-    ``ConfigError`` names a path that does not exist."""
+    ``ConfigError`` names a path that does not exist or a folder without a log."""
     out: list[Path] = []
     for given in paths:
         path = Path(given)
         if path.is_dir():
+            before = len(out)
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 out.extend(Path(root, f) for f in sorted(files)
                            if not f.startswith(".") and not _REFEREE_FILES.fullmatch(f))
+            if len(out) == before:
+                raise ConfigError(f"{given}: the folder holds no game log")
         elif path.exists():
             out.append(path)
         else:

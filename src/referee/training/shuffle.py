@@ -52,6 +52,7 @@ from referee.core.compressed import (
     DataFileError,
     compression_for_name,
     detect_compression,
+    discard_output,
     open_bytes,
 )
 from referee.core.text import parse_size
@@ -276,45 +277,27 @@ class AtomicOutput:
     """An output file that appears all at once, complete, or not at all.
 
     :attr:`stream` takes bytes (gzip at :data:`LINES_GZIP_LEVEL` for a ``.gz`` name, bz2
-    for ``.bz2``, else plain) for a hidden file beside ``output``; :meth:`commit` renames
-    it to ``output`` and :meth:`discard` removes it. ``"-"`` is standard output, written
-    directly. As a context manager it gives the stream and commits at the end of the
-    block, or discards if the block raises. Errors are ``DataFileError`` naming
-    ``output``.
+    for ``.bz2``, else plain), written whole or not at all (``core.compressed``);
+    :meth:`commit` puts the file in place and :meth:`discard` drops it. ``"-"`` is
+    standard output, written directly. As a context manager it gives the stream and
+    commits at the end of the block, or discards if the block raises. Errors are
+    ``DataFileError`` naming ``output``.
     """
 
     def __init__(self, output: str | Path) -> None:
-        to_stdout = str(output) == "-"
-        self.target = Path(output)
-        if not to_stdout and self.target.is_dir():
+        if str(output) != "-" and Path(output).is_dir():
             raise DataFileError(str(output), "cannot write: it is a folder")
-        self.partial = None if to_stdout else self.target.with_name(
-            f".{self.target.name}.{secrets.token_hex(4)}.partial")
         compression = compression_for_name(output)
-        self.stream = open_bytes(self.partial or "-", "w", compression=compression,
-                                 name=None if to_stdout else str(output),
+        self.stream = open_bytes(output, "w", compression=compression,
                                  level=LINES_GZIP_LEVEL if compression == "gzip" else None)
 
     def commit(self) -> None:
         """Finish the file and put it in place (on failure it is discarded)."""
-        try:
-            self.stream.close()
-            if self.partial is not None:
-                try:
-                    os.replace(self.partial, self.target)
-                except OSError as exc:
-                    raise DataFileError(str(self.target),
-                                        f"cannot write: {exc.strerror or exc}") from None
-        except BaseException:
-            self.discard()
-            raise
+        self.stream.close()
 
     def discard(self) -> None:
-        """Close the stream (ignoring its errors) and remove the hidden file."""
-        with contextlib.suppress(Exception):  # the first error is the one to report
-            self.stream.close()
-        if self.partial is not None:
-            self.partial.unlink(missing_ok=True)
+        """Drop what was written (the file is not created)."""
+        discard_output(self.stream)
 
     def __enter__(self) -> BinaryIO:
         return self.stream

@@ -267,6 +267,8 @@ class _Replay:
 
     def run(self) -> ReplayReport:
         log = self.log
+        if not any(event["type"] != "none" for event in log):
+            raise self.fail(0, "the log holds no event (an empty file?)")
         i = 0
         while i < len(log):
             kind = log[i]["type"]

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.adapter import GameAdapter
-from referee.core.files import write_text_atomic
+from referee.core.files import write_bytes_atomic, write_text_atomic
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord, result_text
 from referee.core.replay import ReplayView
@@ -262,7 +262,7 @@ class SiteBuilder:
             (self.out / folder).mkdir(parents=True, exist_ok=True)
         package = resources.files("referee.tournament.report") / "static"
         for name in STATIC_FILES:
-            (self.out / "static" / name).write_bytes((package / name).read_bytes())
+            write_bytes_atomic(self.out / "static" / name, (package / name).read_bytes())
         self.write_game_pages()
         self._write("games.html", self.games_page())
         for name in self.summary.order:

@@ -1,0 +1,210 @@
+"""Every command that reads or writes files, run as a real program with each kind of bad
+input a user can give it: an empty, binary, huge or missing file, a folder where a file
+should be, a loop of symbolic links, a read-only output folder, a full disk (a file size
+limit, as ``ulimit -f`` sets). Each must end with exit status 1 or 2, say what is wrong
+in a line that names the file, print no traceback and leave no half-written file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parent / "data"
+TENHOU_LOG = DATA / "riichi" / "tenhou6" / "chankan.json"
+TOURNAMENT = ('game = "gomoku"\n[settings]\nsize = 9\n[[players]]\nname = "a"\n'
+              'builtin = "random"\n[[players]]\nname = "b"\nbuiltin = "random"\n')
+
+
+def referee(args: list[str], cwd: Path, read_only: Path | None = None,
+            full: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``referee ARGS`` as a program; with the folder ``read_only`` made unwritable (for
+    root, who ignores permissions, a read-only bind mount by bubblewrap), or with ``full``
+    on a full disk (a tmpfs of bubblewrap's, filled before the command starts; what the
+    command left on it is listed in the file ``full.listing`` beside it, size and path on
+    each line)."""
+    command = [sys.executable, "-m", "referee.cli", *args]
+    if full is not None or (read_only is not None and os.geteuid() == 0):
+        bwrap = shutil.which("bwrap")
+        if bwrap is None:
+            pytest.skip("this needs bubblewrap (.ci/run installs it)")
+        if full is not None:
+            listing = full.with_name(full.name + ".listing")
+            command = [bwrap, "--dev-bind", "/", "/", "--size", "4096", "--tmpfs", str(full),
+                       "--", "sh", "-c", 'head -c 4096 /dev/zero > "$0/.filler"; rc=0; "$@" '
+                       '|| rc=$?; find "$0" -type f ! -name .filler -printf '
+                       "'%s %p\\n' > \"$0.listing\"; exit $rc", str(full), *command]
+            assert not listing.exists()
+        else:
+            command = [bwrap, "--dev-bind", "/", "/", "--ro-bind", str(read_only),
+                       str(read_only), "--", *command]
+    elif read_only is not None:
+        read_only.chmod(0o555)
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=cwd,
+                              stdin=subprocess.DEVNULL)
+    finally:
+        if read_only is not None and os.geteuid() != 0:
+            read_only.chmod(0o755)
+
+
+def assert_clean_failure(run: subprocess.CompletedProcess[str], names: str,
+                         folder: Path) -> None:
+    """Exit status 1 or 2, a line naming ``names``, no traceback, no partial file."""
+    assert run.returncode in (1, 2), (run.returncode, run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr + run.stdout, run.stderr
+    said = [line for line in (run.stderr + run.stdout).splitlines() if names in line]
+    assert said, (names, run.stdout, run.stderr)
+    if run.returncode == 2:
+        errors = [line for line in run.stderr.splitlines() if line.strip()
+                  and not line.startswith("referee: warning:")]
+        assert errors[0].startswith("referee: error: "), run.stderr  # (a file's every
+        assert run.stderr.count("referee: error: ") == 1, run.stderr  # mistake follows)
+    partial = [p for p in folder.rglob("*") if p.name.endswith(".tmp") and p.is_file()]
+    assert not partial, partial
+
+
+# -- bad input files -------------------------------------------------------------------
+
+BAD_FILES: dict[str, Callable[[Path], None]] = {
+    "empty": lambda p: p.write_bytes(b""),
+    "binary": lambda p: p.write_bytes(bytes(range(256)) * 16),
+    "missing": lambda p: None,
+    "folder": lambda p: p.mkdir(),
+    "symlink-loop": lambda p: (p.with_name("other").symlink_to(p),
+                               p.symlink_to(p.with_name("other"))),
+    "text": lambda p: p.write_text("hello, referee\nnot what was asked for\n"),
+}
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A command given one input file (``{in}``) and, if it writes, an output (``{out}``)."""
+
+    args: tuple[str, ...]
+
+    def argv(self, source: Path, out: Path) -> list[str]:
+        return [a.replace("{in}", str(source)).replace("{out}", str(out)) for a in self.args]
+
+
+READERS = {
+    "tournament": Reader(("tournament", "{in}", "--out", "{out}")),
+    "ratings": Reader(("ratings", "{in}")),
+    "report": Reader(("report", "{in}", "-o", "{out}")),
+    "replay-gomoku": Reader(("replay", "gomoku", "{in}")),
+    "replay-planowanie": Reader(("replay", "planowanie", "{in}")),
+    "replay-mahjong": Reader(("replay", "mahjong", "{in}")),
+    "replay-riichi": Reader(("replay", "riichi", "{in}")),
+    "export-gomoku": Reader(("export", "gomoku", "{in}", "-o", "{out}")),
+    "annotate-riichi": Reader(("annotate", "riichi", "{in}", "-o", "{out}")),
+    "annotate4rl": Reader(("annotate4rl", "{in}", "-o", "{out}")),
+    "shuffle": Reader(("shuffle", "{in}", "-o", "{out}")),
+    "play-gohr": Reader(("play", "gohr", "{in}", "5")),
+    "match-openings": Reader(("match", "gomoku", "random", "random", "--openings", "{in}",
+                              "--out", "{out}")),
+}
+"""What a user may point at a bad file. (``report`` and ``ratings`` take a store's folder
+or a PGN file.)"""
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_FILES))
+@pytest.mark.parametrize("command", sorted(READERS))
+def test_a_bad_input_file_is_a_clean_failure(tmp_path: Path, command: str, kind: str) -> None:
+    source = tmp_path / "input.txt"
+    BAD_FILES[kind](source)
+    out = tmp_path / "out"
+    if command in ("annotate-riichi", "annotate4rl", "shuffle"):
+        out = tmp_path / "out.txt.gz"
+    run = referee(READERS[command].argv(source, out), tmp_path)
+    if (command == "shuffle" and kind in ("text", "binary", "empty")) or (
+            command == "annotate4rl" and kind == "empty"):  # lines of anything, or none
+        assert run.returncode == 0, run.stderr
+        return
+    assert_clean_failure(run, "input.txt", tmp_path)
+    if run.returncode == 2 and out.suffix == ".gz":
+        assert not out.exists()  # no output from a failed command
+
+
+def test_a_huge_file_is_read_in_bounded_memory_and_refused_cleanly(tmp_path: Path) -> None:
+    source = tmp_path / "input.txt"
+    with source.open("wb") as handle:  # 64 MB on one line: no newline to stop at
+        for _ in range(64):
+            handle.write(b"x" * (1 << 20))
+    for command in ("replay-gomoku", "tournament", "annotate-riichi", "export-gomoku"):
+        run = referee(READERS[command].argv(source, tmp_path / "out.gz"), tmp_path)
+        assert_clean_failure(run, "input.txt", tmp_path)
+
+
+# -- outputs that cannot be written ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Files to read from: a finished tournament (store, PGN), a Gomoku match's record,
+    a Riichi game's mjai log and 20 KB of text."""
+    root = tmp_path_factory.mktemp("played")
+    (root / "t.toml").write_text(TOURNAMENT)
+    (root / "big.txt").write_text("".join(f"line {i} of some text to shuffle\n"
+                                          for i in range(600)))
+    for args in (["tournament", "t.toml", "--out", "done"],
+                 ["match", "gomoku", "random", "random", "--games", "1", "--size", "9",
+                  "--out", "match"],
+                 ["match", "riichi", *["tsumogiri"] * 4, "--game", "east", "--out", "riichi"]):
+        run = referee(args, root)
+        assert run.returncode == 0, run.stderr
+    return root
+
+
+def writers(played: Path, out: Path) -> dict[str, list[str]]:
+    """Each command that writes files, writing into ``out``."""
+    return {
+        "match": ["match", "gomoku", "random", "random", "--games", "2", "--size", "9",
+                  "--out", str(out / "m")],
+        "tournament": ["tournament", str(played / "t.toml"), "--out", str(out / "t")],
+        "report": ["report", str(played / "done"), "-o", str(out / "site")],
+        "ratings-pgn": ["ratings", str(played / "done"), "--pgn", str(out / "all.pgn")],
+        "export-gomoku": ["export", "gomoku", str(played / "match" / "game-001.json"), "-o",
+                          str(out / "g.psq")],
+        "annotate-riichi": ["annotate", "riichi", str(played / "riichi" / "game-001.mjson.gz"),
+                            "-o", str(out / "a.txt.gz")],
+        "shuffle": ["shuffle", str(played / "big.txt"), "-o", str(out / "s.txt")],
+        "selfplay-riichi": ["selfplay", "riichi", "--games", "1", "-o", str(out / "sp.txt"),
+                            "--records", str(out / "logs")],
+    }
+
+
+WRITERS = ["match", "tournament", "report", "ratings-pgn", "export-gomoku",
+           "annotate-riichi", "shuffle", "selfplay-riichi"]
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_full_disk_is_one_line_and_no_half_written_file(played: Path, tmp_path: Path,
+                                                          command: str) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    run = referee(writers(played, out)[command], tmp_path, full=out)
+    assert_clean_failure(run, str(out), tmp_path)
+    assert "No space left on device" in run.stderr or "disk is full" in run.stderr, \
+        run.stderr
+    left = (tmp_path / "out.listing").read_text().splitlines()
+    assert not [line for line in left if line.endswith(".tmp")], left
+    empty = [line for line in left if line.startswith("0 ")
+             and line.endswith((".psq", ".pgn", ".gz", ".txt", ".html", ".json"))]
+    assert not empty, left
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_read_only_output_folder_is_one_line(played: Path, tmp_path: Path,
+                                               command: str) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    run = referee(writers(played, out)[command], tmp_path, read_only=out)
+    assert_clean_failure(run, str(out), tmp_path)
+    assert "Read-only file system" in run.stderr or "Permission denied" in run.stderr, \
+        run.stderr
+    assert list(out.iterdir()) == []
