@@ -145,3 +145,18 @@ def test_bad_numbers_on_the_command_line_are_one_line(tmp_path: Path, args: list
     run = referee("match", "gomoku", "random", "random", *args, cwd=tmp_path)
     assert run.returncode == 2 and complaint in run.stderr, run.stderr
     assert "Traceback" not in run.stderr and not (tmp_path / "referee-out").exists()
+
+
+def test_the_sandbox_line_says_the_file_size_bots_really_get_under_ulimit(
+        tmp_path: Path) -> None:
+    import resource
+
+    def limit() -> None:  # ulimit -f 10240: the referee itself may not write more
+        resource.setrlimit(resource.RLIMIT_FSIZE, (10 << 20, 10 << 20))
+
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "match", "gomoku", "random",
+                          "random", "--games", "1", "--size", "9"], capture_output=True,
+                         text=True, timeout=120, cwd=tmp_path, preexec_fn=limit)
+    assert run.returncode == 0, run.stderr
+    line = next(line for line in run.stdout.splitlines() if line.startswith("sandbox: "))
+    assert "10 MB files" in line and "64 MB files" not in line, line

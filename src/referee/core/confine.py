@@ -30,13 +30,12 @@ import contextlib
 import fcntl
 import functools
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
@@ -132,7 +131,6 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
     if limits is None:
         return Confined(list(argv), dict(env), cwd)
     program = _program(argv[0], env)
-    limits = _under_hard_limits(limits)
     spec = [f"RLIMIT_FSIZE={limits.file_size}", f"RLIMIT_NOFILE={limits.open_files}",
             "RLIMIT_CORE=0"]
     if cpus:
@@ -177,19 +175,6 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
              *_private_tmpfs("/dev/shm", limits.tmp), *mounts.sealed(), "--chdir", str(cwd)]
     launch = _native_launcher(limits, cpus, uid, program, argv)
     return Confined(args + (launch or _launcher(spec, program, argv)), kept, None, True, lease)
-
-
-def _under_hard_limits(limits: SandboxLimits) -> SandboxLimits:
-    """``limits`` lowered to the referee's own hard limits where those are lower (a bot
-    may not be given more than its parent has, e.g. under ``ulimit -f``)."""
-    lowered = {}
-    for name, which in (("file_size", resource.RLIMIT_FSIZE),
-                        ("open_files", resource.RLIMIT_NOFILE),
-                        ("processes", resource.RLIMIT_NPROC)):
-        hard = resource.getrlimit(which)[1]
-        if hard != resource.RLIM_INFINITY and getattr(limits, name) > hard:
-            lowered[name] = hard
-    return replace(limits, **lowered) if lowered else limits
 
 
 def _native_launcher(limits: SandboxLimits, cpus: Sequence[int], uid: int | None,

@@ -23,6 +23,7 @@ import enum
 import functools
 import logging
 import os
+import resource
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -173,8 +174,12 @@ class SandboxPlan:
 
     @property
     def limits(self) -> SandboxLimits | None:
-        """The resource limits, ``None`` when the sandbox is off."""
-        return None if self.config.level is SandboxLevel.OFF else self.config.limits
+        """The resource limits, ``None`` when the sandbox is off; no more than the
+        referee's own hard limits (a bot may not get more than its parent has, e.g. under
+        ``ulimit -f``), so the ``describe`` line says what bots really get."""
+        if self.config.level is SandboxLevel.OFF:
+            return None
+        return under_hard_limits(self.config.limits)
 
     @property
     def isolated(self) -> bool:
@@ -237,11 +242,23 @@ def plan_sandbox(config: SandboxConfig, support: SandboxSupport | None = None) -
     return SandboxPlan(config, None, ISOLATION)
 
 
+def under_hard_limits(limits: SandboxLimits) -> SandboxLimits:
+    """``limits`` lowered to this process's hard limits where those are lower."""
+    lowered = {}
+    for name, which in (("file_size", resource.RLIMIT_FSIZE),
+                        ("open_files", resource.RLIMIT_NOFILE),
+                        ("processes", resource.RLIMIT_NPROC)):
+        hard = resource.getrlimit(which)[1]
+        if hard != resource.RLIM_INFINITY and getattr(limits, name) > hard:
+            lowered[name] = hard
+    return replace(limits, **lowered) if lowered else limits
+
+
 def _size(size: int) -> str:
     """``64 MB``, ``512 KB``, ``1.5 GB``."""
     for unit, name in ((1 << 30, "GB"), (MB, "MB"), (1 << 10, "KB")):
         if size >= unit:
-            return f"{size / unit:g} {name}"
+            return f"{size / unit:.3g} {name}"
     return f"{size} B"
 
 
