@@ -151,3 +151,21 @@ def test_sandbox_read_lets_every_program_read_a_path(tmp_path: Path) -> None:
         assert run.returncode == 0, run.stderr
         logs = "".join(p.read_text() for p in out.rglob("*.stderr.log"))
         assert ("book: opening book" in logs) == (name == "with"), logs
+
+
+@needs_bwrap
+def test_a_version_managers_shim_runs_in_the_sandbox(tmp_path: Path) -> None:
+    """``python3`` that is a pyenv (rbenv, asdf) shim: a script that runs the tool, which
+    runs an interpreter of its own folder. The tool's whole folder is readable."""
+    tool = tmp_path / "tool"
+    (tool / "shims").mkdir(parents=True)
+    (tool / "versions").mkdir()
+    (tool / "versions" / "python3").symlink_to(sys.executable)
+    shim = tool / "shims" / "python3"
+    shim.write_text('#!/bin/sh\nexec "$(dirname "$0")/../versions/python3" "$@"\n')
+    shim.chmod(0o755)
+    run = referee("match", "gomoku", f"{shim} {BRAINS / 'instant.py'}", "random", "--games",
+                  "1", "--size", "9", "--out", str(tmp_path / "out"), "--json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    game = json.loads(run.stdout)["games"][0]
+    assert game["outcome"] not in ("crash", "timeout"), game

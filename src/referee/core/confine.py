@@ -232,14 +232,17 @@ def _kept_env(env: Mapping[str, str]) -> dict[str, str]:
 
 def _readable(config: SandboxConfig, argv: Sequence[str], program: str) -> list[Path]:
     """The paths an isolated bot may read besides the system: the Python and the
-    referee of the built-in bots, its program's installation, the folders of the files
-    its command line names, and the ones the user added."""
+    referee of the built-in bots, its program's installation (a version manager's whole
+    folder for its shims), the folders of the files its command line names, and the ones
+    the user added."""
     paths = {Path(p) for p in {sys.base_prefix, sys.prefix, sys.exec_prefix,
                                sys.base_exec_prefix}}
     paths.add(_PACKAGE_ROOT)
     for name in (program, os.path.realpath(program)):
         path = Path(name)
         parent = path.parent
+        if parent.name == "shims" and _narrow(parent.parent):  # pyenv, rbenv, asdf: the
+            paths.add(parent.parent)  # shim runs the tool, which runs its interpreters
         paths.add(parent.parent if parent.name == "bin" and _narrow(parent.parent)
                   else parent if _narrow(parent) else path)
     for arg in argv[1:]:
