@@ -146,7 +146,7 @@ def test_export_writes_psq_files_and_the_old_psq_command_still_does(tmp_path: Pa
     ("args", "message"),
     [
         (["--rule", "chess"], "--rule: unknown rule 'chess'"),
-        (["--size", "40"], "board width 40 is outside 5..32"),
+        (["--size", "40"], "'--size': must be at most 32, got '40'"),
         (["--games", "0"], "'--games': must be at least 1, got '0'"),
         (["--move-time", "-5s"], "'-5s' is not a duration"),
         (["--move-time", "99999h"], "move time 3.59996e+08 s is longer than 31 days"),

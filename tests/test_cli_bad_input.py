@@ -208,3 +208,17 @@ def test_a_read_only_output_folder_is_one_line(played: Path, tmp_path: Path,
     assert "Read-only file system" in run.stderr or "Permission denied" in run.stderr, \
         run.stderr
     assert list(out.iterdir()) == []
+
+
+def test_a_brain_whose_path_is_not_utf8_plays_and_is_recorded(tmp_path: Path) -> None:
+    folder = Path(os.fsdecode(bytes(tmp_path) + b"/bad\xff"))
+    folder.mkdir()
+    shutil.copy(Path(__file__).resolve().parent / "brains" / "instant.py", folder / "b.py")
+    run = referee(["match", "gomoku", f"{sys.executable} {folder / 'b.py'}", "random",
+                   "--games", "1", "--size", "9", "--out", "out", "--json"], tmp_path)
+    assert run.returncode == 0, run.stderr
+    record = (tmp_path / "out" / "game-001.json").read_text(encoding="utf-8")
+    assert "bad\\udcff" in record  # the byte, escaped: the record is UTF-8 and whole
+    check = referee(["replay", "gomoku", "out/game-001.json"], tmp_path)
+    assert check.returncode == 0 and check.stdout.startswith("OK "), check.stdout
+    assert not list((tmp_path / "out").glob("*.tmp"))

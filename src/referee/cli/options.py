@@ -238,7 +238,7 @@ def output_file_option(what: str) -> Callable[[F], F]:
 
 def seed_option(what: str) -> Callable[[F], F]:
     """``--seed N``: the seed of ``what``, random (and recorded) by default."""
-    return click.option("--seed", type=int,
+    return click.option("--seed", type=Whole(0),
                         help=f"Seed of {what} (default: random, recorded).")
 
 

@@ -102,7 +102,7 @@ def rating_rows(ratings: Any) -> list[dict[str, Any]]:
               show_default=True,
               help="readable: columns headed by rank, cells separated by |; bayeselo: "
                    "exactly as BayesElo 0057's los command prints it.")
-@click.option("--min-games", type=int, default=1, show_default=True,
+@click.option("--min-games", type=opt.Whole(0), default=1, show_default=True,
               help="List only players with at least this many games.")
 @click.option("--pgn", "pgn_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write every result as PGN to this file (for BayesElo, Ordo...).")

@@ -12,6 +12,7 @@ from referee.cli import support
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.sandbox import SandboxConfig
+from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE
 
 __all__ = ["COMMANDS"]
 
@@ -32,9 +33,12 @@ def _ms(value: int) -> float:
 @click.option("--draw-at-empty", type=opt.Whole(0), default=0, show_default=True,
               help="End a game as a draw when only this many empty points remain "
                    "(GomocupJudge: 25 in renju); 0 = when the board is full.")
-@click.option("--size", type=int, default=15, show_default=True, help="Square board size (5..32).")
-@click.option("--width", type=int, help="Board width for a rectangular board (5..32).")
-@click.option("--height", type=int, help="Board height for a rectangular board (5..32).")
+@click.option("--size", type=opt.Whole(MIN_SIZE, MAX_SIZE), default=15, show_default=True,
+              help="Square board size (5..32).")
+@click.option("--width", type=opt.Whole(MIN_SIZE, MAX_SIZE),
+              help="Board width for a rectangular board (5..32).")
+@click.option("--height", type=opt.Whole(MIN_SIZE, MAX_SIZE),
+              help="Board height for a rectangular board (5..32).")
 @click.option("--games", type=opt.Whole(1),
               help="Games in the match (colours alternate) [default: 2, or with --openings "
                    "two per opening: every opening with both colours].")

@@ -128,7 +128,7 @@ def replay_mahjong(files: tuple[Path, ...], json_mode: bool) -> None:
 @click.command("mahjong")
 @click.option("--port", type=opt.Whole(0, 65535), required=True,
               help="TCP port to listen on (0: any free port, printed at start).")
-@click.option("--seed", type=int, required=True,
+@click.option("--seed", type=opt.Whole(0), required=True,
               help="Seed of the walls (the same seed deals the same hands).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind (another than 127.0.0.1 opens it to the network).")

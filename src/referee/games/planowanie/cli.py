@@ -126,7 +126,7 @@ def replay_planowanie(files: tuple[Path, ...], json_mode: bool) -> None:
 @_deck_options
 @click.option("--players", type=opt.Whole(2, 4), default=4, show_default=True,
               help="Players at the table, 2..4 (set_players).")
-@click.option("--seat", type=int, default=0, show_default=True,
+@click.option("--seat", type=opt.Whole(0, 3), default=0, show_default=True,
               help="The program's seat, 0-based (set_players).")
 @click.option("--opponents", type=click.Choice(["random", "heuristic"]), default="random",
               show_default=True, help="The built-in strategy playing the other seats.")
