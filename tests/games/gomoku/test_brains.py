@@ -557,8 +557,7 @@ def play_game(black: Strategy, white: Strategy, size: int = 15) -> int:
 
 def test_threat_beats_random() -> None:
     threat = ThreatStrategy()
-    wins = 0
-    started = time.monotonic()
+    wins = 0  # the time the 100 games take: benchmarks/bench_gomoku_brains.py
     for game in range(100):
         rand = RandomStrategy(game)
         if game % 2 == 0:
@@ -566,4 +565,3 @@ def test_threat_beats_random() -> None:
         else:
             wins += play_game(rand, threat) == WHITE
     assert wins >= 95
-    assert time.monotonic() - started < 60
