@@ -372,7 +372,7 @@ def scenarios(draw: st.DrawFn) -> tuple[list[str], int, list[Result], dict[froze
     return players, size, results, met
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(scenarios(), st.sampled_from([DEFAULTS, BayesEloParams.gomocup(),
                                      BayesEloParams(prior=0.0)]),
        st.sampled_from([0.0, 4.0]))

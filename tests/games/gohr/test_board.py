@@ -337,7 +337,7 @@ def gen_params(draw: st.DrawFn) -> GenParams:
     return GenParams(lo, hi, s_lo, s_hi, c_lo, c_hi)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(gen_params(), st.integers(0, 2**32))
 def test_generation_properties(params: GenParams, seed: int) -> None:
     board = generate_board(params, random.Random(seed))
@@ -356,7 +356,7 @@ def test_generation_properties(params: GenParams, seed: int) -> None:
     assert generate_board(params, random.Random(seed)) == board
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(1, 4), st.integers(1, 4), st.integers(4, 10), st.integers(0, 2**32))
 def test_exact_distinct_counts(k_shapes: int, k_colors: int, n: int, seed: int) -> None:
     params = parse_board_spec([str(n), str(k_shapes), str(k_colors)])

@@ -492,7 +492,7 @@ DOUBLE_FOUR = ((-3, 0), (-2, 0), (-1, 0), (0, -3), (0, -2), (0, -1))
 DOUBLE_THREE = ((-2, 0), (-1, 0), (0, 1), (0, 2))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.filter_too_much])
 @given(
     shape=st.sampled_from([OVERLINE, DOUBLE_FOUR, DOUBLE_THREE]),
     at=st.tuples(st.integers(3, 11), st.integers(3, 11)),

@@ -140,7 +140,7 @@ def configurations(draw: st.DrawFn) -> tuple[Rules, int]:
     return Rules(deck, players, tuple(deals)), draw(st.integers(0, 2**32 - 1))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(configurations())
 def test_plays_only_legal_actions(configuration: tuple[Rules, int]) -> None:
     rules, seed = configuration

@@ -1135,7 +1135,7 @@ def _play(seed: int, choices: int, bias: float, rules: RiichiRules) -> RiichiGam
     return game
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12, deadline=10_000)
 @example(seed=1453, choices=1204, bias=0.9, east=False, double_ron=False, kuikae=True)
 @given(seed=st.integers(0, 2**64 - 1), choices=st.integers(0, 2**32),
        bias=st.sampled_from([0.0, 0.3, 0.9]),
