@@ -1,10 +1,33 @@
 """Shared test set-up: this folder is on ``sys.path``, so helpers such as ``proctags``
-can be imported by the tests of every subfolder."""
+can be imported by the tests of every subfolder; the hypothesis profile that bounds every
+property test is loaded here."""
 
 import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.internal.conjecture import engine as hypothesis_engine
+
+HYPOTHESIS_MAX_EXAMPLES = 100
+"""Examples per property test unless the test says fewer (or, cheap, more)."""
+
+HYPOTHESIS_DEADLINE_MS = 2000
+"""Milliseconds one example may take: about thirty times the slowest typical example of the
+property tests that use it (a few ms to about 60 ms), so that a loaded machine does not trip
+it while a bug that makes an example slow fails at that example. Tests whose examples are
+slower (about 100 to 250 ms) set ``deadline=10_000`` themselves."""
+
+settings.register_profile("referee", max_examples=HYPOTHESIS_MAX_EXAMPLES,
+                          deadline=HYPOTHESIS_DEADLINE_MS, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "referee"))
+
+HYPOTHESIS_SHRINK_SECONDS = 30
+"""Seconds hypothesis may spend shrinking one failure before it reports the smallest case
+found so far (its own default is 300 s: a bug that makes examples slow kept a test busy for
+minutes, and pytest-timeout's failure, raised inside the test, is taken by hypothesis as
+one more failing example). Hypothesis's source leaves this constant open to patching."""
+hypothesis_engine.MAX_SHRINKING_SECONDS = HYPOTHESIS_SHRINK_SECONDS
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Test helper: a stand-in for ``torch.utils.data``, for the datasets' tests without torch."""
+"""Test helper: a stand-in for ``torch.utils.data``, for the datasets' tests without torch,
+and torch hidden, for their tests of the plain classes where torch is installed."""
 
 from __future__ import annotations
 
@@ -28,3 +29,13 @@ def install(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
     monkeypatch.setitem(sys.modules, "torch.utils", utils)
     monkeypatch.setitem(sys.modules, "torch.utils.data", data)
     return state
+
+
+MODULES = ("torch", "torch.utils", "torch.utils.data")
+
+
+def hide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``import torch`` (and its ``utils.data``) fail for the test, as where torch is
+    not installed, even after the real one was imported."""
+    for name in MODULES:
+        monkeypatch.setitem(sys.modules, name, None)

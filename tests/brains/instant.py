@@ -8,10 +8,12 @@ makes five (``(x + 2y) % 4 < 2`` for black): games fill the board and end drawn.
 ``--swap2 A,B`` answers SWAP2BOARD case 2 with A (``swap``, ``one`` or ``two``) and case 3
 with B (``swap`` or ``one``); ``--info-error before|after`` answers every ``INFO time_left``
 with ``ERROR Unknown command: TIME_LEFT``, at once (so before its move) or just after its
-next move, as brains that do not know that INFO key do.
+next move, as brains that do not know that INFO key do. ``--delay S`` waits S seconds
+before each of its moves (``--delay-moves N``: before its first N moves only).
 """
 
 import sys
+import time
 
 
 def main() -> None:
@@ -22,6 +24,9 @@ def main() -> None:
     log = open(args[args.index("--log") + 1], "ab") if "--log" in args else None  # noqa: SIM115
     swap2 = args[args.index("--swap2") + 1].split(",") if "--swap2" in args else ["one", "one"]
     info_error = args[args.index("--info-error") + 1] if "--info-error" in args else ""
+    delay = float(args[args.index("--delay") + 1]) if "--delay" in args else 0.0
+    delay_moves = int(args[args.index("--delay-moves") + 1]) if "--delay-moves" in args else -1
+    played = 0
     pending_errors = 0
     raw_in = sys.stdin.buffer
 
@@ -45,7 +50,10 @@ def main() -> None:
             order.reverse()
 
     def play() -> None:
-        nonlocal pending_errors
+        nonlocal pending_errors, played
+        if delay and (delay_moves < 0 or played < delay_moves):
+            time.sleep(delay)
+        played += 1
         move()
         for _ in range(pending_errors):
             out.write("ERROR Unknown command: TIME_LEFT\n")

@@ -20,7 +20,7 @@ MODES = {
     "unknown": "answers a message of an unknown type",
     "badtile": "discards a tile named '0m'",
     "illegal": "discards a tile it does not hold (or pons without the tiles)",
-    "late": "answers a second after the deadline of a short test",
+    "late": "answers 5 s after it is asked (late for a test's 2 s decision time)",
     "crash": "exits",
 }
 
@@ -56,7 +56,7 @@ def main() -> int:
                     answer = json.dumps({"type": "dahai", "actor": view.seat, "pai": pai,
                                          "tsumogiri": False})
                 elif mode == "late":
-                    time.sleep(1.0)
+                    time.sleep(5.0)
                 elif mode == "crash":
                     return 3
             sys.stdout.write(answer + "\n")

@@ -255,7 +255,7 @@ def test_stdin_pipe_of_a_real_process() -> None:
     assert run.stdout == data
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.lists(st.text(), max_size=30), st.sampled_from(["x.txt", "x.gz", "x.bz2"]))
 def test_any_text_round_trips(tmp_path_factory: pytest.TempPathFactory, texts: list[str],
                               name: str) -> None:

@@ -45,9 +45,9 @@ BROKEN = BRAINS / "faults" / "broken.py"
 INSTANT = BRAINS / "instant.py"
 MB = 2**20
 
-FAST = TimeControl(turn=1.0, tolerance=0.2, startup=4.0)
-"""Short limits; a well-behaved python brain answers in a few milliseconds."""
-FAST_DEADLINE_MS = 1200
+FAST = TimeControl(turn=1.0, tolerance=0.5, startup=4.0)
+"""Short limits; a well-behaved python brain answers in a few milliseconds, and has 1.5 s."""
+FAST_DEADLINE_MS = 1500
 
 RENJU_DOUBLE_THREE: Offsets = [(1, 0), (-5, -5), (2, 0), (5, -5), (0, 1), (-5, 5), (0, 2), (5, 5)]
 """Black at +1,0 +2,0 and 0,+1 0,+2 (white far away), black to move: the centre makes two
@@ -96,7 +96,7 @@ def alive(pids: Sequence[int]) -> list[int]:
     return running
 
 
-def assert_no_leftovers(played: Played, wait: float = 1.0) -> None:
+def assert_no_leftovers(played: Played, wait: float = 5.0) -> None:
     """Within ``wait`` seconds, no process of either brain (nor their children) runs."""
     pids = played.broken_pids()
     assert pids, "the broken brain did not record its pid: nothing was checked"
@@ -235,8 +235,8 @@ def test_no_answer_in_time_is_a_timeout_at_the_deadline(
     record = assert_forfeit(played, Outcome.TIMEOUT, "no answer within", 0)
     waited = no_answer_ms(record.reason)
     # the referee gives up at turn + tolerance: it does not wait for a late answer
-    # (the slow brain answers at 1.6 s) nor for the end of a line that never ends
-    assert FAST_DEADLINE_MS <= waited < FAST_DEADLINE_MS + 350, record.reason
+    # (the slow brain answers at 3 s) nor for the end of a line that never ends
+    assert FAST_DEADLINE_MS <= waited < FAST_DEADLINE_MS + 1000, record.reason
     assert_no_leftovers(played)
 
 
@@ -264,12 +264,12 @@ def test_forbidden_renju_point_is_an_illegal_move_for_black(tmp_path: Path, tag:
 
 def test_memory_hog_is_killed_with_memory_limit(tmp_path: Path, tag: str) -> None:
     # a long turn limit: only the memory watchdog can end this game early
-    generous = TimeControl(turn=8.0, tolerance=0.2, startup=4.0)
+    generous = TimeControl(turn=20.0, tolerance=0.5, startup=4.0)
     played = play(tmp_path, tag, "memory", memory_limit=100 * MB, time_control=generous)
     record = assert_forfeit(played, Outcome.MEMORY_LIMIT, "over the limit of 100.0 MB", 0)
     used = re.search(r"memory ([\d.]+) MB", record.reason)
     assert used is not None and float(used.group(1)) > 100.0
-    assert played.seconds < 6.0
+    assert played.seconds < 12.0  # well before the turn limit
     assert_no_leftovers(played)
 
 
@@ -358,7 +358,7 @@ def test_brain_ignoring_end_is_killed_after_the_grace(tmp_path: Path, tag: str) 
     assert_normal(played)
     assert played.received()[-1] == "END"
     assert played.broken_pids("ignoring-end"), "the brain did not get to ignore END"
-    assert played.seconds < 5.0  # not the 30 s the brain wanted
+    assert played.seconds < 15.0  # not the 30 s the brain wanted
     assert_no_leftovers(played)
 
 
@@ -412,7 +412,7 @@ def referee_peak_rss(runs: list[list[str]]) -> int:
 
 def cli_match(out: Path, brain1: str, brain2: str, games: int) -> list[str]:
     return ["match", "gomoku", brain1, brain2, "--games", str(games), "--seed", "1",
-            "--move-time", "1000ms", "--tolerance", "200ms", "--startup", "4000ms",
+            "--move-time", "1000ms", "--tolerance", "1000ms", "--startup", "4000ms",
             "--out", str(out)]
 
 

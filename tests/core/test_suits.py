@@ -39,7 +39,7 @@ def test_examples() -> None:
     assert suit_is_sets([0, 0, 0, 0, 0, 0, 1, 1, 1], 5)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(st.lists(st.integers(0, 4), min_size=9, max_size=9))
 def test_agrees_with_a_plain_search_and_restores_the_counts(counts: list[int]) -> None:
     before = list(counts)

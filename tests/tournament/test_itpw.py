@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import time
 from collections import Counter
 from decimal import Decimal, localcontext
 
@@ -338,7 +337,8 @@ def test_prior_weight_zero_uses_the_past_alone() -> None:
     assert set(groups[0]) == {"s0", "s1", "s2", "s3"}
 
 
-def test_hundred_players_are_fast() -> None:
+def test_hundred_players() -> None:
+    # the time this takes is measured by benchmarks/bench_itpw_groups.py
     rng = random.Random(9)
     true = {f"p{k:03d}": rng.gauss(0.0, 200.0) for k in range(100)}
     names = list(true)
@@ -346,11 +346,12 @@ def test_hundred_players_are_fast() -> None:
              for i, j in itertools.combinations(range(4), 2)]
     results = play(true, pairs, 4, seed=10)
     met = Counter(frozenset((a, b)) for a, b, _ in results)
-    start = time.perf_counter()
     groups = variance_groups(names, 4, results, DEFAULTS, met)
-    elapsed = time.perf_counter() - start
     assert_partition(groups, names, 4)
-    assert elapsed < 2.0  # about 0.02 s on a laptop
+    assert groups == variance_groups(names, 4, reversed(results), DEFAULTS, dict(met))
+    # the best rated player heads the first group
+    ratings = rate(ResultTable.from_results(results), DEFAULTS, intervals=False)
+    assert groups[0][0] == ratings.players[0].name
 
 
 # -- property ----------------------------------------------------------------------------------
@@ -371,7 +372,7 @@ def scenarios(draw: st.DrawFn) -> tuple[list[str], int, list[Result], dict[froze
     return players, size, results, met
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(scenarios(), st.sampled_from([DEFAULTS, BayesEloParams.gomocup(),
                                      BayesEloParams(prior=0.0)]),
        st.sampled_from([0.0, 4.0]))

@@ -460,7 +460,7 @@ results_strategy = st.lists(
         lambda r: r[0] != r[1]), min_size=4, max_size=40)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(results_strategy, st.randoms(use_true_random=False))
 @example([(2, 1, 0.0), (0, 3, 0.0), (1, 2, 0.0), (1, 2, 0.0)], random.Random(1))  # two groups
 def test_order_of_games_and_names_does_not_matter(raw: list[tuple[int, int, float]],
@@ -501,7 +501,7 @@ def _groups(results: list[tuple[str, str, float]]) -> list[list[str]]:
     return [sorted(g) for g in groups]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(3, 6), st.integers(1, 3), st.randoms(use_true_random=False))
 def test_round_robin_rating_order_follows_score(players: int, rounds: int,
                                                 rnd: random.Random) -> None:

@@ -109,9 +109,9 @@ def test_processes_first_then_workers(files: list[Path],
     assert list(Lines(files, shard=(1, 2))) == ["3", "9"]
 
 
-@pytest.mark.skipif(importlib.util.find_spec("torch") is not None,
-                    reason="checks the plain class, without torch")
-def test_without_torch_a_plain_class(files: list[Path]) -> None:
+def test_without_torch_a_plain_class(files: list[Path],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    faketorch.hide(monkeypatch)
     dataset = Lines(files, shard=(1, 2))
     assert type(dataset).__mro__ == (Lines, FileDataset, object)
     assert worker_shard() == (0, 1)
@@ -133,6 +133,40 @@ def test_with_torch_an_iterable_dataset(files: list[Path],
     copy = pickle.loads(pickle.dumps(dataset))  # as for a worker started by spawn
     assert isinstance(copy, fake_torch.base) and type(copy) is type(dataset)
     assert list(copy) == ["1", "4", "7"]
+
+
+TORCH = importlib.util.find_spec("torch") is not None
+needs_torch = pytest.mark.skipif(
+    not TORCH, reason="torch is not installed (the test extra has its CPU wheel, torch==2.13.0)")
+
+
+@needs_torch
+@pytest.mark.parametrize(("workers", "context"), [(0, None), (2, "fork"), (2, "spawn")])
+def test_a_real_torch_data_loader(files: list[Path], workers: int, context: str | None) -> None:
+    from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+    assert get_worker_info() is None
+    dataset = Lines(files)
+    assert isinstance(dataset, IterableDataset) and isinstance(dataset, Lines)
+    loader = DataLoader(dataset, batch_size=None, num_workers=workers,
+                        multiprocessing_context=context)
+    # each worker reads its share: every line once (unshared, n workers would give each
+    # line n times); the loader takes the workers' samples in turn, so the order is kept
+    assert list(loader) == [str(i) for i in range(10)]
+    assert list(loader) == [str(i) for i in range(10)]  # read again on each iteration
+
+
+@needs_torch
+def test_real_torch_workers_of_two_processes_split_the_lines(files: list[Path]) -> None:
+    from torch.utils.data import DataLoader
+
+    seen = []
+    for rank in (0, 1):
+        loader = DataLoader(Lines(files, shard=(rank, 2)), batch_size=2, num_workers=2)
+        batches = list(loader)
+        assert all(isinstance(batch, list) and len(batch) <= 2 for batch in batches)
+        seen += [line for batch in batches for line in batch]
+    assert sorted(seen, key=int) == [str(i) for i in range(10)]  # all, none twice
 
 
 def test_the_base_reads_nothing_itself() -> None:

@@ -129,7 +129,7 @@ def test_the_output_may_be_an_input(tmp_path: Path) -> None:
     assert out != lines and sorted(out) == lines
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(lines=st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")),
                       max_size=120),
        end=st.booleans(), seed=st.integers(0, 2**64), tiny=st.booleans())

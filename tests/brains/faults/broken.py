@@ -24,7 +24,7 @@ MODES = {
     "crash-start": "exits (code 3) on START, before answering it",
     "crash-mid": "plays 3 moves, then exits (code 4) when asked for the 4th",
     "hang": "never answers the first TURN",
-    "slow": "answers the first TURN 0.6 s after the turn limit (INFO timeout_turn)",
+    "slow": "answers the first TURN 2 s after the turn limit (INFO timeout_turn)",
     "garbage": "answers 'hello referee' to the first TURN",
     "long-line-eof": "answers the first TURN with 10 MB of digits, no line end, then silence",
     "long-line-eol": "answers the first TURN with a 10 MB line of digits and a line end",
@@ -122,7 +122,7 @@ class Broken:
         if mode == "hang":
             time.sleep(3600)
         elif mode == "slow":
-            time.sleep(self.turn_limit_ms / 1000 + 0.6)
+            time.sleep(self.turn_limit_ms / 1000 + 2.0)
             x, y = self.first_empty()
             self.say(f"{x},{y}")
         elif mode == "garbage":

@@ -337,7 +337,7 @@ def gen_params(draw: st.DrawFn) -> GenParams:
     return GenParams(lo, hi, s_lo, s_hi, c_lo, c_hi)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(gen_params(), st.integers(0, 2**32))
 def test_generation_properties(params: GenParams, seed: int) -> None:
     board = generate_board(params, random.Random(seed))
@@ -356,7 +356,7 @@ def test_generation_properties(params: GenParams, seed: int) -> None:
     assert generate_board(params, random.Random(seed)) == board
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(1, 4), st.integers(1, 4), st.integers(4, 10), st.integers(0, 2**32))
 def test_exact_distinct_counts(k_shapes: int, k_colors: int, n: int, seed: int) -> None:
     params = parse_board_spec([str(n), str(k_shapes), str(k_colors)])
@@ -380,9 +380,14 @@ def test_custom_lists() -> None:
 
 
 def test_different_seeds_differ() -> None:
+    # 20 seeds, 20 different boards: different cells, shapes and colors, each on its own
     params = parse_board_spec(["8"])
-    boards = {generate_board(params, random.Random(s)).to_json_line() for s in range(20)}
-    assert len(boards) > 1
+    boards = [generate_board(params, random.Random(s)) for s in range(20)]
+    assert all(len(board) == 8 for board in boards)
+    assert len({board.to_json_line() for board in boards}) == 20
+    assert len({frozenset(p.cell for p in board) for board in boards}) == 20
+    assert len({tuple(p.shape for p in board) for board in boards}) == 20
+    assert len({tuple(p.color for p in board) for board in boards}) == 20
 
 
 @pytest.mark.parametrize(
@@ -440,11 +445,23 @@ def test_spec_with_bad_custom_lists() -> None:
 
 
 def test_generate_until_success() -> None:
+    # the first board of the source that meets the condition, after as many tries as it took
     params = parse_board_spec(["3"])
+    replay = random.Random(1)
+    drawn = [generate_board(params, replay) for _ in range(30)]
+    first = next(i for i, b in enumerate(drawn) if b.at_cell(1) is not None)
+    assert first > 0  # the loop is exercised (with seed 1: the 9th board)
     rng = random.Random(1)
-    board = generate_until(lambda: generate_board(params, rng),
-                           lambda b: any(p.cell == 1 for p in b))
-    assert board.at_cell(1) is not None
+    tried: list[Board] = []
+
+    def has_cell_1(board: Board) -> bool:
+        tried.append(board)
+        return board.at_cell(1) is not None
+
+    board = generate_until(lambda: generate_board(params, rng), has_cell_1)
+    assert board == drawn[first]
+    assert tried == drawn[:first + 1]
+    assert generate_board(params, rng) == drawn[first + 1]  # nothing drawn beyond it
 
 
 def test_generate_until_gives_up() -> None:

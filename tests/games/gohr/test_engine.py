@@ -552,7 +552,7 @@ def random_boards(draw: st.DrawFn) -> Board:
     return Board(tuple(pieces))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(
     text=st.sampled_from(RULE_TEXTS),
     b=random_boards(),

@@ -77,7 +77,7 @@ def test_composite_names_and_their_properties() -> None:
             parse_composite(bad)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(seed=st.integers(0, 10_000))
 def test_a_family_samples_its_members(seed: int) -> None:
     family = parse_composite("/composite/?2/d=?3/allColors=gb/??/gs")

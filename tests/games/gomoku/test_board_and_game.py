@@ -182,7 +182,7 @@ def test_swap2_rejects_bad_stone_counts_and_points() -> None:
     assert "outside" in (game.illegal_reason(0, Stones(((7, 7), (8, 7), (15, 8)))) or "")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=81),
        st.sampled_from(list(Rule)))
 def test_random_games_keep_engine_invariants(points: list[tuple[int, int]], rule: Rule) -> None:
@@ -250,7 +250,7 @@ def gomocupjudge_wins(board: Board, x: int, y: int, color: int, rule: int) -> bo
     return False
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     rule=st.sampled_from([Rule.FREESTYLE, Rule.EXACT5, Rule.CARO, Rule.CARO5]),
     cells=st.lists(st.sampled_from([EMPTY, EMPTY, BLACK, WHITE]), min_size=49, max_size=49),

@@ -492,7 +492,7 @@ DOUBLE_FOUR = ((-3, 0), (-2, 0), (-1, 0), (0, -3), (0, -2), (0, -1))
 DOUBLE_THREE = ((-2, 0), (-1, 0), (0, 1), (0, 2))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.filter_too_much])
 @given(
     shape=st.sampled_from([OVERLINE, DOUBLE_FOUR, DOUBLE_THREE]),
     at=st.tuples(st.integers(3, 11), st.integers(3, 11)),
@@ -557,8 +557,7 @@ def play_game(black: Strategy, white: Strategy, size: int = 15) -> int:
 
 def test_threat_beats_random() -> None:
     threat = ThreatStrategy()
-    wins = 0
-    started = time.monotonic()
+    wins = 0  # the time the 100 games take: benchmarks/bench_gomoku_brains.py
     for game in range(100):
         rand = RandomStrategy(game)
         if game % 2 == 0:
@@ -566,4 +565,3 @@ def test_threat_beats_random() -> None:
         else:
             wins += play_game(rand, threat) == WHITE
     assert wins >= 95
-    assert time.monotonic() - started < 60

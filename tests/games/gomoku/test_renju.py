@@ -495,7 +495,7 @@ def empties(board: Board) -> list[Point]:
     return list(board.empty_points())
 
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=150, deadline=10_000, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
@@ -508,7 +508,7 @@ def test_forbidden_does_not_change_the_board(board: Board) -> None:
     assert board.moves == moves
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=10_000, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_agrees_with_the_reference(board: Board) -> None:
     for x, y in empties(board):

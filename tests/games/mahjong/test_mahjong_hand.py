@@ -228,7 +228,7 @@ any_3n1 = st.one_of(
     quad_hand(st.sampled_from([4, 7, 10, 13, 16])),
 )
 
-FAST = settings(max_examples=300, deadline=None,
+FAST = settings(max_examples=300,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -252,13 +252,13 @@ def test_waits_match_the_oracle(hand: list[int]) -> None:
     assert waits(hand) == oracle_waits(hand)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.sampled_from([4, 7, 10, 13, 16]).flatmap(drawn_hand))
 def test_shanten_matches_the_oracle_on_random_hands(hand: list[int]) -> None:
     assert shanten(hand) == oracle_shanten(hand)
 
 
-@settings(max_examples=120, deadline=None,
+@settings(max_examples=120,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.one_of(any_3n1, any_3n2))
 def test_shanten_matches_the_oracle_on_likely_hands(hand: list[int]) -> None:

@@ -319,7 +319,7 @@ def _check_hand_end(hand: MahjongHand) -> None:
             assert [s for s, p in enumerate(result.payments) if p < 0] == [result.discarder]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(seed=st.integers(0, 2**32), choices=st.integers(0, 2**32),
        scoring=st.sampled_from(sorted(PRESETS)))
 def test_random_play_conserves_tiles_and_every_win_is_real(seed: int, choices: int,

@@ -415,7 +415,7 @@ def winning_hands(draw: st.DrawFn) -> tuple[WinContext, Decomposition]:
     return ctx, d
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(winning_hands(), st.integers(0, 3), st.one_of(st.none(), st.integers(0, 3)),
        st.integers(0, 500), st.integers(0, 100), st.one_of(st.none(), st.integers(0, 3)))
 def test_scores_and_payments_are_consistent(

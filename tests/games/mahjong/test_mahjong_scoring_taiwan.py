@@ -336,7 +336,7 @@ def winning_hands(draw: st.DrawFn) -> tuple[list[int], int, list[Meld], dict[str
     return list(held), win, melds, flags
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(winning_hands(), st.sampled_from(sorted(PRESETS)), st.randoms(use_true_random=False))
 def test_the_tai_do_not_depend_on_the_order_of_the_tiles(
         hand: tuple[list[int], int, list[Meld], dict[str, Any]], name: str,
@@ -361,7 +361,7 @@ def test_the_tai_do_not_depend_on_the_order_of_the_tiles(
         assert len({"heavenly_hand", "earthly_hand", "human_hand"} & set(names)) <= 1
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(winning_hands(), st.sampled_from(sorted(PRESETS)))
 def test_the_best_reading_does_not_depend_on_the_order_of_the_decompositions(
         hand: tuple[list[int], int, list[Meld], dict[str, Any]], name: str) -> None:

@@ -26,7 +26,8 @@ RANDOM = PlayerSpec("random", [sys.executable, "-m",
                                "referee.games.planowanie.bots.random_player", "--seed", "1"])
 SMALL = Rules(Deck(), 2, ((3, 0), (2, 1)))
 
-# A scripted player: answers "= ok" to anything, except as its mode says.
+# A scripted player: answers "= ok" to anything, except as its mode says. It answers
+# "slow" after 2.5 s, then creates the file "slow.late" in its working folder to say so.
 FAKE = textwrap.dedent("""\
     import sys, time
     mode = sys.argv[1]
@@ -39,7 +40,7 @@ FAKE = textwrap.dedent("""\
         if words[0] == "hang":
             continue
         if words[0] == "slow":
-            time.sleep(0.6)
+            time.sleep(2.5)
         if mode == "die" and count == 2:
             print("dying on purpose", file=sys.stderr, flush=True)
             sys.exit(3)
@@ -51,6 +52,8 @@ FAKE = textwrap.dedent("""\
             answer = "= " + words[0]
         sys.stdout.write(answer + "\\n\\n")
         sys.stdout.flush()
+        if words[0] == "slow":
+            open("slow.late", "w").close()
         if words[0] == "quit":
             break
 """)
@@ -235,18 +238,27 @@ def test_playing_by_hand(tmp_path: Path) -> None:
         console.close()
 
 
+def wait_for(path: Path, within: float = 20.0) -> None:
+    """Wait until ``path`` exists (at most ``within`` seconds)."""
+    limit = time.monotonic() + within
+    while not path.exists():
+        assert time.monotonic() < limit, f"{path} did not appear"
+        time.sleep(0.05)
+
+
 def test_a_program_that_never_answers(tmp_path: Path) -> None:
-    config = ConsoleConfig(SMALL, timeout_ms=300, grace=0.5)
+    # 1 s for each answer; the slow one comes after 2.5 s
+    config = ConsoleConfig(SMALL, timeout_ms=1000, grace=0.5)
     console, out = session(tmp_path, fake(tmp_path, "plain"), config)
     assert console.start()
     try:
         console.execute("hang")
-        assert out.getvalue().splitlines()[-2:] == ["> hang", "! no answer within 300 ms"]
+        assert out.getvalue().splitlines()[-2:] == ["> hang", "! no answer within 1000 ms"]
         console.execute("name")  # still usable
         assert out.getvalue().splitlines()[-2:] == ["> name", "< = name"]
         console.execute("slow")
-        assert out.getvalue().splitlines()[-1] == "! no answer within 300 ms"
-        time.sleep(0.5)
+        assert out.getvalue().splitlines()[-1] == "! no answer within 1000 ms"
+        wait_for(tmp_path / "out" / "work" / "fake" / "slow.late")  # the late answer was sent
         console.execute("version")  # the late answer is shown as such, not as this one's
         assert out.getvalue().splitlines()[-3:] == [
             "< = slow   (late: sent after its answer was over)", "> version", "< = version"]
@@ -258,7 +270,7 @@ def test_a_program_that_never_answers(tmp_path: Path) -> None:
 
 
 def test_a_program_that_ignores_quit_is_killed_only_then(tmp_path: Path) -> None:
-    config = ConsoleConfig(SMALL, timeout_ms=200, grace=0.3)
+    config = ConsoleConfig(SMALL, timeout_ms=1000, grace=0.5)
     lines = run_console(tmp_path, fake(tmp_path, "plain"), config, "name\n")
     assert "> name" in lines and "> quit" in lines
     # a program that answers quit and ends by itself is never killed
@@ -267,8 +279,8 @@ def test_a_program_that_ignores_quit_is_killed_only_then(tmp_path: Path) -> None
     script.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(30)\n")
     lines = run_console(tmp_path, PlayerSpec("deaf", [sys.executable, str(script)]),
                         config, "")
-    assert lines[-4:-1] == ["> quit", "! no answer within 200 ms",
-                            "! the program did not exit within 0.3 s after quit: killing it"]
+    assert lines[-4:-1] == ["> quit", "! no answer within 1000 ms",
+                            "! the program did not exit within 0.5 s after quit: killing it"]
     assert lines[-1].startswith("# killed")
 
 

@@ -71,7 +71,7 @@ def play_randomly(game: PlanowanieGame, rng: random.Random) -> list[tuple[int, o
     return moves
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(rules(), st.integers(0, 2**32), st.integers(0, 2**32))
 def test_random_games_follow_the_rules(config: Rules, seed: int, choices: int) -> None:
     game = PlanowanieGame(config, seed)
@@ -131,7 +131,7 @@ def test_random_games_follow_the_rules(config: Rules, seed: int, choices: int) -
     assert game.legal_actions() == []
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(rules(), st.integers(0, 2**32))
 def test_a_seat_view_fed_with_the_protocol_events_agrees_with_the_engine(
         config: Rules, seed: int) -> None:
@@ -155,7 +155,7 @@ def test_a_seat_view_fed_with_the_protocol_events_agrees_with_the_engine(
     assert all(view.table.phase is Phase.OVER for view in views)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(rules(), st.integers(0, 2**32))
 def test_deals_depend_only_on_the_seed_and_copies_are_independent(
         config: Rules, seed: int) -> None:

@@ -391,16 +391,8 @@ def test_the_dataset_shards_by_worker(bc_file: Path, monkeypatch: pytest.MonkeyP
     assert honbas(AnnotationDataset([bc_file], shard=(1, 2))) == [3, 9]
 
 
-def torch_installed() -> bool:
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(torch_installed(), reason="checks the plain class, without torch")
-def test_without_torch_a_plain_class(bc_file: Path) -> None:
+def test_without_torch_a_plain_class(bc_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    faketorch.hide(monkeypatch)
     dataset = AnnotationDataset([bc_file], max_candidates=8)
     assert type(dataset) is AnnotationDataset
     assert type(dataset).__mro__ == (AnnotationDataset, FileDataset, object)
@@ -433,14 +425,16 @@ def test_with_torch_an_iterable_dataset(bc_file: Path,
     assert next(iter(copy))["progression"].shape == (12,)
 
 
-def test_a_torch_data_loader(tmp_path: Path) -> None:
-    torch = pytest.importorskip("torch")
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_torch_data_loader(tmp_path: Path, workers: int) -> None:
+    torch = pytest.importorskip(
+        "torch", reason="torch is not installed (the test extra has its CPU wheel, torch==2.13.0)")
     from torch.utils.data import DataLoader
 
     source = write(tmp_path / "bc.gz", [bc(i) for i in range(23)])
     dataset = AnnotationDataset([source])
     assert isinstance(dataset, torch.utils.data.IterableDataset)
-    loader = DataLoader(dataset, batch_size=4, num_workers=2)
+    loader = DataLoader(dataset, batch_size=4, num_workers=workers)
     seen: list[int] = []
     for batch in loader:
         assert batch["sparse"].shape[1:] == (MAX_SPARSE,)

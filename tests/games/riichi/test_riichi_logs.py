@@ -820,7 +820,7 @@ EVENTS: st.SearchStrategy[Event] = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(EVENTS, st.randoms(use_true_random=False))
 def test_any_event_round_trips(event: Event, rnd: random.Random) -> None:
     line = event.to_json()

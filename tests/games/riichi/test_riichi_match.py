@@ -98,7 +98,8 @@ def test_a_fault_is_replaced_by_the_safe_default_and_counted(tmp_path: Path, mod
                                                               kind: str, detail: str) -> None:
     players = [builtin("tsumogiri", "-a"), faulty(mode), builtin("tsumogiri", "-b"),
                builtin("tsumogiri", "-c")]
-    settings = RiichiMatchSettings(EAST, seed=3, decision_time=0.5)
+    # every decision has 2 s; the late bot answers at 5 s
+    settings = RiichiMatchSettings(EAST, seed=3, decision_time=2.0)
     record = play_riichi(players, settings, tmp_path)
     failures = [n for n in record.notes if n.kind == "failure"]
     assert len(failures) == 1 and failures[0].seat == 1

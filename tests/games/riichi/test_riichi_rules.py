@@ -1135,7 +1135,7 @@ def _play(seed: int, choices: int, bias: float, rules: RiichiRules) -> RiichiGam
     return game
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12, deadline=10_000)
 @example(seed=1453, choices=1204, bias=0.9, east=False, double_ron=False, kuikae=True)
 @given(seed=st.integers(0, 2**64 - 1), choices=st.integers(0, 2**32),
        bias=st.sampled_from([0.0, 0.3, 0.9]),
@@ -1198,8 +1198,49 @@ def test_random_play_is_deterministic_and_clones_are_independent() -> None:
     assert game.events == copy.events
 
 
+def _basic_points(fan: int, fu: int) -> int:
+    """The basic points of a hand, from the scoring table (no rounding up to mangan)."""
+    for least, points in ((13, 8000), (11, 6000), (8, 4000), (6, 3000), (5, 2000)):
+        if fan >= least:
+            return points
+    return min(fu * 2 ** (fan + 2), 2000)
+
+
+def _check_payments(events: Sequence[dict[str, Any]]) -> tuple[int, int]:
+    """Every win paid as the scoring table says for its fan and fu, its fan the sum of its
+    yaku, honba and riichi sticks to the winner; the wins' count by (tsumo, ron)."""
+    counts = [0, 0]
+    start: dict[str, Any] = {}
+    sticks = 0
+    for e in events:
+        if e["type"] == "start_kyoku":
+            start, sticks = e, e["kyotaku"]
+        elif e["type"] == "reach_accepted":
+            sticks += 1
+        elif e["type"] == "hora":
+            winner, oya, honba = e["actor"], start["oya"], start["honba"]
+            assert e["fan"] == sum(han for _, han in e["yakus"]), e
+            basic = _basic_points(e["fan"], e["fu"])
+            pays = [0] * 4
+            if e["target"] == winner:  # tsumo: the dealer pays double
+                for seat in range(4):
+                    if seat != winner:
+                        share = 2 * basic if oya in (seat, winner) else basic
+                        pays[seat] = -(-share // 100) * 100 + 100 * honba
+            else:
+                pays[e["target"]] = -(-(6 if winner == oya else 4) * basic // 100) * 100 \
+                    + 300 * honba
+            assert e["hora_points"] == sum(pays) - 300 * honba, e
+            expected = [-pay for pay in pays]
+            expected[winner] = sum(pays) + 1000 * sticks
+            assert e["deltas"] == expected, (e, start)
+            counts[e["target"] != winner] += 1
+            sticks = 0
+    return counts[0], counts[1]
+
+
 def test_a_real_win_is_scored_with_the_real_evaluator() -> None:
-    wins = 0
+    tsumo = ron = 0
     for seed in range(40):
         rng = random.Random(seed)
         game = RiichiGame(RiichiRules(game_length="east"), seed=seed)
@@ -1208,9 +1249,11 @@ def test_a_real_win_is_scored_with_the_real_evaluator() -> None:
             legal = game.legal_actions(seat)
             pick = next((a for a in legal if a.type in ("hora", "reach")), None)
             game.apply(seat, pick or rng.choice(legal))
-        wins += sum(1 for e in game.events if e["type"] == "hora")
         _check_events(game.events, 25000)
-    assert wins > 0
+        by_tsumo, by_ron = _check_payments(game.events)
+        tsumo, ron = tsumo + by_tsumo, ron + by_ron
+    # these 40 seeded games have 7 wins (1 to 9 fan, dealer and not): both ways checked
+    assert (tsumo, ron) == (3, 4)
 
 
 def test_a_call_leaving_no_legal_discard_is_not_offered() -> None:

@@ -508,7 +508,7 @@ _RULES = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(winning_hands(), _RULES, st.data())
 def test_random_wins_score_consistently(info: WinInfo, rules: ScoringRules,
                                         data: st.DataObject) -> None:

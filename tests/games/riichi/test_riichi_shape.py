@@ -71,7 +71,7 @@ def _hands(seed: int, count: int) -> list[list[int]]:
     return out
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=10_000)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_agari_waits_and_riichi_discards_match_the_package(seed: int) -> None:
     rng = random.Random(seed)
@@ -95,7 +95,7 @@ def test_agari_waits_and_riichi_discards_match_the_package(seed: int) -> None:
             assert shape.is_tenpai(less) == tenpai, less
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=10_000)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_shanten_matches_the_package_and_bounds_riichi(seed: int) -> None:
     """shanten agrees with the package's; the engine skips the riichi check when the hand
@@ -113,7 +113,7 @@ def test_shanten_matches_the_package_and_bounds_riichi(seed: int) -> None:
                     assert shape.shanten(before, melds) <= 1, (counts, k)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=10_000)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_improving_kinds_are_the_draws_that_lower_shanten(seed: int) -> None:
     rng = random.Random(seed)

@@ -64,7 +64,7 @@ def choose(game: RiichiGame, seat: int, legal: list[Action], rng: random.Random)
     return rng.choice([a for a in discards if after(a) == best])
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12, deadline=10_000)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_the_sure_yaku_shortcut_changes_no_legal_action(seed: int) -> None:
     scorer = CountingScorer()
