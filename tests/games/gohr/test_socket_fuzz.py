@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from referee.games.gohr.captive import MAX_LINE
 from referee.games.gohr.socket_server import FIRST_LINE, CaptiveSocketServer, ServerConfig
+from sockets import read_until_closed
 
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"sample data {DATA} is absent")
 
@@ -69,25 +70,6 @@ def running_server() -> Iterator[tuple[CaptiveSocketServer, threading.Thread, Er
         server.shutdown()
         server.server_close()
         logger.removeHandler(errors)
-
-
-def read_to_end(sock: socket.socket, within: float) -> bytes | None:
-    """Everything the server sends until it closes (``None`` if it did not close within
-    ``within`` seconds)."""
-    data = b""
-    end = time.monotonic() + within
-    while (left := end - time.monotonic()) > 0:
-        sock.settimeout(left)
-        try:
-            more = sock.recv(65536)
-        except TimeoutError:
-            return None
-        except ConnectionResetError:
-            return data
-        if not more:
-            return data
-        data += more
-    return None
 
 
 def served(port: int, within: float) -> bool:
@@ -143,9 +125,9 @@ def test_junk_clients_never_hold_the_slot_nor_hurt_the_server() -> None:
                 if end == "half-close":
                     with contextlib.suppress(OSError):
                         sock.shutdown(socket.SHUT_WR)
-                    assert read_to_end(sock, SLACK) is not None  # its session ends
+                    assert read_until_closed(sock, SLACK) is not None  # its session ends
                 elif end == "stay" and b"\n" not in sent and len(sent) <= MAX_LINE:
-                    answer = read_to_end(sock, FIRST + SLACK)  # no command: closed in time
+                    answer = read_until_closed(sock, FIRST + SLACK)  # no command: closed in time
                     assert answer is not None
                     assert answer.decode().splitlines()[-1:] == [FIRST_LINE.format(FIRST)]
                     assert time.monotonic() - began >= FIRST

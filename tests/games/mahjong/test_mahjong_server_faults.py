@@ -30,6 +30,7 @@ from referee.games.mahjong.bots.policies import greedy_policy
 from referee.games.mahjong.match import MahjongSettings
 from referee.games.mahjong.rules import Rules
 from referee.games.mahjong.server import MAX_LINE, MahjongServer, ServerConfig
+from sockets import read_until_closed
 
 SLACK = 5.0
 """How much later than due an event may come on a loaded machine (seconds)."""
@@ -126,25 +127,6 @@ def greedy(port: int, seat: int, account: str) -> None:
             run_ai(greedy_policy, itertools.chain([first], file), file)
 
 
-def until_closed(sock: socket.socket, within: float) -> bytes | None:
-    """What the server sends until it closes the connection (``None`` if it does not
-    within ``within`` seconds)."""
-    data = b""
-    end = time.monotonic() + within
-    while (left := end - time.monotonic()) > 0:
-        sock.settimeout(left)
-        try:
-            more = sock.recv(65536)
-        except TimeoutError:
-            return None
-        except ConnectionResetError:
-            return data
-        if not more:
-            return data
-        data += more
-    return None
-
-
 # ------------------------------------------------------------------------------ the lobby
 
 
@@ -164,15 +146,15 @@ def test_slow_logins_are_seated_and_trickles_past_the_deadline_refused(
     assert cr_only.recv(4) == b"/ok\n"
     giant = socket.create_connection(("127.0.0.1", table.port), timeout=30)
     giant.sendall(b"/login 3 " + b"x" * 5000)  # no end of line
-    assert until_closed(giant, SLACK) == b"/refused the login line is longer than 1024 bytes\n"
+    assert read_until_closed(giant, SLACK) == b"/refused the login line is longer than 1024 bytes\n"
     garbled = socket.create_connection(("127.0.0.1", table.port), timeout=30)
     garbled.sendall(b"\xff\xfe\x00/login 3 x\n")
-    assert (until_closed(garbled, SLACK) or b"").startswith(b"/refused expected /login")
-    while (answer := until_closed(trickle, 0.1)) is None:  # a byte now and then
+    assert (read_until_closed(garbled, SLACK) or b"").startswith(b"/refused expected /login")
+    while (answer := read_until_closed(trickle, 0.1)) is None:  # a byte now and then
         with contextlib.suppress(OSError):
             trickle.sendall(b"/")
     assert answer == b"/refused no login within 1 s\n"
-    assert until_closed(silent, SLACK) == b"/refused no login within 1 s\n"
+    assert read_until_closed(silent, SLACK) == b"/refused no login within 1 s\n"
     assert 1.0 <= time.monotonic() - began < 1.0 + SLACK
     slow.close()
     cr_only.close()
@@ -217,9 +199,9 @@ def test_junk_connections_hold_no_seat_and_the_game_is_played_after_them(
             if end == "half-close":
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_WR)
-                assert until_closed(sock, SLACK) is not None
+                assert read_until_closed(sock, SLACK) is not None
             elif end == "stay":  # refused at once, or when the login time is up
-                answer = until_closed(sock, 0.4 + SLACK)
+                answer = read_until_closed(sock, 0.4 + SLACK)
                 assert answer is not None and answer.startswith(b"/refused ")
                 assert answer.count(b"\n") == 1 and answer.endswith(b"\n")
         finally:
@@ -283,7 +265,7 @@ def test_a_misbehaving_seated_client_is_taken_over_with_its_reason(
     assert record.outcome is Outcome.NORMAL and len(record.settings["hands_played"]) == 1
 
 
-@settings(max_examples=5, deadline=20_000,
+@settings(max_examples=5, deadline=10_000,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(act=st.binary(min_size=1, max_size=300), then=st.sampled_from(["close", "stay"]))
 def test_junk_answers_are_faults_of_their_seat_and_the_game_goes_on(
