@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.core.players import resolve_player
+from referee.core.errors import ConfigError
+from referee.core.players import check_runnable, resolve_player
 
 
 def test_a_symlinked_interpreter_given_relatively_stays_the_link(
@@ -27,3 +28,38 @@ def test_a_symlinked_interpreter_given_relatively_stays_the_link(
                               str(tmp_path / "my_bot.py"), "--fast"]
     assert os.path.islink(player.command[0])
     assert player.name == "my_bot"
+
+
+@pytest.mark.parametrize(("command", "problem"), [
+    ("./folder", "folder is a folder, not a program"),
+    ("./plain.txt", "plain.txt is not executable"),
+    ("./nope", "nope does not exist"),
+    ("python3 /no/such/bot.py", "the script /no/such/bot.py does not exist"),
+    ("python3 folder", "folder is a folder, not a script"),
+    ("node missing.js", "the script missing.js does not exist"),
+    ("no-such-program-anywhere --fast", "'no-such-program-anywhere' is not a built-in bot"),
+])
+def test_a_program_that_cannot_run_is_refused_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, problem: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "plain.txt").write_text("not a program\n")
+    monkeypatch.setenv("PATH", os.pathsep.join([os.environ["PATH"], str(tmp_path / "bin")]))
+    (tmp_path / "bin").mkdir()
+    for name in ("node",):  # an interpreter on PATH, whatever the machine has
+        fake = tmp_path / "bin" / name
+        fake.write_text("#!/bin/sh\n")
+        fake.chmod(0o755)
+    with pytest.raises(ConfigError) as error:
+        check_runnable(resolve_player(command, {}))
+    assert problem in str(error.value)
+
+
+@pytest.mark.parametrize("command", ["python3 -c pass", "python3 -m referee.cli",
+                                     "sh -c true", "python3 package"])
+def test_interpreters_told_what_to_run_otherwise_are_accepted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "package").mkdir()
+    (tmp_path / "package" / "__main__.py").write_text("print('ok')\n")
+    check_runnable(resolve_player(command, {}))

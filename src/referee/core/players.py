@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -102,18 +103,33 @@ def resolve_players(texts: Sequence[str], builtins: Mapping[str, str]) -> list[P
     return unique
 
 
+_INTERPRETER = re.compile(r"(python|pypy)[\d.]*|node(js)?|ruby|perl|php|bash|sh|Rscript|"
+                          r"lua[\d.]*|julia")
+"""Programs whose first argument, unless it is an option, is the script they run."""
+
+
 def check_runnable(player: PlayerSpec) -> None:
-    """Raise ``ConfigError`` if the player's program cannot be found or is not executable."""
+    """Raise ``ConfigError`` if the player's program cannot be found, is a folder or is
+    not executable, or if the script an interpreter is told to run does not exist."""
     program = player.command[0]
     if os.sep in program or (os.altsep and os.altsep in program):
         path = Path(program)
         if not path.exists():
             raise ConfigError(f"player {player.name}: {program} does not exist")
+        if path.is_dir():
+            raise ConfigError(f"player {player.name}: {program} is a folder, not a program")
         if not os.access(path, os.X_OK):
             raise ConfigError(f"player {player.name}: {program} is not executable")
     elif shutil.which(program) is None:
         raise ConfigError(f"player {player.name}: {program!r} is not a built-in bot "
                           "and is not found on PATH")
+    script = player.command[1] if len(player.command) > 1 else None
+    if (script is not None and not script.startswith("-")
+            and _INTERPRETER.fullmatch(os.path.basename(program))):
+        if not os.path.exists(script):
+            raise ConfigError(f"player {player.name}: the script {script} does not exist")
+        if os.path.isdir(script) and not os.path.exists(os.path.join(script, "__main__.py")):
+            raise ConfigError(f"player {player.name}: {script} is a folder, not a script")
 
 
 def folder_name(name: str) -> str:
