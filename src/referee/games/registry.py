@@ -14,8 +14,8 @@ from typing import Any, Final
 
 from referee.core.adapter import GameAdapter
 
-__all__ = ["GAMES", "GameEntry", "game_adapters", "game_command", "game_entry",
-           "top_level_command"]
+__all__ = ["GAMES", "GameEntry", "env_factory", "game_adapters", "game_command",
+           "game_entry", "top_level_command"]
 
 
 @dataclass(frozen=True)
@@ -34,12 +34,15 @@ class GameEntry:
     top_level: tuple[str, ...] = ()
     """Commands of its ``COMMANDS`` that stand alone, as ``referee NAME`` (a step of a
     data pipeline whose input already says the game)."""
+    env: str | None = None
+    """``module:function`` making its PettingZoo AEC environment (``referee.envs``)."""
 
 
 GAMES: Final[tuple[GameEntry, ...]] = (
     GameEntry("gomoku", "Gomocup brains (freestyle, exact five, renju, caro, swap2)",
               "referee.games.gomoku.cli", ("match", "replay", "export"),
-              "referee.games.gomoku.adapter:GomokuAdapter"),
+              "referee.games.gomoku.adapter:GomokuAdapter",
+              env="referee.games.gomoku.env:make_env"),
     GameEntry("planowanie", "the ITPW card game, 2 to 4 players",
               "referee.games.planowanie.cli", ("match", "replay", "console"),
               "referee.games.planowanie.adapter:PlanowanieAdapter"),
@@ -53,6 +56,16 @@ GAMES: Final[tuple[GameEntry, ...]] = (
               "referee.games.gohr.cli", ("play", "serve")),
 )
 """Every game, in the order the help lists them."""
+
+
+def env_factory(name: str) -> Any:
+    """The function making game ``name``'s PettingZoo environment (imported now);
+    ``KeyError`` if the game has none."""
+    entry = game_entry(name)
+    if entry is None or entry.env is None:
+        raise KeyError(name)
+    module, function = entry.env.split(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def game_entry(name: str) -> GameEntry | None:

@@ -1,0 +1,196 @@
+"""PettingZoo's AEC environment over the very rules engine that referees the contest.
+
+The core's ``Engine`` (``core.match``: ``to_play``, ``illegal_reason``, ``apply``,
+``scores``, ``forfeit_scores``) is most of what an agent-environment-cycle environment
+needs. ``EngineEnv`` supplies the rest once for every game; a game gives only an
+``EnvGame``: how to make a seeded engine, what a seat may see (``observe``), which action
+numbers are legal (``legal_mask``) and what each number means (``action``; ``index`` is
+the way back, for datasets and bots).
+
+Conventions, as PettingZoo's classic games have them:
+
+* agents ``player_0`` ... ``player_{n-1}``: seat numbers of the engine;
+* each observation is a dict ``{"observation": array, "action_mask": int8 array}``, and
+  ``action_space`` is ``Discrete(game.actions)``;
+* rewards come once, when the game ends: each seat's score as the game scores it
+  (``Engine.scores``); an illegal action ends the game with ``Engine.forfeit_scores`` of
+  its seat and the reason in that agent's ``info["illegal"]``;
+* ``max_moves`` (if given) truncates a game after that many actions;
+* ``reset(seed=N)`` deals (walls, decks, openings) from ``N``, so the same seed and
+  actions give the same game; ``render_mode="ansi"`` returns the game as text.
+
+Only games whose seats decide one at a time fit as they are; a game where several seats
+answer the same event (calls on a discard) serialises them in its ``EnvGame``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Generic, Protocol, TypeVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from referee.core.match import Engine
+
+__all__ = ["EngineEnv", "EnvGame", "agent_name"]
+
+EngineT = TypeVar("EngineT", bound=Engine)
+
+
+class EnvGame(Protocol[EngineT]):
+    """What a game supplies to ``EngineEnv`` (its ``games/<game>/env.py``)."""
+
+    name: str
+    """The game's name (``gomoku``...)."""
+    seats: int
+    """How many agents play."""
+    actions: int
+    """Size of the ``Discrete`` action space."""
+    observation_shape: tuple[int, ...]
+    """Shape of the ``observation`` array (values 0..``observation_high``)."""
+    observation_high: float
+    """The largest value an ``observation`` cell takes."""
+
+    def new_engine(self, seed: int) -> EngineT:
+        """A new game dealt from ``seed``."""
+
+    def observe(self, engine: EngineT, seat: int) -> np.ndarray[Any, Any]:
+        """What ``seat`` may see now (``observation_shape``, float32 or int8)."""
+
+    def legal_mask(self, engine: EngineT, seat: int) -> np.ndarray[Any, Any]:
+        """1 for each action number ``seat`` may play now, else 0 (int8)."""
+
+    def action(self, engine: EngineT, seat: int, index: int) -> Any:
+        """The engine's action for action number ``index``."""
+
+    def index(self, engine: EngineT, seat: int, action: Any) -> int:
+        """The action number of the engine's ``action`` (the inverse of ``action``)."""
+
+    def render(self, engine: EngineT) -> str:
+        """The game as text, for people."""
+
+
+def agent_name(seat: int) -> str:
+    """The agent of a seat: ``player_0``..."""
+    return f"player_{seat}"
+
+
+class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo is untyped
+    """An AEC environment playing ``game`` with its own rules engine (see the module)."""
+
+    def __init__(self, game: EnvGame[EngineT], render_mode: str | None = None,
+                 max_moves: int | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if max_moves is not None and max_moves < 1:
+            raise ValueError(f"max_moves must be at least 1, got {max_moves}")
+        self.game = game
+        self.render_mode = render_mode
+        self.max_moves = max_moves
+        self.metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False,
+                                         "name": f"referee_{game.name}_v0"}
+        self.possible_agents = [agent_name(s) for s in range(game.seats)]
+        self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
+        mask = spaces.Box(0, 1, (game.actions,), dtype=np.int8)
+        observed = spaces.Box(0, game.observation_high, game.observation_shape,
+                              dtype=np.float32)
+        self._observation_spaces = {a: spaces.Dict({"observation": observed,
+                                                    "action_mask": mask})
+                                    for a in self.possible_agents}
+        self._action_spaces = {a: spaces.Discrete(game.actions) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self.engine: EngineT | None = None
+        self.moves = 0
+
+    # -- spaces --------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """``{"observation": Box, "action_mask": Box of 0/1}`` (the same object each call)."""
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """``Discrete(game.actions)`` (the same object each call, so it can be seeded)."""
+        return self._action_spaces[agent]
+
+    # -- the cycle ---------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: dealt from ``seed`` (a fresh random one without)."""
+        if seed is not None:
+            self._seeds.seed(seed)
+        self.engine = self.game.new_engine(self._seeds.randrange(2**31))
+        self.moves = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        seat = self.engine.to_play()
+        self.agent_selection = agent_name(seat if seat is not None else 0)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        """What ``agent`` sees, with the actions it may play now (none off turn)."""
+        engine = self._engine()
+        seat = self._seat[agent]
+        observation = np.asarray(self.game.observe(engine, seat), dtype=np.float32)
+        if engine.to_play() == seat:
+            mask = self.game.legal_mask(engine, seat)
+        else:
+            mask = np.zeros(self.game.actions, dtype=np.int8)
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play action number ``action`` for the selected agent."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        engine = self._engine()
+        seat = self._seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        problem = self._problem(engine, seat, action)
+        if problem is not None:
+            self._end(engine.forfeit_scores(seat))
+            self.infos[agent] = {"illegal": problem}
+            self._accumulate_rewards()
+            return
+        engine.apply(seat, self.game.action(engine, seat, int(action)))  # type: ignore[arg-type]
+        self.moves += 1
+        if engine.to_play() is None:
+            self._end(engine.scores())
+        elif self.max_moves is not None and self.moves >= self.max_moves:
+            self.truncations = {a: True for a in self.agents}
+        if not (self.terminations[agent] or self.truncations[agent]):
+            self.agent_selection = agent_name(engine.to_play())  # type: ignore[arg-type]
+        self._accumulate_rewards()
+
+    def _problem(self, engine: EngineT, seat: int, action: int | None) -> str | None:
+        if action is None or not 0 <= int(action) < self.game.actions:
+            return f"action {action!r} is not a number from 0 to {self.game.actions - 1}"
+        if not self.game.legal_mask(engine, seat)[int(action)]:
+            decoded = self.game.action(engine, seat, int(action))
+            reason = engine.illegal_reason(seat, decoded)
+            return f"action {action} ({engine.notation(decoded)}): {reason or 'not legal now'}"
+        return None
+
+    def _end(self, scores: list[float]) -> None:
+        for agent, seat in self._seat.items():
+            self.rewards[agent] = float(scores[seat])
+        self.terminations = {a: True for a in self.agents}
+
+    def render(self) -> str | None:
+        """The game as text with ``render_mode="ansi"`` (nothing otherwise)."""
+        if self.render_mode != "ansi" or self.engine is None:
+            return None
+        return self.game.render(self.engine)
+
+    def close(self) -> None:
+        """Nothing to release (the engine is plain Python)."""
+
+    def _engine(self) -> EngineT:
+        if self.engine is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.engine
