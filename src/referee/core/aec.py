@@ -151,30 +151,32 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        problem = self._problem(engine, seat, action)
-        if problem is not None:
-            self._end(engine.forfeit_scores(seat))
-            self.infos[agent] = {"illegal": problem}
-            self._accumulate_rewards()
+        if action is None or not 0 <= int(action) < self.game.actions:
+            self._forfeit(engine, seat, f"action {action!r} is not a number from 0 to "
+                                        f"{self.game.actions - 1}")
             return
-        engine.apply(seat, self.game.action(engine, seat, int(action)))  # type: ignore[arg-type]
+        decoded = self.game.action(engine, seat, int(action))
+        reason = engine.illegal_reason(seat, decoded)  # as the referee asks (the mask says
+        if reason is not None:  # the same: the tests hold them to it)
+            self._forfeit(engine, seat, f"action {action} ({engine.notation(decoded)}): "
+                                        f"{reason}")
+            return
+        engine.apply(seat, decoded)
         self.moves += 1
-        if engine.to_play() is None:
+        following = engine.to_play()
+        if following is None:
             self._end(engine.scores())
         elif self.max_moves is not None and self.moves >= self.max_moves:
             self.truncations = {a: True for a in self.agents}
-        if not (self.terminations[agent] or self.truncations[agent]):
-            self.agent_selection = agent_name(engine.to_play())  # type: ignore[arg-type]
+        else:
+            self.agent_selection = self.possible_agents[following]
         self._accumulate_rewards()
 
-    def _problem(self, engine: EngineT, seat: int, action: int | None) -> str | None:
-        if action is None or not 0 <= int(action) < self.game.actions:
-            return f"action {action!r} is not a number from 0 to {self.game.actions - 1}"
-        if not self.game.legal_mask(engine, seat)[int(action)]:
-            decoded = self.game.action(engine, seat, int(action))
-            reason = engine.illegal_reason(seat, decoded)
-            return f"action {action} ({engine.notation(decoded)}): {reason or 'not legal now'}"
-        return None
+    def _forfeit(self, engine: EngineT, seat: int, problem: str) -> None:
+        """An illegal action: the game ends with ``seat``'s forfeit scores."""
+        self._end(engine.forfeit_scores(seat))
+        self.infos[self.possible_agents[seat]] = {"illegal": problem}
+        self._accumulate_rewards()
 
     def _end(self, scores: list[float]) -> None:
         for agent, seat in self._seat.items():

@@ -43,6 +43,9 @@ class GomokuEnvGame:
     observation_shape: tuple[int, ...] = field(init=False)
     observation_high: float = 1.0
 
+    _view: tuple[bytearray, np.ndarray[Any, Any]] | None = field(default=None, init=False,
+                                                                repr=False)
+
     def __post_init__(self) -> None:
         self.actions = self.width * self.height
         self.observation_shape = (self.height, self.width, 3)
@@ -60,20 +63,22 @@ class GomokuEnvGame:
                           renju_judge=self.renju_judge, draw_at_empty=self.draw_at_empty)
 
     def _cells(self, engine: GomokuGame) -> np.ndarray[Any, Any]:
+        """The board's points as a ``(height, width)`` view of the engine's own cells
+        (made once per game: the engine changes its cells in place)."""
         board = engine.board
+        if self._view is not None and self._view[0] is board.cells:
+            return self._view[1]
         start = PAD * board.stride + PAD
         flat = np.frombuffer(board.cells, dtype=np.uint8,
                              count=self.height * board.stride, offset=start)
-        return flat.reshape(self.height, board.stride)[:, :self.width]
+        view = flat.reshape(self.height, board.stride)[:, :self.width]
+        self._view = (board.cells, view)
+        return view
 
     def observe(self, engine: GomokuGame, seat: int) -> np.ndarray[Any, Any]:
         """Own stones, the opponent's, and whether the seat plays black."""
-        cells = self._cells(engine)
-        own = engine.color_of(seat)
-        planes = np.empty(self.observation_shape, dtype=np.float32)
-        planes[:, :, 0] = cells == own
-        planes[:, :, 1] = cells == 3 - own
-        planes[:, :, 2] = own == BLACK
+        table = _PLANES_BLACK if engine.color_of(seat) == BLACK else _PLANES_WHITE
+        planes: np.ndarray[Any, Any] = np.take(table, self._cells(engine), axis=0)
         return planes
 
     def legal_mask(self, engine: GomokuGame, seat: int) -> np.ndarray[Any, Any]:
@@ -101,6 +106,11 @@ class GomokuEnvGame:
     def render(self, engine: GomokuGame) -> str:
         """The board as the referee prints it."""
         return engine.board.render()
+
+
+# The three planes of each point, by its cell (empty, black, white), for each colour
+_PLANES_BLACK = np.array([[0, 0, 1], [1, 0, 1], [0, 1, 1]], dtype=np.float32)
+_PLANES_WHITE = np.array([[0, 0, 0], [0, 1, 0], [1, 0, 0]], dtype=np.float32)
 
 
 def make_env(size: int = 15, width: int | None = None, height: int | None = None,
