@@ -29,6 +29,7 @@ VERBS: dict[str, str] = {
     "play": "Run a game on standard input and output, for a person or a program.",
     "annotate": "Turn game logs into training data.",
     "selfplay": "Play games of built-in bots and write their training data in one go.",
+    "bot": "Run a Python policy (as for the game's environment) as a bot program.",
 }
 """Every verb a game may have, with what it does, in the order the help lists them."""
 

@@ -40,7 +40,7 @@ from referee.core.validation import got, range_text
 
 __all__ = ["Duration", "Number", "Size", "Whole", "game_time_option", "jobs_option", "json_option",
            "memory_option", "move_time_option", "out_option", "output_file_option",
-           "records_out_options", "renamed",
+           "policy_options", "records_out_options", "renamed",
            "sandbox_options", "seed_option", "startup_option", "tolerance_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -354,3 +354,17 @@ def sandbox_options(suspend_default: str | None) -> Callable[[F], F]:
         return decorated  # type: ignore[no-any-return]
 
     return decorate
+
+
+def policy_options(command: F) -> F:
+    """``--policy module:callable`` (required) and ``--path DIR`` (repeatable): the Python
+    policy a ``referee bot`` command runs, and where its module is found."""
+    command = click.option(
+        "--path", "paths", multiple=True,
+        type=click.Path(exists=True, file_okay=False, resolve_path=True, path_type=Path),
+        help="A folder to import the policy's module from (repeatable; the bot runs in a "
+             "working folder of its own, so give the folder that holds the module).")(command)
+    return click.option(
+        "--policy", required=True, metavar="MODULE:CALLABLE",
+        help="The policy: a callable taking the environment's observation (a dict of "
+             "observation and action_mask) and returning an action number.")(command)

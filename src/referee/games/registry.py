@@ -40,7 +40,7 @@ class GameEntry:
 
 GAMES: Final[tuple[GameEntry, ...]] = (
     GameEntry("gomoku", "Gomocup brains (freestyle, exact five, renju, caro, swap2)",
-              "referee.games.gomoku.cli", ("match", "replay", "export"),
+              "referee.games.gomoku.cli", ("match", "replay", "export", "bot"),
               "referee.games.gomoku.adapter:GomokuAdapter",
               env="referee.games.gomoku.env:make_env"),
     GameEntry("planowanie", "the ITPW card game, 2 to 4 players",

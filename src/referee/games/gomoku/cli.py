@@ -172,6 +172,37 @@ def export_gomoku(records: tuple[Path, ...], to_psq: bool, output: Path | None) 
         support.fail(exc)
 
 
+@click.command("gomoku")
+@opt.policy_options
+@click.option("--renju-judge", type=click.Choice(["rif", "gomocup"]), default="rif",
+              show_default=True, help="How the mask judges black's forbidden points in renju.")
+def bot_gomoku(policy: str, paths: tuple[Path, ...], renju_judge: str) -> None:
+    """Run a Python policy as a Gomocup brain on standard input and output.
+
+    The policy is called with what the Gomoku environment observes
+    (referee.envs.make("gomoku"): a dict of "observation" and "action_mask") and returns
+    the action number y * width + x. Put it in a match as any brain:
+
+      referee match gomoku "referee bot gomoku --policy my_agent:policy --path $PWD" threat
+    """
+    from referee.core.policy import PolicyError, load_policy
+    from referee.games.gomoku.bots.brain import brain_main, format_about
+    from referee.games.gomoku.policy_bot import PolicyStrategy
+    from referee.games.gomoku.renju import RenjuJudge
+
+    try:
+        strategy = PolicyStrategy(load_policy(policy, [str(p) for p in paths]),
+                                  RenjuJudge.parse(renju_judge))
+    except PolicyError as exc:
+        support.fail(exc)
+    try:
+        code = brain_main(strategy, format_about(f"policy {policy}", "1"))
+    except PolicyError as exc:  # the policy's fault during a game: one line, exit 1
+        click.echo(f"referee bot gomoku: {exc}", err=True)
+        raise SystemExit(1) from None
+    raise SystemExit(code)
+
+
 COMMANDS: dict[str, click.Command] = {"match": match_gomoku, "replay": replay_gomoku,
-                                      "export": export_gomoku}
+                                      "export": export_gomoku, "bot": bot_gomoku}
 """Gomoku's commands by verb."""

@@ -63,6 +63,10 @@ class Strategy(ABC):
     """
 
     time_budget: float = DEFAULT_BUDGET
+    forgiving: bool = True
+    """Whether a failing strategy, or an illegal point it chooses, is replaced by any legal
+    point (the built-in brains: a bug must not lose the game on the spot). A policy bot is
+    not forgiving: its faults go to the referee, which judges them as any bot's."""
 
     def new_game(self) -> None:  # noqa: B027 - an optional hook, empty by default
         """Called on START, RECTSTART and RESTART: forget anything about the last game."""
@@ -214,7 +218,9 @@ class _Session:
                 handler(arg.strip())
             except ProtocolError as exc:
                 self.say(f"ERROR {exc}")
-            except Exception as exc:  # a bug must not kill the brain mid-match
+            except Exception as exc:  # a bug must not kill the brain mid-match...
+                if not self.strategy.forgiving:  # ...unless its faults are for the referee
+                    raise
                 log.exception("internal error on %r", line)
                 self.say(f"ERROR internal error: {exc}")
 
@@ -252,6 +258,12 @@ class _Session:
             raise ProtocolError("the board is full")
         self.give_budget()
         color = board.to_move
+        if not self.strategy.forgiving:
+            point = self.strategy.choose(board, color)  # its errors end the brain
+            if is_legal(board, *point, color):
+                board.place(*point, color)
+            self.say(format_point(point))  # even if illegal: the referee judges it
+            return
         try:
             point = self.strategy.choose(board, color)
         except Exception:  # a bug in a strategy must not lose the game on the spot
