@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -103,3 +104,42 @@ def test_two_tournaments_started_at_once_on_one_store_play_every_game_once(
         store.close()
     records = (tmp_path / "out" / "records.jsonl").read_text().splitlines()
     assert len(records) == 6
+
+
+def test_a_lock_left_to_the_last_bots_of_a_dead_run_is_waited_for(tmp_path: Path) -> None:
+    """``kill -9`` of a run as it starts a bot: the bot holds the lock (the run's open
+    file, inherited between fork and exec) a moment after the run is gone. The next run
+    waits for it, instead of blaming a process that no longer exists."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a pid that has ended
+    made = StoreLock(tmp_path / "out")
+    made.acquire()  # makes the folder and the file
+    made.release()
+
+    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import fcntl, os, sys, time
+        fd = os.open({str(tmp_path / "out" / "tournament.lock")!r}, os.O_RDWR)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.pwrite(fd, b"pid {dead.pid} on {socket.gethostname()}, since then\\n", 0)
+        print("held", flush=True)
+        time.sleep(1.5)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "held\n"
+        lock = StoreLock(tmp_path / "out")
+        lock.acquire()  # waits for the child to end
+        assert lock.held and child.poll() is not None
+        lock.release()
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_live_holder_is_not_waited_for(tmp_path: Path) -> None:
+    first = StoreLock(tmp_path / "out")
+    first.acquire()
+    try:
+        with pytest.raises(ConfigError, match="another referee is running"):
+            StoreLock(tmp_path / "out").acquire()
+    finally:
+        first.release()

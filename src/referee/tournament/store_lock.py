@@ -14,6 +14,7 @@ import contextlib
 import datetime as dt
 import fcntl
 import os
+import re
 import socket
 import time
 from pathlib import Path
@@ -49,7 +50,7 @@ class StoreLock:
             raise ConfigError(f"{self.path.parent}: cannot write the output folder: "
                               f"{exc.strerror or exc}; choose another with --out") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _lock(fd)
         except BlockingIOError:
             holder = _read(fd)
             for _ in range(25):  # the holder writes who it is just after it locks
@@ -57,6 +58,9 @@ class StoreLock:
                     break
                 time.sleep(0.02)
                 holder = _read(fd)
+            if _gone(holder) and _lock_soon(fd, DEAD_HOLDER_WAIT):
+                self._taken(fd)
+                return
             os.close(fd)
             raise ConfigError(
                 f"{self.path.parent}: another referee is running this tournament "
@@ -66,6 +70,10 @@ class StoreLock:
             os.close(fd)
             raise ConfigError(f"{self.path}: cannot lock the store: "
                               f"{exc.strerror or exc}") from None
+        self._taken(fd)
+
+    def _taken(self, fd: int) -> None:
+        """The lock is this process's: say who holds it, in the file."""
         self._fd = fd
         stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
         with contextlib.suppress(OSError):  # who holds it: a courtesy for the message
@@ -79,6 +87,43 @@ class StoreLock:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = -1
+
+
+DEAD_HOLDER_WAIT = 10.0
+"""Seconds to wait for a lock whose run has ended (``kill -9``): its last bots, started
+as it died, may hold it a moment longer until they end too."""
+
+
+def _lock(fd: int) -> None:
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _lock_soon(fd: int, seconds: float) -> bool:
+    """Whether the lock is taken within ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        time.sleep(0.05)
+        try:
+            _lock(fd)
+        except BlockingIOError:
+            continue
+        return True
+    return False
+
+
+def _gone(holder: str) -> bool:
+    """Whether the run named in the lock file (``pid N on HOST, since ...``) was on this
+    machine and has ended."""
+    match = re.match(r"pid (\d+) on (\S+),", holder)
+    if match is None or match[2] != socket.gethostname():
+        return False
+    try:
+        os.kill(int(match[1]), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, another user's
+        return False
+    return False
 
 
 def _read(fd: int) -> str:
