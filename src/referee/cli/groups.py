@@ -30,6 +30,7 @@ VERBS: dict[str, str] = {
     "annotate": "Turn game logs into training data.",
     "selfplay": "Play games of built-in bots and write their training data in one go.",
     "bot": "Run a Python policy (as for the game's environment) as a bot program.",
+    "dataset": "Turn games into training data: a row per decision, in Parquet.",
 }
 """Every verb a game may have, with what it does, in the order the help lists them."""
 

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from referee.core.adapter import GameAdapter
 
-__all__ = ["GAMES", "GameEntry", "env_factory", "game_adapters", "game_command",
+__all__ = ["GAMES", "GameEntry", "env_factory", "game_adapters", "game_command", "game_data",
            "game_entry", "top_level_command"]
 
 
@@ -36,13 +36,15 @@ class GameEntry:
     data pipeline whose input already says the game)."""
     env: str | None = None
     """``module:function`` making its PettingZoo AEC environment (``referee.envs``)."""
+    data: str | None = None
+    """``module:object``: its ``GameData``, which replays records for datasets."""
 
 
 GAMES: Final[tuple[GameEntry, ...]] = (
     GameEntry("gomoku", "Gomocup brains (freestyle, exact five, renju, caro, swap2)",
-              "referee.games.gomoku.cli", ("match", "replay", "export", "bot"),
+              "referee.games.gomoku.cli", ("match", "replay", "export", "bot", "dataset"),
               "referee.games.gomoku.adapter:GomokuAdapter",
-              env="referee.games.gomoku.env:make_env"),
+              env="referee.games.gomoku.env:make_env", data="referee.games.gomoku.data:DATA"),
     GameEntry("planowanie", "the ITPW card game, 2 to 4 players",
               "referee.games.planowanie.cli", ("match", "replay", "console"),
               "referee.games.planowanie.adapter:PlanowanieAdapter"),
@@ -56,6 +58,15 @@ GAMES: Final[tuple[GameEntry, ...]] = (
               "referee.games.gohr.cli", ("play", "serve")),
 )
 """Every game, in the order the help lists them."""
+
+
+def game_data(name: str) -> Any:
+    """Game ``name``'s ``GameData`` (imported now); ``KeyError`` if it has none."""
+    entry = game_entry(name)
+    if entry is None or entry.data is None:
+        raise KeyError(name)
+    module, attribute = entry.data.split(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def env_factory(name: str) -> Any:

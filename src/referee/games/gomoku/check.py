@@ -40,7 +40,7 @@ def check_file(path: Path, rule: Rule = Rule.FREESTYLE,
     return record_checker(check_record)(path)
 
 
-def _action(text: str) -> Action:
+def parse_action(text: str) -> Action:
     """A recorded move (``x,y``, several points, ``SWAP``) as the engine's action."""
     text = text.strip()
     if text.upper() == "SWAP":
@@ -52,7 +52,9 @@ def _action(text: str) -> Action:
     return Move(*clean[0]) if len(clean) == 1 else Stones(clean)
 
 
-def _game(record: GameRecord) -> GomokuGame:
+def record_engine(record: GameRecord) -> GomokuGame:
+    """A new engine set as ``record``'s game began (board, rule, opening, colours);
+    ``ValueError`` if its settings do not describe a game."""
     settings = record.settings
     try:
         width = int(settings["width"])
@@ -77,7 +79,7 @@ def check_record(record: GameRecord) -> str:
     ``ValueError`` naming the first move (or the result) the engine disagrees with."""
     if record.game != "gomoku":
         raise ValueError(f"a {record.game} record, not a gomoku one")
-    return replay_record(_game(record), record, _action)
+    return replay_record(record_engine(record), record, parse_action)
 
 
 def check_psq(text: str, rule: Rule = Rule.FREESTYLE,

@@ -9,6 +9,7 @@ import click
 
 from referee.cli import options as opt
 from referee.cli import support
+from referee.cli.data_commands import dataset_command
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.sandbox import SandboxConfig
@@ -204,5 +205,6 @@ def bot_gomoku(policy: str, paths: tuple[Path, ...], renju_judge: str) -> None:
 
 
 COMMANDS: dict[str, click.Command] = {"match": match_gomoku, "replay": replay_gomoku,
-                                      "export": export_gomoku, "bot": bot_gomoku}
+                                      "export": export_gomoku, "bot": bot_gomoku,
+                                      "dataset": dataset_command("gomoku")}
 """Gomoku's commands by verb."""

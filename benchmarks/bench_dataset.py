@@ -1,0 +1,105 @@
+"""``referee dataset``: decisions written per second, and memory that stays flat in the
+number of games.
+
+Makes ``--games`` Gomoku games of random legal moves (15x15 freestyle, through the
+environment), writes them as record files (``game-NNNNN.json``) in a temporary folder,
+then runs ``write_dataset`` on them in a child process, timing it and reading the child's
+peak memory (ru_maxrss). The same again with ten times the games: the issue's target is
+the same peak within 10 %, and at least 50,000 decisions a second for Gomoku.
+
+Run: ``.venv/bin/python benchmarks/bench_dataset.py [--games 1000] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from figures import print_figures
+
+from referee.core.outcome import Outcome
+from referee.core.record import GameRecord, PlayerInfo
+from referee.envs import make
+
+CHILD = """
+import json, resource, sys, time
+from pathlib import Path
+from referee.games.registry import game_data
+from referee.training.dataset import write_dataset
+from referee.training.dataset_sources import dataset_records
+data = game_data("gomoku")
+start = time.perf_counter()
+summary = write_dataset(data, dataset_records([Path(sys.argv[1])], data), Path(sys.argv[2]))
+seconds = time.perf_counter() - start
+print(json.dumps({"rows": summary.rows, "games": summary.games, "seconds": seconds,
+                  "skipped": len(summary.skipped),
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def make_games(folder: Path, count: int, seed: int) -> None:
+    """``count`` random legal Gomoku games as record files in ``folder``."""
+    env = make("gomoku", size=15)
+    rng = np.random.default_rng(seed)
+    for index in range(count):
+        env.reset(seed=seed * 1_000_003 + index)
+        record = GameRecord("gomoku", [PlayerInfo("a"), PlayerInfo("b")],
+                            settings={"width": 15, "height": 15, "rule": "freestyle"},
+                            index=index + 1)
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            action = int(legal[rng.integers(len(legal))])
+            seat = env.possible_agents.index(agent)
+            y, x = divmod(action, 15)
+            record.add_move(seat, f"{x},{y}", 0.0)
+            env.step(action)
+        record.scores = [float(s) for s in env.engine.scores()]
+        record.outcome = Outcome.NORMAL
+        record.write(folder / f"game-{index + 1:05d}.json")
+
+
+def run(source: Path, out: Path) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(source), str(out)],
+                          capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout))
+
+
+def main() -> None:
+    """Measure both sizes and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result: dict[str, object] = {"machine": f"{platform.machine()}, {os.cpu_count()} cores",
+                                 "python": platform.python_version()}
+    with tempfile.TemporaryDirectory() as temp:
+        root = Path(temp)
+        small, large = root / "small", root / "large"
+        small.mkdir()
+        large.mkdir()
+        make_games(small, args.games, 1)
+        make_games(large, args.games * 10, 2)
+        for name, folder in (("small", small), ("large", large)):
+            figures = run(folder, root / f"{name}.ds")
+            result[f"{name} games"] = figures["games"]
+            result[f"{name} decisions"] = figures["rows"]
+            result[f"{name} decisions/s"] = round(figures["rows"] / figures["seconds"])
+            result[f"{name} peak MB"] = round(figures["peak_mb"], 1)
+        result["peak ratio large/small"] = round(
+            float(result["large peak MB"]) / float(result["small peak MB"]), 3)  # type: ignore[arg-type]
+    print_figures(result, args.json)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Gomoku's training data (``referee dataset gomoku``): records and ``.psq`` games replayed
+through the engine and the environment (``env.py``), one row per move.
+
+A ``.psq`` file (Piskvork, Gomocup) has no rule and no result in it: its stones are
+replayed under ``freestyle`` and the result is the engine's (a five, or a full board);
+a game that stops before either is skipped as having no result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from referee.core.decisions import Decision
+from referee.core.outcome import Outcome
+from referee.core.record import GameRecord, PlayerInfo
+from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE
+from referee.games.gomoku.check import parse_action, record_engine
+from referee.games.gomoku.env import GomokuEnvGame
+from referee.games.gomoku.game import Action, GomokuGame, Move
+
+__all__ = ["DATA", "GomokuData", "psq_record"]
+
+_HEAD = re.compile(r"Piskvorky (\d+)x(\d+),")
+_STONE = re.compile(r"\s*(-?\d+),(-?\d+)(?:,(-?\d+))?\s*")
+
+
+class GomokuData:
+    """Gomoku for ``training.dataset``."""
+
+    name = "gomoku"
+
+    def __init__(self) -> None:
+        self._games: dict[tuple[int, int, str, str], GomokuEnvGame] = {}
+
+    def _env_game(self, engine: GomokuGame) -> GomokuEnvGame:
+        board = engine.board
+        key = (board.width, board.height, engine.rule.name, engine.renju_judge.name)
+        game = self._games.get(key)
+        if game is None:
+            game = GomokuEnvGame(board.width, board.height, engine.rule, engine.renju_judge)
+            self._games[key] = game
+        return game
+
+    def layout(self, record: GameRecord) -> tuple[tuple[int, ...], int, float, str]:
+        """The environment's layout for the record's board, and its rule and size."""
+        engine = record_engine(record)
+        game = self._env_game(engine)
+        variant = f"{engine.rule.name.lower()} {game.width}x{game.height}"
+        return game.observation_shape, game.actions, game.observation_high, variant
+
+    def decisions(self, record: GameRecord) -> Iterator[Decision]:
+        """Each move after the opening, as the environment saw it (swap2 choices, which
+        the environment does not have, and a move recorded as illegal end the game's
+        rows); a move the engine finds illegal but the record does not is a
+        ``ValueError``."""
+        engine = record_engine(record)
+        game = self._env_game(engine)
+        for k, move in enumerate(record.moves, start=1):
+            seat = engine.to_play()
+            if seat is None or move.seat != seat:
+                raise ValueError(f"move {k} ({move.move}) is not the seat to play's")
+            action = _move(move.move)
+            if not isinstance(action, Move) or move.info.get("illegal"):
+                return  # swap2's choices, or the move that lost the game: no row
+            mask = game.legal_mask(engine, seat)
+            index = action.y * game.width + action.x
+            if not (0 <= action.x < game.width and 0 <= action.y < game.height
+                    and mask[index]):
+                raise ValueError(f"move {k} ({move.move}) is not legal: "
+                                 f"{engine.illegal_reason(seat, action)}")
+            yield Decision(seat, game.observe_bytes(engine, seat), mask, index)
+            engine.apply(seat, action)
+
+    def foreign_records(self, path: Path) -> Iterator[GameRecord] | None:
+        """The game of a ``.psq`` file (``None`` for other files)."""
+        if path.suffix.lower() != ".psq":
+            return None
+        return iter([psq_record(path.read_text(encoding="utf-8", errors="replace"),
+                                str(path))])
+
+
+def _move(text: str) -> Action:
+    """A recorded move: ``x,y`` parsed at once (the common case), else as the replay
+    check parses it (swap2 stones, ``SWAP``)."""
+    x, comma, y = text.partition(",")
+    if comma and x.isdigit() and y.isdigit():
+        return Move(int(x), int(y))
+    return parse_action(text)
+
+
+def psq_record(text: str, source: str = "psq") -> GameRecord:
+    """A ``.psq`` game as a record (freestyle; the result the engine's); ``ValueError``
+    says what is wrong with it."""
+    lines = text.splitlines()
+    head = _HEAD.match(lines[0]) if lines else None
+    if head is None:
+        raise ValueError("not a .psq file: the first line is not 'Piskvorky WxH, ...'")
+    width, height = int(head[1]), int(head[2])
+    if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
+        raise ValueError(f"the board {width}x{height} is outside {MIN_SIZE}..{MAX_SIZE}")
+    engine = GomokuGame(width, height)
+    record = GameRecord("gomoku", [PlayerInfo("black"), PlayerInfo("white")],
+                        settings={"width": width, "height": height, "rule": "freestyle",
+                                  "source": source})
+    rest = 1
+    for rest, line in enumerate(lines[1:], start=1):
+        stone = _STONE.fullmatch(line)
+        if stone is None:
+            break
+        x, y = int(stone[1]) - 1, int(stone[2]) - 1
+        seat = engine.to_play()
+        if seat is None:
+            raise ValueError(f"line {rest + 1}: a stone after the end of the game")
+        why = engine.illegal_reason(seat, Move(x, y))
+        if why is not None:
+            raise ValueError(f"line {rest + 1}: {why}")
+        engine.apply(seat, Move(x, y))
+        record.add_move(seat, f"{x},{y}", int(stone[3] or 0) / 1000)
+    else:
+        rest = len(lines)
+    names = [line.strip() for line in lines[rest:rest + 2]  # the brains, then a result code
+             if line.strip() and not line.strip().lstrip("-").isdigit()]
+    for seat, name in enumerate(names[:2]):
+        record.players[seat] = PlayerInfo(name)
+    if engine.to_play() is not None:
+        raise ValueError("the game has no result (no five, and the board is not full)")
+    record.scores = [float(s) for s in engine.scores()]
+    record.outcome = Outcome.NORMAL
+    record.reason = engine.end_reason()
+    return record
+
+
+DATA = GomokuData()
+"""Gomoku's dataset maker (the registry's ``data`` entry)."""

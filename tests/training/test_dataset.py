@@ -1,0 +1,126 @@
+"""``referee dataset gomoku``: the decisions of real games (a tournament store, a match
+folder, record files, .psq files) as Parquet rows that give the environment's observation,
+mask and action back; filters; bad sources skipped and counted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+pytest.importorskip("pettingzoo")
+
+import pyarrow.dataset as ds  # noqa: E402
+
+from referee.core.record import GameRecord  # noqa: E402
+from referee.envs import make  # noqa: E402
+from referee.games.gomoku.check import parse_action, record_engine  # noqa: E402
+from referee.games.gomoku.data import psq_record  # noqa: E402
+from referee.games.gomoku.game import Move  # noqa: E402
+from referee.games.gomoku.psq import record_to_psq  # noqa: E402
+
+TOURNAMENT = ('game = "gomoku"\n[schedule]\nrounds = 2\n[settings]\nsize = 9\nrule = "renju"\n'
+              '[[players]]\nname = "a"\nbuiltin = "random"\n'
+              '[[players]]\nname = "b"\nbuiltin = "threat"\n')
+
+
+def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("played")
+    (root / "t.toml").write_text(TOURNAMENT)
+    run = referee("tournament", "t.toml", "--out", "tour", cwd=root)
+    assert run.returncode == 0, run.stderr
+    run = referee("match", "gomoku", "random", "random", "--games", "2", "--size", "9",
+                  "--out", "match", cwd=root)
+    assert run.returncode == 0, run.stderr
+    return root
+
+
+def rows_of(folder: Path) -> Any:
+    return ds.dataset(folder, format="parquet").to_table()
+
+
+def test_every_decision_gives_the_environments_view_back(played: Path,
+                                                         tmp_path: Path) -> None:
+    run = referee("dataset", "gomoku", str(played / "tour"), str(played / "match"),
+                  "-o", str(tmp_path / "ds"), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    table = rows_of(tmp_path / "ds")
+    meta = json.loads(table.schema.metadata[b"referee"])
+    assert meta["game"] == "gomoku" and meta["observation_shape"] == [9, 9, 3]
+    assert set(table.column("variant").to_pylist()) == {"renju 9x9", "freestyle 9x9"}
+    records = {str(path): GameRecord.read(path)
+               for path in sorted((played / "match").glob("game-*.json"))}
+    rows = [r for r in table.to_pylist() if r["game"] in records]
+    assert len(rows) == sum(len(r.moves) for r in records.values())  # a row per move
+    env = make("gomoku", size=9)
+    env.reset(seed=0)
+    for label, record in records.items():  # each row: the env's view before the move
+        engine = record_engine(record)
+        env.engine = engine
+        mine = [r for r in rows if r["game"] == label]
+        assert record.scores is not None
+        for row, move in zip(mine, record.moves, strict=True):
+            seen = env.observe(env.possible_agents[move.seat])
+            observation = np.frombuffer(row["observation"], np.uint8).reshape(9, 9, 3)
+            assert np.array_equal(observation, seen["observation"])
+            assert np.array_equal(np.frombuffer(row["action_mask"], np.uint8),
+                                  seen["action_mask"])
+            action = parse_action(move.move)
+            assert isinstance(action, Move) and row["action"] == action.y * 9 + action.x
+            assert row["seat"] == move.seat and row["result"] == record.scores[move.seat]
+            engine.apply(move.seat, action)
+
+
+def test_filters_keep_the_decisions_asked_for(played: Path, tmp_path: Path) -> None:
+    run = referee("dataset", "gomoku", str(played / "tour"), "-o", str(tmp_path / "ds"),
+                  "--player", "b", "--result", "win", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    rows = rows_of(tmp_path / "ds").to_pylist()
+    assert rows and all(r["player"] == "b" and r["result"] == 1.0 for r in rows)
+    run = referee("dataset", "gomoku", str(played / "tour"), str(played / "match"),
+                  "-o", str(tmp_path / "ds2"), "--variant", "freestyle 9x9",
+                  "--rows-per-shard", "50", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert len(list((tmp_path / "ds2").glob("part-*.parquet"))) > 1
+    assert set(rows_of(tmp_path / "ds2").column("variant").to_pylist()) == {"freestyle 9x9"}
+
+
+def test_psq_files_and_bad_sources(played: Path, tmp_path: Path) -> None:
+    record = GameRecord.read(played / "match" / "game-001.json")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "one.psq").write_text(record_to_psq(record))
+    (tmp_path / "in" / "game-002.json").write_text("{not json")
+    cut = record_to_psq(record).splitlines()[:4]
+    (tmp_path / "in" / "cut.psq").write_text("\n".join(cut) + "\n")
+    run = referee("dataset", "gomoku", str(tmp_path / "in"), "-o", str(tmp_path / "ds"),
+                  cwd=tmp_path)
+    assert run.returncode == 1, run.stderr  # something was skipped: the status says so
+    assert "game-002.json: " in run.stderr
+    assert "cut.psq: the game has no result" in run.stderr
+    assert rows_of(tmp_path / "ds").num_rows == len(record.moves)
+    assert psq_record(record_to_psq(record)).scores == record.scores
+
+
+def test_nothing_is_written_when_the_output_exists_or_a_source_is_missing(
+        played: Path, tmp_path: Path) -> None:
+    (tmp_path / "ds").mkdir()
+    run = referee("dataset", "gomoku", str(played / "match"), "-o", str(tmp_path / "ds"),
+                  cwd=tmp_path)
+    assert run.returncode == 2 and "already exists" in run.stderr
+    run = referee("dataset", "gomoku", str(tmp_path / "nope"), "-o", str(tmp_path / "x"),
+                  cwd=tmp_path)
+    assert run.returncode == 2 and "nope: no such file or folder" in run.stderr
+    assert not (tmp_path / "x").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
