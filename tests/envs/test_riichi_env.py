@@ -185,6 +185,29 @@ def test_riichi_is_declared_then_the_discard_carries_kanachans_riichi_bit() -> N
                         riichi=True) == chosen
 
 
+def test_seats_asked_at_once_answer_in_turn_without_seeing_the_earlier_answers() -> None:
+    env = make("riichi", game="east")
+    found = 0
+    for seed in range(3):
+        for agent, _ in random_game(env, seed):
+            kyoku = env.engine.game.kyoku
+            asked = sorted(kyoku.pending())
+            if kyoku.phase != "respond" or len(asked) < 2:
+                continue
+            assert agent == f"player_{asked[0]}"
+            later = f"player_{asked[1]}"
+            before = env.observe(later)["observation"]
+            mask = env.observe(agent)["action_mask"]
+            claims = [int(n) for n in np.flatnonzero(mask) if n != O_SKIP]
+            env.step(claims[0])  # a claim: the engine keeps it until all have answered
+            assert env.agent_selection == later
+            assert np.array_equal(env.observe(later)["observation"], before)
+            assert env.engine.game.kyoku.pending() == set(asked[1:])
+            found += 1
+            break
+    assert found == 3
+
+
 def sparse_of(observation: np.ndarray[Any, Any]) -> list[int]:
     return [int(i) for i in np.flatnonzero(observation[:NUMERIC])]
 
@@ -301,6 +324,9 @@ def test_an_illegal_action_ends_the_game_with_the_offender_last(
     assert f"{absent} is not in the hand" in env.infos["player_0"]["illegal"]
     scores = final_standings([25000] * 4, 0, 0, preset_rules(room, "east"), last=0)
     assert [f.score for f in scores] == expected
+    split = RiichiRules(first_place_ties="split", final_rounding="none")
+    shared = final_standings([25000] * 4, 0, 0, split, last=0)
+    assert [f.rank for f in shared] == [4, 1, 1, 1]  # the offender shares no tie
     env.reset(seed=0)
     env.step(ACTIONS)  # not a number of the space
     assert "is not a number from 0 to 546" in env.infos["player_0"]["illegal"]
