@@ -144,6 +144,7 @@ def test_the_mask_is_exactly_the_engines_legal_actions(room: str) -> None:
             assert set(np.flatnonzero(mask)) == set(numbers)
             for a, n in zip(legal, numbers, strict=True):
                 assert env.game.action(engine, seat, n) is a
+                assert env.game._decode(engine, seat, n) == a  # as built for a reason
             assert env.game.index(engine, seat, env.game.action(engine, seat, action)) == action
             others = [s for s in range(4) if s != seat]
             assert not any(env.observe(f"player_{s}")["action_mask"].any() for s in others)

@@ -375,15 +375,13 @@ class RiichiEnvGame:
         phase = kyoku.phase
         drawn = kyoku.drawn if (phase == "tsumo" or phase == "reach") \
             and kyoku.actor == seat else None
-        used = 0
+        copies: dict[int, int] = {}  # per name's first slot, the copies seen so far
         for t in kyoku.hands[seat]:
-            if t == drawn:
-                continue
-            slot = _HAND_FIRST[t]
-            while used >> slot & 1:
-                slot += 1
-            used |= 1 << slot
-            hot.append(slot)
+            if t != drawn:
+                slot = _HAND_FIRST[t]
+                n = copies.get(slot, 0)
+                copies[slot] = n + 1
+                hot.append(slot + n)
         if drawn is not None:
             hot.append(DRAWN + _TILE_NUMBER[drawn])
         if phase in _PHASE_CELL:
