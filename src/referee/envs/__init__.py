@@ -21,9 +21,10 @@ GAMES: tuple[str, ...] = tuple(g.name for g in _ALL_GAMES if g.env is not None)
 """The games that have an environment."""
 
 
-def make(game: str, **options: Any) -> Any:
+def make(game: str, /, **options: Any) -> Any:
     """The PettingZoo AEC environment of ``game`` with ``options`` (see docs/envs.md).
-    ``ValueError`` names the games there are for an unknown one."""
+    ``ValueError`` names the games there are for an unknown one. (``game`` is
+    positional only: Riichi's environment takes an option named ``game``, its length.)"""
     if game not in GAMES:
         raise ValueError(f"no environment for {game!r} (there are: {', '.join(GAMES)})")
     try:

@@ -53,7 +53,8 @@ GAMES: Final[tuple[GameEntry, ...]] = (
               "referee.games.mahjong.adapter:MahjongAdapter"),
     GameEntry("riichi", "Riichi mahjong (mjai bots, game logs, training data)",
               "referee.games.riichi.cli", ("match", "replay", "annotate", "selfplay"),
-              "referee.games.riichi.adapter:RiichiAdapter", top_level=("annotate4rl",)),
+              "referee.games.riichi.adapter:RiichiAdapter", top_level=("annotate4rl",),
+              env="referee.games.riichi.env:make_env"),
     GameEntry("gohr", "the Game of Hidden Rules' captive server (pipes, sockets)",
               "referee.games.gohr.cli", ("play", "serve")),
 )

@@ -156,11 +156,16 @@ def ranking(scores: Sequence[int], first_oya: int) -> list[int]:
 
 
 def final_standings(scores: Sequence[int], kyotaku: int, first_oya: int,
-                 rules: RiichiRules) -> list[FinalScore]:
+                    rules: RiichiRules, last: int | None = None) -> list[FinalScore]:
     """Each seat's rank, points and final score at the end of a game left with ``scores``
     and ``kyotaku`` riichi sticks on the table (they go to first place); ``first_oya``
-    the first dealer (seat order from it breaks ties)."""
+    the first dealer (seat order from it breaks ties). ``last``: a seat put in fourth
+    place whatever its points (one that forfeits: the learning environment's illegal
+    action), the others ranked among themselves."""
     order = ranking(scores, first_oya)
+    if last is not None:
+        order.remove(last)
+        order.append(last)
     points = list(scores)
     points[order[0]] += 1000 * kyotaku
     oka = (rules.return_points - rules.start_points) * SEATS / 1000
@@ -171,7 +176,8 @@ def final_standings(scores: Sequence[int], kyotaku: int, first_oya: int,
     while i < SEATS:
         j = i
         if rules.first_place_ties == "split":  # ties on the scores before the sticks
-            while j + 1 < SEATS and scores[order[j + 1]] == scores[order[i]]:
+            while j + 1 < SEATS and scores[order[j + 1]] == scores[order[i]] \
+                    and order[j + 1] != last:
                 j += 1
         share = sum(bonus[i:j + 1]) / (j - i + 1)
         for r in range(i, j + 1):
