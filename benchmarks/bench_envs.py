@@ -27,7 +27,7 @@ from figures import print_figures
 
 from referee.envs import GAMES, make
 
-OPTIONS: dict[str, dict[str, Any]] = {"gomoku": {"size": 15}}
+OPTIONS: dict[str, dict[str, Any]] = {"gomoku": {"size": 15}, "riichi": {"game": "east"}}
 """Options per game (others: their defaults)."""
 
 
@@ -82,7 +82,10 @@ def gomoku_legal(engine: Any, seat: int) -> list[Any]:
     return [Move(x, y) for x, y in engine.board.empty_points()]
 
 
-LEGAL: dict[str, Callable[[Any, int], list[Any]]] = {"gomoku": gomoku_legal}
+LEGAL: dict[str, Callable[[Any, int], list[Any]]] = {
+    "gomoku": gomoku_legal,
+    "riichi": lambda engine, seat: engine.game.legal_actions(seat),  # (the env's wrapper)
+}
 """How a random player on the bare engine lists its legal actions, per game (by default
 the engine's ``legal_actions(seat)``)."""
 

@@ -149,8 +149,7 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
             return
         engine = self._engine()
         seat = self._seat[agent]
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        self._cumulative_rewards[agent] = 0.0  # (the others stay 0 until the game ends)
         if action is None or not 0 <= int(action) < self.game.actions:
             self._forfeit(engine, seat, f"action {action!r} is not a number from 0 to "
                                         f"{self.game.actions - 1}")
@@ -166,11 +165,11 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         following = engine.to_play()
         if following is None:
             self._end(engine.scores())
+            self._accumulate_rewards()
         elif self.max_moves is not None and self.moves >= self.max_moves:
             self.truncations = {a: True for a in self.agents}
-        else:
+        else:  # no reward before the end: nothing to clear or add up
             self.agent_selection = self.possible_agents[following]
-        self._accumulate_rewards()
 
     def _forfeit(self, engine: EngineT, seat: int, problem: str) -> None:
         """An illegal action: the game ends with ``seat``'s forfeit scores."""
