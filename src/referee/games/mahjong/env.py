@@ -118,6 +118,11 @@ class EnvMahjongGame(MahjongGame):
         self.cache_key: tuple[int, int] = (-1, -1)
         self.public = _Public(self.hand)
 
+    def forget(self) -> None:
+        """Drop the cached observations and masks (after changing the state by hand)."""
+        self.cache_key = (-1, -1)
+        self.cache.clear()
+
     def cached(self) -> dict[Any, np.ndarray[Any, Any]]:
         """The cache of this position (emptied when the position changed) with the public
         record caught up."""
