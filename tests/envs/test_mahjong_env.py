@@ -27,13 +27,10 @@ from referee.games.mahjong.env import (
     DRAWN,
     HAND,
     HIDDEN_KONGS,
-    HU,
     INFO,
-    KONG,
     MELDS,
     OFFER,
     PASS,
-    PONG,
     ROUND_WIND,
     SEAT_WIND,
     SOURCE,
@@ -107,6 +104,30 @@ def test_every_kind_of_answer_is_met() -> None:
                 seen.add(f"{name} {number - CHOW}" if name == "Eat" else name)
     assert seen == {"Throw", "Kong", "ConcealedKong", "PromotedKong", "Pong", "Eat 0",
                     "Eat 1", "Eat 2", "Hu", "Pass"}
+
+
+@settings(max_examples=8)
+@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**31 - 1))
+def test_melds_and_discards_are_those_on_the_table(options: dict[str, Any],
+                                                   seed: int) -> None:
+    """The rows followed event by event (as a client follows the wire) are the hand's
+    melds and discards at every position; a promoted kong counts once declared, while the
+    others may still rob its tile (then also the tile on offer)."""
+    game = game_of(options)
+    for engine, _ in positions(game, seed):
+        hand = engine.hand
+        robbing = hand.discard is None and hand.question is not None and \
+            hand.question.ask is Ask.HU and hand.question.seat != hand.turn
+        for seat in range(4):
+            view = game.observe(engine, seat)
+            for r in range(4):
+                other = (seat + r) % 4
+                melds = counts_of(t for m in hand.melds[other] for t in m.tiles
+                                  if r == 0 or m.kind is not MeldKind.CONCEALED_KONG)
+                if robbing and other == hand.turn:
+                    melds[int(np.argmax(view[OFFER]))] += 1
+                assert view[MELDS + r].tolist() == melds
+                assert view[DISCARDS + r].tolist() == counts_of(hand.discards[other])
 
 
 def redeal_hidden(engine: EnvMahjongGame, seat: int, rng: random.Random) -> list[Any]:
@@ -266,7 +287,7 @@ def test_seeds_make_the_same_walls_and_max_moves_truncates() -> None:
         env = make("mahjong", max_moves=5)
         env.reset(seed=seed)
         walls.append(list(env.engine.hand.wall))
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             env.step(None if terminated or truncated
                      else int(np.flatnonzero(observation["action_mask"])[0]))

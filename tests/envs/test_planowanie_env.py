@@ -94,10 +94,9 @@ def hide_differently(engine: EnvPlanowanieGame, seat: int, rng: random.Random
         count = bin(engine.hands[s]).count("1")
         mine, pool = pool[:count], pool[count:]
         other.hands[s] = sum(1 << c for c in mine)
-        other.held[s] = 0.0
-        other.held[s, mine] = 1.0
         if engine.table.phase is Phase.DECLARE and other.said[s] is not None:
             other.said[s] = (other.said[s] or 0) + 1
+    other.rebuild()
     return other
 
 
@@ -117,12 +116,28 @@ def test_a_seat_sees_neither_other_hands_nor_hidden_declarations(
         engine.apply(to_play, rng.choice(engine.legal_actions()))
 
 
+@settings(max_examples=12)
+@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**31 - 1))
+def test_observations_kept_up_to_date_are_those_made_from_scratch(
+        options: dict[str, Any], seed: int) -> None:
+    game = PlanowanieEnvGame(rules_of(options))
+    rng = random.Random(seed)
+    engine = game.new_engine(seed)
+    while True:
+        for seat in range(game.seats):
+            assert np.array_equal(game.observe(engine, seat), game.layout.build(engine, seat))
+        if (seat := engine.to_play()) is None:
+            break
+        engine.apply(seat, rng.choice(engine.legal_actions()))
+    assert engine.table.phase is Phase.OVER
+
+
 def test_the_hiding_test_sees_a_leak() -> None:
     """The check above fails on an observation that shows another seat's cards."""
     game = PlanowanieEnvGame(rules_of(OPTION_SETS[3]))
     engine, _ = random_game(game, 3, 6)  # 13 cards each, two declared (hidden)
     varied = hide_differently(engine, 0, random.Random(1))
-    assert not np.array_equal(varied.held[1], engine.held[1])
+    assert varied.hands[1] != engine.hands[1]
     assert np.array_equal(game.observe(engine, 0), game.observe(varied, 0))
     assert not np.array_equal(game.observe(engine, 1), game.observe(varied, 1))
 
@@ -171,7 +186,7 @@ def test_rewards_are_the_engines_points_of_the_same_game() -> None:
                 env.step(None)
                 continue
             number = int(rng.choice(np.flatnonzero(observation["action_mask"])))
-            actions.append((env.game.action(env.engine, int(agent[-1]), number)))
+            actions.append(env.game.action(env.engine, int(agent[-1]), number))
             env.step(number)
         # the same deals and actions on a bare engine score the same points
         bare = PlanowanieGame(env.game.rules, env.engine.seed)
@@ -230,5 +245,5 @@ def test_render_options_and_registry() -> None:
         make("planowanie", players=4, deals="1 15 0")
     small = make("planowanie", players=4, values="TJQKA", suits="SH")  # 10 cards: 2 deals
     assert small.game.rules.deals == ((1, 0), (2, 1))
-    assert rules_of({"deals": [(1, 0), (2, 1)]}).deals == parse_deals("2 1 0 2 1".split())
+    assert rules_of({"deals": [(1, 0), (2, 1)]}).deals == parse_deals(["2", "1", "0", "2", "1"])
     assert Rules(Deck(), 4).deals == rules_of({}).deals

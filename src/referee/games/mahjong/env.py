@@ -43,7 +43,14 @@ from referee.games.mahjong.engine import SEATS, MahjongHand, Rules
 from referee.games.mahjong.game import MahjongGame
 from referee.games.mahjong.melds import MeldKind
 from referee.games.mahjong.scoring import Stakes, preset
-from referee.games.mahjong.tiles import KIND_TABLE, KINDS, WINDS, short_name, tids_of_kind
+from referee.games.mahjong.tiles import (
+    KIND_TABLE,
+    KINDS,
+    WINDS,
+    counts_of,
+    short_name,
+    tids_of_kind,
+)
 
 __all__ = ["ACTIONS", "CHOW", "HU", "KONG", "PASS", "PONG", "ROWS", "THROW",
            "EnvMahjongGame", "MahjongEnvGame", "make_env"]
@@ -65,18 +72,19 @@ _ASKS = tuple(Ask)
 
 class _Public:
     """What every client is told of one hand, kept up to date from its events (as a
-    client follows the wire): melds and discards per seat (absolute), concealed kongs
-    (the owner's kinds, the others' count)."""
+    client follows the wire): melds and discards per seat, concealed kongs (the owner's
+    kinds, the others' count). The rows of ``melds`` and ``discards`` are seats 0..3
+    twice over, so that rows ``seat .. seat + 3`` are the seats as ``seat`` sees them."""
 
     __slots__ = ("discards", "hand", "hidden", "kongs", "melds", "open", "read")
 
     def __init__(self, hand: MahjongHand) -> None:
         self.hand = hand
         self.read = 0
-        self.melds = np.zeros((SEATS, KINDS), dtype=np.float32)
-        self.discards = np.zeros((SEATS, KINDS), dtype=np.float32)
+        self.melds = np.zeros((2 * SEATS, KINDS), dtype=np.float32)
+        self.discards = np.zeros((2 * SEATS, KINDS), dtype=np.float32)
         self.hidden = np.zeros((SEATS, KINDS), dtype=np.float32)
-        self.kongs = [0] * SEATS
+        self.kongs = [0] * (2 * SEATS)
         self.open: tuple[int, int] | None = None
         """(seat, kind) of the last discard while it may still be taken."""
 
@@ -88,24 +96,33 @@ class _Public:
             kind, seat = event.kind, event.seat
             if kind == "throw":
                 self.open = (seat, table[event.tiles[0]])
-                self.discards[self.open] += 1
+                _add(self.discards, seat, self.open[1], 1)
             elif kind in ("eat", "pong", "gong"):
                 if event.claimed is not None and self.open is not None:
-                    self.discards[self.open] -= 1  # the discard taken
-                row = self.hidden if event.kong == 0 else self.melds
-                for tile in event.tiles:
-                    row[seat, table[tile]] += 1
+                    _add(self.discards, *self.open, -1)  # the discard taken
                 if event.kong == 0:
+                    for tile in event.tiles:
+                        self.hidden[seat, table[tile]] += 1
                     self.kongs[seat] += 1
+                    self.kongs[seat + SEATS] += 1
+                else:
+                    for tile in event.tiles:
+                        _add(self.melds, seat, table[tile], 1)
                 self.open = None
             elif kind == "hu":
                 if self.open is not None and event.claimed is not None and \
                         table[event.claimed] == self.open[1]:
-                    self.discards[self.open] -= 1  # won on it
+                    _add(self.discards, *self.open, -1)  # won on it
                 self.open = None
             elif kind == "draw":
                 self.open = None
         self.read = len(events)
+
+
+def _add(rows: np.ndarray[Any, Any], seat: int, kind: int, count: int) -> None:
+    """Add ``count`` tiles of ``kind`` to ``seat``'s two rows."""
+    rows[seat, kind] += count
+    rows[seat + SEATS, kind] += count
 
 
 class EnvMahjongGame(MahjongGame):
@@ -173,12 +190,10 @@ class MahjongEnvGame:
         hand, public = engine.hand, engine.public
         out = np.zeros((ROWS, KINDS), dtype=np.float32)
         table = KIND_TABLE
-        for tile in hand.hands[seat]:
-            out[HAND, table[tile]] += 1
-        order = [(seat + r) % SEATS for r in range(SEATS)]
-        out[MELDS:MELDS + SEATS] = public.melds[order]
+        out[HAND] = counts_of(hand.hands[seat])
+        out[MELDS:MELDS + SEATS] = public.melds[seat:seat + SEATS]
         out[MELDS] += public.hidden[seat]
-        out[DISCARDS:DISCARDS + SEATS] = public.discards[order]
+        out[DISCARDS:DISCARDS + SEATS] = public.discards[seat:seat + SEATS]
         info = out[INFO]
         offer = _offer(hand)
         if offer is not None:
@@ -192,8 +207,7 @@ class MahjongEnvGame:
                 out[DRAWN, table[hand.drawn]] = 1.0
         info[SEAT_WIND + (seat - hand.dealer) % SEATS] = 1.0
         info[ROUND_WIND + hand.round_wind] = 1.0
-        for r, other in enumerate(order):
-            info[HIDDEN_KONGS + r] = public.kongs[other]
+        info[HIDDEN_KONGS:HIDDEN_KONGS + SEATS] = public.kongs[seat:seat + SEATS]
         info[PROGRESS] = engine.number / engine.rules.hands
         return out
 

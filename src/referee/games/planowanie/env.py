@@ -35,61 +35,163 @@ from referee.games.planowanie.rules import (
 __all__ = ["EnvPlanowanieGame", "PlanowanieEnvGame", "make_env"]
 
 
+@dataclass(frozen=True)
+class Layout:
+    """Where each part of the observation lies (docs/envs.md), for some rules, and how to
+    build a seat's observation from scratch."""
+
+    rules: Rules
+    max_cards: int = field(init=False)
+    """``C``: the most cards a deal gives (declarations are 0..C)."""
+    top_points: float = field(init=False)
+    """The most points a seat can have (every trick and every contract of every deal)."""
+    offsets: dict[str, int] = field(init=False)
+    """The start of each segment, by name, in order."""
+    length: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        rules = self.rules
+        players, size = rules.players, rules.deck.size
+        cards = max(c for c, _ in rules.deals)
+        object.__setattr__(self, "max_cards", cards)
+        object.__setattr__(self, "top_points", float(sum(2 * c for c, _ in rules.deals)))
+        lengths = [("hand", size), ("played", size), ("trick", players * size),
+                   ("declared", players * (cards + 1)), ("tricks", players),
+                   ("points", players), ("leader", players), ("declaring", 1),
+                   ("deal", len(rules.deals)), ("cards", 1)]
+        offsets = {}
+        start = 0
+        for segment, length in lengths:
+            offsets[segment] = start
+            start += length
+        object.__setattr__(self, "offsets", offsets)
+        object.__setattr__(self, "length", start)
+
+    def build(self, engine: EnvPlanowanieGame, seat: int) -> np.ndarray[Any, Any]:
+        """``seat``'s observation made from the engine's state."""
+        rules, table = self.rules, engine.table
+        players, size, at = rules.players, rules.deck.size, self.offsets
+        out = np.zeros(self.length, dtype=np.float32)
+        for other in range(players):
+            relative = (other - seat) % players
+            out[at["tricks"] + relative] = table.tricks[other] / self.max_cards
+            out[at["points"] + relative] = table.points[other] / self.top_points
+        if table.phase is Phase.OVER:
+            return out
+        out[at["hand"]:at["hand"] + size] = _bits(engine.hands[seat], size)
+        on_table = 0
+        for k, card in enumerate(table.trick):
+            on_table |= 1 << card
+            relative = (table.trick_leader + k - seat) % players
+            out[at["trick"] + relative * size + card] = 1.0
+        out[at["played"]:at["played"] + size] = _bits(table.played & ~on_table, size)
+        width = self.max_cards + 1
+        for other in range(players):
+            declared = engine.said[other] if table.phase is Phase.DECLARE else \
+                table.declared[other]
+            if declared is not None and (other == seat or table.phase is Phase.PLAY):
+                out[at["declared"] + (other - seat) % players * width + declared] = 1.0
+        out[at["leader"] + (table.trick_leader - seat) % players] = 1.0
+        out[at["declaring"]] = float(table.phase is Phase.DECLARE)
+        out[at["deal"] + table.deal] = 1.0
+        out[at["cards"]] = table.cards / self.max_cards
+        return out
+
+
 class EnvPlanowanieGame(PlanowanieGame):
-    """The referee's engine, remembering what an environment needs besides: how many
-    actions were applied, each seat's declaration of this deal before they are revealed
-    (a seat knows its own), and the deal's cards as arrays kept up to date move by move
-    (``held``: each seat's hand, ``seen``: the cards of the completed tricks), so that an
-    observation is a few array copies. ``cache`` holds this position's observations and
-    masks."""
+    """The referee's engine, with what an environment keeps besides: each seat's
+    declaration of this deal before they are revealed (a seat knows its own), every
+    seat's observation (``views``, one row per seat) kept up to date move by move, so
+    that observing is a copy, and ``mask``, the legal actions of the seat to play at this
+    position (``None`` until asked)."""
 
-    __slots__ = ("cache", "held", "moves", "said", "seen")
+    __slots__ = ("layout", "mask", "said", "views")
 
-    def __init__(self, rules: Rules, seed: int, deals: list[list[int]] | None = None) -> None:
-        super().__init__(rules, seed, deals)
-        self.moves = 0
-        self.said: list[int | None] = [None] * rules.players
-        self.cache: dict[Any, np.ndarray[Any, Any]] = {}
-        self.held = np.zeros((rules.players, rules.deck.size), dtype=np.float32)
-        self.seen = np.zeros(rules.deck.size, dtype=np.float32)
-        self._new_deal()
+    def __init__(self, layout: Layout, seed: int, deals: list[list[int]] | None = None
+                 ) -> None:
+        super().__init__(layout.rules, seed, deals)
+        self.layout = layout
+        self.said: list[int | None] = [None] * layout.rules.players
+        self.mask: np.ndarray[Any, Any] | None = None
+        self.views = np.zeros((layout.rules.players, layout.length), dtype=np.float32)
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Make every seat's observation again from the state (at each new deal, or after
+        changing the state by hand)."""
+        for seat in range(self.rules.players):
+            self.views[seat] = self.layout.build(self, seat)
+        self.mask = None
 
     def copy(self) -> EnvPlanowanieGame:
-        """An independent copy (with its own arrays and an empty cache)."""
+        """An independent copy (with its own arrays)."""
         other = EnvPlanowanieGame.__new__(EnvPlanowanieGame)
         base = super().copy()
         for name in PlanowanieGame.__slots__:
             setattr(other, name, getattr(base, name))
-        other.moves = self.moves
+        other.layout = self.layout
         other.said = self.said[:]
-        other.cache = {}
-        other.held = self.held.copy()
-        other.seen = self.seen.copy()
+        other.mask = None
+        other.views = self.views.copy()
         return other
 
-    def _new_deal(self) -> None:
-        self.said = [None] * self.rules.players
-        self.seen[:] = 0.0
-        for seat, hand in enumerate(self.hands):
-            self.held[seat] = _bits(hand, self.rules.deck.size)
-
     def apply(self, seat: int, action: Action) -> int | None:
-        """Play a legal action, as the referee's engine does."""
+        """Play a legal action, as the referee's engine does, and bring the observations
+        up to date."""
         table = self.table
         deal = table.deal
+        self.mask = None
         if isinstance(action, Declare):
             self.said[seat] = action.tricks
-        else:
-            self.held[seat, action] = 0.0
+            super().apply(seat, action)
+            if table.phase is Phase.DECLARE:
+                self.views[seat, self.layout.offsets["declared"] + action.tricks] = 1.0
+            else:
+                self._revealed()
+            return None
+        leader = table.trick_leader
         winner = super().apply(seat, action)
-        if table.deal != deal:
-            self._new_deal()
-        elif winner is not None and table.last_trick is not None:
-            for card in table.last_trick[1]:
-                self.seen[card] = 1.0
-        self.moves += 1
-        self.cache.clear()
+        if table.deal != deal or table.phase is Phase.OVER:
+            self.said = [None] * self.rules.players
+            self.rebuild()
+        elif winner is None:
+            self._played(seat, action)
+        else:
+            self._taken(leader, winner)
         return winner
+
+    def _revealed(self) -> None:
+        at, players = self.layout.offsets, self.rules.players
+        width = self.layout.max_cards + 1
+        for viewer in range(players):
+            row = self.views[viewer]
+            for other, declared in enumerate(self.table.declared):
+                row[at["declared"] + (other - viewer) % players * width + (declared or 0)] = 1
+            row[at["declaring"]] = 0.0
+
+    def _played(self, seat: int, card: int) -> None:
+        at, players, size = self.layout.offsets, self.rules.players, self.rules.deck.size
+        views = self.views
+        views[seat, at["hand"] + card] = 0.0
+        for viewer in range(players):
+            views[viewer, at["trick"] + (seat - viewer) % players * size + card] = 1.0
+
+    def _taken(self, leader: int, winner: int) -> None:
+        layout, table = self.layout, self.table
+        at, players = layout.offsets, self.rules.players
+        assert table.last_trick is not None
+        cards = list(table.last_trick[1])
+        seat = (leader + players - 1) % players  # the trick's last card was this seat's
+        views = self.views
+        views[seat, at["hand"] + cards[-1]] = 0.0
+        views[:, at["trick"]:at["declared"]] = 0.0
+        views[:, [at["played"] + c for c in cards]] = 1.0
+        views[:, at["leader"]:at["leader"] + players] = 0.0
+        taken = table.tricks[winner] / layout.max_cards
+        for viewer in range(players):
+            relative = (winner - viewer) % players
+            views[viewer, at["tricks"] + relative] = taken
+            views[viewer, at["leader"] + relative] = 1.0
 
 
 def _bits(mask: int, size: int) -> np.ndarray[Any, Any]:
@@ -100,8 +202,8 @@ def _bits(mask: int, size: int) -> np.ndarray[Any, Any]:
 
 @dataclass
 class PlanowanieEnvGame:
-    """Planowanie for ``EngineEnv``: the rules (players, deck, deals); the layout of the
-    observation is in ``offsets`` (segment name -> start, in the order of docs/envs.md)."""
+    """Planowanie for ``EngineEnv``: the rules (players, deck, deals) and the layout of
+    the observation (``layout.offsets``: segment name -> start, as docs/envs.md)."""
 
     rules: Rules = field(default_factory=Rules)
     name: str = "planowanie"
@@ -109,108 +211,61 @@ class PlanowanieEnvGame:
     actions: int = field(init=False)
     observation_shape: tuple[int, ...] = field(init=False)
     observation_high: float = 1.0
-    max_cards: int = field(init=False)
-    """``C``: the most cards a deal gives (declarations are 0..C)."""
-    offsets: dict[str, int] = field(init=False)
-    """The start of each segment of the observation, by name (docs/envs.md)."""
-    top_points: float = field(init=False)
-    """The most points a seat can have (every trick and every contract of every deal)."""
+    layout: Layout = field(init=False)
 
     def __post_init__(self) -> None:
-        rules = self.rules
-        players, size = rules.players, rules.deck.size
-        self.seats = players
-        self.max_cards = max(cards for cards, _ in rules.deals)
-        self.actions = self.max_cards + 1 + size
-        lengths = [("hand", size), ("played", size), ("trick", players * size),
-                   ("declared", players * (self.max_cards + 1)), ("tricks", players),
-                   ("points", players), ("leader", players), ("declaring", 1),
-                   ("deal", len(rules.deals)), ("cards", 1)]
-        self.offsets = {}
-        start = 0
-        for segment, length in lengths:
-            self.offsets[segment] = start
-            start += length
-        self.observation_shape = (start,)
-        self.top_points = float(sum(2 * cards for cards, _ in rules.deals))
+        self.layout = Layout(self.rules)
+        self._hand = self.layout.offsets["hand"]
+        self._width = len(self.rules.deck.values)
+        self.seats = self.rules.players
+        self.actions = self.layout.max_cards + 1 + self.rules.deck.size
+        self.observation_shape = (self.layout.length,)
+
+    @property
+    def max_cards(self) -> int:
+        """``C``: the most cards a deal gives (declarations are 0..C)."""
+        return self.layout.max_cards
+
+    @property
+    def offsets(self) -> dict[str, int]:
+        """The start of each segment of the observation, by name."""
+        return self.layout.offsets
 
     def new_engine(self, seed: int) -> EnvPlanowanieGame:
         """A new game, every deal's hands dealt from ``seed`` (as the referee deals)."""
-        return EnvPlanowanieGame(self.rules, seed)
+        return EnvPlanowanieGame(self.layout, seed)
 
     def observe(self, engine: EnvPlanowanieGame, seat: int) -> np.ndarray[Any, Any]:
-        """What ``seat`` knows (docs/envs.md): a copy of a cached vector."""
-        key = ("observe", seat)
-        cached = engine.cache.get(key)
-        if cached is None:
-            cached = engine.cache[key] = self._observe(engine, seat)
-        return cached.copy()
-
-    def _observe(self, engine: EnvPlanowanieGame, seat: int) -> np.ndarray[Any, Any]:
-        rules, table = self.rules, engine.table
-        players, size, at = rules.players, rules.deck.size, self.offsets
-        out = np.zeros(self.observation_shape, dtype=np.float32)
-        if table.phase is Phase.OVER:
-            self._public_scores(out, engine, seat)
-            return out
-        out[at["hand"]:at["hand"] + size] = engine.held[seat]
-        out[at["played"]:at["played"] + size] = engine.seen
-        start = at["trick"]
-        for k, card in enumerate(table.trick):
-            relative = (table.trick_leader + k - seat) % players
-            out[start + relative * size + card] = 1.0
-        width = self.max_cards + 1
-        start = at["declared"]
-        if table.phase is Phase.DECLARE:
-            own = engine.said[seat]
-            if own is not None:
-                out[start + own] = 1.0
-        else:
-            for other in range(players):
-                declared = table.declared[other]
-                if declared is not None:
-                    out[start + (other - seat) % players * width + declared] = 1.0
-        self._public_scores(out, engine, seat)
-        out[at["leader"] + (table.trick_leader - seat) % players] = 1.0
-        out[at["declaring"]] = float(table.phase is Phase.DECLARE)
-        out[at["deal"] + table.deal] = 1.0
-        out[at["cards"]] = table.cards / self.max_cards
-        return out
-
-    def _public_scores(self, out: np.ndarray[Any, Any], engine: PlanowanieGame,
-                       seat: int) -> None:
-        table, players, at = engine.table, self.rules.players, self.offsets
-        for other in range(players):
-            relative = (other - seat) % players
-            out[at["tricks"] + relative] = table.tricks[other] / self.max_cards
-            out[at["points"] + relative] = table.points[other] / self.top_points
+        """What ``seat`` knows (docs/envs.md): a copy of its row, kept up to date."""
+        row: np.ndarray[Any, Any] = engine.views[seat].copy()
+        return row
 
     def legal_mask(self, engine: EnvPlanowanieGame, seat: int) -> np.ndarray[Any, Any]:
         """The declarations 0..cards of this deal, or the cards that may be played (the
         suit led when the hand has it); nothing for a seat not to play."""
-        key = ("mask", seat)
-        cached = engine.cache.get(key)
-        if cached is None:
-            cached = engine.cache[key] = self._mask(engine, seat)
-        return cached.copy()
+        if engine.table.to_play() != seat:
+            return np.zeros(self.actions, dtype=np.int8)
+        mask = engine.mask
+        if mask is None:
+            mask = engine.mask = self._mask(engine, seat)
+        return mask.copy()
 
     def _mask(self, engine: EnvPlanowanieGame, seat: int) -> np.ndarray[Any, Any]:
         mask = np.zeros(self.actions, dtype=np.int8)
         table = engine.table
-        if table.to_play() != seat:
-            return mask
         if table.phase is Phase.DECLARE:
             mask[:table.cards + 1] = 1
             return mask
-        first = self.max_cards + 1
-        suit = table.led_suit()
-        deck = self.rules.deck
-        if suit is not None and engine.hands[seat] & deck.suit_mask(suit):
-            width = len(deck.values)
-            low, high = suit * width, (suit + 1) * width
-            mask[first + low:first + high] = engine.held[seat, low:high]
-        else:
-            mask[first:] = engine.held[seat]
+        first, hand, size = self.actions - self.rules.deck.size, self._hand, \
+            self.rules.deck.size
+        row = engine.views[seat]
+        if table.trick:
+            width = self._width
+            low = table.trick[0] // width * width
+            if engine.hands[seat] >> low & ((1 << width) - 1):  # follows suit
+                mask[first + low:first + low + width] = row[hand + low:hand + low + width]
+                return mask
+        mask[first:] = row[hand:hand + size]
         return mask
 
     def action(self, engine: PlanowanieGame, seat: int, index: int) -> Action:
