@@ -239,8 +239,9 @@ def test_render_options_and_registry() -> None:
     env.step(1)
     assert "seat 1: " in env.render() and "declared 1 (hidden)" in env.render()
     assert "planowanie" in GAMES
-    with pytest.raises(ConfigError, match="players must be 2 to 4"):
-        make("planowanie", players=5)
+    for players in (0, 1, 5):
+        with pytest.raises(ConfigError, match=f"players must be 2 to 4, got {players}"):
+            make("planowanie", players=players)
     with pytest.raises(ConfigError, match="need 60, the deck has 52"):
         make("planowanie", players=4, deals="1 15 0")
     small = make("planowanie", players=4, values="TJQKA", suits="SH")  # 10 cards: 2 deals

@@ -19,7 +19,10 @@ from typing import Any
 import numpy as np
 
 from referee.core.aec import EngineEnv
+from referee.core.errors import ConfigError
 from referee.games.planowanie.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     Action,
     Deal,
     Deck,
@@ -212,6 +215,8 @@ class PlanowanieEnvGame:
     observation_shape: tuple[int, ...] = field(init=False)
     observation_high: float = 1.0
     layout: Layout = field(init=False)
+    _hand: int = field(init=False, repr=False)
+    _width: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.layout = Layout(self.rules)
@@ -319,6 +324,8 @@ def make_env(players: int = 4, values: str = "23456789TJQKA", suits: str = "CDHS
     schedule of deals of 1, 2, ... cards, 13 deals or as many as the deck allows],
     ``render_mode`` (``"ansi"``) and ``max_moves``. ``ConfigError`` names a bad option."""
     deck = Deck(values, suits)
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ConfigError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
     if deals is None:
         schedule = tournament_deals(players, max(1, min(13, deck.size // players)))
     elif isinstance(deals, str):
