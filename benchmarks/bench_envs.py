@@ -54,7 +54,7 @@ def rollout(env: Any, seed: int, rng: np.random.Generator) -> tuple[list[int], f
     return actions, spent, steps
 
 
-def replay(env: Any, seed: int, actions: list[int]) -> float:
+def replay(env: Any, name: str, seed: int, actions: list[int]) -> float:
     """The seconds the bare engine takes to play the same game's moves as the referee's
     match loop does (``illegal_reason``, ``apply``, ``to_play``), nothing else."""
     env.reset(seed=seed)
@@ -65,8 +65,7 @@ def replay(env: Any, seed: int, actions: list[int]) -> float:
         move = env.game.action(engine, seat, action)
         decoded.append((seat, move))
         engine.apply(seat, move)
-    env.reset(seed=seed)
-    engine = env.engine
+    engine = bare_engine(env, name, seed)
     start = time.perf_counter()
     for seat, move in decoded:
         assert engine.to_play() == seat
@@ -85,17 +84,45 @@ def gomoku_legal(engine: Any, seat: int) -> list[Any]:
 LEGAL: dict[str, Callable[[Any, int], list[Any]]] = {
     "gomoku": gomoku_legal,
     "riichi": lambda engine, seat: engine.game.legal_actions(seat),  # (the env's wrapper)
+    "planowanie": lambda engine, seat: engine.legal_actions(),
+    "mahjong": lambda engine, seat: engine.hand.legal_actions(),
 }
 """How a random player on the bare engine lists its legal actions, per game (by default
 the engine's ``legal_actions(seat)``)."""
+
+
+def bare_planowanie(env: Any) -> Any:
+    """The referee's Planowanie engine dealt as the environment's game (whose engine keeps
+    every seat's observation up to date as it plays: work of the environment)."""
+    from referee.games.planowanie.rules import PlanowanieGame
+
+    return PlanowanieGame(env.game.rules, env.engine.seed)
+
+
+def bare_mahjong(env: Any) -> Any:
+    """The referee's Mahjong game with the environment's walls."""
+    from referee.games.mahjong.game import MahjongGame
+
+    return MahjongGame(env.engine.seed, env.game.rules)
+
+
+BARE: dict[str, Callable[[Any], Any]] = {"planowanie": bare_planowanie,
+                                         "mahjong": bare_mahjong}
+"""The bare engine of the environment's game just reset, per game where the environment's
+engine does more than the referee's (by default the environment's engine itself)."""
+
+
+def bare_engine(env: Any, name: str, seed: int) -> Any:
+    """The bare engine of game ``seed``, dealt as the environment deals it."""
+    env.reset(seed=seed)
+    return BARE[name](env) if name in BARE else env.engine
 
 
 def bare_game(env: Any, name: str, seed: int, rng: np.random.Generator) -> tuple[float, int]:
     """A random legal game on the bare engine (dealt as the environment deals it): the
     seconds spent listing the legal actions and playing one as the referee does
     (``illegal_reason``, ``apply``, ``to_play``), and the moves."""
-    env.reset(seed=seed)
-    engine = env.engine
+    engine = bare_engine(env, name, seed)
     legal = LEGAL.get(name) or (lambda e, s: e.legal_actions(s))
     spent = 0.0
     moves = 0
@@ -125,7 +152,7 @@ def measure(name: str, games: int) -> dict[str, object]:
         actions, spent, played = rollout(env, index, rng)
         env_seconds += spent
         steps += played
-        moves_seconds += replay(env, index, actions)
+        moves_seconds += replay(env, name, index, actions)
         spent, played = bare_game(env, name, index, rng)
         bare_seconds += spent
         bare_moves += played
