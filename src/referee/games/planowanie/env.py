@@ -154,14 +154,32 @@ class EnvPlanowanieGame(PlanowanieGame):
             return None
         leader = table.trick_leader
         winner = super().apply(seat, action)
-        if table.deal != deal or table.phase is Phase.OVER:
-            self.said = [None] * self.rules.players
+        if table.phase is Phase.OVER:
             self.rebuild()
+        elif table.deal != deal:
+            self._new_deal()
         elif winner is None:
             self._played(seat, action)
         else:
             self._taken(leader, winner)
         return winner
+
+    def _new_deal(self) -> None:
+        """Every view at the start of a deal: what ``Layout.build`` makes then, faster."""
+        layout, table, views = self.layout, self.table, self.views
+        at, players, size = layout.offsets, self.rules.players, self.rules.deck.size
+        self.said = [None] * players
+        views[:] = 0.0
+        for seat, hand in enumerate(self.hands):
+            views[seat, at["hand"]:at["hand"] + size] = _bits(hand, size)
+        points = [p / layout.top_points for p in table.points] * 2
+        for viewer in range(players):
+            views[viewer, at["points"]:at["points"] + players] = \
+                points[viewer:viewer + players]
+            views[viewer, at["leader"] + (table.starter - viewer) % players] = 1.0
+        views[:, at["declaring"]] = 1.0
+        views[:, at["deal"] + table.deal] = 1.0
+        views[:, at["cards"]] = table.cards / layout.max_cards
 
     def _revealed(self) -> None:
         at, players = self.layout.offsets, self.rules.players
@@ -188,7 +206,8 @@ class EnvPlanowanieGame(PlanowanieGame):
         views = self.views
         views[seat, at["hand"] + cards[-1]] = 0.0
         views[:, at["trick"]:at["declared"]] = 0.0
-        views[:, [at["played"] + c for c in cards]] = 1.0
+        for card in cards:
+            views[:, at["played"] + card] = 1.0
         views[:, at["leader"]:at["leader"] + players] = 0.0
         taken = table.tricks[winner] / layout.max_cards
         for viewer in range(players):
