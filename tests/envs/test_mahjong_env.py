@@ -26,6 +26,7 @@ from referee.games.mahjong.env import (
     DISCARDS,
     DRAWN,
     HAND,
+    HANDS_LEFT,
     HIDDEN_KONGS,
     INFO,
     MELDS,
@@ -120,6 +121,9 @@ def test_melds_and_discards_are_those_on_the_table(options: dict[str, Any],
             hand.question.ask is Ask.HU and hand.question.seat != hand.turn
         for seat in range(4):
             view = game.observe(engine, seat)
+            assert np.array_equal(view, np.round(view))  # whole numbers (a byte each)
+            assert view.min() >= 0 and view.max() <= game.observation_high
+            assert view[INFO, HANDS_LEFT] == min(4, game.rules.hands - 1 - engine.number)
             for r in range(4):
                 other = (seat + r) % 4
                 melds = counts_of(t for m in hand.melds[other] for t in m.tiles

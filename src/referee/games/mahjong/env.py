@@ -52,7 +52,9 @@ from referee.games.mahjong.tiles import (
     tids_of_kind,
 )
 
-__all__ = ["ACTIONS", "CHOW", "HU", "KONG", "PASS", "PONG", "ROWS", "THROW",
+__all__ = ["ACTIONS", "ASKED", "CHOW", "DISCARDS", "DRAWN", "HAND", "HANDS_LEFT",
+           "HIDDEN_KONGS", "HU", "INFO", "KONG", "MELDS", "OFFER", "PASS", "PONG",
+           "ROUND_WIND", "ROWS", "SEAT_WIND", "SOURCE", "THROW",
            "EnvMahjongGame", "MahjongEnvGame", "make_env"]
 
 THROW, KONG, PONG, CHOW, HU, PASS = 0, 34, 68, 69, 72, 73
@@ -63,10 +65,10 @@ HAND, MELDS, DISCARDS, OFFER, DRAWN, INFO = 0, 1, 5, 9, 10, 11
 """First row of each part of the observation (MELDS and DISCARDS: four rows, one per
 relative seat)."""
 ROWS = 12
-ASKED, SEAT_WIND, ROUND_WIND, SOURCE, HIDDEN_KONGS, PROGRESS = 0, 5, 9, 13, 17, 21
+ASKED, SEAT_WIND, ROUND_WIND, SOURCE, HIDDEN_KONGS, HANDS_LEFT = 0, 5, 9, 13, 17, 21
 """Columns of the INFO row: the question (5, ``Ask`` order), the seat's wind (4), the
-round wind (4), who offers the tile on offer (4), concealed kongs per seat (4), hands
-played / hands (1)."""
+round wind (4), who offers the tile on offer (4), concealed kongs per seat (4), hands to
+play after this one, at most 4 counted (1)."""
 _ASKS = tuple(Ask)
 
 
@@ -208,7 +210,7 @@ class MahjongEnvGame:
         info[SEAT_WIND + (seat - hand.dealer) % SEATS] = 1.0
         info[ROUND_WIND + hand.round_wind] = 1.0
         info[HIDDEN_KONGS:HIDDEN_KONGS + SEATS] = public.kongs[seat:seat + SEATS]
-        info[PROGRESS] = engine.number / engine.rules.hands
+        info[HANDS_LEFT] = min(4, engine.rules.hands - 1 - engine.number)
         return out
 
     # -- actions -----------------------------------------------------------------------

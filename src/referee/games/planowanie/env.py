@@ -4,10 +4,11 @@
 2 to 4 players and any deck and deal schedule, as ``referee match planowanie`` plays them.
 Action numbers: ``0 .. C`` declare that many tricks (``C``: the most cards a deal of the
 schedule gives), then ``C + 1 + card`` plays a card (card ids as ``rules``: ``suit *
-len(values) + rank``, suit 0 the trumps). The observation is one flat float32 vector in
-[0, 1], seen from the seat (relative seat ``r`` is ``(seat + r) % players``): its hand,
-the cards played, the trick, the declarations revealed (and its own before they are),
-tricks, points, who leads, the phase and the deal. Rewards: each seat's points.
+len(values) + rank``, suit 0 the trumps). The observation is one flat float32 vector of
+whole numbers (0/1 but for tricks, points and cards), seen from the seat (relative seat
+``r`` is ``(seat + r) % players``): its hand, the cards played, the trick, the
+declarations revealed (and its own before they are), tricks, points, who leads, the phase
+and the deal. Rewards: each seat's points.
 """
 
 from __future__ import annotations
@@ -35,7 +36,11 @@ from referee.games.planowanie.rules import (
     tournament_deals,
 )
 
-__all__ = ["EnvPlanowanieGame", "PlanowanieEnvGame", "make_env"]
+__all__ = ["MAX_HIGH", "EnvPlanowanieGame", "Layout", "PlanowanieEnvGame", "make_env"]
+
+MAX_HIGH = 255
+"""Points in an observation are clipped to this (observations are whole numbers that fit
+a byte: the datasets store them so)."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +51,9 @@ class Layout:
     rules: Rules
     max_cards: int = field(init=False)
     """``C``: the most cards a deal gives (declarations are 0..C)."""
-    top_points: float = field(init=False)
-    """The most points a seat can have (every trick and every contract of every deal)."""
+    high: int = field(init=False)
+    """The largest value in an observation: the most points a seat can have (every trick
+    and every contract of every deal), at most 255 (points are clipped to it)."""
     offsets: dict[str, int] = field(init=False)
     """The start of each segment, by name, in order."""
     length: int = field(init=False)
@@ -57,7 +63,7 @@ class Layout:
         players, size = rules.players, rules.deck.size
         cards = max(c for c, _ in rules.deals)
         object.__setattr__(self, "max_cards", cards)
-        object.__setattr__(self, "top_points", float(sum(2 * c for c, _ in rules.deals)))
+        object.__setattr__(self, "high", min(MAX_HIGH, sum(2 * c for c, _ in rules.deals)))
         lengths = [("hand", size), ("played", size), ("trick", players * size),
                    ("declared", players * (cards + 1)), ("tricks", players),
                    ("points", players), ("leader", players), ("declaring", 1),
@@ -77,8 +83,8 @@ class Layout:
         out = np.zeros(self.length, dtype=np.float32)
         for other in range(players):
             relative = (other - seat) % players
-            out[at["tricks"] + relative] = table.tricks[other] / self.max_cards
-            out[at["points"] + relative] = table.points[other] / self.top_points
+            out[at["tricks"] + relative] = table.tricks[other]
+            out[at["points"] + relative] = min(table.points[other], self.high)
         if table.phase is Phase.OVER:
             return out
         out[at["hand"]:at["hand"] + size] = _bits(engine.hands[seat], size)
@@ -97,7 +103,7 @@ class Layout:
         out[at["leader"] + (table.trick_leader - seat) % players] = 1.0
         out[at["declaring"]] = float(table.phase is Phase.DECLARE)
         out[at["deal"] + table.deal] = 1.0
-        out[at["cards"]] = table.cards / self.max_cards
+        out[at["cards"]] = table.cards
         return out
 
 
@@ -172,14 +178,14 @@ class EnvPlanowanieGame(PlanowanieGame):
         views[:] = 0.0
         for seat, hand in enumerate(self.hands):
             views[seat, at["hand"]:at["hand"] + size] = _bits(hand, size)
-        points = [p / layout.top_points for p in table.points] * 2
+        points = [min(p, layout.high) for p in table.points] * 2
         for viewer in range(players):
             views[viewer, at["points"]:at["points"] + players] = \
                 points[viewer:viewer + players]
             views[viewer, at["leader"] + (table.starter - viewer) % players] = 1.0
         views[:, at["declaring"]] = 1.0
         views[:, at["deal"] + table.deal] = 1.0
-        views[:, at["cards"]] = table.cards / layout.max_cards
+        views[:, at["cards"]] = table.cards
 
     def _revealed(self) -> None:
         at, players = self.layout.offsets, self.rules.players
@@ -209,7 +215,7 @@ class EnvPlanowanieGame(PlanowanieGame):
         for card in cards:
             views[:, at["played"] + card] = 1.0
         views[:, at["leader"]:at["leader"] + players] = 0.0
-        taken = table.tricks[winner] / layout.max_cards
+        taken = table.tricks[winner]
         for viewer in range(players):
             relative = (winner - viewer) % players
             views[viewer, at["tricks"] + relative] = taken
@@ -232,7 +238,7 @@ class PlanowanieEnvGame:
     seats: int = field(init=False)
     actions: int = field(init=False)
     observation_shape: tuple[int, ...] = field(init=False)
-    observation_high: float = 1.0
+    observation_high: float = field(init=False)
     layout: Layout = field(init=False)
     _hand: int = field(init=False, repr=False)
     _width: int = field(init=False, repr=False)
@@ -244,6 +250,7 @@ class PlanowanieEnvGame:
         self.seats = self.rules.players
         self.actions = self.layout.max_cards + 1 + self.rules.deck.size
         self.observation_shape = (self.layout.length,)
+        self.observation_high = float(self.layout.high)
 
     @property
     def max_cards(self) -> int:
