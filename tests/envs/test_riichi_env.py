@@ -240,7 +240,8 @@ def test_features_and_numbers_are_kanachans_at_the_annotators_points() -> None:
     for (sparse, numeric, numbers), (k_sparse, k_numeric, k_numbers) in zip(
             mine, theirs, strict=True):
         assert sparse == k_sparse
-        assert numeric == pytest.approx([*k_numeric[:2], *(v / 10000 for v in k_numeric[2:])])
+        assert numeric == [*k_numeric[:2], *(n for v in k_numeric[2:]
+                                             for n in (v // 1000, v % 1000 // 100))]
         riichi_bit = {n for n in k_numbers if n < O_ANKAN and n % 2}
         assert numbers - {RIICHI} == k_numbers - riichi_bit
         assert (RIICHI in numbers) == bool(riichi_bit)

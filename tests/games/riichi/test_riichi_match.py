@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.core.players import PlayerSpec, builtin_command
+from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.match import (
     BUILTIN_PLAYERS,
     POLICIES,
@@ -69,7 +70,7 @@ def test_bots_never_see_another_seats_draws(tmp_path: Path) -> None:
     record = play_riichi(players, RiichiMatchSettings(EAST, seed=2), tmp_path)
     assert record.notes == []
     seen = received(tmp_path, 1, "faulty-ok")
-    assert seen[0] == {"type": "start_game", "names": [p.name for p in players], "id": 1}
+    assert seen[0] == {**start_game_event([p.name for p in players], EAST), "id": 1}
     events = [e for e in seen if isinstance(e, dict)]
     draws = [e for e in events if e["type"] == "tsumo"]
     assert {e["pai"] for e in draws if e["actor"] != 1} == {"?"}

@@ -30,6 +30,7 @@ from referee.core.process import BotProcess
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
 from referee.core.sandbox import SandboxConfig, plan_sandbox
+from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.match import (
     BUILTIN_PLAYERS,
     CLIP,
@@ -51,10 +52,10 @@ from referee.games.riichi.rules import (
     RiichiRules,
     action_from_mjai,
 )
-from referee.games.riichi.rulesets import PRESETS, preset_rules
+from referee.games.riichi.rulesets import PRESETS, preset_rules, rules_from_dict
 
-__all__ = ["ROOMS", "RiichiAdapter", "RiichiSettings", "RiichiTable", "riichi_replay",
-           "room_rules"]
+__all__ = ["ROOMS", "RiichiAdapter", "RiichiSettings", "RiichiTable", "record_rules",
+           "riichi_replay", "room_rules"]
 
 ROOMS = PRESETS
 """The rule sets a tournament may choose, by name (:mod:`referee.games.riichi.rulesets`)."""
@@ -71,6 +72,17 @@ def room_rules(room: str, game: str) -> RiichiRules:
     ``mjai_app``) for an ``east`` or ``south`` game; ``ValueError`` (a
     :class:`~referee.games.riichi.rulesets.RulesError`) for an unknown room or length."""
     return preset_rules(room, game)
+
+
+def record_rules(record: GameRecord) -> RiichiRules:
+    """The rules a Riichi record was played under: those it records (``rules``, written
+    since the records carry them), else its room's (Tenhou's when it names none) for its
+    game length; ``ValueError`` for rules that cannot be read."""
+    recorded = record.settings.get("rules")
+    if recorded is not None:
+        return rules_from_dict(recorded, "riichi record")
+    return room_rules(str(record.settings.get("room", "tenhou")),
+                      str(record.settings.get("game_length", "south")))
 
 
 class RiichiTable(BaseModel):
@@ -146,7 +158,7 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
         match = settings.match
         game = RiichiGame(match.rules, seed=CHECK_SEED)
         names = [player.name, "seat-2", "seat-3", "seat-4"]
-        *greetings, draw = [{"type": "start_game", "names": names}, *game.events]
+        *greetings, draw = [start_game_event(names, match.rules), *game.events]
         with trial_process(seated(player, 0), work_dir, "play a hand",
                            plan_sandbox(match.sandbox)) as process:
             wait = match.startup_time
@@ -289,7 +301,7 @@ def riichi_replay(record: GameRecord) -> ReplayView:
     defaults that replaced faulty ones), in the order the referee took them, a claim that
     lost to another one included. A move that is not legal while seats are answering a
     discard or a kan means they all passed: the replay passes for them and tries the move
-    again. Records of ``referee match riichi`` carry no room: Tenhou's rules.
+    again. The rules are those the record carries (:func:`record_rules`).
     ``ValueError`` if the record is not a Riichi game or its moves do not fit the game of
     its seed.
     """
@@ -298,8 +310,7 @@ def riichi_replay(record: GameRecord) -> ReplayView:
     seed = record.seed
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"riichi record: bad seed {seed!r}")
-    rules = room_rules(str(record.settings.get("room", "tenhou")),
-                       str(record.settings.get("game_length", "south")))
+    rules = record_rules(record)
     names = [p.name for p in record.players]
     if len(names) != 4:
         raise ValueError(f"riichi record: {len(names)} players, not 4")

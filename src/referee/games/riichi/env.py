@@ -14,8 +14,9 @@ nine terminals, pass, chi, pon, open kan, ron) and 546, the riichi declaration. 
 kanachan folds riichi into the declaration discard (one option with the riichi bit), the
 engine and mjai take two decisions: 546, then the discard, numbered with the riichi bit.
 
-The observation starts with kanachan's sparse features (multi-hot) and numeric features,
-then each seat's river and calls (from kanachan's progression codes), its riichi and
+The observation starts with kanachan's sparse features (multi-hot) and numeric features
+(the scores as thousands and hundreds: every cell is a whole number 0..255, a byte), then
+each seat's river and calls (from kanachan's progression codes), its riichi and
 whether it deals, and what is being decided. Rewards: the final scores as a match
 records them (uma and oka included, in thousands of points).
 """
@@ -85,8 +86,9 @@ RIICHI: Final = OPTION_VALUE
 ACTIONS: Final = RIICHI + 1
 
 NUMERIC: Final = SPARSE_PADDING
-"""Offset of the numeric features: honba, sticks, the four scores (own first)."""
-TABLE: Final = NUMERIC + 6
+"""Offset of the numeric features: honba, sticks, then the four scores (own first), each
+as two cells: its thousands and its hundreds."""
+TABLE: Final = NUMERIC + 2 + 2 * SEATS
 """Offset of the four seat blocks (own seat, right, across, left)."""
 RIVER_SLOTS: Final = 24
 SLOT: Final = 40
@@ -104,8 +106,11 @@ CONTEXT: Final = TABLE + SEATS * BLOCK
 """Offset of the decision: phase (5), the tile answered (37), its player (3)."""
 PHASES: Final = ("tsumo", "reach", "call", "respond", "chankan")
 OBSERVATION_SIZE: Final = CONTEXT + len(PHASES) + 37 + 3
-HIGH: Final = 30.0
-"""The largest value a cell takes (numeric features are clipped to it)."""
+HIGH: Final = 255.0
+"""The largest value a cell takes: every cell is a whole number from 0 to 255 (a byte, as
+datasets store it); honba, sticks and thousands of points are clipped to it."""
+MAX_SCORE: Final = 255_900
+"""Scores are clipped to 0..255,900 points (255 thousands and 9 hundreds)."""
 
 _TILE_NUMBER: Final = tuple(encode_tile(mjai_name(t)) for t in range(TILES))
 _HAND_FIRST: Final = tuple(encode_hand([mjai_name(t)])[0] for t in range(TILES))
@@ -134,9 +139,11 @@ def _pon(consumed: tuple[str, ...], pai: str) -> int:
     return pon_code(consumed, pai)
 
 
-def _points(score: int) -> float:
-    """A score as the numeric features give it: tens of thousands, 0 to ``HIGH``."""
-    return min(max(score / 10000, 0.0), HIGH)
+def _points(score: int) -> tuple[int, int]:
+    """A score as the numeric features give it: its thousands and its hundreds (scores
+    are multiples of 100), clipped to 0..255,900 points."""
+    clipped = min(max(score, 0), MAX_SCORE)
+    return clipped // 1000, clipped % 1000 // 100
 
 
 def _rel(seat: int, other: int) -> int:
@@ -186,7 +193,8 @@ class _Table:
         head = np.zeros(TABLE, dtype=np.float32)
         head[hot] = 1
         head[NUMERIC:] = [min(kyoku.honba, HIGH), min(kyoku.kyotaku, HIGH),
-                          *(_points(scores[(seat + i) % SEATS]) for i in range(SEATS))]
+                          *(n for i in range(SEATS)
+                            for n in _points(scores[(seat + i) % SEATS]))]
         self._heads[key] = head
         return head
 

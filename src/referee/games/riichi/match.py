@@ -3,9 +3,11 @@
 Each bot is one process for the whole game; ``{seat}`` in its command line becomes the
 seat it plays, 0-3 (:func:`seated`), as mjai.app bots take it as their first argument.
 The referee sends it every event of the game as mjai JSON, masked for its seat (other
-seats' draws and starting hands are ``"?"``), starting with ``start_game`` (the names and
-its ``id``). It answers every line with one JSON line: its action when the event asks it a
-decision, ``{"type": "none"}`` otherwise. A bot in *batched* mode (mjai.app style) gets a
+seats' draws and starting hands are ``"?"``), starting with ``start_game``: the names,
+its ``id`` and the rules played, as the log's ``start_game`` records them
+(``kyoku_first``, ``aka_flag``, ``rules``), so that a bot knows the game it plays. It
+answers every line with one JSON line: its action when the event asks it a decision,
+``{"type": "none"}`` otherwise. A bot in *batched* mode (mjai.app style) gets a
 JSON array of all events since its last answer, only when it has a decision (and at the
 end of the game), and answers once.
 
@@ -51,6 +53,7 @@ from referee.games.riichi.rules import (
     action_from_mjai,
     action_to_mjai,
 )
+from referee.games.riichi.rulesets import rules_to_dict
 
 log = logging.getLogger(__name__)
 
@@ -368,7 +371,7 @@ class _Referee:
     def play(self, names: Sequence[str]) -> None:
         game = self.game
         told = 0
-        opening: list[dict[str, Any]] = [{"type": "start_game", "names": list(names)}]
+        opening: list[dict[str, Any]] = [start_game_event(names, game.rules)]
         while True:
             chunk = game.events[told:]
             told = len(game.events)
@@ -416,6 +419,7 @@ def new_record(players: Sequence[PlayerSpec], settings: RiichiMatchSettings) -> 
     rules = settings.rules
     return GameRecord("riichi", [PlayerInfo(p.name, p.command) for p in players],
                       settings={"game_length": rules.game_length,
+                                "rules": rules_to_dict(rules),
                                 "decision_time": settings.decision_time,
                                 "batched": list(settings.batched),
                                 "max_failures": settings.max_failures},
