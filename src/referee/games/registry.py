@@ -54,9 +54,10 @@ GAMES: Final[tuple[GameEntry, ...]] = (
               "referee.games.mahjong.adapter:MahjongAdapter",
               env="referee.games.mahjong.env:make_env"),
     GameEntry("riichi", "Riichi mahjong (mjai bots, game logs, training data)",
-              "referee.games.riichi.cli", ("match", "replay", "annotate", "selfplay"),
+              "referee.games.riichi.cli",
+              ("match", "replay", "annotate", "selfplay", "bot", "dataset"),
               "referee.games.riichi.adapter:RiichiAdapter", top_level=("annotate4rl",),
-              env="referee.games.riichi.env:make_env"),
+              env="referee.games.riichi.env:make_env", data="referee.games.riichi.data:DATA"),
     GameEntry("gohr", "the Game of Hidden Rules' captive server (pipes, sockets)",
               "referee.games.gohr.cli", ("play", "serve")),
 )

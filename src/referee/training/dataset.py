@@ -82,7 +82,10 @@ class DatasetSummary:
 
 
 BATCH_ROWS = 16_384
-"""Rows buffered before they go out as a Parquet row group."""
+"""Rows buffered before they go out as a Parquet row group..."""
+BATCH_BYTES = 16 << 20
+"""... or fewer, when their observations and masks would pass this many bytes (Riichi's
+rows are 6.5 KB each: a row group of 2,562)."""
 
 
 class _ShardWriter:
@@ -112,8 +115,15 @@ class _ShardWriter:
         columns["action"].append(decision.action)
         columns["result"].append(result)
         columns["variant"].append(variant)
-        if len(columns["game"]) >= BATCH_ROWS:
+        if len(columns["game"]) >= self._batch_rows():
             self.flush()
+
+    def _batch_rows(self) -> int:
+        """Rows a batch holds (:data:`BATCH_ROWS`, fewer for large rows)."""
+        if self.layout is None:
+            return BATCH_ROWS
+        shape, actions, _, _ = self.layout
+        return max(1, min(BATCH_ROWS, BATCH_BYTES // (int(np.prod(shape)) + actions)))
 
     def flush(self) -> None:
         import pyarrow as pa

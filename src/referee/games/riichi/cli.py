@@ -1,6 +1,8 @@
 """Riichi's commands: ``referee match riichi`` (mjai bots), ``referee replay riichi`` (any
 log), ``referee annotate riichi``, ``referee selfplay riichi`` and ``referee annotate4rl``
-(kanachan's training data); ``COMMANDS``, found through ``games/registry.py``."""
+(kanachan's training data), ``referee bot riichi`` (a Python policy as an mjai bot) and
+``referee dataset riichi`` (the environment's decisions as Parquet); ``COMMANDS``, found
+through ``games/registry.py``."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import click
 
 from referee.cli import options as opt
 from referee.cli import support
+from referee.cli.data_commands import dataset_command
 from referee.core.sandbox import SandboxConfig
 
 if TYPE_CHECKING:
@@ -335,9 +338,47 @@ def annotate4rl_riichi(inputs: tuple[Path, ...], output: Path, filter_by_room: s
                f"into {output}{left_out}", err=True)
 
 
+@click.command("riichi")
+@opt.policy_options
+@click.option("--room", type=click.Choice(["tenhou", "mahjong_soul", "mjai_app"]),
+              default="tenhou", show_default=True,
+              help="The rules when start_game does not tell them (the referee's does).")
+@click.option("--game", "game_length", type=click.Choice(["east", "south"]),
+              default="south", show_default=True,
+              help="The game length when start_game does not tell it.")
+def bot_riichi(policy: str, paths: tuple[Path, ...], room: str, game_length: str) -> None:
+    """Run a Python policy as an mjai bot on standard input and output.
+
+    The policy is called with what the Riichi environment observes
+    (referee.envs.make("riichi"): a dict of "observation" and "action_mask") whenever the
+    seat has a decision, and returns an action number (0..546). Put it in a match as any
+    bot:
+
+      referee match riichi "referee bot riichi --policy my_agent:policy --path $PWD" \
+        tsumogiri greedy greedy
+    """
+    from referee.core.policy import PolicyError, load_policy
+    from referee.games.riichi.policy_bot import run
+    from referee.games.riichi.rulesets import preset_rules
+
+    try:
+        chosen = load_policy(policy, [str(p) for p in paths])
+        rules = preset_rules(room, game_length)
+    except PolicyError as exc:
+        support.fail(exc)
+    try:
+        code = run(chosen, rules)
+    except PolicyError as exc:  # the policy's fault during a game: one line, exit 1
+        click.echo(f"referee bot riichi: {exc}", err=True)
+        raise SystemExit(1) from None
+    raise SystemExit(code)
+
+
 COMMANDS: dict[str, click.Command] = {"match": match_riichi, "replay": replay_riichi,
                                       "annotate": annotate_riichi,
                                       "selfplay": selfplay_riichi,
-                                      "annotate4rl": annotate4rl_riichi}
+                                      "annotate4rl": annotate4rl_riichi,
+                                      "bot": bot_riichi,
+                                      "dataset": dataset_command("riichi")}
 """Riichi's commands by verb (``annotate4rl``: ``referee annotate4rl``, a step of the
 training pipeline with no game to name, see the registry's ``top_level``)."""

@@ -414,22 +414,38 @@ class RiichiEnvGame:
         cache = engine.cache
         if cache is not None and cache[0] == engine.moves and cache[1] == seat:
             return cache[2], cache[3]
-        cells = bytearray(ACTIONS)
-        by_number: dict[int, Action] = {}
         if engine.to_play() == seat:
-            kyoku = engine.game.kyoku
-            riichi = kyoku is not None and kyoku.phase == "reach"
-            for action in engine.game.legal_actions(seat):
-                number = _SHARED.get(id(action))
-                if number is None:
-                    number = self.index(engine, seat, action)
-                elif riichi and number < O_ANKAN:
-                    number += 1
-                by_number[number] = action
-                cells[number] = 1
-        mask = np.frombuffer(cells, dtype=np.int8)
+            mask, by_number = self._numbered(engine, seat)
+        else:
+            mask, by_number = np.zeros(ACTIONS, dtype=np.int8), {}
         engine.cache = (engine.moves, seat, mask, by_number)
         return mask, by_number
+
+    def _numbered(self, engine: RiichiEnvEngine,
+                  seat: int) -> tuple[np.ndarray[Any, Any], dict[int, Action]]:
+        """The mask of the engine's legal actions of ``seat``, and the actions by number."""
+        cells = bytearray(ACTIONS)
+        by_number: dict[int, Action] = {}
+        kyoku = engine.game.kyoku
+        riichi = kyoku is not None and kyoku.phase == "reach"
+        for action in engine.game.legal_actions(seat):
+            number = _SHARED.get(id(action))
+            if number is None:
+                number = self.index(engine, seat, action)
+            elif riichi and number < O_ANKAN:
+                number += 1
+            by_number[number] = action
+            cells[number] = 1
+        return np.frombuffer(cells, dtype=np.int8), by_number
+
+    def asked_mask(self, engine: RiichiEnvEngine, seat: int) -> np.ndarray[Any, Any]:
+        """The mask ``seat`` gets when the environment asks it, now: its legal actions
+        whether or not it is the seat to decide first (of several seats answering a
+        discard, each is asked in turn and its options do not change meanwhile). For a
+        replay that takes the answers in another order than the environment's."""
+        if engine.to_play() == seat:
+            return self._legal(engine, seat)[0]
+        return self._numbered(engine, seat)[0]
 
     def action(self, engine: RiichiEnvEngine, seat: int, index: int) -> Action:
         """The engine's action numbered ``index`` (its own legal action when legal)."""
@@ -437,6 +453,10 @@ class RiichiEnvGame:
         if legal is not None:
             return legal
         return self._decode(engine, seat, index)
+
+    def legal_action(self, engine: RiichiEnvEngine, seat: int, index: int) -> Action | None:
+        """The engine's own legal action numbered ``index``, None if it is not legal."""
+        return self._legal(engine, seat)[1].get(index)
 
     def _decode(self, engine: RiichiEnvEngine, seat: int, index: int) -> Action:
         """The action a number stands for when it is not legal now (for the reason)."""

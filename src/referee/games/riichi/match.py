@@ -17,7 +17,9 @@ action where nothing was asked (``unasked``) or no answer within ``decision_time
 legal discard after a riichi declaration or a call; ``none`` to a claim question) and the
 record gets a note with the hand and the raw line. After ``max_failures`` failures, or at
 once when the program crashes, the bot *forfeits*: it is stopped and the safe default
-plays its seat to the end (the record says when). Nothing else stops a game.
+plays its seat to the end (the record says when: its ``forfeits`` give the number of
+moves recorded by then). Nothing else stops a game. A move the safe default played is
+recorded with ``"default": true`` in its ``info``.
 
 The whole game (unmasked) is written as a gzipped mjai log next to the JSON record; its
 ``start_game`` records the rules played (:func:`~referee.games.riichi.logrules.
@@ -271,7 +273,8 @@ class _Referee:
                              f"{_label(self.game)} ({why}): the safe default plays the seat "
                              "to the end of the game")
         self.record.settings.setdefault("forfeits", []).append(
-            {"seat": seat, "hand": _label(self.game), "reason": why})
+            {"seat": seat, "hand": _label(self.game), "reason": why,
+             "moves": len(self.record.moves)})
         if state.process is not None:
             state.process.stop(0.2)
 
@@ -357,15 +360,17 @@ class _Referee:
                 self.check_none(s.seat, line)
         return answers
 
-    def action(self, seat: int, line: str | None, legal: Sequence[Action]) -> Action:
-        """The bot's answer if it is legal, else the safe default (a failure counted)."""
+    def action(self, seat: int, line: str | None,
+               legal: Sequence[Action]) -> tuple[Action, bool]:
+        """The bot's answer if it is legal, else the safe default (a failure counted);
+        and whether it is the default."""
         if line is None:
-            return safe_default(legal)
+            return safe_default(legal), True
         try:
-            return read_answer(self.game, seat, line)
+            return read_answer(self.game, seat, line), False
         except AnswerError as exc:
             self.failure(seat, exc.kind, exc.reason, line)
-            return safe_default(legal)
+            return safe_default(legal), True
 
     # ---------------------------------------------------------------- the game
     def play(self, names: Sequence[str]) -> None:
@@ -386,14 +391,18 @@ class _Referee:
                 legal = game.legal_actions(seat)
                 state = self.seats[seat]
                 cpu: float | None = None
+                default = True
                 if seat in answers and not state.forfeited:
                     line, seconds, cpu = answers[seat]
-                    action = self.action(seat, line, legal)
+                    action, default = self.action(seat, line, legal)
                     self.end_turn(seat)
                 else:
                     action, seconds = safe_default(legal), 0.0
                 if action.type != "none":
-                    info = {} if cpu is None else {"cpu_ms": round(cpu * 1000, 1)}
+                    info: dict[str, Any] = {} if cpu is None else {
+                        "cpu_ms": round(cpu * 1000, 1)}
+                    if default:
+                        info["default"] = True
                     self.record.add_move(seat, json.dumps(action_to_mjai(action)), seconds,
                                          **info)
                 game.apply(seat, action)

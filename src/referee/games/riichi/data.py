@@ -1,0 +1,304 @@
+"""Riichi's training data (``referee dataset riichi``): games replayed through the engine
+and the environment (``env.py``), one row per decision the environment asks for.
+
+A decision is what the environment asks a seat: its own turn (discard, riichi, kans,
+tsumo, nine terminals), the discard after a call, and an answer to a discard or a kan
+(ron, calls or pass) for each seat with such an option, lowest seat first. Its row holds
+the seat's observation (every cell a whole number 0..255: one byte each), the mask of
+its legal actions and the number of the action it took.
+
+Sources:
+
+- The referee's own records (``game-NNN.json`` of ``referee match riichi``, a tournament
+  store's games): the walls come from the seed and every answer from the record, which
+  holds each bot's answers, a claim that lost to another one included; a seat that did
+  not answer passed. Moves the safe default played (a bot's failure, a forfeited seat:
+  ``"default": true``) are the referee's, not the player's: no row; nor any decision of a
+  seat from its forfeit on. The replay's results must be the record's.
+- Logs (:func:`~referee.games.riichi.replay.load_log`: mjai logs, Tenhou mjlog XML and
+  Tenhou JSON, plain or gzip), replayed as ``referee replay riichi`` replays them, with
+  the rules they record (else Tenhou's, the length guessed). A log shows the claims that
+  stood, not those they outranked, so an answer the log cannot tell (a seat that could
+  chi when another seat's pon or ron stood, a seat that could pon when a ron stood) has no
+  row; every other seat asked passed. The result is the engine's final scores: a log
+  that does not end its game is skipped. A log beside its record (``game-NNN.mjson.gz``
+  next to ``game-NNN.json``) or inside a tournament's folder is read through the record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from referee.core.decisions import Decision
+from referee.core.outcome import Outcome
+from referee.core.record import GameRecord, PlayerInfo
+from referee.games.riichi.actions import NONE_ACTIONS, Action, action_from_mjai
+from referee.games.riichi.adapter import record_rules
+from referee.games.riichi.env import ACTIONS, HIGH, OBSERVATION_SIZE, RiichiEnvEngine, RiichiEnvGame
+from referee.games.riichi.game import RiichiGame
+from referee.games.riichi.rulesets import PRESETS
+from referee.games.riichi.settings import RiichiRules
+
+__all__ = ["DATA", "LogGame", "RiichiData", "variant"]
+
+_QUESTIONS: Final = frozenset({"respond", "chankan"})
+_LOG_NAMES: Final = (".mjson", ".mjlog", ".xml", ".jsonl", ".json")
+"""Names of the log files a folder may hold (each may end in ``.gz`` too)."""
+_STORE: Final = "tournament.sqlite"
+
+
+def variant(rules: RiichiRules) -> str:
+    """The rules in words: the rule set they are (``tenhou``, ``mahjong_soul``,
+    ``mjai_app``; ``custom`` for any other) and the game length: ``tenhou south``."""
+    for name, make in PRESETS.items():
+        if replace(make(), game_length=rules.game_length) == rules:
+            return f"{name} {rules.game_length}"
+    return f"custom {rules.game_length}"
+
+
+@dataclass
+class LogGame(GameRecord):
+    """A log's game as a record: its players, rules and result, and its decisions (made
+    as it was read: the log is replayed once)."""
+
+    decisions: list[Decision] = field(default_factory=list)
+    rules: RiichiRules = field(default_factory=RiichiRules)
+
+
+class RiichiData:
+    """Riichi for ``training.dataset``."""
+
+    name = "riichi"
+
+    def __init__(self) -> None:
+        self._games: dict[RiichiRules, RiichiEnvGame] = {}
+
+    def _env_game(self, rules: RiichiRules) -> RiichiEnvGame:
+        game = self._games.get(rules)
+        if game is None:
+            game = self._games[rules] = RiichiEnvGame(rules)  # ValueError: no red fives
+        return game
+
+    def _rules(self, record: GameRecord) -> RiichiRules:
+        return record.rules if isinstance(record, LogGame) else record_rules(record)
+
+    def layout(self, record: GameRecord) -> tuple[tuple[int, ...], int, float, str]:
+        """The environment's layout (the same for every rule set) and the rules in words."""
+        rules = self._rules(record)
+        self._env_game(rules)
+        return (OBSERVATION_SIZE,), ACTIONS, HIGH, variant(rules)
+
+    def decisions(self, record: GameRecord) -> Iterator[Decision]:
+        """The record's decisions as the environment asks them (see the module);
+        ``ValueError`` for a record the engine does not replay."""
+        if isinstance(record, LogGame):
+            yield from record.decisions
+            return
+        yield from _record_decisions(record, self._env_game(record_rules(record)))
+
+    def foreign_records(self, path: Path) -> Iterator[GameRecord] | None:
+        """The game of a log file (``None`` for a file that is not one: a record, or a
+        name no log has); nothing for a log read through its record."""
+        name = path.name.lower()
+        stem = name[:-3] if name.endswith(".gz") else name
+        if not stem.endswith(_LOG_NAMES) or _is_record(path):
+            return None
+        if _beside_record(path) or _in_store(path):
+            return iter(())
+        return iter([self.log_game(path)])
+
+    def log_game(self, path: Path) -> LogGame:
+        """A log file's game, replayed (``ValueError`` says why it cannot be)."""
+        from referee.games.riichi.replay import chosen_rules, load_log, verify_log
+
+        loaded = load_log(path)
+        first = loaded.events[0] if loaded.events else None
+        names = getattr(first, "names", None) or ("",) * 4
+        collector = _LogDecisions(self)
+        report = verify_log(loaded.events, chosen_rules(loaded),  # (the label names it)
+                            final_results=loaded.final_results, observer=collector)
+        collector.flush()
+        if report.final is None:
+            raise ValueError("the log does not end the game: no result")
+        game = LogGame("riichi", [PlayerInfo(n) for n in names],
+                       settings={"source": loaded.path, "format": loaded.format},
+                       decisions=collector.rows, rules=report.rules)
+        game.finish([f.score for f in report.final], Outcome.NORMAL, report.summary())
+        return game
+
+
+def _is_record(path: Path) -> bool:
+    """Whether ``path`` is a referee's game record (JSON with players and moves)."""
+    if not path.name.endswith(".json"):
+        return False
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(1 << 12)
+    except OSError:
+        return False
+    return head.startswith(b"{\n") and b'"players"' in head and b'"moves"' in head
+
+
+def _beside_record(path: Path) -> bool:
+    """Whether ``path`` is a match's log (``X.mjson.gz``) with its record ``X.json``."""
+    name = path.name
+    return name.endswith(".mjson.gz") and _is_record(path.with_name(name[:-9] + ".json"))
+
+
+def _in_store(path: Path) -> bool:
+    """Whether ``path`` lies in a tournament's folder (its games come from the store)."""
+    return any((parent / _STORE).is_file() for parent in list(path.parents)[:4])
+
+
+def _observe(env_game: RiichiEnvGame, engine: RiichiEnvEngine, seat: int) -> Any:
+    return env_game.observe(engine, seat).astype(np.uint8)
+
+
+class _LogDecisions:
+    """A log replay's observer: each decision, as the environment asks it."""
+
+    def __init__(self, data: RiichiData) -> None:
+        self.data = data
+        self.engine: RiichiEnvEngine | None = None
+        self.env_game: RiichiEnvGame | None = None
+        self.rows: list[Decision] = []
+        self.asked: list[tuple[Decision, Action, frozenset[str]]] = []
+        """The answers to the question being answered: decision, action, option types."""
+
+    def __call__(self, game: RiichiGame, seat: int, action: Action) -> None:
+        engine = self.engine
+        if engine is None or engine.game is not game:
+            self.env_game = self.data._env_game(game.rules)
+            engine = self.engine = RiichiEnvEngine(game)
+        env_game = self.env_game
+        assert env_game is not None
+        engine.moves += 1
+        kyoku = game.kyoku
+        question = kyoku is not None and kyoku.phase in _QUESTIONS
+        if not question:
+            self.flush()
+        decision = Decision(seat, _observe(env_game, engine, seat),
+                            env_game.asked_mask(engine, seat),
+                            env_game.index(engine, seat, action))
+        if question:
+            options = frozenset(a.type for a in game.legal_actions(seat))
+            self.asked.append((decision, action, options))
+        else:
+            self.rows.append(decision)
+
+    def flush(self) -> None:
+        """The answers to the last question, lowest seat first, those the log cannot
+        tell left out."""
+        if not self.asked:
+            return
+        claims = {a.type for _, a, _ in self.asked if a.type != "none"}
+        rules = self.engine.game.rules if self.engine is not None else RiichiRules()
+        for decision, action, options in sorted(self.asked, key=lambda x: x[0].seat):
+            if action.type != "none" or _told(options, claims, rules):
+                self.rows.append(decision)
+        self.asked = []
+
+
+def _told(options: frozenset[str], claims: set[str], rules: RiichiRules) -> bool:
+    """Whether a pass the log shows is known to be one: no option of the seat's would
+    have been outranked by the claims that stood (``claims``)."""
+    if not claims:
+        return True
+    if "chi" in options:
+        return False  # any claim outranks a chi
+    if "hora" not in claims:
+        return True  # a pon or kan stood: the seat would have shown a ron
+    return not ({"pon", "daiminkan"} & options or ("hora" in options and not rules.double_ron))
+
+
+def _record_decisions(record: GameRecord, env_game: RiichiEnvGame) -> Iterator[Decision]:
+    """A referee's record replayed on the walls of its seed, as the environment asks."""
+    if record.game != "riichi":
+        raise ValueError(f"not a riichi record: {record.game!r}")
+    seed = record.seed
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"riichi record: bad seed {seed!r}")
+    if len(record.players) != 4:
+        raise ValueError(f"riichi record: {len(record.players)} players, not 4")
+    forfeited = {int(f["seat"]): int(f.get("moves", 0))
+                 for f in record.settings.get("forfeits", [])}
+    game = RiichiGame(env_game.rules, seed=seed)
+    engine = RiichiEnvEngine(game)
+    moves = record.moves
+    done = 0
+    while True:
+        seat = engine.to_play()
+        if seat is None:
+            break
+        kyoku = game.kyoku
+        assert kyoku is not None
+        move = moves[done] if done < len(moves) else None
+        found = None
+        if move is not None and move.seat == seat:
+            found = _legal_action(env_game, engine, seat, _parsed(done, move.move, seat))
+        if kyoku.phase in _QUESTIONS:
+            action = NONE_ACTIONS[seat] if found is None else found
+            default = found is not None and bool(move and move.info.get("default"))
+        elif found is None:
+            raise ValueError(_misfit(game, seat, done, move))
+        else:
+            action, default = found, bool(move and move.info.get("default"))
+        after_forfeit = seat in forfeited and done >= forfeited[seat]
+        if not default and not after_forfeit:
+            yield Decision(seat, _observe(env_game, engine, seat),
+                           env_game.legal_mask(engine, seat),
+                           env_game.index(engine, seat, action))
+        if found is not None:
+            done += 1
+        engine.apply(seat, action)
+    if done < len(moves):
+        raise ValueError(f"riichi record: move {done + 1} {moves[done].move[:80]!r} comes "
+                         "after the end of the game")
+    results = engine.scores()
+    if record.scores is not None and [float(s) for s in record.scores] != results:
+        raise ValueError(f"riichi record: the replay ends with the results {results}, the "
+                         f"record says {record.scores} (other rules?)")
+
+
+def _legal_action(env_game: RiichiEnvGame, engine: RiichiEnvEngine, seat: int,
+                  action: Action) -> Action | None:
+    """The engine's own legal action equal to ``action`` (None if it is not legal): by
+    its number, the environment's table of legal actions has it at once."""
+    try:
+        legal = env_game.legal_action(engine, seat, env_game.index(engine, seat, action))
+    except ValueError:
+        legal = None
+    if legal is not None and legal == action:
+        return legal
+    return engine.game.find_legal(seat, action)
+
+
+def _parsed(number: int, text: str, seat: int) -> Action:
+    """Recorded move ``number`` (0-based) as an action of ``seat``."""
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return action_from_mjai(data, seat)
+    except ValueError as exc:
+        raise ValueError(f"riichi record: move {number + 1} {text[:80]!r} is not an mjai "
+                         f"action: {exc}") from None
+
+
+def _misfit(game: RiichiGame, seat: int, done: int, move: Any) -> str:
+    """Why the record's next move does not fit the game where seat ``seat`` acts."""
+    if move is None:
+        return "riichi record: the moves end before the game does"
+    reason = (game.illegal_reason(seat, _parsed(done, move.move, seat))
+              if move.seat == seat else f"seat {seat} is to act, not seat {move.seat}")
+    return f"riichi record: move {done + 1} {move.move[:80]!r} does not fit the game: {reason}"
+
+
+DATA = RiichiData()
+"""Riichi's dataset maker (the registry's ``data`` entry)."""
