@@ -110,8 +110,11 @@ class SeatKyoku(RiichiKyoku):
                 self.counts[s] = [0] * KINDS
                 self.waits[s] = 0
         self._quiet = True
-        """Nobody is asked (between ``start_kyoku`` and the dealer's first draw, or a
-        daiminkan and its replacement draw)."""
+        """Nobody is asked after this event: ``start_kyoku`` (the dealer's draw comes
+        next), a daiminkan (its replacement draw), a kan's ``dora`` (a discard or a draw
+        comes next), an ankan (its ``dora`` comes before the others are asked)."""
+        self._ankan = False
+        """The last event was an ankan: the others' question comes after its indicator."""
         self._kan_draw = False
         """The next draw replaces a kan's tile."""
         self._question: tuple[str, int, int] | None = None
@@ -186,14 +189,15 @@ class SeatKyoku(RiichiKyoku):
             return
         if kind != "dora":  # (an ankan's indicator comes before the others are asked)
             self._passed()
+            self._ankan = False
         self._self_cache = None
+        self._quiet = False
         handler = _HANDLERS.get(kind)
         if handler is not None:
             handler(self, event)
 
     def _tsumo_event(self, event: Mapping[str, Any]) -> None:
         actor = int(event["actor"])
-        self._quiet = False
         self._wall.draws += 1
         self.rinshan = self._kan_draw
         self._kan_draw = False
@@ -304,6 +308,7 @@ class SeatKyoku(RiichiKyoku):
         self.drawn = None
         self._kan_draw = True
         self.phase = "chankan"
+        self._quiet = self._ankan = True
         if actor == seat:
             tiles = [t for t in self.hands[seat] if t >> 2 == kind]
             for t in tiles:
@@ -344,6 +349,8 @@ class SeatKyoku(RiichiKyoku):
 
     def _dora_event(self, event: Mapping[str, Any]) -> None:
         self.dora.append(self._new_id(event["dora_marker"]))
+        self._quiet = not self._ankan  # (else: the others may rob the ankan now)
+        self._ankan = False
 
 
 def _kuikae(meld_type: MeldType, tile: int, consumed: list[int]) -> int:
