@@ -383,6 +383,8 @@ def test_a_policy_that_fails_crashes_its_bot(tmp_path: Path, policy: str, said: 
     forfeit = record.settings["forfeits"][0]
     assert forfeit["reason"].startswith("crash") and said in forfeit["reason"]
     assert [(f.seat, Outcome(f.outcome)) for f in record.faults] == [(1, Outcome.CRASH)]
+    seats = {d.seat for d in DATA.decisions(record)}  # the safe default's are not data
+    assert seats == {0, 2, 3}
 
 
 def test_an_illegal_action_is_judged_by_the_referee(tmp_path: Path) -> None:
@@ -394,3 +396,6 @@ def test_an_illegal_action_is_judged_by_the_referee(tmp_path: Path) -> None:
         (2, Outcome.ILLEGAL_MOVE)]
     defaults = [m for m in record.moves if m.seat == 2 and m.info.get("default")]
     assert len(defaults) >= 5  # the safe default played its failed answers, then its seat
+    decisions = list(DATA.decisions(record))  # the safe default's are not data
+    assert all(d.action == 0 for d in decisions if d.seat == 2)
+    assert {d.seat for d in decisions} >= {0, 1, 3}

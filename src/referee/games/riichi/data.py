@@ -14,7 +14,9 @@ Sources:
   holds each bot's answers, a claim that lost to another one included; a seat that did
   not answer passed. Moves the safe default played (a bot's failure, a forfeited seat:
   ``"default": true``) are the referee's, not the player's: no row; nor any decision of a
-  seat from its forfeit on. The replay's results must be the record's.
+  seat from its forfeit on, nor a pass where the record counts a failure of the seat
+  (its own turn's failure is marked; a pass just before it, with no move between, is
+  left out too). The replay's results must be the record's.
 - Logs (:func:`~referee.games.riichi.replay.load_log`: mjai logs, Tenhou mjlog XML and
   Tenhou JSON, plain or gzip), replayed as ``referee replay riichi`` replays them, with
   the rules they record (else Tenhou's, the length guessed). A log shows the claims that
@@ -228,6 +230,8 @@ def _record_decisions(record: GameRecord, env_game: RiichiEnvGame) -> Iterator[D
         raise ValueError(f"riichi record: {len(record.players)} players, not 4")
     forfeited = {int(f["seat"]): int(f.get("moves", 0))
                  for f in record.settings.get("forfeits", [])}
+    failed = {(int(f["seat"]), int(f["moves"])) for f in record.settings.get("failures", [])
+              if "moves" in f}
     game = RiichiGame(env_game.rules, seed=seed)
     engine = RiichiEnvEngine(game)
     moves = record.moves
@@ -244,7 +248,10 @@ def _record_decisions(record: GameRecord, env_game: RiichiEnvGame) -> Iterator[D
             found = _legal_action(env_game, engine, seat, _parsed(done, move.move, seat))
         if kyoku.phase in _QUESTIONS:
             action = NONE_ACTIONS[seat] if found is None else found
-            default = found is not None and bool(move and move.info.get("default"))
+            if found is None:  # a pass: the safe default's after a failure here?
+                default = (seat, done) in failed
+            else:
+                default = bool(move and move.info.get("default"))
         elif found is None:
             raise ValueError(_misfit(game, seat, done, move))
         else:

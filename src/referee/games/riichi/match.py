@@ -17,9 +17,9 @@ action where nothing was asked (``unasked``) or no answer within ``decision_time
 legal discard after a riichi declaration or a call; ``none`` to a claim question) and the
 record gets a note with the hand and the raw line. After ``max_failures`` failures, or at
 once when the program crashes, the bot *forfeits*: it is stopped and the safe default
-plays its seat to the end (the record says when: its ``forfeits`` give the number of
-moves recorded by then). Nothing else stops a game. A move the safe default played is
-recorded with ``"default": true`` in its ``info``.
+plays its seat to the end (the record says when: its ``forfeits`` and ``failures`` give
+the number of moves recorded by then). Nothing else stops a game. A move the safe default
+played is recorded with ``"default": true`` in its ``info``.
 
 The whole game (unmasked) is written as a gzipped mjai log next to the JSON record; its
 ``start_game`` records the rules played (:func:`~referee.games.riichi.logrules.
@@ -258,7 +258,8 @@ class _Referee:
         self.record.add_note(seat, "failure", text)
         self.record.settings.setdefault("failures", []).append(
             {"seat": seat, "kind": kind, "hand": _label(self.game),
-             "tiles": _hand(self.game, seat), "line": _clip(line)})
+             "tiles": _hand(self.game, seat), "line": _clip(line),
+             "moves": len(self.record.moves)})
         if state.failures >= self.settings.max_failures and not state.forfeited:
             self.forfeit(seat, f"{state.failures} failures", _failure_outcome(kind))
 

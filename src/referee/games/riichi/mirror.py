@@ -113,7 +113,7 @@ class SeatKyoku(RiichiKyoku):
         """Nobody is asked after this event: ``start_kyoku`` (the dealer's draw comes
         next), a daiminkan (its replacement draw), a kan's ``dora`` (a discard or a draw
         comes next), an ankan (its ``dora`` comes before the others are asked)."""
-        self._ankan = False
+        self._after_ankan = False
         """The last event was an ankan: the others' question comes after its indicator."""
         self._kan_draw = False
         """The next draw replaces a kan's tile."""
@@ -189,7 +189,7 @@ class SeatKyoku(RiichiKyoku):
             return
         if kind != "dora":  # (an ankan's indicator comes before the others are asked)
             self._passed()
-            self._ankan = False
+            self._after_ankan = False
         self._self_cache = None
         self._quiet = False
         handler = _HANDLERS.get(kind)
@@ -308,7 +308,7 @@ class SeatKyoku(RiichiKyoku):
         self.drawn = None
         self._kan_draw = True
         self.phase = "chankan"
-        self._quiet = self._ankan = True
+        self._quiet = self._after_ankan = True
         if actor == seat:
             tiles = [t for t in self.hands[seat] if t >> 2 == kind]
             for t in tiles:
@@ -349,8 +349,8 @@ class SeatKyoku(RiichiKyoku):
 
     def _dora_event(self, event: Mapping[str, Any]) -> None:
         self.dora.append(self._new_id(event["dora_marker"]))
-        self._quiet = not self._ankan  # (else: the others may rob the ankan now)
-        self._ankan = False
+        self._quiet = not self._after_ankan  # (else: the others may rob the ankan now)
+        self._after_ankan = False
 
 
 def _kuikae(meld_type: MeldType, tile: int, consumed: list[int]) -> int:
