@@ -19,6 +19,7 @@ COMPILED = [
     "src/referee/games/riichi/kyoku.py",
     "src/referee/games/riichi/logrules.py",
     "src/referee/games/riichi/melds.py",
+    "src/referee/games/riichi/mirror.py",
     "src/referee/games/riichi/mjlog.py",
     "src/referee/games/riichi/options.py",
     "src/referee/games/riichi/replay.py",

@@ -1,0 +1,123 @@
+"""``referee dataset riichi``: decisions written per second, and memory that stays flat in
+the number of games (the Riichi sibling of ``bench_dataset.py``).
+
+Makes ``--games`` east games of random legal actions (Tenhou's rules, through the
+environment) and writes them as the referee's match records (``game-NNNNN.json``: the
+seed, every answer but the passes) in a temporary folder; then runs ``write_dataset`` on
+them in a child process, timing it and reading the child's peak memory (ru_maxrss). The
+same again with ten times the games. The issue's targets: at least 10,000 decisions a
+second on one core, and the same peak within 10 %. ``--logs`` times the other source, the
+games' mjai logs (replayed and checked event by event, as ``referee replay riichi`` does).
+
+Run: ``.venv/bin/python benchmarks/bench_dataset_riichi.py [--games 100] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from figures import print_figures
+
+from referee.core.outcome import Outcome
+from referee.core.record import GameRecord, PlayerInfo
+from referee.envs import make
+from referee.games.riichi.actions import action_to_mjai
+from referee.games.riichi.logrules import start_game_event
+from referee.games.riichi.mjai import event_from_dict, write_mjai
+from referee.games.riichi.rulesets import rules_to_dict
+
+CHILD = """
+import json, resource, sys, time
+from pathlib import Path
+from referee.games.registry import game_data
+from referee.training.dataset import write_dataset
+from referee.training.dataset_sources import dataset_records
+data = game_data("riichi")
+start = time.perf_counter()
+summary = write_dataset(data, dataset_records([Path(sys.argv[1])], data), Path(sys.argv[2]))
+seconds = time.perf_counter() - start
+print(json.dumps({"rows": summary.rows, "games": summary.games, "seconds": seconds,
+                  "skipped": len(summary.skipped),
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def make_games(folder: Path, count: int, seed: int, logs: bool) -> None:
+    """``count`` random legal east games as records (or, ``logs``, as mjai logs)."""
+    env = make("riichi", game="east")
+    rng = np.random.default_rng(seed)
+    names = ["a", "b", "c", "d"]
+    for index in range(count):
+        env.reset(seed=seed * 1_000_003 + index)
+        engine = env.engine
+        rules = env.game.rules
+        record = GameRecord("riichi", [PlayerInfo(n) for n in names],
+                            settings={"game_length": rules.game_length,
+                                      "rules": rules_to_dict(rules)},
+                            seed=engine.game.seed, index=index + 1)
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            number = int(legal[rng.integers(len(legal))])
+            seat = env.possible_agents.index(agent)
+            action = env.game.action(engine, seat, number)
+            if action.type != "none":
+                record.add_move(seat, json.dumps(action_to_mjai(action)), 0.0)
+            env.step(number)
+        record.finish([float(s) for s in engine.scores()], Outcome.NORMAL, "end")
+        if logs:
+            write_mjai(folder / f"game-{index + 1:05d}.mjson.gz", (
+                event_from_dict(e) for e in [start_game_event(names, rules),
+                                             *engine.game.events]))
+        else:
+            record.write(folder / f"game-{index + 1:05d}.json")
+
+
+def run(source: Path, out: Path) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(source), str(out)],
+                          capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout))
+
+
+def main() -> None:
+    """Measure both sizes and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--logs", action="store_true",
+                        help="mjai logs as the source instead of the referee's records")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result: dict[str, object] = {"machine": f"{platform.machine()}, {os.cpu_count()} cores",
+                                 "python": platform.python_version(),
+                                 "source": "mjai logs" if args.logs else "records"}
+    with tempfile.TemporaryDirectory() as temp:
+        root = Path(temp)
+        small, large = root / "small", root / "large"
+        small.mkdir()
+        large.mkdir()
+        make_games(small, args.games, 1, args.logs)
+        make_games(large, args.games * 10, 2, args.logs)
+        for name, folder in (("small", small), ("large", large)):
+            figures = run(folder, root / f"{name}.ds")
+            result[f"{name} games"] = figures["games"]
+            result[f"{name} decisions"] = figures["rows"]
+            result[f"{name} decisions/s"] = round(figures["rows"] / figures["seconds"])
+            result[f"{name} peak MB"] = round(figures["peak_mb"], 1)
+        result["peak ratio large/small"] = round(
+            float(result["large peak MB"]) / float(result["small peak MB"]), 3)  # type: ignore[arg-type]
+    print_figures(result, args.json)
+
+
+if __name__ == "__main__":
+    main()
