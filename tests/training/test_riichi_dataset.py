@@ -104,6 +104,8 @@ def test_every_decision_gives_the_environments_view_back(played: Path,
     assert {r["variant"] for r in rows} == {"mahjong_soul east", "tenhou east"}
     records = dict(dataset_records([played / "tour", played / "match"], DATA))
     assert len(records) == 5  # 4 games of the tournament's group, the match's (not its log)
+    # their parent folder: the same games (the logs beside records or in the store skipped)
+    assert dict(dataset_records([played], DATA)).keys() == records.keys()
     kinds = set()
     for label, record in records.items():
         assert isinstance(record, GameRecord)

@@ -354,7 +354,8 @@ def bot_riichi(policy: str, paths: tuple[Path, ...], room: str, game_length: str
     seat has a decision, and returns an action number (0..546). Put it in a match as any
     bot:
 
-      referee match riichi "referee bot riichi --policy my_agent:policy --path $PWD" \
+    \b
+      referee match riichi "referee bot riichi --policy my_agent:policy --path $PWD" \\
         tsumogiri greedy greedy
     """
     from referee.core.policy import PolicyError, load_policy
