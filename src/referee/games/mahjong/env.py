@@ -137,6 +137,20 @@ class EnvMahjongGame(MahjongGame):
         self.cache_key: tuple[int, int] = (-1, -1)
         self.public = _Public(self.hand)
 
+    @classmethod
+    def around(cls, hand: MahjongHand, number: int, rules: Rules) -> EnvMahjongGame:
+        """An environment engine over a hand kept elsewhere (a bot's mirror of what its
+        seat was told): hand ``number`` of a game under ``rules``, with no wall of its
+        own. Observing, masks and action numbers work on it; playing on does not."""
+        engine = cls.__new__(cls)
+        engine.seed, engine.rules = 0, rules
+        engine.first_dealer = (hand.dealer - number) % SEATS
+        engine.number, engine.totals = number, [0] * SEATS
+        engine.results, engine.finished, engine.hand = [], [], hand
+        engine.cache, engine.cache_key = {}, (-1, -1)
+        engine.public = _Public(hand)
+        return engine
+
     def forget(self) -> None:
         """Drop the cached observations and masks (after changing the state by hand)."""
         self.cache_key = (-1, -1)
