@@ -1,6 +1,7 @@
 """ICGA Mahjong's commands: ``referee match mahjong`` (local mode), ``referee replay
 mahjong``, ``referee serve mahjong`` and ``referee connect mahjong`` (network mode; the
-wrapper), ``referee bot mahjong``, ``COMMANDS`` found through ``games/registry.py``."""
+wrapper), ``referee bot mahjong`` and ``referee dataset mahjong``, ``COMMANDS`` found
+through ``games/registry.py``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import click
 
 from referee.cli import options as opt
 from referee.cli import support
+from referee.cli.data_commands import dataset_command
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec
@@ -291,5 +293,5 @@ def bot_mahjong(policy: str, paths: tuple[Path, ...], hands: int) -> None:
 
 COMMANDS: dict[str, click.Command] = {"match": match_mahjong, "replay": replay_mahjong,
                                       "serve": serve_mahjong, "connect": connect_mahjong,
-                                      "bot": bot_mahjong}
+                                      "bot": bot_mahjong, "dataset": dataset_command("mahjong")}
 """ICGA Mahjong's commands by verb."""

@@ -1,6 +1,6 @@
 """Planowanie's commands: ``referee match planowanie``, ``referee replay planowanie``,
-``referee console planowanie``, ``referee bot planowanie`` (``COMMANDS``, found
-through ``games/registry.py``)."""
+``referee console planowanie``, ``referee bot planowanie``, ``referee dataset
+planowanie`` (``COMMANDS``, found through ``games/registry.py``)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import click
 
 from referee.cli import options as opt
 from referee.cli import support
+from referee.cli.data_commands import dataset_command
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.sandbox import SandboxConfig
@@ -208,5 +209,6 @@ def bot_planowanie(policy: str, paths: tuple[Path, ...]) -> None:
 COMMANDS: dict[str, click.Command] = {"match": match_planowanie,
                                       "replay": replay_planowanie,
                                       "console": console_planowanie,
-                                      "bot": bot_planowanie}
+                                      "bot": bot_planowanie,
+                                      "dataset": dataset_command("planowanie")}
 """Planowanie's commands by verb."""
