@@ -12,11 +12,11 @@ on its own after a discard nobody took; the mirror notes it there, as the engine
 have it.
 
 On ``/ask`` the policy is called with the environment's observation of the seat
-(``MahjongEnvGame.observe``, ``legal_mask`` over ``EnvMahjongGame.around`` the mirror) and
-its action number becomes the answer the environment would play (``MahjongEnvGame.
-action``), in the client's words. An action the mask forbids is sent as it is, for the
-referee to judge (an illegal answer: the dummy AI takes the seat over, a fault of the
-player in the record).
+(``MahjongEnvGame.observe`` and ``legal_mask`` over ``EnvMahjongGame.around`` the
+mirror), and its action number becomes the answer the environment would play
+(``MahjongEnvGame.action``), in the client's words. An action the mask forbids is sent
+as it is, for the referee to judge (an illegal answer: the dummy AI takes the seat over,
+a fault of the player in the record).
 
 The observation also counts the hands still to play (at most 4), which the wire does not
 say: the AI is told the game's number of hands (``--hands``), and ``/initGame`` names the
