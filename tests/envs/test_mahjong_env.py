@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
+from envcheck import assert_mask_is_the_engines
 from referee.core.errors import ConfigError
 from referee.envs import GAMES, make
 from referee.games.mahjong.actions import Ask
@@ -79,18 +80,7 @@ def positions(game: MahjongEnvGame, seed: int, greedy: float = 0.8
 def test_mask_is_exactly_the_engines_answers(options: dict[str, Any], seed: int) -> None:
     game = game_of(options)
     for engine, seat in positions(game, seed):
-        legal = engine.hand.legal_actions()
-        mask = game.legal_mask(engine, seat)
-        numbers = {int(i) for i in np.flatnonzero(mask)}
-        assert numbers == {game.index(engine, seat, a) for a in legal}
-        for number in range(game.actions):  # action() undoes index(); the rest is illegal
-            action = game.action(engine, seat, number)
-            if number in numbers:
-                assert action in legal and game.index(engine, seat, action) == number
-            else:
-                assert engine.illegal_reason(seat, action) is not None
-        for other in range(4):  # one seat is asked at a time
-            assert game.legal_mask(engine, other).any() == (other == seat)
+        assert_mask_is_the_engines(game, engine, seat, engine.hand.legal_actions())
 
 
 def test_every_kind_of_answer_is_met() -> None:
