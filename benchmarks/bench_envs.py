@@ -176,12 +176,30 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--only", choices=GAMES)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pettingzoo", action="store_true",
+                        help="Also run PettingZoo's own performance_benchmark (5 s a game).")
     args = parser.parse_args()
     result: dict[str, object] = {"machine": f"{platform.machine()}, {os.cpu_count()} cores",
                                  "python": platform.python_version()}
     for name in [args.only] if args.only else GAMES:
         result.update(measure(name, args.games))
+        if args.pettingzoo:
+            result[f"{name} pettingzoo turns/s"] = pettingzoo_turns(name)
     print_figures(result, args.json)
+
+
+def pettingzoo_turns(name: str) -> int:
+    """Turns a second by PettingZoo's ``performance_benchmark`` (it prints them)."""
+    import contextlib
+    import io
+
+    from pettingzoo.test import performance_benchmark
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        performance_benchmark(make(name, **OPTIONS.get(name, {})))
+    line = next(t for t in printed.getvalue().splitlines() if t.endswith("turns per second"))
+    return round(float(line.split()[0]))
 
 
 if __name__ == "__main__":

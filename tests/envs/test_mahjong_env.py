@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
+from envcheck import assert_mask_is_the_engines
 from referee.core.errors import ConfigError
 from referee.envs import GAMES, make
 from referee.games.mahjong.actions import Ask
@@ -79,18 +80,7 @@ def positions(game: MahjongEnvGame, seed: int, greedy: float = 0.8
 def test_mask_is_exactly_the_engines_answers(options: dict[str, Any], seed: int) -> None:
     game = game_of(options)
     for engine, seat in positions(game, seed):
-        legal = engine.hand.legal_actions()
-        mask = game.legal_mask(engine, seat)
-        numbers = {int(i) for i in np.flatnonzero(mask)}
-        assert numbers == {game.index(engine, seat, a) for a in legal}
-        for number in range(game.actions):  # action() undoes index(); the rest is illegal
-            action = game.action(engine, seat, number)
-            if number in numbers:
-                assert action in legal and game.index(engine, seat, action) == number
-            else:
-                assert engine.illegal_reason(seat, action) is not None
-        for other in range(4):  # one seat is asked at a time
-            assert game.legal_mask(engine, other).any() == (other == seat)
+        assert_mask_is_the_engines(game, engine, seat, engine.hand.legal_actions())
 
 
 def test_every_kind_of_answer_is_met() -> None:
@@ -275,7 +265,8 @@ def test_an_illegal_action_ends_the_game_with_its_reason() -> None:
     missing = next(k for k in range(34) if k not in {KIND_TABLE[t] for t in hand.hands[0]})
     env.step(missing)  # a kind seat 0 does not hold
     assert all(env.terminations.values())
-    assert env.rewards == dict.fromkeys(env.possible_agents, 0.0)  # the totals so far
+    assert env.rewards == {"player_0": -100.0, "player_1": 0.0, "player_2": 0.0,
+                           "player_3": 0.0}  # the totals so far, the offender a base below
     assert "are not all in the hand" in env.infos["player_0"]["illegal"]
     env.reset(seed=3)
     hand = env.engine.hand
@@ -283,6 +274,29 @@ def test_an_illegal_action_ends_the_game_with_its_reason() -> None:
         env.step(PASS)
     env.step(PASS)
     assert "(/pass): a discard is required" in env.infos["player_0"]["illegal"]
+
+
+@pytest.mark.parametrize(("totals", "offender", "rewards"), [
+    ([300, -200, 500, -600], 2, [300, -200, -700, -600]),  # from first to last
+    ([-900, 100, 400, 400], 0, [-900, 100, 400, 400]),  # already last by more: as it was
+    ([0, -10, 0, 10], 3, [0, -10, 0, -20]),  # the base is 10
+])
+def test_an_illegal_action_puts_the_offender_last(totals: list[int], offender: int,
+                                                  rewards: list[float]) -> None:
+    env = make("mahjong", hands=3, base=10 if -10 in totals else 100)
+    env.reset(seed=1)
+    while env.engine.number < 1:  # into the second hand, the first one's totals kept
+        seat = env.engine.to_play()
+        env.step(int(np.flatnonzero(env.game.legal_mask(env.engine, seat))[0]))
+    env.engine.totals = totals  # (as if the first hand had been paid so)
+    while env.engine.to_play() != offender:
+        seat = env.engine.to_play()
+        env.step(int(np.flatnonzero(env.game.legal_mask(env.engine, seat))[0]))
+    illegal = int(np.flatnonzero(env.game.legal_mask(env.engine, offender) == 0)[0])
+    env.step(illegal)
+    assert [env.rewards[f"player_{s}"] for s in range(4)] == rewards
+    assert "illegal" in env.infos[f"player_{offender}"]
+    assert all(env.terminations.values())
 
 
 def test_seeds_make_the_same_walls_and_max_moves_truncates() -> None:

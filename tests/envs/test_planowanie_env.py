@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
+from envcheck import assert_mask_is_the_engines
 from referee.core.errors import ConfigError
 from referee.envs import GAMES, make
 from referee.games.planowanie.env import EnvPlanowanieGame, PlanowanieEnvGame
@@ -67,18 +68,7 @@ def test_mask_is_exactly_the_engines_legal_actions(options: dict[str, Any], seed
     engine = game.new_engine(seed)
     while (seat := engine.to_play()) is not None:
         legal = engine.legal_actions()
-        mask = game.legal_mask(engine, seat)
-        numbers = {int(i) for i in np.flatnonzero(mask)}
-        assert numbers == {game.index(engine, seat, a) for a in legal}
-        for number in range(game.actions):  # action() undoes index(); the rest is illegal
-            action = game.action(engine, seat, number)
-            if number in numbers:
-                assert action in legal and game.index(engine, seat, action) == number
-            else:
-                assert engine.illegal_reason(seat, action) is not None
-        for other in range(game.seats):  # nobody else may act
-            if other != seat:
-                assert not game.legal_mask(engine, other).any()
+        assert_mask_is_the_engines(game, engine, seat, legal)
         engine.apply(seat, rng.choice(legal))
 
 

@@ -25,3 +25,14 @@ def illegal(observation: dict[str, Any]) -> int:
 def not_a_number(observation: dict[str, Any]) -> str:
     """Answers text."""
     return "e5"
+
+
+_asked = [0]
+
+
+def illegal_later(observation: dict[str, Any]) -> int:
+    """The first legal action five times (in one run of the program), then the first
+    action the mask forbids."""
+    _asked[0] += 1
+    mask = observation["action_mask"]
+    return int(np.flatnonzero(mask if _asked[0] <= 5 else mask == 0)[0])

@@ -101,6 +101,7 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
                                                     "action_mask": mask})
                                     for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(game.actions) for a in self.possible_agents}
+        self._no_action = np.zeros(game.actions, dtype=np.int8)
         self._seeds = random.Random()
         self.engine: EngineT | None = None
         self.moves = 0
@@ -132,13 +133,16 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """What ``agent`` sees, with the actions it may play now (none off turn)."""
-        engine = self._engine()
+        engine = self.engine
+        if engine is None:
+            raise RuntimeError("call reset() before using the environment")
         seat = self._seat[agent]
-        observation = np.asarray(self.game.observe(engine, seat), dtype=np.float32)
-        if engine.to_play() == seat:
-            mask = self.game.legal_mask(engine, seat)
-        else:
-            mask = np.zeros(self.game.actions, dtype=np.int8)
+        game = self.game
+        observation = game.observe(engine, seat)
+        if observation.dtype != np.float32:
+            observation = observation.astype(np.float32)
+        on_turn = engine.to_play() == seat
+        mask = game.legal_mask(engine, seat) if on_turn else self._no_action.copy()
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -149,12 +153,14 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
             return
         engine = self._engine()
         seat = self._seat[agent]
+        game = self.game
         self._cumulative_rewards[agent] = 0.0  # (the others stay 0 until the game ends)
-        if action is None or not 0 <= int(action) < self.game.actions:
+        index = -1 if action is None else int(action)
+        if not 0 <= index < game.actions:
             self._forfeit(engine, seat, f"action {action!r} is not a number from 0 to "
-                                        f"{self.game.actions - 1}")
+                                        f"{game.actions - 1}")
             return
-        decoded = self.game.action(engine, seat, int(action))
+        decoded = game.action(engine, seat, index)
         reason = engine.illegal_reason(seat, decoded)  # as the referee asks (the mask says
         if reason is not None:  # the same: the tests hold them to it)
             self._forfeit(engine, seat, f"action {action} ({engine.notation(decoded)}): "

@@ -1,6 +1,7 @@
 """ICGA Mahjong's commands: ``referee match mahjong`` (local mode), ``referee replay
 mahjong``, ``referee serve mahjong`` and ``referee connect mahjong`` (network mode; the
-wrapper), ``COMMANDS`` found through ``games/registry.py``."""
+wrapper), ``referee bot mahjong`` and ``referee dataset mahjong``, ``COMMANDS`` found
+through ``games/registry.py``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import click
 
 from referee.cli import options as opt
 from referee.cli import support
+from referee.cli.data_commands import dataset_command
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec
@@ -257,6 +259,39 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
         support.fail(exc)
 
 
+@click.command("mahjong")
+@opt.policy_options
+@click.option("--hands", type=opt.Whole(1), default=16, show_default=True,
+              help="Hands in the game (as the match's --hands): the observation counts "
+                   "the hands still to play, which the wire does not say.")
+def bot_mahjong(policy: str, paths: tuple[Path, ...], hands: int) -> None:
+    """Run a Python policy as an ICGA Mahjong AI on standard input and output (one hand
+    per run, as every ICGA AI).
+
+    The policy is called with what the Mahjong environment observes
+    (referee.envs.make("mahjong"): a dict of "observation" and "action_mask") and returns
+    an action number (0-33 throw, 34-67 kong, 68 pong, 69-71 chow, 72 hu, 73 pass). Put
+    it in a match as any AI:
+
+      referee match mahjong greedy random random "referee bot mahjong --policy a:act --path $PWD"
+    """
+    from referee.core.policy import PolicyError, load_policy
+    from referee.games.mahjong.policy_bot import HAND_FILE, run_policy_ai
+    from referee.games.mahjong.rules import Rules
+
+    try:
+        loaded = load_policy(policy, [str(p) for p in paths])
+    except PolicyError as exc:
+        support.fail(exc)
+    try:
+        code = run_policy_ai(loaded, Rules(hands=hands), memory=Path(HAND_FILE))
+    except PolicyError as exc:  # the policy's fault during a hand: one line, exit 1
+        click.echo(f"referee bot mahjong: {exc}", err=True)
+        raise SystemExit(1) from None
+    raise SystemExit(code)
+
+
 COMMANDS: dict[str, click.Command] = {"match": match_mahjong, "replay": replay_mahjong,
-                                      "serve": serve_mahjong, "connect": connect_mahjong}
+                                      "serve": serve_mahjong, "connect": connect_mahjong,
+                                      "bot": bot_mahjong, "dataset": dataset_command("mahjong")}
 """ICGA Mahjong's commands by verb."""

@@ -14,7 +14,8 @@ hu; ``73`` pass. The observation is ``(12, 34)`` float32 (rows by tile kind, sea
 relative: 0 the seat itself, 1 the next to play after it, 2 across, 3 the previous), from
 exactly what an ICGA client is told: its hand, its draw, its question, every meld (a
 concealed kong of another seat only counted), every discard. Rewards: each seat's total
-points of the game.
+points of the game; an illegal action ends it with the offender last (``EnvMahjongGame.
+forfeit_scores``).
 """
 
 from __future__ import annotations
@@ -136,6 +137,30 @@ class EnvMahjongGame(MahjongGame):
         self.cache: dict[Any, np.ndarray[Any, Any]] = {}
         self.cache_key: tuple[int, int] = (-1, -1)
         self.public = _Public(self.hand)
+
+    @classmethod
+    def around(cls, hand: MahjongHand, number: int, rules: Rules) -> EnvMahjongGame:
+        """An environment engine over a hand kept elsewhere (a bot's mirror of what its
+        seat was told): hand ``number`` of a game under ``rules``, with no wall of its
+        own. Observing, masks and action numbers work on it; playing on does not."""
+        engine = cls.__new__(cls)
+        engine.seed, engine.rules = 0, rules
+        engine.first_dealer = (hand.dealer - number) % SEATS
+        engine.number, engine.totals = number, [0] * SEATS
+        engine.results, engine.finished, engine.hand = [], [], hand
+        engine.cache, engine.cache_key = {}, (-1, -1)
+        engine.public = _Public(hand)
+        return engine
+
+    def forfeit_scores(self, seat: int) -> list[float]:
+        """The environment's end after ``seat``'s illegal action (a referee's match never
+        forfeits a seat: the dummy AI takes it over): the others keep their totals so far,
+        and the offender's is the lowest of theirs less the base stake (or its own, if
+        that is lower still), so that it is last, by one base at least."""
+        scores = self.scores()
+        lowest = min(s for k, s in enumerate(scores) if k != seat)
+        scores[seat] = min(scores[seat], lowest - max(1, self.rules.stakes.base))
+        return scores
 
     def forget(self) -> None:
         """Drop the cached observations and masks (after changing the state by hand)."""

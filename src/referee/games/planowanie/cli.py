@@ -1,5 +1,6 @@
 """Planowanie's commands: ``referee match planowanie``, ``referee replay planowanie``,
-``referee console planowanie`` (``COMMANDS``, found through ``games/registry.py``)."""
+``referee console planowanie``, ``referee bot planowanie``, ``referee dataset
+planowanie`` (``COMMANDS``, found through ``games/registry.py``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import click
 
 from referee.cli import options as opt
 from referee.cli import support
+from referee.cli.data_commands import dataset_command
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.sandbox import SandboxConfig
@@ -176,7 +178,37 @@ def console_planowanie(player: str, values: str, suits: str, deals: str | None, 
         sys.exit(code)
 
 
+@click.command("planowanie")
+@opt.policy_options
+def bot_planowanie(policy: str, paths: tuple[Path, ...]) -> None:
+    """Run a Python policy as a Planowanie player on standard input and output.
+
+    The policy is called with what the Planowanie environment observes
+    (referee.envs.make("planowanie"): a dict of "observation" and "action_mask") and
+    returns an action number: 0..C declare that many tricks, C + 1 + card plays a card.
+    The deck, players and deals come from the referee (set_deck, set_players, set_game).
+    Put it in a match as any player:
+
+      referee match planowanie random random "referee bot planowanie --policy a:act --path $PWD"
+    """
+    from referee.core.policy import PolicyError, load_policy
+    from referee.games.planowanie.policy_bot import run_policy
+
+    try:
+        loaded = load_policy(policy, [str(p) for p in paths])
+    except PolicyError as exc:
+        support.fail(exc)
+    try:
+        code = run_policy(loaded, f"policy {policy}")
+    except PolicyError as exc:  # the policy's fault during a game: one line, exit 1
+        click.echo(f"referee bot planowanie: {exc}", err=True)
+        raise SystemExit(1) from None
+    raise SystemExit(code)
+
+
 COMMANDS: dict[str, click.Command] = {"match": match_planowanie,
                                       "replay": replay_planowanie,
-                                      "console": console_planowanie}
+                                      "console": console_planowanie,
+                                      "bot": bot_planowanie,
+                                      "dataset": dataset_command("planowanie")}
 """Planowanie's commands by verb."""

@@ -145,9 +145,14 @@ class PlayerLoop:
 def run_player(strategy: Strategy, name: str, version: str = "1.0",
                stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Answer protocol commands until ``quit`` or the end of input; returns the exit code."""
+    return serve(PlayerLoop(strategy, name, version), stdin, stdout)
+
+
+def serve(loop: PlayerLoop, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Answer protocol commands with ``loop`` until ``quit`` or the end of input; returns
+    the exit code."""
     source = stdin or sys.stdin
     sink = stdout or sys.stdout
-    loop = PlayerLoop(strategy, name, version)
     for line in source:
         words = line.split()
         if not words:
