@@ -124,3 +124,16 @@ def test_nothing_is_written_when_the_output_exists_or_a_source_is_missing(
     assert run.returncode == 2 and "nope: no such file or folder" in run.stderr
     assert not (tmp_path / "x").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_pandas_reads_the_dataset_folder_as_one_table(played: Path, tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    run = referee("dataset", "gomoku", str(played / "tour"), "-o", str(tmp_path / "ds"),
+                  "--rows-per-shard", "40", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    frame = pd.read_parquet(tmp_path / "ds")
+    assert len(frame) == rows_of(tmp_path / "ds").num_rows > 40  # every shard
+    assert list(frame.columns) == ["game", "ply", "seat", "player", "observation",
+                                   "action_mask", "action", "result", "variant"]
+    first = frame.iloc[0]
+    assert np.frombuffer(first["observation"], np.uint8).shape == (9 * 9 * 3,)
