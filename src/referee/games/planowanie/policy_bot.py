@@ -23,33 +23,20 @@ from __future__ import annotations
 from typing import TextIO
 
 from referee.core.policy import Policy, ask
-from referee.games.planowanie.bots.player import PlayerLoop, serve
+from referee.games.planowanie.bots.player import ProtocolLoop, serve
 from referee.games.planowanie.env import EnvPlanowanieGame, PlanowanieEnvGame
-from referee.games.planowanie.rules import Declare, Rules, SeatView, mask_of
+from referee.games.planowanie.rules import Declare, Rules, mask_of
 
 __all__ = ["NAME", "PolicyPlayer", "run_policy"]
 
 NAME = "planowanie-policy"
 
 
-class _PolicyAnswers:
-    """The ``Strategy`` slot of ``PlayerLoop``: unused, since ``PolicyPlayer`` answers
-    ``gen_declare`` and ``gen_move`` itself (its answers need not be legal)."""
-
-    def declare(self, view: SeatView) -> int:
-        """Never asked."""
-        raise NotImplementedError("PolicyPlayer answers gen_declare itself")
-
-    def move(self, view: SeatView) -> int:
-        """Never asked."""
-        raise NotImplementedError("PolicyPlayer answers gen_move itself")
-
-
-class PolicyPlayer(PlayerLoop):
+class PolicyPlayer(ProtocolLoop):
     """The protocol loop of a player whose decisions are ``policy``'s (see the module)."""
 
     def __init__(self, policy: Policy, name: str = NAME, version: str = "1") -> None:
-        super().__init__(_PolicyAnswers(), name, version)
+        super().__init__(name, version)
         self.policy = policy
         self.game: PlanowanieEnvGame | None = None
         self.mirror: EnvPlanowanieGame | None = None

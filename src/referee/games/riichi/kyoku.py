@@ -78,7 +78,7 @@ from referee.games.riichi.state import Evaluator
 from referee.games.riichi.tiles import parse_mjai
 from referee.games.riichi.walls import Deal, TileSource
 
-__all__ = ["RiichiKyoku"]
+__all__ = ["RiichiKyoku", "kuikae_kinds"]
 
 _ORPHAN_SET: Final = frozenset(ORPHANS)
 
@@ -301,16 +301,7 @@ class RiichiKyoku(KyokuSettle):
         self.phase = "call"
         self._self_cache = None
         if self.rules.kuikae_forbidden:
-            kind = tile >> 2
-            forbidden = 1 << kind
-            if meld_type is MeldType.CHI:
-                kinds = sorted(t >> 2 for t in consumed)
-                rank = kind % 9
-                if kinds[0] > kind and rank + 3 <= 8:
-                    forbidden |= 1 << (kind + 3)
-                elif kinds[1] < kind and rank - 3 >= 0:
-                    forbidden |= 1 << (kind - 3)
-            self._kuikae = forbidden
+            self._kuikae = kuikae_kinds(meld_type, tile, consumed)
 
     def _check_pao(self, seat: int, target: int, kind: int) -> None:
         """A called dragon or wind that completes the third dragon set or the fourth wind
@@ -395,3 +386,18 @@ class RiichiKyoku(KyokuSettle):
         self.ippatsu = [False] * SEATS
         self._tsumo(seat, rinshan=True)
 
+
+def kuikae_kinds(meld_type: MeldType, tile: int, consumed: list[int]) -> int:
+    """The kinds (a bit each) a caller may not discard right after its chi or pon of
+    ``tile`` with ``consumed`` (kuikae): the kind called, and for a chi the kind at the
+    other end of the run."""
+    kind = tile >> 2
+    forbidden = 1 << kind
+    if meld_type is MeldType.CHI:
+        kinds = sorted(t >> 2 for t in consumed)
+        rank = kind % 9
+        if kinds[0] > kind and rank + 3 <= 8:
+            forbidden |= 1 << (kind + 3)
+        elif kinds[1] < kind and rank - 3 >= 0:
+            forbidden |= 1 << (kind - 3)
+    return forbidden

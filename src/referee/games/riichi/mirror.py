@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from referee.games.riichi.actions import Action
 from referee.games.riichi.game import RiichiGame
-from referee.games.riichi.kyoku import RiichiKyoku
+from referee.games.riichi.kyoku import RiichiKyoku, kuikae_kinds
 from referee.games.riichi.melds import Meld, MeldType
 from referee.games.riichi.scoring import evaluate as score_win
 from referee.games.riichi.settings import SEATS, WIND_NAMES, RiichiRules
@@ -297,7 +297,7 @@ class SeatKyoku(RiichiKyoku):
             return
         self.phase = "call"
         if consumed and self.rules.kuikae_forbidden:
-            self._kuikae = _kuikae(meld_type, tile, consumed)
+            self._kuikae = kuikae_kinds(meld_type, tile, consumed)
 
     def _ankan_event(self, event: Mapping[str, Any]) -> None:
         actor = int(event["actor"])
@@ -351,21 +351,6 @@ class SeatKyoku(RiichiKyoku):
         self.dora.append(self._new_id(event["dora_marker"]))
         self._quiet = not self._after_ankan  # (else: the others may rob the ankan now)
         self._after_ankan = False
-
-
-def _kuikae(meld_type: MeldType, tile: int, consumed: list[int]) -> int:
-    """The kinds (a bit each) the caller may not discard right after its chi or pon of
-    ``tile`` (as the engine forbids them)."""
-    kind = tile >> 2
-    forbidden = 1 << kind
-    if meld_type is MeldType.CHI:
-        kinds = sorted(t >> 2 for t in consumed)
-        rank = kind % 9
-        if kinds[0] > kind and rank + 3 <= 8:
-            forbidden |= 1 << (kind + 3)
-        elif kinds[1] < kind and rank - 3 >= 0:
-            forbidden |= 1 << (kind - 3)
-    return forbidden
 
 
 _HANDLERS: Final = {

@@ -42,11 +42,12 @@ class CommandError(Exception):
     """A command the player cannot carry out (answered with ``?``)."""
 
 
-class PlayerLoop:
-    """The state of a player program between commands."""
+class ProtocolLoop:
+    """The state of a player program between commands, and the commands that keep it;
+    a subclass answers ``gen_declare`` and ``gen_move`` (``cmd_gen_declare``,
+    ``cmd_gen_move``)."""
 
-    def __init__(self, strategy: Strategy, name: str, version: str) -> None:
-        self.strategy = strategy
+    def __init__(self, name: str, version: str) -> None:
         self.name = name
         self.version = version
         self.deck = Deck()
@@ -111,18 +112,10 @@ class PlayerLoop:
         self.time_left_ms = int(args[0])
         return ""
 
-    def cmd_gen_declare(self, args: list[str]) -> str:
-        """``gen_declare``: the strategy's declaration."""
-        return str(self.strategy.declare(self._view()))
-
     def cmd_declare(self, args: list[str]) -> str:
         """``declare i l``."""
         self._view().declare(int(args[0]), int(args[1]))
         return ""
-
-    def cmd_gen_move(self, args: list[str]) -> str:
-        """``gen_move``: the strategy's card."""
-        return self.deck.name(self.strategy.move(self._view()))
 
     def cmd_play(self, args: list[str]) -> str:
         """``play i K``."""
@@ -142,13 +135,29 @@ class PlayerLoop:
         return ""
 
 
+class PlayerLoop(ProtocolLoop):
+    """A player program whose decisions are ``strategy``'s."""
+
+    def __init__(self, strategy: Strategy, name: str, version: str) -> None:
+        super().__init__(name, version)
+        self.strategy = strategy
+
+    def cmd_gen_declare(self, args: list[str]) -> str:
+        """``gen_declare``: the strategy's declaration."""
+        return str(self.strategy.declare(self._view()))
+
+    def cmd_gen_move(self, args: list[str]) -> str:
+        """``gen_move``: the strategy's card."""
+        return self.deck.name(self.strategy.move(self._view()))
+
+
 def run_player(strategy: Strategy, name: str, version: str = "1.0",
                stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Answer protocol commands until ``quit`` or the end of input; returns the exit code."""
     return serve(PlayerLoop(strategy, name, version), stdin, stdout)
 
 
-def serve(loop: PlayerLoop, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def serve(loop: ProtocolLoop, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Answer protocol commands with ``loop`` until ``quit`` or the end of input; returns
     the exit code."""
     source = stdin or sys.stdin
