@@ -17,15 +17,12 @@ Run: ``.venv/bin/python benchmarks/bench_dataset_cards.py [--game planowanie]
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
+from dataset_runs import small_and_large
 from figures import print_figures
 
 from referee.core.outcome import Outcome
@@ -36,22 +33,6 @@ from referee.games.mahjong.rules import Rules as MahjongRules
 from referee.games.planowanie.rules import PlanowanieGame, Rules
 
 GAMES = ("planowanie", "mahjong")
-
-CHILD = """
-import json, resource, sys, time
-from pathlib import Path
-from referee.games.registry import game_data
-from referee.training.dataset import write_dataset
-from referee.training.dataset_sources import dataset_records
-data = game_data(sys.argv[3])
-start = time.perf_counter()
-summary = write_dataset(data, dataset_records([Path(sys.argv[1])], data), Path(sys.argv[2]))
-seconds = time.perf_counter() - start
-print(json.dumps({"rows": summary.rows, "games": summary.games, "seconds": seconds,
-                  "skipped": len(summary.skipped),
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
-"""
-
 
 def planowanie_games(folder: Path, count: int, seed: int, hands: int) -> None:
     """``count`` random legal Planowanie games (4 players, 13 deals) as record files."""
@@ -100,12 +81,6 @@ def mahjong_games(folder: Path, count: int, seed: int, hands: int) -> None:
 MAKERS = {"planowanie": planowanie_games, "mahjong": mahjong_games}
 
 
-def run(game: str, source: Path, out: Path) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(source), str(out), game],
-                          capture_output=True, text=True, check=True)
-    return dict(json.loads(done.stdout))
-
-
 def main() -> None:
     """Measure both sizes of each game and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -118,25 +93,10 @@ def main() -> None:
     result: dict[str, object] = {"machine": f"{platform.machine()}, {os.cpu_count()} cores",
                                  "python": platform.python_version()}
     for game in args.game or GAMES:
-        with tempfile.TemporaryDirectory() as temp:
-            root = Path(temp)
-            small, large = root / "small", root / "large"
-            small.mkdir()
-            large.mkdir()
-            MAKERS[game](small, args.games, 1, args.hands)
-            MAKERS[game](large, args.games * 10, 2, args.hands)
-            for name, folder in (("small", small), ("large", large)):
-                figures = run(game, folder, root / f"{name}.ds")
-                if figures["skipped"]:
-                    raise SystemExit(f"{game}: {figures['skipped']} games skipped")
-                result[f"{game} {name} games"] = figures["games"]
-                result[f"{game} {name} decisions"] = figures["rows"]
-                result[f"{game} {name} decisions/s"] = round(figures["rows"]
-                                                             / figures["seconds"])
-                result[f"{game} {name} peak MB"] = round(figures["peak_mb"], 1)
-            result[f"{game} peak ratio large/small"] = round(
-                float(result[f"{game} large peak MB"])  # type: ignore[arg-type]
-                / float(result[f"{game} small peak MB"]), 3)  # type: ignore[arg-type]
+        def made(folder: Path, count: int, seed: int, game: str = game) -> None:
+            MAKERS[game](folder, count, seed, args.hands)
+
+        result.update(small_and_large(game, made, args.games, prefix=f"{game} "))
     print_figures(result, args.json)
 
 

@@ -18,12 +18,10 @@ import argparse
 import json
 import os
 import platform
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
+from dataset_runs import small_and_large
 from figures import print_figures
 
 from referee.core.outcome import Outcome
@@ -33,21 +31,6 @@ from referee.games.riichi.actions import action_to_mjai
 from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.mjai import event_from_dict, write_mjai
 from referee.games.riichi.rulesets import rules_to_dict
-
-CHILD = """
-import json, resource, sys, time
-from pathlib import Path
-from referee.games.registry import game_data
-from referee.training.dataset import write_dataset
-from referee.training.dataset_sources import dataset_records
-data = game_data("riichi")
-start = time.perf_counter()
-summary = write_dataset(data, dataset_records([Path(sys.argv[1])], data), Path(sys.argv[2]))
-seconds = time.perf_counter() - start
-print(json.dumps({"rows": summary.rows, "games": summary.games, "seconds": seconds,
-                  "skipped": len(summary.skipped),
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
-"""
 
 
 def make_games(folder: Path, count: int, seed: int, logs: bool) -> None:
@@ -84,12 +67,6 @@ def make_games(folder: Path, count: int, seed: int, logs: bool) -> None:
             record.write(folder / f"game-{index + 1:05d}.json")
 
 
-def run(source: Path, out: Path) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(source), str(out)],
-                          capture_output=True, text=True, check=True)
-    return dict(json.loads(done.stdout))
-
-
 def main() -> None:
     """Measure both sizes and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -101,21 +78,10 @@ def main() -> None:
     result: dict[str, object] = {"machine": f"{platform.machine()}, {os.cpu_count()} cores",
                                  "python": platform.python_version(),
                                  "source": "mjai logs" if args.logs else "records"}
-    with tempfile.TemporaryDirectory() as temp:
-        root = Path(temp)
-        small, large = root / "small", root / "large"
-        small.mkdir()
-        large.mkdir()
-        make_games(small, args.games, 1, args.logs)
-        make_games(large, args.games * 10, 2, args.logs)
-        for name, folder in (("small", small), ("large", large)):
-            figures = run(folder, root / f"{name}.ds")
-            result[f"{name} games"] = figures["games"]
-            result[f"{name} decisions"] = figures["rows"]
-            result[f"{name} decisions/s"] = round(figures["rows"] / figures["seconds"])
-            result[f"{name} peak MB"] = round(figures["peak_mb"], 1)
-        result["peak ratio large/small"] = round(
-            float(result["large peak MB"]) / float(result["small peak MB"]), 3)  # type: ignore[arg-type]
+    def made(folder: Path, count: int, seed: int) -> None:
+        make_games(folder, count, seed, args.logs)
+
+    result.update(small_and_large("riichi", made, args.games))
     print_figures(result, args.json)
 
 
