@@ -10,7 +10,6 @@ the stones (1-based, black first) and the players: each stone must be on an empt
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from referee.core.checking import record_checker, replay_record
@@ -18,12 +17,11 @@ from referee.core.record import GameRecord
 from referee.games.gomoku.board import BLACK, MAX_SIZE, MIN_SIZE, Board, Rule
 from referee.games.gomoku.game import Action, GomokuGame, Move, Stones, Swap
 from referee.games.gomoku.protocol import parse_point
+from referee.games.gomoku.psq import read_psq
 from referee.games.gomoku.renju import RenjuJudge, forbidden
 
 __all__ = ["check_file", "check_psq", "check_record"]
 
-_PSQ_HEAD = re.compile(r"Piskvorky (\d+)x(\d+),")
-_PSQ_STONE = re.compile(r"\s*(-?\d+),(-?\d+)(?:,(-?\d+))?\s*")
 
 
 def check_file(path: Path, rule: Rule = Rule.FREESTYLE,
@@ -86,21 +84,12 @@ def check_psq(text: str, rule: Rule = Rule.FREESTYLE,
               judge: RenjuJudge = RenjuJudge.RIF) -> str:
     """Replay the stones of a ``.psq`` file under ``rule``: a summary, or ``ValueError``
     naming the first stone that cannot be played."""
-    lines = text.splitlines()
-    head = _PSQ_HEAD.match(lines[0]) if lines else None
-    if head is None:
-        raise ValueError("not a .psq file: the first line is not 'Piskvorky WxH, ...'")
-    width, height = int(head[1]), int(head[2])
-    if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
-        raise ValueError(f"the board {width}x{height} is outside {MIN_SIZE}..{MAX_SIZE}")
-    board = Board(width, height, rule)
+    game = read_psq(text)
+    board = Board(game.width, game.height, rule)
     five = None
     count = 0
-    for number, line in enumerate(lines[1:], start=2):
-        stone = _PSQ_STONE.fullmatch(line)
-        if stone is None:
-            break  # the players' names and the result code follow the stones
-        x, y = int(stone[1]) - 1, int(stone[2]) - 1
+    for stone in game.stones:
+        number, x, y = stone.line, stone.x, stone.y
         count += 1
         color = board.to_move
         if five is not None:

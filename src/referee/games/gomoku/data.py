@@ -8,22 +8,19 @@ a game that stops before either is skipped as having no result.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from referee.core.decisions import Decision
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord, PlayerInfo
-from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE
 from referee.games.gomoku.check import parse_action, record_engine
 from referee.games.gomoku.env import GomokuEnvGame
 from referee.games.gomoku.game import Action, GomokuGame, Move
+from referee.games.gomoku.psq import read_psq
 
 __all__ = ["DATA", "GomokuData", "psq_record"]
 
-_HEAD = re.compile(r"Piskvorky (\d+)x(\d+),")
-_STONE = re.compile(r"\s*(-?\d+),(-?\d+)(?:,(-?\d+))?\s*")
 
 
 class GomokuData:
@@ -93,34 +90,22 @@ def _move(text: str) -> Action:
 def psq_record(text: str, source: str = "psq") -> GameRecord:
     """A ``.psq`` game as a record (freestyle; the result the engine's); ``ValueError``
     says what is wrong with it."""
-    lines = text.splitlines()
-    head = _HEAD.match(lines[0]) if lines else None
-    if head is None:
-        raise ValueError("not a .psq file: the first line is not 'Piskvorky WxH, ...'")
-    width, height = int(head[1]), int(head[2])
-    if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
-        raise ValueError(f"the board {width}x{height} is outside {MIN_SIZE}..{MAX_SIZE}")
-    engine = GomokuGame(width, height)
+    game = read_psq(text)
+    engine = GomokuGame(game.width, game.height)
     record = GameRecord("gomoku", [PlayerInfo("black"), PlayerInfo("white")],
-                        settings={"width": width, "height": height, "rule": "freestyle",
-                                  "source": source})
-    rest = 1
-    for rest, line in enumerate(lines[1:], start=1):
-        stone = _STONE.fullmatch(line)
-        if stone is None:
-            break
-        x, y = int(stone[1]) - 1, int(stone[2]) - 1
+                        settings={"width": game.width, "height": game.height,
+                                  "rule": "freestyle", "source": source})
+    for stone in game.stones:
         seat = engine.to_play()
         if seat is None:
-            raise ValueError(f"line {rest + 1}: a stone after the end of the game")
-        why = engine.illegal_reason(seat, Move(x, y))
+            raise ValueError(f"line {stone.line}: a stone after the end of the game")
+        move = Move(stone.x, stone.y)
+        why = engine.illegal_reason(seat, move)
         if why is not None:
-            raise ValueError(f"line {rest + 1}: {why}")
-        engine.apply(seat, Move(x, y))
-        record.add_move(seat, f"{x},{y}", int(stone[3] or 0) / 1000)
-    else:
-        rest = len(lines)
-    names = [line.strip() for line in lines[rest:rest + 2]  # the brains, then a result code
+            raise ValueError(f"line {stone.line}: {why}")
+        engine.apply(seat, move)
+        record.add_move(seat, f"{stone.x},{stone.y}", stone.ms / 1000)
+    names = [line.strip() for line in game.after[:2]  # the brains, then a result code
              if line.strip() and not line.strip().lstrip("-").isdigit()]
     for seat, name in enumerate(names[:2]):
         record.players[seat] = PlayerInfo(name)
