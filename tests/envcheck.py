@@ -24,3 +24,12 @@ def assert_mask_is_the_engines(game: Any, engine: Any, seat: int, legal: Sequenc
     for other in range(game.seats):
         if other != seat:
             assert not game.legal_mask(engine, other).any()
+    known = getattr(game, "legal_action", None)  # the environment's step trusts it
+    if known is not None:
+        game.legal_mask(engine, seat)
+        for number in range(-1, game.actions + 1):
+            found = known(engine, seat, number)
+            assert (found is not None) == (number in numbers)
+            assert found is None or found == game.action(engine, seat, number)
+            assert all(known(engine, other, number) is None
+                       for other in range(game.seats) if other != seat)

@@ -34,9 +34,10 @@ from pettingzoo import AECEnv
 
 from referee.core.match import Engine
 
-__all__ = ["EngineEnv", "EnvGame", "agent_name"]
+__all__ = ["EngineEnv", "EnvGame", "KnowsLegalActions", "agent_name"]
 
 EngineT = TypeVar("EngineT", bound=Engine)
+EngineIn = TypeVar("EngineIn", bound=Engine, contravariant=True)
 
 
 class EnvGame(Protocol[EngineT]):
@@ -60,7 +61,8 @@ class EnvGame(Protocol[EngineT]):
         """What ``seat`` may see now (``observation_shape``, float32 or int8)."""
 
     def legal_mask(self, engine: EngineT, seat: int) -> np.ndarray[Any, Any]:
-        """1 for each action number ``seat`` may play now, else 0 (int8)."""
+        """1 for each action number ``seat`` may play now, else 0 (int8): all 0 when
+        ``seat`` is not to play (a fresh array the caller may change)."""
 
     def action(self, engine: EngineT, seat: int, index: int) -> Any:
         """The engine's action for action number ``index``."""
@@ -70,6 +72,17 @@ class EnvGame(Protocol[EngineT]):
 
     def render(self, engine: EngineT) -> str:
         """The game as text, for people."""
+
+
+class KnowsLegalActions(Protocol[EngineIn]):
+    """What an ``EnvGame`` may add: the legal action of a number straight from what its
+    ``legal_mask`` found at this position, so that ``step`` need not ask the engine
+    again (for games whose engine's check costs as much as the move itself)."""
+
+    def legal_action(self, engine: EngineIn, seat: int, index: int) -> Any:
+        """The engine's action numbered ``index`` when ``seat`` may play it now as far as
+        the game knows without asking the engine; ``None`` otherwise (not legal, or not
+        known: ``step`` then decodes it and asks the engine's ``illegal_reason``)."""
 
 
 def agent_name(seat: int) -> str:
@@ -101,8 +114,8 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
                                                     "action_mask": mask})
                                     for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(game.actions) for a in self.possible_agents}
-        self._no_action = np.zeros(game.actions, dtype=np.int8)
         self._seeds = random.Random()
+        self._legal_action = getattr(game, "legal_action", None)
         self.engine: EngineT | None = None
         self.moves = 0
 
@@ -141,9 +154,7 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         observation = game.observe(engine, seat)
         if observation.dtype != np.float32:
             observation = observation.astype(np.float32)
-        on_turn = engine.to_play() == seat
-        mask = game.legal_mask(engine, seat) if on_turn else self._no_action.copy()
-        return {"observation": observation, "action_mask": mask}
+        return {"observation": observation, "action_mask": game.legal_mask(engine, seat)}
 
     def step(self, action: int | None) -> None:
         """Play action number ``action`` for the selected agent."""
@@ -151,7 +162,9 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        engine = self._engine()
+        engine = self.engine
+        if engine is None:
+            raise RuntimeError("call reset() before using the environment")
         seat = self._seat[agent]
         game = self.game
         self._cumulative_rewards[agent] = 0.0  # (the others stay 0 until the game ends)
@@ -160,12 +173,15 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
             self._forfeit(engine, seat, f"action {action!r} is not a number from 0 to "
                                         f"{game.actions - 1}")
             return
-        decoded = game.action(engine, seat, index)
-        reason = engine.illegal_reason(seat, decoded)  # as the referee asks (the mask says
-        if reason is not None:  # the same: the tests hold them to it)
-            self._forfeit(engine, seat, f"action {action} ({engine.notation(decoded)}): "
-                                        f"{reason}")
-            return
+        known = self._legal_action
+        decoded = None if known is None else known(engine, seat, index)
+        if decoded is None:  # the engine judges, as the referee asks it (where the game
+            decoded = game.action(engine, seat, index)  # knows, its mask says the same:
+            reason = engine.illegal_reason(seat, decoded)  # the tests hold them to it)
+            if reason is not None:
+                self._forfeit(engine, seat, f"action {action} "
+                                            f"({engine.notation(decoded)}): {reason}")
+                return
         engine.apply(seat, decoded)
         self.moves += 1
         following = engine.to_play()
@@ -196,8 +212,3 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
 
     def close(self) -> None:
         """Nothing to release (the engine is plain Python)."""
-
-    def _engine(self) -> EngineT:
-        if self.engine is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.engine

@@ -89,7 +89,9 @@ class GomokuEnvGame:
         return planes
 
     def legal_mask(self, engine: GomokuGame, seat: int) -> np.ndarray[Any, Any]:
-        """The empty points (less black's forbidden points in renju)."""
+        """The empty points (less black's forbidden points in renju); none off turn."""
+        if engine.to_play() != seat:
+            return np.zeros(self.width * self.height, dtype=np.int8)
         mask: np.ndarray[Any, Any] = (self._cells(engine) == 0).astype(np.int8).reshape(-1)
         board = engine.board
         if self.rule is Rule.RENJU and board.to_move == BLACK:

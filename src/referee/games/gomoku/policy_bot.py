@@ -36,6 +36,10 @@ class _Position:
         """The colour of the one seat it describes."""
         return self.color
 
+    def to_play(self) -> int:
+        """The one seat it describes (asked to move)."""
+        return 0
+
 
 class PolicyStrategy(Strategy):
     """Moves chosen by ``policy`` from the environment's observation."""

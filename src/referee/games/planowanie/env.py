@@ -57,6 +57,12 @@ class Layout:
     offsets: dict[str, int] = field(init=False)
     """The start of each segment, by name, in order."""
     length: int = field(init=False)
+    actions: int = field(init=False)
+    """How many action numbers: ``C + 1`` declarations, then the cards."""
+    hand_cells: tuple[int, ...] = field(init=False, repr=False)
+    """Per seat, where its hand starts in the views of every seat (one flat array)."""
+    trick_cells: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    """Per seat, where its card on the trick goes in each seat's view (flat, card 0)."""
 
     def __post_init__(self) -> None:
         rules = self.rules
@@ -75,6 +81,12 @@ class Layout:
             start += length
         object.__setattr__(self, "offsets", offsets)
         object.__setattr__(self, "length", start)
+        object.__setattr__(self, "actions", cards + 1 + size)
+        object.__setattr__(self, "hand_cells", tuple(
+            seat * start + offsets["hand"] for seat in range(players)))
+        object.__setattr__(self, "trick_cells", tuple(
+            tuple(viewer * start + offsets["trick"] + (seat - viewer) % players * size
+                  for viewer in range(players)) for seat in range(players)))
 
     def build(self, engine: EnvPlanowanieGame, seat: int) -> np.ndarray[Any, Any]:
         """``seat``'s observation made from the engine's state."""
@@ -111,18 +123,21 @@ class EnvPlanowanieGame(PlanowanieGame):
     """The referee's engine, with what an environment keeps besides: each seat's
     declaration of this deal before they are revealed (a seat knows its own), every
     seat's observation (``views``, one row per seat) kept up to date move by move, so
-    that observing is a copy, and ``mask``, the legal actions of the seat to play at this
-    position (``None`` until asked)."""
+    that observing is a copy, each seat's cards as action numbers (``held``, 0/1 bytes),
+    and ``legal``, the seat to play at this position and the bits of its legal action
+    numbers (``None`` until asked)."""
 
-    __slots__ = ("layout", "mask", "said", "views")
+    __slots__ = ("cells", "held", "layout", "legal", "said", "turn", "views")
 
     def __init__(self, layout: Layout, seed: int, deals: list[list[int]] | None = None
                  ) -> None:
         super().__init__(layout.rules, seed, deals)
         self.layout = layout
         self.said: list[int | None] = [None] * layout.rules.players
-        self.mask: np.ndarray[Any, Any] | None = None
+        self.legal: tuple[int, int] | None = None
         self.views = np.zeros((layout.rules.players, layout.length), dtype=np.float32)
+        self.cells = self.views.reshape(-1)  # (the same memory, one cell a number)
+        self.held = np.zeros((layout.rules.players, layout.actions), dtype=np.int8)
         self.rebuild()
 
     def rebuild(self) -> None:
@@ -130,7 +145,16 @@ class EnvPlanowanieGame(PlanowanieGame):
         changing the state by hand)."""
         for seat in range(self.rules.players):
             self.views[seat] = self.layout.build(self, seat)
-        self.mask = None
+        self._hold()
+        self.legal = None
+        self.turn = self.table.to_play()
+
+    def to_play(self) -> int | None:
+        """The seat to decide next, ``None`` once the game is over (kept by ``apply``)."""
+        return self.turn
+    def _hold(self) -> None:
+        """``held`` from the hands."""
+        self.held[:, self.layout.max_cards + 1:] = _rows(self.hands, self.rules.deck.size)
 
     def copy(self) -> EnvPlanowanieGame:
         """An independent copy (with its own arrays)."""
@@ -140,8 +164,11 @@ class EnvPlanowanieGame(PlanowanieGame):
             setattr(other, name, getattr(base, name))
         other.layout = self.layout
         other.said = self.said[:]
-        other.mask = None
+        other.legal = None
+        other.turn = self.turn
         other.views = self.views.copy()
+        other.cells = other.views.reshape(-1)
+        other.held = self.held.copy()
         return other
 
     def apply(self, seat: int, action: Action) -> int | None:
@@ -149,17 +176,19 @@ class EnvPlanowanieGame(PlanowanieGame):
         up to date."""
         table = self.table
         deal = table.deal
-        self.mask = None
+        self.legal = None
         if isinstance(action, Declare):
             self.said[seat] = action.tricks
-            super().apply(seat, action)
+            PlanowanieGame.apply(self, seat, action)
+            self.turn = table.to_play()
             if table.phase is Phase.DECLARE:
                 self.views[seat, self.layout.offsets["declared"] + action.tricks] = 1.0
             else:
                 self._revealed()
             return None
         leader = table.trick_leader
-        winner = super().apply(seat, action)
+        winner = PlanowanieGame.apply(self, seat, action)
+        self.turn = table.to_play()
         if table.phase is Phase.OVER:
             self.rebuild()
         elif table.deal != deal:
@@ -176,13 +205,16 @@ class EnvPlanowanieGame(PlanowanieGame):
         at, players, size = layout.offsets, self.rules.players, self.rules.deck.size
         self.said = [None] * players
         views[:] = 0.0
-        for seat, hand in enumerate(self.hands):
-            views[seat, at["hand"]:at["hand"] + size] = _bits(hand, size)
+        hands = _rows(self.hands, size)
+        views[:, at["hand"]:at["hand"] + size] = hands
+        self.held[:, layout.max_cards + 1:] = hands
         points = [min(p, layout.high) for p in table.points] * 2
+        cells, length = self.cells, layout.length
         for viewer in range(players):
-            views[viewer, at["points"]:at["points"] + players] = \
-                points[viewer:viewer + players]
-            views[viewer, at["leader"] + (table.starter - viewer) % players] = 1.0
+            start = viewer * length
+            for relative in range(players):
+                cells[start + at["points"] + relative] = points[viewer + relative]
+            cells[start + at["leader"] + (table.starter - viewer) % players] = 1.0
         views[:, at["declaring"]] = 1.0
         views[:, at["deal"] + table.deal] = 1.0
         views[:, at["cards"]] = table.cards
@@ -197,29 +229,39 @@ class EnvPlanowanieGame(PlanowanieGame):
             row[at["declaring"]] = 0.0
 
     def _played(self, seat: int, card: int) -> None:
-        at, players, size = self.layout.offsets, self.rules.players, self.rules.deck.size
-        views = self.views
-        views[seat, at["hand"] + card] = 0.0
-        for viewer in range(players):
-            views[viewer, at["trick"] + (seat - viewer) % players * size + card] = 1.0
+        layout, cells = self.layout, self.cells
+        cells[layout.hand_cells[seat] + card] = 0.0
+        self.held[seat, layout.max_cards + 1 + card] = 0
+        for cell in layout.trick_cells[seat]:
+            cells[cell + card] = 1.0
 
     def _taken(self, leader: int, winner: int) -> None:
         layout, table = self.layout, self.table
         at, players = layout.offsets, self.rules.players
         assert table.last_trick is not None
-        cards = list(table.last_trick[1])
+        cards = table.last_trick[1]
         seat = (leader + players - 1) % players  # the trick's last card was this seat's
-        views = self.views
-        views[seat, at["hand"] + cards[-1]] = 0.0
+        views, cells = self.views, self.cells
+        cells[layout.hand_cells[seat] + cards[-1]] = 0.0
+        self.held[seat, layout.max_cards + 1 + cards[-1]] = 0
         views[:, at["trick"]:at["declared"]] = 0.0
         for card in cards:
             views[:, at["played"] + card] = 1.0
         views[:, at["leader"]:at["leader"] + players] = 0.0
         taken = table.tricks[winner]
+        length = layout.length
         for viewer in range(players):
-            relative = (winner - viewer) % players
-            views[viewer, at["tricks"] + relative] = taken
-            views[viewer, at["leader"] + relative] = 1.0
+            relative = viewer * length + (winner - viewer) % players
+            cells[at["tricks"] + relative] = taken
+            cells[at["leader"] + relative] = 1.0
+
+
+def _rows(masks: Sequence[int], size: int) -> np.ndarray[Any, Any]:
+    """The bit masks ``masks`` as rows of ``size`` 0/1 bytes (``_bits`` of each)."""
+    width = (size + 7) // 8
+    raw = np.frombuffer(b"".join(m.to_bytes(width, "little") for m in masks), np.uint8)
+    return np.unpackbits(raw.reshape(len(masks), width), axis=1, bitorder="little",
+                         count=size)
 
 
 def _bits(mask: int, size: int) -> np.ndarray[Any, Any]:
@@ -240,17 +282,20 @@ class PlanowanieEnvGame:
     observation_shape: tuple[int, ...] = field(init=False)
     observation_high: float = field(init=False)
     layout: Layout = field(init=False)
-    _hand: int = field(init=False, repr=False)
-    _width: int = field(init=False, repr=False)
+    _declaring: list[np.ndarray[Any, Any]] = field(init=False, repr=False)
+    _declares: tuple[Declare, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.layout = Layout(self.rules)
-        self._hand = self.layout.offsets["hand"]
-        self._width = len(self.rules.deck.values)
         self.seats = self.rules.players
         self.actions = self.layout.max_cards + 1 + self.rules.deck.size
         self.observation_shape = (self.layout.length,)
         self.observation_high = float(self.layout.high)
+        self._declaring = [np.zeros(self.actions, dtype=np.int8)
+                           for _ in range(self.layout.max_cards + 1)]
+        for cards, mask in enumerate(self._declaring):
+            mask[:cards + 1] = 1
+        self._declares = tuple(Declare(k) for k in range(self.layout.max_cards + 1))
 
     @property
     def max_cards(self) -> int:
@@ -274,36 +319,42 @@ class PlanowanieEnvGame:
     def legal_mask(self, engine: EnvPlanowanieGame, seat: int) -> np.ndarray[Any, Any]:
         """The declarations 0..cards of this deal, or the cards that may be played (the
         suit led when the hand has it); nothing for a seat not to play."""
-        if engine.table.to_play() != seat:
+        if engine.turn != seat:
             return np.zeros(self.actions, dtype=np.int8)
-        mask = engine.mask
-        if mask is None:
-            mask = engine.mask = self._mask(engine, seat)
-        return mask.copy()
-
-    def _mask(self, engine: EnvPlanowanieGame, seat: int) -> np.ndarray[Any, Any]:
-        mask = np.zeros(self.actions, dtype=np.int8)
         table = engine.table
+        first = self.layout.max_cards + 1
         if table.phase is Phase.DECLARE:
-            mask[:table.cards + 1] = 1
-            return mask
-        first, hand, size = self.actions - self.rules.deck.size, self._hand, \
-            self.rules.deck.size
-        row = engine.views[seat]
-        if table.trick:
-            width = self._width
-            low = table.trick[0] // width * width
-            if engine.hands[seat] >> low & ((1 << width) - 1):  # follows suit
-                mask[first + low:first + low + width] = row[hand + low:hand + low + width]
-                return mask
-        mask[first:] = row[hand:hand + size]
+            engine.legal = (seat, (1 << (table.cards + 1)) - 1)
+            return self._declaring[table.cards].copy()
+        hand = engine.hands[seat]
+        playable = table.legal_mask(hand)
+        engine.legal = (seat, playable << first)
+        held = engine.held[seat]
+        if playable == hand:
+            every: np.ndarray[Any, Any] = held.copy()
+            return every
+        width = len(self.rules.deck.values)  # the suit led, of which the hand has cards
+        low = first + table.trick[0] // width * width
+        mask = np.zeros(self.actions, dtype=np.int8)
+        mask[low:low + width] = held[low:low + width]
         return mask
+
+    def legal_action(self, engine: EnvPlanowanieGame, seat: int, index: int
+                     ) -> Action | None:
+        """The action numbered ``index`` if the mask ``seat`` was given at this position
+        allows it, else ``None`` (the environment then asks the engine why)."""
+        legal = engine.legal
+        if legal is None or legal[0] != seat or index < 0 or not legal[1] >> index & 1:
+            return None
+        first = len(self._declares)
+        return self._declares[index] if index < first else index - first
 
     def action(self, engine: PlanowanieGame, seat: int, index: int) -> Action:
         """``Declare(index)`` for ``0..C``, else the card ``index - C - 1``."""
-        if index <= self.max_cards:
-            return Declare(index)
-        return index - self.max_cards - 1
+        first = len(self._declares)
+        if index < first:
+            return self._declares[index] if index >= 0 else Declare(index)
+        return index - first
 
     def index(self, engine: PlanowanieGame, seat: int, action: Any) -> int:
         """The action number of a declaration or a card."""
