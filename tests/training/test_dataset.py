@@ -137,3 +137,28 @@ def test_pandas_reads_the_dataset_folder_as_one_table(played: Path, tmp_path: Pa
                                    "action_mask", "action", "result", "variant"]
     first = frame.iloc[0]
     assert np.frombuffer(first["observation"], np.uint8).shape == (9 * 9 * 3,)
+
+
+def test_hugging_face_datasets_load_the_folder(played: Path, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``datasets.load_dataset("parquet", ...)`` reads every shard, offline, as rows the
+    same as pyarrow's (its cache in the test's folder)."""
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    import datasets
+
+    run = referee("dataset", "gomoku", str(played / "tour"), "-o", str(tmp_path / "ds"),
+                  "--rows-per-shard", "40", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    shards = sorted(str(p) for p in (tmp_path / "ds").glob("*.parquet"))
+    assert len(shards) > 1
+    loaded = datasets.load_dataset("parquet", data_files=shards, split="train",
+                                   cache_dir=str(tmp_path / "cache"))
+    table = rows_of(tmp_path / "ds")
+    assert loaded.num_rows == table.num_rows
+    assert loaded.column_names == table.column_names
+    assert loaded[:]["observation"] == table.column("observation").to_pylist()
+    first = loaded.with_format("numpy")[0]
+    assert np.frombuffer(first["observation"], np.uint8).shape == (9 * 9 * 3,)
+    assert int(first["action"]) == table.column("action")[0].as_py()

@@ -180,14 +180,29 @@ def test_a_tenhou_log_gives_kanachans_features(tmp_path: Path) -> None:
 
 
 def test_tenhou_json_and_folders_of_logs(tmp_path: Path) -> None:
-    """A whole game in Tenhou's JSON (named on the command line) and the mjlogs of a
-    folder; the players' names as the logs give them."""
-    run = dataset(str(LOGS / "tenhou6" / "ranked_game.json"), str(LOGS), "-o",
-                  str(tmp_path / "ds"), cwd=tmp_path)
+    """A folder of logs: mjlogs and a whole game in Tenhou's JSON (in a folder below),
+    beside JSON that is no log (left alone); the same Tenhou log named on the
+    command line; the players' names as the logs give them."""
+    folder = tmp_path / "logs"
+    (folder / "tenhou").mkdir(parents=True)
+    for log in LOGS.glob("*.mjlog"):
+        shutil.copy(log, folder / log.name)
+    shutil.copy(LOGS / "tenhou6" / "ranked_game.json", folder / "tenhou" / "ranked_game.json")
+    (folder / "settings.json").write_text('{"players": 4, "note": "no log"}\n')
+    (folder / "list.json").write_text("[1, 2]\n")
+    run = dataset(str(folder), "-o", str(tmp_path / "ds"), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     rows = rows_of(tmp_path / "ds")
     games = {r["game"] for r in rows}
     assert len(games) == 5 and all(g.endswith("#1") for g in games)
+    assert str(folder / "tenhou" / "ranked_game.json#1") in games
+    run = dataset(str(LOGS / "tenhou6" / "ranked_game.json"), "-o", str(tmp_path / "one"),
+                  cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    named = rows_of(tmp_path / "one")
+    from_folder = [r for r in rows if r["game"].endswith("ranked_game.json#1")]
+    assert [(r["seat"], r["action"], r["observation"]) for r in named] == [
+        (r["seat"], r["action"], r["observation"]) for r in from_folder]
     assert all(r["player"] for r in rows)
     assert {r["variant"] for r in rows} == {"tenhou south"}
 
@@ -224,8 +239,8 @@ def test_bad_logs_are_skipped_and_counted(played: Path, tmp_path: Path) -> None:
     (folder / "cut.mjson").write_bytes(b"\n".join(lines[:200]) + b"\n")  # stops in a hand
     (folder / "junk.mjson").write_text("not json\n")
     shutil.copy(LOGS / "tenhou6" / "chankan.json", folder / "chankan.json")
-    run = dataset(str(folder), str(folder / "chankan.json"), "-o", str(tmp_path / "ds"),
-                  cwd=tmp_path)
+    run = dataset(str(folder), "-o", str(tmp_path / "ds"), cwd=tmp_path)  # (the Tenhou
+    # log too: a JSON object with a "log")
     assert run.returncode == 1
     skipped = [line for line in run.stderr.splitlines() if line.startswith("skipped ")]
     assert len(skipped) == 3, run.stderr

@@ -34,9 +34,9 @@ def dataset_records(paths: Iterable[Path], data: GameData
                     yield from _store(file.parent)
                 elif file.name.startswith("game-") and file.suffix == ".json":
                     yield from _file(file, data)
-                elif file.suffix not in (".json", ".log", ".lock", ".jsonl", ".sqlite",
-                                         ".pgn", ".html", ".css", ".js", ".svg", ".toml"):
-                    yield from _file(file, data, quiet=True)
+                elif file.suffix not in (".log", ".lock", ".sqlite", ".pgn", ".html",
+                                         ".css", ".js", ".svg", ".toml"):
+                    yield from _file(file, data, quiet=True)  # the game's own formats
         elif path.name == STORE:
             yield from _store(path.parent)
         else:

@@ -860,6 +860,18 @@ def test_a_line_met_again_gives_the_same_event(tmp_path: Path) -> None:
     assert a is b and b is c and a == Tsumo(actor=2, pai="7s")
 
 
+def test_a_long_line_is_not_remembered(tmp_path: Path) -> None:
+    """The start of a hand (every hand's tiles) hardly ever repeats: thousands of them
+    remembered would hold tens of MB for nothing."""
+    hand = '["1m","2m","3m","4m","5m","6m","7m","8m","9m","1p","2p","3p","4p"]'
+    line = ('{"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":0,"kyotaku":0,"oya":0,'
+            '"dora_marker":"1s","tehais":[' + ",".join([hand] * 4) + "]}\n")
+    path = tmp_path / "start.mjson"
+    path.write_text(line + line)
+    a, b = read_mjai(path)
+    assert a == b and a is not b
+
+
 def test_a_line_with_extra_fields_is_parsed_again_for_strict_reading(tmp_path: Path) -> None:
     path = tmp_path / "meta.mjson"
     path.write_text('{"type":"tsumo","actor":1,"pai":"3p","meta":{"q":1}}\n')

@@ -245,15 +245,17 @@ class EnvPlanowanieGame(PlanowanieGame):
         cells[layout.hand_cells[seat] + cards[-1]] = 0.0
         self.held[seat, layout.max_cards + 1 + cards[-1]] = 0
         views[:, at["trick"]:at["declared"]] = 0.0
-        for card in cards:
-            views[:, at["played"] + card] = 1.0
-        views[:, at["leader"]:at["leader"] + players] = 0.0
         taken = table.tricks[winner]
-        length = layout.length
-        for viewer in range(players):
-            relative = viewer * length + (winner - viewer) % players
-            cells[at["tricks"] + relative] = taken
-            cells[at["leader"] + relative] = 1.0
+        length, played, tricks, leading = layout.length, at["played"], at["tricks"], \
+            at["leader"]
+        for viewer in range(players):  # (cell by cell: quicker than by columns)
+            start = viewer * length
+            for card in cards:
+                cells[start + played + card] = 1.0
+            cells[start + leading + (leader - viewer) % players] = 0.0
+            relative = start + (winner - viewer) % players
+            cells[tricks + relative] = taken
+            cells[leading + relative] = 1.0
 
 
 def _rows(masks: Sequence[int], size: int) -> np.ndarray[Any, Any]:

@@ -30,12 +30,11 @@ Sources:
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
-
-import numpy as np
 
 from referee.core.decisions import Decision
 from referee.core.outcome import Outcome
@@ -111,6 +110,8 @@ class RiichiData:
         stem = name[:-3] if name.endswith(".gz") else name
         if not stem.endswith(_LOG_NAMES) or _is_record(path):
             return None
+        if stem.endswith(".json") and not _is_tenhou_json(path):
+            return None  # (other JSON a folder may hold: settings, a site's data)
         if _beside_record(path) or _in_store(path):
             return iter(())
         return iter([self.log_game(path)])
@@ -147,6 +148,27 @@ def _is_record(path: Path) -> bool:
     return head.startswith(b"{\n") and b'"players"' in head and b'"moves"' in head
 
 
+def _is_tenhou_json(path: Path) -> bool:
+    """Whether ``path`` (plain or gzip) is a Tenhou JSON log: one object with a ``log``,
+    or hands one a line (each a list whose first item is the hand's three numbers)."""
+    from referee.games.riichi.mjai import open_log
+
+    try:
+        with open_log(path) as stream:
+            head = stream.read(1 << 16)
+    except (EOFError, OSError, zlib.error):
+        return False
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text.startswith(b"{"):
+        return b'"log"' in text
+    try:
+        first = json.loads(text.split(b"\n", 1)[0])
+    except ValueError:
+        return False
+    return (isinstance(first, list) and bool(first) and isinstance(first[0], list)
+            and len(first[0]) == 3)
+
+
 def _beside_record(path: Path) -> bool:
     """Whether ``path`` is a match's log (``X.mjson.gz``) with its record ``X.json``."""
     name = path.name
@@ -159,7 +181,7 @@ def _in_store(path: Path) -> bool:
 
 
 def _observe(env_game: RiichiEnvGame, engine: RiichiEnvEngine, seat: int) -> Any:
-    return env_game.observe(engine, seat).astype(np.uint8)
+    return env_game.observe_bytes(engine, seat)
 
 
 class _LogDecisions:

@@ -113,6 +113,10 @@ MAX_SCORE: Final = 255_900
 """Scores are clipped to 0..255,900 points (255 thousands and 9 hundreds)."""
 
 _TILE_NUMBER: Final = tuple(encode_tile(mjai_name(t)) for t in range(TILES))
+_BYTE: Final = 255
+"""The largest value of a cell (``HIGH``, as a whole number)."""
+_NO_CONTEXT: Final = bytes(OBSERVATION_SIZE - CONTEXT)
+"""The cells after the four blocks, all 0 (the observation's end)."""
 _HAND_FIRST: Final = tuple(encode_hand([mjai_name(t)])[0] for t in range(TILES))
 """Per tile id, the sparse hand feature of the first copy of its name."""
 _DAHAI: Final = {mjai_name(t): encode_tile(mjai_name(t)) * 4 for t in range(TILES)}
@@ -158,22 +162,22 @@ class _Table:
     observation, kept up to date from the engine's events (only their public parts)."""
 
     def __init__(self) -> None:
-        self.blocks = np.zeros(2 * SEATS * BLOCK, dtype=np.float32)
-        """Each seat's block, twice over (at ``s * BLOCK`` and ``(s + 4) * BLOCK``): the
-        four blocks seen from any seat are one slice."""
+        self.blocks = bytearray(2 * SEATS * BLOCK)
+        """Each seat's block, one byte a cell, twice over (at ``s * BLOCK`` and ``(s + 4)
+        * BLOCK``): the four blocks seen from any seat are one slice."""
         self.read = 0
         self.river = [0] * SEATS
         self.declaring = [False] * SEATS
         self.claimable: tuple[int, str] | None = None
         """The seat and tile of the last discard, added kan or closed kan."""
-        self._heads: dict[tuple[int, ...], np.ndarray[Any, Any]] = {}
+        self._heads: dict[tuple[int, ...], bytes] = {}
         self._heads_of: object = None
 
-    def head(self, kyoku: RiichiKyoku, rules: RiichiRules, seat: int,
-             first: int) -> np.ndarray[Any, Any]:
+    def head(self, kyoku: RiichiKyoku, rules: RiichiRules, seat: int, first: int) -> bytes:
         """The observation's sparse and numeric features that change only with the dora
         indicators, the sticks and the scores (all but the tiles left, the hand and the
-        drawn tile), for ``seat``; ``first`` the first dealer. Kept per hand."""
+        drawn tile), for ``seat``, one byte a cell; ``first`` the first dealer. Kept per
+        hand."""
         scores = kyoku.scores
         key = (seat, len(kyoku.dora), kyoku.kyotaku, *scores)
         if self._heads_of is kyoku:
@@ -190,12 +194,13 @@ class _Table:
         order = ranking(scores, first)
         for i in range(SEATS):
             hot.extend((GRADE[i] + DEFAULT_GRADE, RANK[i] + order.index((seat + i) % SEATS)))
-        head = np.zeros(TABLE, dtype=np.float32)
-        head[hot] = 1
-        head[NUMERIC:] = [min(kyoku.honba, HIGH), min(kyoku.kyotaku, HIGH),
-                          *(n for i in range(SEATS)
-                            for n in _points(scores[(seat + i) % SEATS]))]
-        self._heads[key] = head
+        cells = bytearray(TABLE)
+        for cell in hot:
+            cells[cell] = 1
+        cells[NUMERIC:] = bytes([min(kyoku.honba, _BYTE), min(kyoku.kyotaku, _BYTE),
+                                 *(n for i in range(SEATS)
+                                   for n in _points(scores[(seat + i) % SEATS]))])
+        head = self._heads[key] = bytes(cells)
         return head
 
     def follow(self, events: Sequence[dict[str, Any]]) -> None:
@@ -248,7 +253,7 @@ class _Table:
             elif kind == "reach_accepted":
                 self._set(actor * BLOCK + STATUS + 1)
             elif kind == "start_kyoku":
-                blocks[:] = 0
+                blocks[:] = bytes(len(blocks))
                 self._set(event["oya"] * BLOCK + STATUS + 2)
                 self.river = [0] * SEATS
                 self.declaring = [False] * SEATS
@@ -369,39 +374,44 @@ class RiichiEnvGame:
     # -------------------------------------------------------------- observation
 
     def observe(self, engine: RiichiEnvEngine, seat: int) -> np.ndarray[Any, Any]:
-        """What ``seat`` sees (the layout is in docs/envs.md)."""
+        """What ``seat`` sees (the layout is in docs/envs.md), as float32."""
+        return self.observe_bytes(engine, seat).astype(np.float32)
+
+    def observe_bytes(self, engine: RiichiEnvEngine, seat: int) -> np.ndarray[Any, Any]:
+        """``observe`` as uint8 (every cell is a whole number 0..255), made as cheaply:
+        what datasets store."""
         table = engine.view()
         game = engine.game
         kyoku = game.kyoku
         if kyoku is None:  # pragma: no cover - a seeded game always has a hand
-            return np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-        obs = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-        obs[:TABLE] = table.head(kyoku, self.rules, seat, game.first_oya)
-        obs[TABLE:CONTEXT] = table.blocks[seat * BLOCK:(seat + SEATS) * BLOCK]
-        obs[CONTEXT:] = 0
-        hot = [LEFT + kyoku.source.live_left()]
+            return np.zeros(OBSERVATION_SIZE, dtype=np.uint8)
+        cells = bytearray(table.head(kyoku, self.rules, seat, game.first_oya))
+        cells += table.blocks[seat * BLOCK:(seat + SEATS) * BLOCK]
+        cells += _NO_CONTEXT
+        cells[LEFT + kyoku.source.live_left()] = 1
         phase = kyoku.phase
         drawn = kyoku.drawn if (phase == "tsumo" or phase == "reach") \
             and kyoku.actor == seat else None
-        copies: dict[int, int] = {}  # per name's first slot, the copies seen so far
-        for t in kyoku.hands[seat]:
+        first, copy = -1, 0  # a name's copies lie together in order: slots slot, slot+1..
+        for t in sorted(kyoku.hands[seat]):
             if t != drawn:
                 slot = _HAND_FIRST[t]
-                n = copies.get(slot, 0)
-                copies[slot] = n + 1
-                hot.append(slot + n)
+                if slot == first:
+                    copy += 1
+                else:
+                    first, copy = slot, 0
+                cells[slot + copy] = 1
         if drawn is not None:
-            hot.append(DRAWN + _TILE_NUMBER[drawn])
+            cells[DRAWN + _TILE_NUMBER[drawn]] = 1
         if phase in _PHASE_CELL:
-            hot.append(_PHASE_CELL[phase])
+            cells[_PHASE_CELL[phase]] = 1
             claimable = table.claimable
             if (phase == "respond" or phase == "chankan") and claimable is not None:
                 who, pai = claimable
-                hot.append(CONTEXT + 5 + encode_tile(pai))
+                cells[CONTEXT + 5 + encode_tile(pai)] = 1
                 if who != seat:
-                    hot.append(CONTEXT + 42 + (who - seat) % SEATS - 1)
-        obs.put(hot, 1.0)
-        return obs
+                    cells[CONTEXT + 42 + (who - seat) % SEATS - 1] = 1
+        return np.frombuffer(cells, dtype=np.uint8)
 
     # -------------------------------------------------------------- actions
 

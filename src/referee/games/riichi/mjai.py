@@ -510,6 +510,10 @@ def open_log(path: str | Path) -> Iterator[BinaryIO]:
 _SEEN_LINES = 8192
 """How many distinct lines :func:`read_mjai` remembers, from file to file (their events
 are shared; a line with fields mjai does not define is not remembered)."""
+_SEEN_LONGEST = 160
+"""The longest line remembered, in bytes: draws, discards, calls and riichi repeat from
+game to game; the start of a hand (every hand's tiles) or its end hardly ever does, and
+a few thousand of those would hold tens of MB."""
 _SEEN: dict[bytes, Event] = {}
 
 
@@ -545,7 +549,8 @@ def read_mjai(path: str | Path, *, strict: bool = False) -> Iterator[Event]:
                 raise MjaiError(f"not UTF-8: {exc.reason}", source=source, line=number) from None
             if text.strip():
                 event = parse_event(text, strict=strict, source=source, line=number)
-                if not event.extra:  # (one with extra fields may be refused when strict)
+                if not event.extra and len(raw) <= _SEEN_LONGEST:  # (one with extra fields
+                    # may be refused when strict)
                     if len(seen) >= _SEEN_LINES:
                         seen.clear()
                     seen[raw] = event
