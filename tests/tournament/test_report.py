@@ -191,7 +191,7 @@ def test_every_finished_game_has_a_page(tournament: tuple[Path, Path]) -> None:
     site = index.parent
     rows = done_rows(store_folder)
     assert len(rows) == 12  # 3 pairings x 2 openings x 2 colours
-    assert sorted(p.name for p in (site / "games").iterdir()) == sorted(
+    assert sorted(p.name for p in (site / "games").glob("*.html")) == sorted(
         Path(Paths.game(r)).name for r in rows)
     store = Store.open_existing(store_folder)
     try:
@@ -257,8 +257,12 @@ def test_crosstable_and_faults(tournament: tuple[Path, Path]) -> None:
     info = meta(store_folder)
     parser = parse_page(index)
     cross = crosstable(rows, info["players"])  # type: ignore[arg-type]
-    table = parser.tables["crosstable-table"][1:]
+    page = parse_page(index.parent / "crosstable.html")
+    head, *table = page.tables["crosstable-table"]
     order = [r[1] for r in table]
+    assert head[2:-1] == order  # the columns are headed by the players' names
+    assert 'title="3. random#2">random#2</th>' in (
+        index.parent / "crosstable.html").read_text(encoding="utf-8")
     for line in table:
         name = line[1]
         for other, cell in zip(order, line[2:-1], strict=True):
@@ -272,6 +276,7 @@ def test_crosstable_and_faults(tournament: tuple[Path, Path]) -> None:
     assert faults[0][0] == "Player" and "normal" not in faults[0]
     assert "timeout" in faults[0] and faults[0][-1] == "total"
     assert [r[0] for r in faults[1:]] == order
+    assert "crosstable.html" in parser.links
 
 
 def test_player_pages_list_their_games(tournament: tuple[Path, Path]) -> None:
@@ -377,16 +382,16 @@ def test_user_text_is_escaped(tmp_path: Path, game: str) -> None:
     index_text = index.read_text(encoding="utf-8")
     assert "&lt;b&gt;T&amp;T&lt;/b&gt;" in index_text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index_text
-    assert "a&amp;b" in index_text and "q&quot;uote" in index_text
+    assert "a&amp;b" in index_text and "q&#34;uote" in index_text
     faults = parse_page(index).tables["faults-table"]
     assert sum(int(r[faults[0].index("timeout")]) for r in faults[1:]) == 1
     games_text = (site / "games.html").read_text(encoding="utf-8")
-    assert "&lt;img src=x onerror=&quot;alert(2)&quot;&gt; &amp; more" in games_text
+    assert "&lt;img src=x onerror=&#34;alert(2)&#34;&gt; &amp; more" in games_text
     assert "pending" in games_text  # the last game was never played
     player_files = sorted(p.name for p in (site / "players").iterdir())
     assert len(player_files) == 3 and all(re.fullmatch(r"[\w.+-]+\.html", p)
                                           for p in player_files)
-    game_pages = sorted((site / "games").iterdir())
+    game_pages = sorted((site / "games").glob("*.html"))
     assert len(game_pages) == 5
     page = game_pages[0].read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(3)&lt;/script&gt;" in page  # a bot's message

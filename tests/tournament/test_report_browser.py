@@ -156,7 +156,7 @@ def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) 
         assert state() == ("4", opening + 4)
         assert page.locator(".replay-moves li.current").get_attribute("id") == "m4"
 
-        page.get_by_role("link", name="threat").first.click()
+        page.get_by_role("link", name="threat", exact=True).first.click()
         page.wait_for_url("**/players/threat.html")
         assert page.locator("#player-games tbody tr").count() == 2
         assert tab.errors == []

@@ -374,6 +374,11 @@ class Store:
 
     def record(self, key: str) -> GameRecord:
         """The record of a finished game."""
+        return GameRecord.from_dict(json.loads(self.record_json(key)),
+                                    f"{self.records_path}:{key}")
+
+    def record_json(self, key: str) -> bytes:
+        """The record of a finished game as stored: one line of compact JSON."""
         with self._lock:
             row = self.db.execute("SELECT record_offset, record_length FROM games WHERE key=?",
                                   (key,)).fetchone()
@@ -382,9 +387,7 @@ class Store:
         with open(self.records_path, "rb") as handle:
             handle.seek(row[0])
             data = handle.read(row[1])
-        if self.gzip:
-            data = gzip.decompress(data)
-        return GameRecord.from_dict(json.loads(data), f"{self.records_path}:{key}")
+        return gzip.decompress(data) if self.gzip else data
 
     def records(self) -> Iterator[GameRecord]:
         """Every committed record, in the order they finished."""

@@ -2,23 +2,29 @@
 
 ``build_site(store_folder, out_dir)`` writes::
 
-    index.html            name, game, settings, progress, standings (BayesElo), faults,
-                          crosstable, rating plot, links
+    index.html            name, game, settings, progress, downloads, standings (BayesElo),
+                          faults with their reasons, rating plot, links
+    crosstable.html       points of each player against each opponent
     games.html            every scheduled game, links to the finished ones
-    games/g<seq>.html     one page per finished game: players, result, reason, replay
-    players/<name>.html   one page per player: results per opponent, its games
+    games/g<seq>.html     one page per finished game: players, result, reason, replay,
+                          downloads (g<seq>.json, and .psq / .mjson.gz where the game has one)
+    players/<name>.html   one page per player: results per opponent, its games, its logs
+    logs/                 the bots' stderr logs the tournament kept (their last 64 KB)
+    results.csv           one line per scheduled game; results.pgn: the pairwise results
     static/               site.css and replay.js (copied from this package)
 
-Pages are built by plain Python string building with ``markup.h``, which escapes every
-value that is not already markup, rather than with jinja2 templates: no extra dependency,
-escaping is on by default in one small place, and it is fast (10,000 game pages in
-seconds). Nothing is loaded from the network: the CSS and the one script are files of the
-site, and every link is relative, so the site works from ``file://`` URLs and from any web
-server. Only the replay needs JavaScript; without it a game page shows the final position.
+Pages are Jinja2 templates (``templates/``, one per kind of page), loaded from this package
+with autoescaping on and ``StrictUndefined``, compiled once per build. Every value from
+users and bots (names, reasons, messages, settings) reaches a page through the templates'
+escaping; the only markup inserted as it is is what this package writes (``Markup``): the
+replay (``SiteBuilder.replay_markup``) and the rating plot. Nothing is loaded from the
+network: the CSS and the one script are files of the site and every link is relative, so
+the site works from ``file://`` URLs and from any web server. Only the replay needs
+JavaScript; without it a game page shows the final position.
 
 Memory stays flat in the number of games: records are read from the store one at a time
 and each game page is written and dropped at once; what is kept per game is its store row
-and a few words (the seats' roles) for the game lists.
+and a few words (the seats' roles, its duration) for the game lists.
 
 The replay comes from the game slice (``GameAdapter.replay`` -> ``ReplayView``); a game
 without one gets the plain list of moves.
@@ -29,7 +35,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +42,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import jinja2
+
+from referee import __version__
 from referee.core.adapter import GameAdapter
 from referee.core.files import write_bytes_atomic, write_text_atomic
 from referee.core.outcome import Outcome
@@ -45,14 +53,32 @@ from referee.core.replay import ReplayView
 from referee.core.standings import Standing
 from referee.games.registry import game_adapters
 from referee.tournament.ratings import BayesEloParams, Ratings
-from referee.tournament.report.markup import Html, esc, facts, h, join, link, page, table
+from referee.tournament.report.downloads import (
+    Download,
+    copy_tail,
+    mjai_logs,
+    native_file,
+    results_csv,
+    stderr_logs,
+)
+from referee.tournament.report.markup import Html, esc, h
 from referee.tournament.report.plot import rating_chart, rating_history
+from referee.tournament.report.readable import (
+    about_text,
+    duration,
+    percent,
+    points,
+    readable_settings,
+    short_name,
+)
+from referee.tournament.report.readable import ms as _ms
 from referee.tournament.results import (
     PairRecord,
     crosstable,
     pairwise,
     rate_results,
     standings,
+    write_results_pgn,
 )
 from referee.tournament.store import GameRow, Store
 
@@ -63,8 +89,10 @@ FAULTS = tuple(o.value for o in Outcome if o is not Outcome.NORMAL)
 """Outcome columns of the fault table: every outcome but ``normal``."""
 MAX_NOTES = 500
 """Bot messages shown per game page (the rest are counted)."""
-MAX_REASON = 160
-"""Characters of a reason shown in game lists (game pages show it whole)."""
+MAX_FAULT_GAMES = 200
+"""Games lost by a fault listed on the index (the rest are on the games page)."""
+CELL_TITLES = 40
+"""Crosstables of up to this many players get a hover text per cell."""
 
 
 # -- what the pages are made of -------------------------------------------------------
@@ -176,49 +204,6 @@ class Paths:
         return f"games/g{row.seq:05d}.html"
 
 
-# -- formatting -------------------------------------------------------------------------
-def _points(value: float) -> str:
-    whole = math.floor(value)
-    if value - whole == 0.5:
-        return f"{whole}\u00bd" if whole else "\u00bd"
-    return f"{value:g}"
-
-
-def _percent(value: float) -> str:
-    return f"{value:.1f}%"
-
-
-def _ms(value: float) -> str:
-    if value < 10:
-        return f"{value:.1f} ms"
-    return f"{value:.0f} ms" if value < 1000 else f"{value / 1000:.2f} s"
-
-
-def _short(text: str | None, limit: int = MAX_REASON) -> Html:
-    text = text or ""
-    if len(text) <= limit:
-        return esc(text)
-    return h('<span title="{}">{}\u2026</span>', text, text[: limit - 1])
-
-
-def _value(value: Any) -> str:
-    if value is None or value == []:
-        return "\u2013"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list) and len(value) > 6:
-        return f"{len(value)} items"
-    if isinstance(value, dict | list):
-        text = json.dumps(value, ensure_ascii=False)
-        return text if len(text) <= 200 else text[:199] + "\u2026"
-    return str(value)
-
-
-def _outcome(row: GameRow) -> Html:
-    outcome = row.outcome or ""
-    if row.offender is not None and 0 <= row.offender < len(row.seats):
-        return h('<span class="fault">{}</span> by {}', outcome, row.seats[row.offender])
-    return esc(outcome)
 
 
 def _result_of(row: GameRow, seat: int) -> tuple[str, float]:
@@ -231,11 +216,38 @@ def _result_of(row: GameRow, seat: int) -> tuple[str, float]:
     return ("win" if score == best else "loss"), score
 
 
-def _result_text(row: GameRow) -> str:
-    return result_text(row.scores)
+
+# -- templates --------------------------------------------------------------------------
+def template_environment() -> jinja2.Environment:
+    """The site's templates (this package's ``templates/``): HTML autoescaped, undefined
+    names an error, and the few filters the pages use."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("referee.tournament.report", "templates"),
+        autoescape=jinja2.select_autoescape(["html"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    env.filters.update(points=points, percent=percent, ms=_ms, short_name=short_name,
+                       result=result_text)
+    return env
 
 
 # -- the site ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat of a game page's player table (text; the template escapes it)."""
+
+    name: str
+    role: str
+    score: str
+    moves: int
+    time: str
+    longest: str
+    about: str
+
+
 class SiteBuilder:
     """Writes the pages of one store's site (see the module docstring)."""
 
@@ -253,53 +265,79 @@ class SiteBuilder:
             for name in dict.fromkeys(row.seats):
                 self._games_of.setdefault(name, []).append(row)
         self.about: dict[str, dict[str, str]] = {}
+        self.durations: dict[str, str] = {}
+        """Seconds each finished game took (``12.345``), by store key."""
+        self.logs: dict[str, list[Download]] = {}
         self._adapters: dict[str, GameAdapter] | None = None
+        self._mjai = mjai_logs(store.folder)
+        env = template_environment()
+        self.templates = {name: env.get_template(f"{name}.html")
+                          for name in ("index", "crosstable", "games", "game", "player")}
+        self.player_pages = {name: self.paths.player(name) for name in self.summary.order}
 
     # -- writing ---------------------------------------------------------------------
     def build(self) -> Path:
-        """Write every page; returns the path of index.html."""
+        """Write every page and file; returns the path of index.html."""
         for folder in ("static", "games", "players"):
             (self.out / folder).mkdir(parents=True, exist_ok=True)
         package = resources.files("referee.tournament.report") / "static"
         for name in STATIC_FILES:
             write_bytes_atomic(self.out / "static" / name, (package / name).read_bytes())
+        self.write_logs()
         self.write_game_pages()
-        self._write("games.html", self.games_page())
-        for name in self.summary.order:
-            self._write(self.paths.player(name), self.player_page(name))
-        index = self._write("index.html", self.index_page())
-        return index
+        s = self.summary
+        self._render("games.html", "games", 0, title=f"{self.info.name}: games",
+                     rows=s.rows, done_count=len(s.done), roles=self.roles)
+        for name in s.order:
+            self._render(self.paths.player(name), "player", 1,
+                         **self.player_context(name))
+        self._render("crosstable.html", "crosstable", 0, **self.crosstable_context())
+        files = self.write_downloads()
+        return self._render("index.html", "index", 0, **self.index_context(files))
 
-    def _write(self, path: str, text: str) -> Path:
+    def _render(self, path: str, template: str, depth: int, scripts: Sequence[str] = (),
+                **context: Any) -> Path:
+        text = self.templates[template].render(
+            root="../" * depth, site_name=self.info.name, generated=self.generated,
+            version=__version__, player_pages=self.player_pages, scripts=scripts, **context)
         return write_text_atomic(self.out / path, text)
 
-    def _page(self, title: str, body: Html, depth: int, scripts: Sequence[str] = ()) -> str:
-        return page(title, body, root="../" * depth, site_name=self.info.name,
-                    generated=self.generated, scripts=scripts)
+    # -- downloads -------------------------------------------------------------------
+    def write_logs(self) -> None:
+        """Copy the end of each player's stderr logs to ``logs/<player>/<n>.stderr.log``."""
+        for name, sources in stderr_logs(self.store.folder, self.summary.order).items():
+            folder = "logs/" + Path(self.paths.player(name)).stem
+            (self.out / folder).mkdir(parents=True, exist_ok=True)
+            mine = self.logs.setdefault(name, [])
+            for number, source in enumerate(sources, start=1):
+                path = f"{folder}/{number}.stderr.log"
+                try:
+                    cut = copy_tail(source, self.out / path)
+                except OSError as exc:
+                    log.warning("log %s not copied: %s", source, exc)
+                    continue
+                slot = source.parent.parent.name
+                where = "the readiness check" if slot == "check" else f"game slot {slot}"
+                mine.append(Download(path, f"stderr of {name}, {where}",
+                                     "its last 64 KB" if cut else ""))
 
-    # -- links -----------------------------------------------------------------------
-    def player_link(self, name: str, depth: int) -> Html:
-        """A link to a player's page from a page ``depth`` folders down."""
-        try:
-            return link("../" * depth + self.paths.player(name), name, "player")
-        except KeyError:
-            return esc(name)
-
-    def game_link(self, row: GameRow, depth: int, text: object = None) -> Html:
-        """A link to a finished game's page (just the number for other games)."""
-        label = f"#{row.seq}" if text is None else text
-        if row.status != "done":
-            return esc(label)
-        return link("../" * depth + Paths.game(row), label)
-
-    def seats_text(self, row: GameRow, depth: int) -> Html:
-        """The seats of a game as linked names, with each seat's role if known."""
-        roles = self.roles.get(row.key, ())
-        parts = []
-        for seat, name in enumerate(row.seats):
-            role = h(' <span class="role">({})</span>', roles[seat]) if seat < len(roles) else ""
-            parts.append(h("{}{}", self.player_link(name, depth), role))
-        return join(parts, " \u2013 ")
+    def write_downloads(self) -> list[Download]:
+        """The tournament's files: every result as CSV and PGN (and its TOML if kept)."""
+        s = self.summary
+        results_csv(s.rows, self.durations, self.out / "results.csv")
+        files = [Download("results.csv", "Results (CSV)", "one line per game")]
+        if s.done:
+            try:
+                write_results_pgn(s.done, self.out / "results.pgn", self.info.name)
+                files.append(Download("results.pgn", "Results (PGN)",
+                                      "pairwise results, for BayesElo or Ordo"))
+            except ValueError as exc:
+                log.warning("no PGN: %s", exc)
+        toml = self.store.meta("toml")
+        if toml:
+            write_text_atomic(self.out / "tournament.toml", toml)
+            files.append(Download("tournament.toml", "Tournament file (TOML)"))
+        return files
 
     # -- game pages ------------------------------------------------------------------
     def adapter(self, game: str) -> GameAdapter | None:
@@ -321,73 +359,69 @@ class SiteBuilder:
             return None
 
     def write_game_pages(self) -> None:
-        """One page per finished game, records read one at a time (schedule order)."""
+        """One page per finished game with its downloads, records read one at a time
+        (schedule order)."""
         done = sorted(self.summary.done, key=lambda r: r.seq)
         for index, row in enumerate(done):
-            record = self.store.record(row.key)
+            data = self.store.record_json(row.key)
+            record = GameRecord.from_dict(json.loads(data), f"{self.store.folder}:{row.key}")
+            stem = Paths.game(row).removesuffix(".html")
+            write_bytes_atomic(self.out / f"{stem}.json", data)
+            files = [Download(f"{stem}.json", "Record (JSON)", "the referee's game record")]
+            native = native_file(record, self._mjai)
+            if native is not None:
+                suffix, blob, label = native
+                write_bytes_atomic(self.out / f"{stem}{suffix}", blob)
+                files.append(Download(f"{stem}{suffix}", label))
+            for name in dict.fromkeys(p.name for p in record.players):
+                files.extend(self.logs.get(name, ()))
             view = self.replay(record)
             roles = view.roles if view is not None and view.roles else ()
             self.roles[row.key] = self._role_tuples.setdefault(roles, roles)  # shared
             for info in record.players:
                 if info.about and info.name not in self.about:
                     self.about[info.name] = dict(info.about)
+            seconds = duration(record.started_at, record.finished_at)
+            if seconds is not None:
+                self.durations[row.key] = f"{seconds:.3f}"
             before = done[index - 1] if index else None
             after = done[index + 1] if index + 1 < len(done) else None
-            self._write(Paths.game(row), self.game_page(row, record, view, before, after))
+            self._render(Paths.game(row), "game", 1,
+                         scripts=["static/replay.js"] if view is not None else [],
+                         **self.game_context(row, record, view, before, after, files))
 
-    def game_page(self, row: GameRow, record: GameRecord, view: ReplayView | None,
-                  before: GameRow | None, after: GameRow | None) -> str:
-        """The page of one finished game."""
+    def game_context(self, row: GameRow, record: GameRecord, view: ReplayView | None,
+                     before: GameRow | None, after: GameRow | None,
+                     files: list[Download]) -> dict[str, Any]:
+        """What the page of one finished game shows."""
         names = [p.name for p in record.players]
         roles = view.roles if view is not None else ()
-        title = f"Game {row.seq}: {' vs '.join(names)}"
-        nav = [self.game_link(before, 1, "\u2190 previous game") if before else "",
-               link("../games.html", "all games"),
-               self.game_link(after, 1, "next game \u2192") if after else ""]
-        offender = (h("{} (seat {})", names[record.offender], record.offender + 1)
-                    if record.offender is not None and 0 <= record.offender < len(names)
-                    else "\u2013")
-        info = facts([
-            ("Result", h("<strong>{}</strong>", record.result_text())),
-            ("Outcome", record.outcome.value if record.outcome else "\u2013"),
-            ("Reason", record.reason or "\u2013"),
-            ("Fault by", offender),
-            ("Moves", len(record.moves)),
-            ("Round", row.round),
-            ("Game key", row.key),
-            ("Seed", record.seed if record.seed is not None else "\u2013"),
-            ("Started", record.started_at),
-            ("Finished", record.finished_at or "\u2013"),
-            *([("Sandbox", record.sandbox.removeprefix("sandbox: "))] if record.sandbox
-              else []),
-        ])
-        seat_rows = []
+        seats = []
         for seat, player in enumerate(record.players):
             times = [m.ms for m in record.moves if m.seat == seat]
-            about = " ".join(f"{k}={v}" for k, v in sorted(player.about.items()))
             score = record.scores[seat] if record.scores and seat < len(record.scores) else None
-            seat_rows.append([
-                seat + 1, self.player_link(player.name, 1),
-                roles[seat] if seat < len(roles) else "\u2013",
-                _points(score) if score is not None else "\u2013",
-                len(times), _ms(sum(times)), _ms(max(times)) if times else "\u2013",
-                _short(about, 200),
-            ])
-        players = table(["Seat", "Player", "Plays", "Score", "Moves", "Time", "Longest move",
-                         "About"], seat_rows, table_id="seats", right=(0, 3, 4, 5, 6))
-        board = (self.replay_markup(record, view) if view is not None
-                 else self.move_list(record))
-        body = [
-            h('<p class="nav">{}</p>', join((n for n in nav if n), " \u00b7 ")),
-            h("<h1>{}</h1>", title),
-            info,
-            h("<h2>Players</h2>{}", players),
-            h('<h2 id="moves">{}</h2>{}', "Replay" if view is not None else "Moves", board),
-            self.notes_markup(record),
-            h("<h2>Settings</h2>{}", facts((k, _value(v)) for k, v in record.settings.items())),
-        ]
-        scripts = ["static/replay.js"] if view is not None else []
-        return self._page(title, join(body), 1, scripts)
+            seats.append(SeatLine(
+                player.name, roles[seat] if seat < len(roles) else "\u2013",
+                points(score) if score is not None else "\u2013", len(times),
+                _ms(sum(times)), _ms(max(times)) if times else "\u2013",
+                about_text(player.about)))
+        notes = [{"ply": note.ply, "kind": note.kind, "text": note.text,
+                  "who": names[note.seat] if 0 <= note.seat < len(names) else str(note.seat)}
+                 for note in record.notes[:MAX_NOTES]]
+        seconds = duration(record.started_at, record.finished_at)
+        return {
+            "title": f"Game {row.seq}: {' vs '.join(names)}",
+            "row": row, "record": record, "before": before, "after": after, "files": files,
+            "offender": (names[record.offender] if record.offender is not None
+                         and 0 <= record.offender < len(names) else None),
+            "duration": f"{seconds:.1f} s" if seconds is not None else "",
+            "seats": seats, "replay": view is not None,
+            "board": (self.replay_markup(record, view) if view is not None
+                      else self.move_list(record)),
+            "notes": notes,
+            "notes_more": len(record.notes) - MAX_NOTES + record.notes_dropped,
+            "settings": readable_settings(record.game, record.settings),
+        }
 
     def _move_items(self, record: GameRecord, steps: Iterable[tuple[int | None, str, str]],
                     current: int) -> Html:
@@ -451,43 +485,10 @@ class SiteBuilder:
                                            else "") for m in record.moves), 0)
         return h('<ol class="moves">{}</ol>', items)
 
-    def notes_markup(self, record: GameRecord) -> Html:
-        """What the bots said besides their moves (capped)."""
-        if not record.notes:
-            return Html("")
-        rows = []
-        for note in record.notes[:MAX_NOTES]:
-            who = (record.players[note.seat].name if 0 <= note.seat < len(record.players)
-                   else str(note.seat))
-            rows.append([note.ply, who, note.kind, _short(note.text, 500)])
-        more = len(record.notes) - MAX_NOTES + record.notes_dropped
-        extra = h('<p class="empty">{} more not shown.</p>', more) if more > 0 else ""
-        return h('<h2 id="notes">Bot messages</h2>{}{}',
-                 table(["After move", "Player", "Kind", "Text"], rows, table_id="notes-table",
-                       right=(0,)), extra)
-
-    # -- games list ------------------------------------------------------------------
-    def games_page(self) -> str:
-        """Every scheduled game, in schedule order."""
-        rows = []
-        for row in self.summary.rows:
-            rows.append([
-                self.game_link(row, 0), row.round, self.seats_text(row, 0),
-                _result_text(row) if row.status == "done" else row.status,
-                _outcome(row) if row.status == "done" else "",
-                _short(row.reason), row.plies if row.plies is not None else "",
-            ])
-        done = len(self.summary.done)
-        body = join([
-            h("<h1>Games</h1><p>{} of {} scheduled games finished.</p>", done, len(rows)),
-            table(["Game", "Round", "Players", "Result", "Outcome", "Reason", "Moves"], rows,
-                  table_id="games", right=(1, 6)),
-        ])
-        return self._page(f"{self.info.name}: games", body, 0)
 
     # -- player pages ----------------------------------------------------------------
-    def player_page(self, name: str) -> str:
-        """One player's rating, results per opponent and games."""
+    def player_context(self, name: str) -> dict[str, Any]:
+        """One player's rating, results per opponent, games and logs."""
         s = self.summary
         standing = next((x for x in s.standings if x.name == name), Standing(name))
         items: list[tuple[str, object]] = []
@@ -500,57 +501,41 @@ class SiteBuilder:
         if rated is not None and s.ratings is not None:
             items += [("Rank", f"{rated.rank} of {len(s.ratings.players)}"),
                       ("Elo", f"{rated.elo:.0f} (+{rated.plus:.0f} / \u2212{rated.minus:.0f})")]
-        items += [("Games", standing.games), ("Points", _points(standing.points)),
-                  ("Score", _percent(100 * standing.score)),
+        items += [("Games", standing.games), ("Points", points(standing.points)),
+                  ("Score", percent(100 * standing.score)),
                   ("Wins / draws / losses",
                    f"{standing.wins} / {standing.draws} / {standing.losses}"),
                   ("Faults", ", ".join(f"{k} {v}" for k, v in sorted(standing.faults.items()))
                    or "none")]
         about = self.about.get(name)
         if about:
-            items.append(("About", " ".join(f"{k}={v}" for k, v in sorted(about.items()))))
+            items.append(("About", about_text(about)))
+        rated_names = {p.name for p in s.ratings.players} if s.ratings is not None else set()
         opponents = []
         for other in s.order:
             head = s.heads.get(name, {}).get(other)
             if head is None or not head.games:
                 continue
-            los = (_percent(100 * s.ratings.los_of(name, other))
-                   if rated is not None and s.ratings is not None and other in
-                   {p.name for p in s.ratings.players} else "")
-            opponents.append([self.player_link(other, 1), head.games, head.wins, head.draws,
-                              head.losses, _points(head.points),
-                              _percent(100 * head.points / head.games), los])
+            los = (percent(100 * s.ratings.los_of(name, other))
+                   if rated is not None and s.ratings is not None and other in rated_names
+                   else "")
+            opponents.append({"name": other, "cells": [
+                head.games, head.wins, head.draws, head.losses, points(head.points),
+                percent(100 * head.points / head.games), los]})
         games = []
         for row in self._games_of.get(name, ()):
             seat = row.seats.index(name)
             result, score = _result_of(row, seat)
             roles = self.roles.get(row.key, ())
-            others = join((self.player_link(o, 1) for i, o in enumerate(row.seats)
-                           if i != seat), ", ")
-            games.append([
-                self.game_link(row, 1), row.round, others,
-                h("{} {}", seat + 1, h('<span class="role">({})</span>', roles[seat])
-                  if seat < len(roles) else ""),
-                h('<span class="{}">{} {}</span>', result, result, _points(score)),
-                _result_text(row), _outcome(row), _short(row.reason),
-                row.plies if row.plies is not None else "",
-            ])
-        body = join([
-            h("<h1>{}</h1>", name), facts(items),
-            h('<h2 id="opponents">Results against each opponent</h2>{}',
-              table(["Opponent", "Games", "W", "D", "L", "Points", "Score",
-                     "LOS (this player stronger)"], opponents, table_id="opponents-table",
-                    right=range(1, 8)) if opponents else Html('<p class="empty">None yet.</p>')),
-            h('<h2 id="games">Games</h2>{}',
-              table(["Game", "Round", "Opponent", "Seat (plays)", "Result", "Game result",
-                     "Outcome", "Reason", "Moves"], games, table_id="player-games", right=(1, 8))
-              if games else Html('<p class="empty">No finished game yet.</p>')),
-        ])
-        return self._page(f"{self.info.name}: {name}", body, 1)
+            games.append({"row": row, "seat": seat, "role": roles[seat] if seat < len(roles)
+                          else "", "others": [o for i, o in enumerate(row.seats) if i != seat],
+                          "result": result, "score": score})
+        return {"title": f"{self.info.name}: {name}", "name": name, "items": items,
+                "opponents": opponents, "games": games, "logs": self.logs.get(name, [])}
 
     # -- index -----------------------------------------------------------------------
-    def index_page(self) -> str:
-        """The front page."""
+    def index_context(self, files: list[Download]) -> dict[str, Any]:
+        """The front page: the tournament, its settings, downloads, standings, faults."""
         s = self.summary
         info = self.info
         by_status: dict[str, int] = {}
@@ -559,9 +544,9 @@ class SiteBuilder:
         status = ", ".join(f"{v} {k}" for k, v in sorted(by_status.items()) if k != "done")
         played = f"{len(s.done)} / {info.total_games}" + (f" ({status})" if status else "")
         params = info.params
-        overview = facts([
+        overview: list[tuple[str, object]] = [
             ("Game", info.game or "\u2013"),
-            ("Schedule", f"{info.schedule or '?'}"
+            ("Schedule", (info.schedule or "?").replace("-", " ")
              + (f", {info.rounds} round(s)" if info.rounds is not None else "")),
             ("Players", len(s.order)),
             ("Games played / scheduled", played),
@@ -569,85 +554,71 @@ class SiteBuilder:
             ("Ratings", f"BayesElo: advantage {params.advantage:g}, drawelo "
              f"{params.drawelo:g}, prior {params.prior:g}, intervals at "
              f"{100 * params.confidence:g}%"),
-            *([("Sandbox", info.sandbox.removeprefix("sandbox: "))] if info.sandbox else []),
-        ])
-        settings = facts((k, _value(v)) for k, v in info.settings.items())
-        links = join(h("<li>{}</li>", self.player_link(n, 0)) for n in s.order)
-        body = join([
-            h("<h1>{}</h1>", info.name),
-            overview,
-            h("<details open><summary>Settings</summary>{}</details>", settings),
-            h('<h2 id="standings">Standings</h2>{}', self.standings_table()),
-            h('<h2 id="faults">Faults</h2><p class="hint">Games lost by each player\'s '
-              "fault (outcomes other than normal).</p>{}", self.faults_table()),
-            h('<h2 id="crosstable">Crosstable</h2><p class="hint">Points each player (row) '
-              "took from each opponent (column), out of the games they played.</p>{}",
-              self.crosstable()),
-            h('<h2 id="ratings-plot">Rating over time</h2>{}',
-              rating_chart(rating_history(s.done, len(s.done), info.params), s.order)),
-            h('<h2 id="links">Players and games</h2><ul class="players">{}</ul><p>{}</p>',
-              links, link("games.html", f"All {len(s.rows)} games")),
-        ])
-        return self._page(info.name, body, 0)
+        ]
+        if info.sandbox:
+            overview.append(("Sandbox", info.sandbox.removeprefix("sandbox: ")))
+        by_name = {x.name: x for x in s.standings}
+        faults = []
+        for name in s.order:
+            counts = by_name.get(name, Standing(name)).faults
+            faults.append({"name": name, "counts": [*(counts.get(f, 0) for f in FAULTS),
+                                                    sum(counts.values())]})
+        fault_games = [row for row in sorted(s.done, key=lambda r: r.seq)
+                       if row.outcome not in (None, Outcome.NORMAL.value)
+                       and row.offender is not None and 0 <= row.offender < len(row.seats)]
+        return {
+            "title": info.name, "info": info, "overview": overview,
+            "settings": readable_settings(info.game, info.settings), "files": files,
+            "standings": self.standings_rows(), "fault_kinds": FAULTS, "fault_counts": faults,
+            "fault_games": fault_games[:MAX_FAULT_GAMES],
+            "fault_more": max(0, len(fault_games) - MAX_FAULT_GAMES),
+            "order": s.order, "rows_count": len(s.rows),
+            "chart": rating_chart(rating_history(s.done, len(s.done), info.params), s.order),
+        }
 
-    def standings_table(self) -> Html:
+    def standings_rows(self) -> list[dict[str, Any]]:
         """Players best first by BayesElo, with intervals, points and LOS to the next."""
         s = self.summary
         by_name = {x.name: x for x in s.standings}
         rated = list(s.ratings.players) if s.ratings is not None else []
-        rows: list[list[object]] = []
+        rows = []
         for k, name in enumerate(s.order):
             st = by_name.get(name, Standing(name))
             if k < len(rated):
                 p = rated[k]
-                los = _percent(100 * float(s.ratings.los[k, k + 1])) if (
+                los = percent(100 * float(s.ratings.los[k, k + 1])) if (
                     s.ratings is not None and k + 1 < len(rated)) else ""
                 cells: list[object] = [f"{p.elo:.0f}", f"+{p.plus:.0f}", f"\u2212{p.minus:.0f}",
                                        p.games]
-                score, oppo = _percent(p.score_percent), f"{p.opponents_elo:.0f}"
+                score, oppo = percent(p.score_percent), f"{p.opponents_elo:.0f}"
             else:
                 los, cells = "", ["", "", "", st.games]
-                score, oppo = _percent(100 * st.score), ""
-            rows.append([k + 1, self.player_link(name, 0), *cells, _points(st.points), score,
-                         st.wins, st.draws, st.losses, oppo, los])
-        return table(["#", "Player", "Elo", "+", "\u2212", "Games", "Points", "Score", "W",
-                      "D", "L", "Oppo.", "LOS next"], rows, table_id="standings-table",
-                     right=[0, *range(2, 13)])
+                score, oppo = percent(100 * st.score), ""
+            rows.append({"name": name, "cells": [*cells, points(st.points), score, st.wins,
+                                                 st.draws, st.losses, oppo, los]})
+        return rows
 
-    def faults_table(self) -> Html:
-        """Per player, how many games it lost by each kind of fault."""
-        by_name = {x.name: x for x in self.summary.standings}
-        rows = []
-        for name in self.summary.order:
-            faults = by_name.get(name, Standing(name)).faults
-            rows.append([self.player_link(name, 0), *(faults.get(f, 0) for f in FAULTS),
-                         sum(faults.values())])
-        return table(["Player", *FAULTS, "total"], rows, table_id="faults-table",
-                     right=range(1, len(FAULTS) + 2))
-
-    def crosstable(self) -> Html:
+    def crosstable_context(self) -> dict[str, Any]:
         """Points/games of each player (row) against each opponent (column)."""
         s = self.summary
-        head = ["#", "Player", *(str(k) for k in range(1, len(s.order) + 1)), "Points"]
         rows = []
-        for k, name in enumerate(s.order):
-            cells: list[object] = []
+        for name in s.order:
+            cells: list[str | None] = []
             total = 0.0
+            mine = s.heads.get(name, {})
             for other in s.order:
                 if other == name:
-                    cells.append(Html('<span class="self">\u2014</span>'))
+                    cells.append(None)
                     continue
-                game = s.heads.get(name, {}).get(other)
+                game = mine.get(other)
                 if game is None or not game.games:
-                    cells.append(Html('<span class="none">\u00b7</span>'))
+                    cells.append("")
                     continue
                 total += game.points
-                cells.append(h('<span title="{} against {}: {} points in {} games">{}/{}</span>',
-                               name, other, _points(game.points), game.games,
-                               _points(game.points), game.games))
-            rows.append([k + 1, self.player_link(name, 0), *cells, _points(total)])
-        return table(head, rows, table_id="crosstable-table", css="cross",
-                     right=[0, *range(2, len(head))])
+                cells.append(f"{points(game.points)}/{game.games}")
+            rows.append({"name": name, "cells": cells, "total": points(total)})
+        return {"title": f"{self.info.name}: crosstable", "order": s.order, "cross": rows,
+                "titles": len(s.order) <= CELL_TITLES}
 
 
 def build_site(store_folder: Path, out_dir: Path) -> Path:

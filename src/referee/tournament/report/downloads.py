@@ -1,0 +1,125 @@
+"""The files a results site offers besides its pages: every result as CSV, each game's
+record as JSON and in its game's own format (Gomoku ``.psq``, Riichi's mjai log), and the
+bots' stderr logs (their last ``LOG_TAIL`` bytes).
+
+Every file is written whole or not at all (``referee.core.files``). Paths returned are
+relative to the site's root, ``/``-separated.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.core.files import write_bytes_atomic, write_text_atomic
+from referee.core.players import folder_name
+from referee.core.record import GameRecord, result_text
+from referee.tournament.store import GameRow
+
+log = logging.getLogger(__name__)
+
+LOG_TAIL = 64 * 1024
+"""Bytes kept of each stderr log (its end: where a crash shows)."""
+CSV_HEAD = ("game", "round", "status", "result", "outcome", "fault_by", "reason", "moves",
+            "duration_s", "key")
+"""Columns of ``results.csv`` after which come ``player_1..N`` and ``score_1..N``."""
+
+
+@dataclass(frozen=True)
+class Download:
+    """A file of the site to link: its path from the site's root, a label, a note."""
+
+    path: str
+    label: str
+    note: str = ""
+
+
+def results_csv(rows: Sequence[GameRow], durations: Mapping[str, str], path: Path) -> Path:
+    """One line per scheduled game (finished or not): its number, round, status, result,
+    outcome, who was at fault, reason, moves, duration in seconds and store key, then the
+    players and their scores in seat order (``player_1``, ``score_1``...)."""
+    seats = max((len(row.seats) for row in rows), default=2)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*CSV_HEAD, *(f"player_{k}" for k in range(1, seats + 1)),
+                     *(f"score_{k}" for k in range(1, seats + 1))])
+    for row in rows:
+        done = row.status == "done"
+        offender = (row.seats[row.offender] if done and row.offender is not None
+                    and 0 <= row.offender < len(row.seats) else "")
+        scores = [f"{s:g}" for s in row.scores] if done and row.scores else []
+        writer.writerow([
+            row.seq, row.round, row.status, result_text(row.scores) if done else "",
+            row.outcome or "", offender, row.reason or "",
+            row.plies if row.plies is not None else "", durations.get(row.key, ""), row.key,
+            *row.seats, *[""] * (seats - len(row.seats)),
+            *scores, *[""] * (seats - len(scores)),
+        ])
+    return write_text_atomic(path, out.getvalue())
+
+
+def copy_tail(source: Path, target: Path, limit: int = LOG_TAIL) -> bool:
+    """Copy the last ``limit`` bytes of ``source`` to ``target``, with a first line saying
+    how much was left out when it was cut. Returns whether it was cut."""
+    size = source.stat().st_size
+    with open(source, "rb") as handle:
+        if size > limit:
+            handle.seek(size - limit)
+        data = handle.read(limit)
+    cut = size > limit
+    if cut:
+        data = (f"[referee: the first {size - limit} of {size} bytes are cut; "
+                f"the last {limit} follow]\n").encode() + data
+    write_bytes_atomic(target, data)
+    return cut
+
+
+def stderr_logs(store_folder: Path, players: Iterable[str]) -> dict[str, list[Path]]:
+    """Each player's stderr logs kept in the tournament's game slots
+    (``slots/<slot>/logs/[<tag>]<name>.stderr.log``), by player name."""
+    slots = store_folder / "slots"
+    found: dict[str, list[Path]] = {}
+    if not slots.is_dir():
+        return found
+    files = sorted(slots.glob("*/logs/*.stderr.log"))
+    for name in players:
+        pattern = re.compile(r"(?:[A-Za-z]*\d*-)?" + re.escape(folder_name(name)))
+        mine = [f for f in files if pattern.fullmatch(f.name.removesuffix(".stderr.log"))]
+        if mine:
+            found[name] = mine
+    return found
+
+
+def mjai_logs(store_folder: Path) -> dict[str, Path]:
+    """The mjai logs a Riichi tournament kept (``slots/<slot>/mjai/<key>.mjson.gz``), by
+    file name (as a record's ``mjai_log`` setting names it)."""
+    slots = store_folder / "slots"
+    if not slots.is_dir():
+        return {}
+    return {path.name: path for path in sorted(slots.glob("*/mjai/*.mjson.gz"))}
+
+
+def native_file(record: GameRecord, mjai: Mapping[str, Path]) -> tuple[str, bytes, str] | None:
+    """The record in its game's own format: ``(suffix, data, label)``, ``None`` if there is
+    none (a game without one, or a Riichi log the tournament did not keep)."""
+    if record.game == "gomoku":
+        from referee.games.gomoku.psq import record_to_psq
+
+        try:
+            return ".psq", record_to_psq(record).encode(), "Piskvork .psq"
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning("no .psq for %s: %s", record.settings.get("game_key"), exc)
+            return None
+    name = record.settings.get("mjai_log")
+    if isinstance(name, str) and name in mjai:
+        return ".mjson.gz", mjai[name].read_bytes(), "mjai log (gzip)"
+    return None
+
+
+__all__ = ["LOG_TAIL", "Download", "copy_tail", "mjai_logs", "native_file", "results_csv",
+           "stderr_logs"]

@@ -1,0 +1,185 @@
+"""Settings, times and points as a person reads them: seconds rather than milliseconds,
+megabytes rather than bytes, words rather than internal keys, Gomoku openings as moves
+(``h8 i9``), never raw JSON.
+
+``readable_settings(game, settings)`` -> ``[Setting(label, text, items)]``: ``items`` is
+for values shown as a list (openings, deals), ``text`` for the others. Everything here is
+plain text; the templates escape it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+HIDDEN = frozenset({"game_key", "colors", "black", "win_line", "swap2_first", "mjai_log"})
+"""Record settings that are the referee's bookkeeping (shown elsewhere or not at all)."""
+
+LABELS = {
+    "width": "Board width", "height": "Board height", "rule": "Rule",
+    "timeout_turn_ms": "Time per move", "timeout_match_ms": "Time per game",
+    "tolerance_ms": "Time tolerance", "max_memory": "Memory limit", "swap2": "Swap2 opening",
+    "openings": "Openings", "time_ms": "Time per game", "quit_at_end": "Quit at the end",
+    "decision_time": "Time per decision", "startup_time": "Start-up time",
+    "max_failures": "Faults allowed", "room": "Room", "game": "Game length",
+    "move_time": "Time per move", "per_tai": "Points per tai", "base": "Base points",
+    "hands": "Hands", "reserve": "Tiles kept in reserve", "deals": "Deals",
+}
+WORDS = {
+    "freestyle": "freestyle (five or more in a row)", "standard": "standard (exactly five)",
+    "renju": "renju", "caro": "caro (five not blocked at both ends)",
+    "tonpuu": "east only (tonpuusen)", "hanchan": "east and south (hanchan)",
+}
+SHOWN_ITEMS = 12
+"""List values longer than this are shown folded (``<details>``) by the templates."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting as shown: its label and its value as text, or as a list of items."""
+
+    label: str
+    text: str = ""
+    items: list[str] = field(default_factory=list)
+
+
+def seconds(ms: float) -> str:
+    """Milliseconds as a duration: ``2 s``, ``0.5 s``, ``1 min 30 s``."""
+    value = ms / 1000
+    if value >= 120:
+        minutes, rest = divmod(round(value), 60)
+        return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+    return f"{value:g} s" if value >= 0.001 else f"{ms:g} ms"
+
+
+def megabytes(count: float) -> str:
+    """A number of bytes in MB (binary, as the limits are set), or GB past 10 GB."""
+    mb = count / 2**20
+    if mb >= 10240:
+        return f"{mb / 1024:g} GB"
+    return f"{mb:.0f} MB" if mb >= 10 else f"{mb:.3g} MB"
+
+
+def label_of(key: str) -> str:
+    """A setting's label: the known name, else its key in words (``max_turns`` -> Max turns)."""
+    if key in LABELS:
+        return LABELS[key]
+    words = key.removesuffix("_ms").removesuffix("_bytes").replace("_", " ").replace("-", " ")
+    return words[:1].upper() + words[1:]
+
+
+def point_name(x: int, y: int, height: int) -> str:
+    """A board point as a letter and a number, ``h8`` the centre of 15x15 (row 1 at the
+    bottom, as in Renju and Gomocup notation)."""
+    letter = chr(ord("a") + x) if x < 26 else f"{x + 1}:"
+    return f"{letter}{height - y}"
+
+
+def _gomoku_openings(value: Any, settings: Mapping[str, Any]) -> list[str]:
+    width = int(settings.get("width") or 15)
+    height = int(settings.get("height") or width)
+    shown = []
+    for opening in value:
+        try:
+            stones = [point_name(width // 2 + int(dx), height // 2 + int(dy), height)
+                      for dx, dy in opening]
+        except (TypeError, ValueError):
+            stones = [scalar(opening)]
+        shown.append(" ".join(stones) if stones else "empty board")
+    return shown
+
+
+def scalar(value: Any) -> str:
+    """A value that is not a list, in words."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, Mapping):
+        return ", ".join(f"{label_of(str(k)).lower()} {scalar(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return " ".join(scalar(v) for v in value)
+    text = str(value)
+    return WORDS.get(text, text.replace("_", " "))
+
+
+def value_text(key: str, value: Any) -> str:
+    """One setting's value in words and units (``None`` limits read as ``none``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if key.endswith("_ms"):
+            return seconds(value)
+        if key.endswith("_time") or key == "move_time":
+            return f"{value:g} s"
+        if key.endswith("_bytes") or key in ("max_memory", "memory_limit"):
+            return megabytes(value)
+    return scalar(value)
+
+
+def readable_settings(game: str, settings: Mapping[str, Any]) -> list[Setting]:
+    """The settings worth showing, in words, in the order given (bookkeeping keys left out)."""
+    shown = []
+    for key, value in settings.items():
+        if key in HIDDEN:
+            continue
+        label = label_of(key)
+        if key == "openings" and game == "gomoku" and isinstance(value, list):
+            shown.append(Setting(f"{label} ({len(value)})",
+                                 items=_gomoku_openings(value, settings) or ["none"]))
+        elif isinstance(value, list) and value and all(
+                isinstance(v, list | tuple | Mapping) for v in value):
+            shown.append(Setting(f"{label} ({len(value)})", items=[scalar(v) for v in value]))
+        else:
+            shown.append(Setting(label, value_text(key, value)))
+    return shown
+
+
+def points(value: float) -> str:
+    """Points with a half as ``½`` (``2½``)."""
+    whole = math.floor(value)
+    if value - whole == 0.5:
+        return f"{whole}\u00bd" if whole else "\u00bd"
+    return f"{value:g}"
+
+
+def percent(value: float) -> str:
+    """A percentage with one decimal."""
+    return f"{value:.1f}%"
+
+
+def ms(value: float) -> str:
+    """A move's time: ``3.2 ms``, ``45 ms``, ``1.25 s``."""
+    if value < 10:
+        return f"{value:.1f} ms"
+    return f"{value:.0f} ms" if value < 1000 else f"{value / 1000:.2f} s"
+
+
+def short_name(name: str, limit: int = 10) -> str:
+    """A name cut to ``limit`` characters (with an ellipsis) for narrow column headers."""
+    return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+
+
+def duration(started: str, finished: str) -> float | None:
+    """Seconds between two ISO times of a record, ``None`` if either is missing."""
+    try:
+        delta = dt.datetime.fromisoformat(finished) - dt.datetime.fromisoformat(started)
+    except (TypeError, ValueError):
+        return None
+    return delta.total_seconds()
+
+
+def about_text(about: Mapping[str, Any]) -> str:
+    """A bot's self-description (``name pbrain-threat, version 1.0``)."""
+    return ", ".join(f"{k} {v}" for k, v in sorted(about.items()))
+
+
+__all__ = ["Setting", "about_text", "duration", "label_of", "megabytes", "ms", "percent",
+           "point_name", "points", "readable_settings", "scalar", "seconds", "short_name",
+           "value_text"]
+
