@@ -385,6 +385,9 @@ def test_user_text_is_escaped(tmp_path: Path, game: str) -> None:
     assert "a&amp;b" in index_text and "q&#34;uote" in index_text
     faults = parse_page(index).tables["faults-table"]
     assert sum(int(r[faults[0].index("timeout")]) for r in faults[1:]) == 1
+    fault_games = parse_page(index).tables["fault-games-table"]  # listed with the reason
+    assert len(fault_games) == 2 and fault_games[1][2:] == ["timeout", EVIL_REASON]
+    assert fault_games[1][1] in EVIL_NAMES
     games_text = (site / "games.html").read_text(encoding="utf-8")
     assert "&lt;img src=x onerror=&#34;alert(2)&#34;&gt; &amp; more" in games_text
     assert "pending" in games_text  # the last game was never played

@@ -1,0 +1,172 @@
+"""The results site's downloads and readable settings, from a real tournament: the CSV
+matches the store, each game's JSON is its record, its .psq reads back, the stderr logs
+are copied cut to their end; settings read in units and words."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from referee.core.record import GameRecord, result_text
+from referee.games.gomoku.protocol import parse_point
+from referee.games.gomoku.psq import read_psq
+from referee.tournament.report import build_site
+from referee.tournament.report.downloads import copy_tail
+from referee.tournament.report.readable import (
+    megabytes,
+    point_name,
+    readable_settings,
+    seconds,
+)
+from referee.tournament.report.site import Paths
+from referee.tournament.session import run_tournament
+from referee.tournament.store import GameRow, Store
+
+TOURNAMENT = """
+name = "downloads-test"
+game = "gomoku"
+seed = 11
+concurrency = 2
+output = "out"
+
+[schedule]
+kind = "round-robin"
+rounds = 1
+
+[settings]
+size = 9
+timeout_turn = 2000
+memory = 256
+openings = "openings.txt"
+
+[[players]]
+name = "threat"
+builtin = "threat"
+
+[[players]]
+name = "random"
+builtin = "random"
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A real 9x9 tournament of two built-in brains (4 games) and its site."""
+    folder = tmp_path_factory.mktemp("downloads")
+    (folder / "openings.txt").write_text("0,0\n0,0 1,1 -1,1\n", encoding="utf-8")
+    (folder / "t.toml").write_text(TOURNAMENT, encoding="utf-8")
+    run_tournament(folder / "t.toml", Console(file=io.StringIO(), width=120))
+    return folder / "out", build_site(folder / "out", folder / "site")
+
+
+def stored(store_folder: Path) -> tuple[list[GameRow], dict[str, GameRecord]]:
+    store = Store.open_existing(store_folder)
+    try:
+        rows = store.games()
+        return rows, {r.key: store.record(r.key) for r in rows if r.status == "done"}
+    finally:
+        store.close()
+
+
+def test_csv_has_one_line_per_game_as_stored(built: tuple[Path, Path]) -> None:
+    store_folder, index = built
+    rows, records = stored(store_folder)
+    with open(index.parent / "results.csv", newline="", encoding="utf-8") as handle:
+        lines = list(csv.DictReader(handle))
+    assert len(lines) == len(rows) == 4
+    for line, row in zip(lines, sorted(rows, key=lambda r: r.seq), strict=True):
+        record = records[row.key]
+        assert int(line["game"]) == row.seq and int(line["round"]) == row.round
+        assert line["key"] == row.key and line["status"] == "done"
+        assert [line["player_1"], line["player_2"]] == [p.name for p in record.players]
+        assert [float(line["score_1"]), float(line["score_2"])] == record.scores
+        assert line["result"] == result_text(record.scores)
+        assert line["outcome"] == "normal" and line["fault_by"] == ""
+        assert line["reason"] == record.reason and int(line["moves"]) == len(record.moves)
+        assert 0 < float(line["duration_s"]) < 60
+    index_text = index.read_text(encoding="utf-8")
+    assert 'href="results.csv"' in index_text and 'href="results.pgn"' in index_text
+    pgn = (index.parent / "results.pgn").read_text(encoding="utf-8")
+    assert pgn.count("[White ") == 4 and '[Event "downloads-test"]' in pgn
+
+
+def test_each_game_links_its_record_and_psq(built: tuple[Path, Path]) -> None:
+    store_folder, index = built
+    rows, records = stored(store_folder)
+    for row in rows:
+        page = index.parent / Paths.game(row)
+        text = page.read_text(encoding="utf-8")
+        record = records[row.key]
+        json_file = page.with_suffix(".json")
+        assert f'href="../games/{json_file.name}"' in text
+        again = GameRecord.from_dict(json.loads(json_file.read_text(encoding="utf-8")))
+        assert again.to_dict() == record.to_dict()
+        psq_file = page.with_suffix(".psq")
+        assert f'href="../games/{psq_file.name}"' in text
+        game = read_psq(psq_file.read_text(encoding="utf-8"))
+        assert (game.width, game.height) == (9, 9)
+        played = [tuple(p) for p in record.opening]
+        played += [parse_point(m.move) for m in record.moves]
+        assert [(s.x, s.y) for s in game.stones] == played
+        assert game.after[:2] == [p.name for p in record.players]
+
+
+def test_stderr_logs_are_copied_from_their_end(built: tuple[Path, Path],
+                                               tmp_path: Path) -> None:
+    store_folder, index = built
+    site = index.parent
+    player_page = (site / "players" / "threat.html").read_text(encoding="utf-8")
+    copies = sorted((site / "logs" / "threat").iterdir())
+    sources = sorted((store_folder / "slots").glob("*/logs/threat.stderr.log"))
+    assert copies and len(copies) == len(sources)
+    for copy in copies:
+        assert f'href="../logs/threat/{copy.name}"' in player_page
+    assert 'href="../logs/threat/' in (site / "games" / "g00001.html").read_text(
+        encoding="utf-8")
+    # a log past the cap keeps its end, and says so
+    big = tmp_path / "big.stderr.log"
+    big.write_bytes(b"".join(b"line %06d\n" % k for k in range(20_000)))  # 240,000 bytes
+    assert copy_tail(big, tmp_path / "copy.log", 64 * 1024)
+    data = (tmp_path / "copy.log").read_bytes()
+    head, rest = data.split(b"\n", 1)
+    assert b"cut" in head and b"240000" in head
+    assert rest == big.read_bytes()[-64 * 1024:] and rest.endswith(b"line 019999\n")
+    small = tmp_path / "small.log"
+    small.write_bytes(b"hello\n")
+    assert not copy_tail(small, tmp_path / "small-copy.log", 64 * 1024)
+    assert (tmp_path / "small-copy.log").read_bytes() == b"hello\n"
+
+
+def test_settings_read_in_units_and_words(built: tuple[Path, Path]) -> None:
+    _, index = built
+    text = index.read_text(encoding="utf-8")
+    assert "<dt>Time per move</dt><dd>2 s</dd>" in text
+    assert "<dt>Memory limit</dt><dd>256 MB</dd>" in text
+    assert "<dt>Time tolerance</dt><dd>0.5 s</dd>" in text
+    assert "freestyle (five or more in a row)" in text
+    assert "<li>e5</li><li>e5 f4 d4</li>" in text  # the two openings as moves
+    for raw in ("timeout_turn_ms", ">2000<", "268435456", "[[0, 0]]", "game_key"):
+        assert raw not in text, raw
+    game_page = (index.parent / "games" / "g00001.html").read_text(encoding="utf-8")
+    assert "<dt>Time per move</dt><dd>2 s</dd>" in game_page
+    for raw in ("game_key", "r1:", "win_line", "timeout_turn_ms"):
+        assert raw not in game_page, raw
+
+
+def test_readable_values() -> None:
+    assert seconds(2000) == "2 s" and seconds(500) == "0.5 s" and seconds(180_000) == "3 min"
+    assert seconds(90_500) == "90.5 s" and seconds(150_000) == "2 min 30 s"
+    assert megabytes(256 * 2**20) == "256 MB" and megabytes(2**34) == "16 GB"
+    assert point_name(7, 7, 15) == "h8" and point_name(0, 14, 15) == "a1"
+    shown = readable_settings("planowanie", {"time_ms": None, "tolerance_ms": 250,
+                                             "deals": [[1, 2], [3, 4]], "quit_at_end": True,
+                                             "game_key": "k", "max_turns": 3})
+    assert [(s.label, s.text, s.items) for s in shown] == [
+        ("Time per game", "none", []), ("Time tolerance", "0.25 s", []),
+        ("Deals (2)", "", ["1 2", "3 4"]), ("Quit at the end", "yes", []),
+        ("Max turns", "3", [])]
