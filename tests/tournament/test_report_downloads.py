@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,16 @@ def test_readable_values() -> None:
         ("Time per game", "none", []), ("Time tolerance", "0.25 s", []),
         ("Deals (2)", "", ["1 2", "3 4"]), ("Quit at the end", "yes", []),
         ("Max turns", "3", [])]
+
+
+def test_game_pages_written_by_worker_processes_are_the_same(built: tuple[Path, Path],
+                                                             tmp_path: Path) -> None:
+    store_folder, index = built
+    one = index.parent
+    two = build_site(store_folder, tmp_path / "two", workers=2).parent
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(two) for p in two.rglob("*") if p.is_file())
+    stamp = re.compile(rb"on \d{4}-\d\d-\d\d \d\d:\d\d UTC")
+    for name in files:
+        mine, theirs = (stamp.sub(b"", (site / name).read_bytes()) for site in (one, two))
+        assert mine == theirs, name

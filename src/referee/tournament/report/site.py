@@ -32,9 +32,12 @@ without one gets the plain list of moves.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import datetime as dt
 import json
 import logging
+import multiprocessing
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -93,6 +96,9 @@ MAX_FAULT_GAMES = 200
 """Games lost by a fault listed on the index (the rest are on the games page)."""
 CELL_TITLES = 40
 """Crosstables of up to this many players get a hover text per cell."""
+PARALLEL_FROM = 1000
+"""Finished games from which game pages are written by several processes."""
+MAX_WORKERS = 8
 
 
 # -- what the pages are made of -------------------------------------------------------
@@ -236,6 +242,41 @@ def template_environment() -> jinja2.Environment:
 
 # -- the site ---------------------------------------------------------------------------
 @dataclass(frozen=True)
+class GameFacts:
+    """What the game lists and player pages keep of a game whose page is written."""
+
+    key: str
+    roles: tuple[str, ...]
+    about: dict[str, dict[str, str]]
+    duration: str
+
+
+@dataclass(frozen=True)
+class PageJob:
+    """What a worker process needs to write game pages (sent to it once, pickled)."""
+
+    store_folder: Path
+    out: Path
+    info: TournamentInfo
+    order: list[str]
+    generated: str
+    logs: dict[str, list[Download]]
+    done: list[GameRow]
+
+
+_WORKER: list[SiteBuilder] = []
+"""The game page builder of a worker process (set by ``_start_worker``)."""
+
+
+def _start_worker(job: PageJob) -> None:
+    _WORKER.append(SiteBuilder.for_pages(job))
+
+
+def _worker_pages(start: int, stop: int) -> list[GameFacts]:
+    return _WORKER[0].game_pages(start, stop)
+
+
+@dataclass(frozen=True)
 class SeatLine:
     """One seat of a game page's player table (text; the template escapes it)."""
 
@@ -251,19 +292,29 @@ class SeatLine:
 class SiteBuilder:
     """Writes the pages of one store's site (see the module docstring)."""
 
-    def __init__(self, store: Store, out_dir: Path) -> None:
-        self.store = store
-        self.out = out_dir
-        self.summary = summarize(store)
-        self.info = self.summary.info
-        self.paths = Paths(self.summary.order)
-        self.generated = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-        self.roles: dict[str, tuple[str, ...]] = {}
-        self._role_tuples: dict[tuple[str, ...], tuple[str, ...]] = {}
+    def __init__(self, store: Store, out_dir: Path, workers: int | None = None) -> None:
+        summary = summarize(store)
         self._games_of: dict[str, list[GameRow]] = {}
-        for row in sorted(self.summary.done, key=lambda r: r.seq):
+        for row in sorted(summary.done, key=lambda r: r.seq):
             for name in dict.fromkeys(row.seats):
                 self._games_of.setdefault(name, []).append(row)
+        self.workers = workers
+        """Processes writing the game pages (``None``: one per CPU for large stores)."""
+        self._setup(store, out_dir, summary,
+                    dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"))
+
+    def _setup(self, store: Store, out_dir: Path, summary: Summary, generated: str) -> None:
+        """What the pages of a build share (in the main process and in each worker)."""
+        self.store = store
+        self.out = out_dir
+        self.summary = summary
+        self.info = summary.info
+        self.paths = Paths(summary.order)
+        self.generated = generated
+        self.done = sorted(summary.done, key=lambda r: r.seq)
+        """The finished games in schedule order (the game pages' order)."""
+        self.roles: dict[str, tuple[str, ...]] = {}
+        self._role_tuples: dict[tuple[str, ...], tuple[str, ...]] = {}
         self.about: dict[str, dict[str, str]] = {}
         self.durations: dict[str, str] = {}
         """Seconds each finished game took (``12.345``), by store key."""
@@ -273,7 +324,16 @@ class SiteBuilder:
         env = template_environment()
         self.templates = {name: env.get_template(f"{name}.html")
                           for name in ("index", "crosstable", "games", "game", "player")}
-        self.player_pages = {name: self.paths.player(name) for name in self.summary.order}
+        self.player_pages = {name: self.paths.player(name) for name in summary.order}
+
+    @classmethod
+    def for_pages(cls, job: PageJob) -> SiteBuilder:
+        """A builder of game pages only, in a worker process (see ``write_game_pages``)."""
+        builder = cls.__new__(cls)
+        summary = Summary(job.info, [], job.done, [], None, job.order)
+        builder._setup(Store.open_existing(job.store_folder), job.out, summary, job.generated)
+        builder.logs = job.logs
+        return builder
 
     # -- writing ---------------------------------------------------------------------
     def build(self) -> Path:
@@ -359,10 +419,40 @@ class SiteBuilder:
             return None
 
     def write_game_pages(self) -> None:
-        """One page per finished game with its downloads, records read one at a time
-        (schedule order)."""
-        done = sorted(self.summary.done, key=lambda r: r.seq)
-        for index, row in enumerate(done):
+        """One page per finished game with its downloads, in worker processes when there
+        are many (each reads its records one at a time); keeps what the lists need."""
+        count = len(self.done)
+        workers = self.workers
+        if workers is None:
+            workers = min(MAX_WORKERS, len(os.sched_getaffinity(0))) if (
+                count >= PARALLEL_FROM) else 1
+        if workers <= 1 or count < 2:
+            results: Iterable[list[GameFacts]] = [self.game_pages(0, count)]
+        else:
+            job = PageJob(self.store.folder, self.out, self.info, self.summary.order,
+                          self.generated, self.logs, self.done)
+            step = max(20, -(-count // (workers * 4)))
+            starts = range(0, count, step)
+            context = multiprocessing.get_context("spawn")  # no fork of a threaded caller
+            with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                        initargs=(job,)) as pool:
+                results = list(pool.map(_worker_pages, starts,
+                                        [min(count, a + step) for a in starts]))
+        for facts in results:
+            for fact in facts:
+                self.roles[fact.key] = self._role_tuples.setdefault(fact.roles, fact.roles)
+                for name, about in fact.about.items():
+                    self.about.setdefault(name, about)
+                if fact.duration:
+                    self.durations[fact.key] = fact.duration
+
+    def game_pages(self, start: int, stop: int) -> list[GameFacts]:
+        """Write the pages of finished games ``start..stop-1`` (schedule order) with their
+        downloads; returns what the game lists and player pages need of each."""
+        done = self.done
+        facts = []
+        for index in range(start, stop):
+            row = done[index]
             data = self.store.record_json(row.key)
             record = GameRecord.from_dict(json.loads(data), f"{self.store.folder}:{row.key}")
             stem = Paths.game(row).removesuffix(".html")
@@ -376,19 +466,17 @@ class SiteBuilder:
             for name in dict.fromkeys(p.name for p in record.players):
                 files.extend(self.logs.get(name, ()))
             view = self.replay(record)
-            roles = view.roles if view is not None and view.roles else ()
-            self.roles[row.key] = self._role_tuples.setdefault(roles, roles)  # shared
-            for info in record.players:
-                if info.about and info.name not in self.about:
-                    self.about[info.name] = dict(info.about)
             seconds = duration(record.started_at, record.finished_at)
-            if seconds is not None:
-                self.durations[row.key] = f"{seconds:.3f}"
+            facts.append(GameFacts(
+                row.key, tuple(view.roles) if view is not None and view.roles else (),
+                {p.name: dict(p.about) for p in record.players if p.about},
+                f"{seconds:.3f}" if seconds is not None else ""))
             before = done[index - 1] if index else None
             after = done[index + 1] if index + 1 < len(done) else None
             self._render(Paths.game(row), "game", 1,
                          scripts=["static/replay.js"] if view is not None else [],
                          **self.game_context(row, record, view, before, after, files))
+        return facts
 
     def game_context(self, row: GameRow, record: GameRecord, view: ReplayView | None,
                      before: GameRow | None, after: GameRow | None,
@@ -621,15 +709,17 @@ class SiteBuilder:
                 "titles": len(s.order) <= CELL_TITLES}
 
 
-def build_site(store_folder: Path, out_dir: Path) -> Path:
+def build_site(store_folder: Path, out_dir: Path, workers: int | None = None) -> Path:
     """Write the static results site of the tournament stored in ``store_folder``.
 
     ``store_folder`` is the tournament's output folder (or its ``tournament.sqlite``);
-    ``out_dir`` is created if needed and files in it are overwritten. Returns the path of
-    ``out_dir/index.html``. Raises ``ConfigError`` if there is no store there.
+    ``out_dir`` is created if needed and files in it are overwritten. ``workers``: the
+    processes writing game pages (default: one per CPU, up to 8, from 1,000 finished
+    games). Returns the path of ``out_dir/index.html``. Raises ``ConfigError`` if there
+    is no store there.
     """
     store = Store.open_existing(store_folder)
     try:
-        return SiteBuilder(store, Path(out_dir)).build()
+        return SiteBuilder(store, Path(out_dir), workers).build()
     finally:
         store.close()
