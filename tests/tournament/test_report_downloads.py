@@ -5,6 +5,7 @@ are copied cut to their end; settings read in units and words."""
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import re
@@ -13,11 +14,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from referee.core.record import GameRecord, result_text
+from referee.core.record import GameRecord, PlayerInfo, result_text
 from referee.games.gomoku.protocol import parse_point
 from referee.games.gomoku.psq import read_psq
 from referee.tournament.report import build_site
-from referee.tournament.report.downloads import copy_tail
+from referee.tournament.report.downloads import copy_tail, mjai_logs, native_file
 from referee.tournament.report.readable import (
     megabytes,
     point_name,
@@ -171,6 +172,11 @@ def test_readable_values() -> None:
         ("Time per game", "none", []), ("Time tolerance", "0.25 s", []),
         ("Deals (2)", "", ["1 2", "3 4"]), ("Quit at the end", "yes", []),
         ("Max turns", "3", [])]
+    riichi = readable_settings("riichi", {"game": "east", "room": "mahjong_soul",
+                                          "decision_time": 2.5, "mjai_log": "x.mjson.gz"})
+    assert [(s.label, s.text) for s in riichi] == [
+        ("Game length", "east round only (tonpuusen)"), ("Room", "mahjong soul"),
+        ("Time per decision", "2.5 s")]
 
 
 def test_game_pages_written_by_worker_processes_are_the_same(built: tuple[Path, Path],
@@ -184,3 +190,16 @@ def test_game_pages_written_by_worker_processes_are_the_same(built: tuple[Path, 
     for name in files:
         mine, theirs = (stamp.sub(b"", (site / name).read_bytes()) for site in (one, two))
         assert mine == theirs, name
+
+
+def test_a_riichi_game_offers_the_mjai_log_the_tournament_kept(tmp_path: Path) -> None:
+    log = tmp_path / "slots" / "2" / "mjai" / "r1_a_b_c_d_g1.mjson.gz"
+    log.parent.mkdir(parents=True)
+    log.write_bytes(gzip.compress(b'{"type":"start_game"}\n'))
+    kept = mjai_logs(tmp_path)
+    record = GameRecord("riichi", [PlayerInfo(n, ["bot"]) for n in "abcd"],
+                        settings={"mjai_log": log.name})
+    assert native_file(record, kept) == (".mjson.gz", log.read_bytes(), "mjai log (gzip)")
+    record.settings["mjai_log"] = "not-kept.mjson.gz"
+    assert native_file(record, kept) is None
+    assert native_file(GameRecord("planowanie", []), kept) is None

@@ -25,14 +25,18 @@ LABELS = {
     "openings": "Openings", "time_ms": "Time per game", "quit_at_end": "Quit at the end",
     "decision_time": "Time per decision", "startup_time": "Start-up time",
     "max_failures": "Faults allowed", "room": "Room", "game": "Game length",
-    "move_time": "Time per move", "per_tai": "Points per tai", "base": "Base points",
+    "game_length": "Game length", "move_time": "Time per move", "per_tai": "Points per tai",
+    "base": "Base points",
     "hands": "Hands", "reserve": "Tiles kept in reserve", "deals": "Deals",
 }
-WORDS = {
-    "freestyle": "freestyle (five or more in a row)", "standard": "standard (exactly five)",
-    "renju": "renju", "caro": "caro (five not blocked at both ends)",
-    "tonpuu": "east only (tonpuusen)", "hanchan": "east and south (hanchan)",
+GAME_LENGTH = {"east": "east round only (tonpuusen)", "south": "east and south rounds (hanchan)"}
+WORDS: dict[str, dict[str, str]] = {
+    "rule": {"freestyle": "freestyle (five or more in a row)",
+             "standard": "standard (exactly five)", "renju": "renju",
+             "caro": "caro (five not blocked at both ends)"},
+    "game": GAME_LENGTH, "game_length": GAME_LENGTH,
 }
+"""Values of a setting in words, by the setting's key."""
 SHOWN_ITEMS = 12
 """List values longer than this are shown folded (``<details>``) by the templates."""
 
@@ -104,14 +108,15 @@ def scalar(value: Any) -> str:
         return ", ".join(f"{label_of(str(k)).lower()} {scalar(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
         return " ".join(scalar(v) for v in value)
-    text = str(value)
-    return WORDS.get(text, text.replace("_", " "))
+    return str(value).replace("_", " ")
 
 
 def value_text(key: str, value: Any) -> str:
     """One setting's value in words and units (``None`` limits read as ``none``)."""
     if value is None:
         return "none"
+    if isinstance(value, str) and value in WORDS.get(key, {}):
+        return WORDS[key][value]
     if isinstance(value, int | float) and not isinstance(value, bool):
         if key.endswith("_ms"):
             return seconds(value)
