@@ -179,6 +179,17 @@ def duration(started: str, finished: str) -> float | None:
     return delta.total_seconds()
 
 
+def when(iso: str) -> str:
+    """An ISO time of a record as ``2026-11-26 14:52:16 UTC`` (as it is if it is not one)."""
+    try:
+        moment = dt.datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return iso
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S") + (" UTC" if moment.tzinfo else "")
+
+
 def about_text(about: Mapping[str, Any]) -> str:
     """A bot's self-description (``name pbrain-threat, version 1.0``)."""
     return ", ".join(f"{k} {v}" for k, v in sorted(about.items()))
@@ -186,5 +197,5 @@ def about_text(about: Mapping[str, Any]) -> str:
 
 __all__ = ["Setting", "about_text", "duration", "label_of", "megabytes", "ms", "percent",
            "point_name", "points", "readable_settings", "scalar", "seconds", "short_name",
-           "value_text"]
+           "value_text", "when"]
 

@@ -73,6 +73,7 @@ from referee.tournament.report.readable import (
     points,
     readable_settings,
     short_name,
+    when,
 )
 from referee.tournament.report.readable import ms as _ms
 from referee.tournament.results import (
@@ -236,7 +237,7 @@ def template_environment() -> jinja2.Environment:
         auto_reload=False,
     )
     env.filters.update(points=points, percent=percent, ms=_ms, short_name=short_name,
-                       result=result_text)
+                       result=result_text, when=when)
     return env
 
 
