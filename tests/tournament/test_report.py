@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import re
@@ -16,6 +17,7 @@ from rich.console import Console
 
 from referee.core.errors import ConfigError
 from referee.core.outcome import Outcome
+from referee.core.players import folder_name
 from referee.core.record import GameRecord, PlayerInfo
 from referee.tournament.ratings import BayesEloParams
 from referee.tournament.report import build_site
@@ -370,12 +372,17 @@ def evil_store(folder: Path, game: str) -> Path:
 
 @pytest.mark.parametrize("game", ["gomoku", "mystery-game"])
 def test_user_text_is_escaped(tmp_path: Path, game: str) -> None:
-    index = build_site(evil_store(tmp_path / "store", game), tmp_path / "site")
+    store = evil_store(tmp_path / "store", game)
+    logs = store / "slots" / "1" / "logs"  # a log kept for a hostile name: linked as text
+    logs.mkdir(parents=True)
+    (logs / f"{folder_name(EVIL_NAMES[0])}.stderr.log").write_text("<script>\n")
+    index = build_site(store, tmp_path / "site")
     site = index.parent
     check_links(site)
     for path in pages(site):
         text = path.read_text(encoding="utf-8")
         assert "<script>alert" not in text and "</script><b>" not in text, path
+        assert "<script>x" not in text, path  # a setting's value
         assert "<img" not in text and "<b>T&T" not in text and "<i>&" not in text, path
         scripts = re.findall(r"<script\b[^>]*>", text)
         assert all(s.startswith('<script src="') for s in scripts), (path, scripts)
@@ -398,6 +405,14 @@ def test_user_text_is_escaped(tmp_path: Path, game: str) -> None:
     assert len(game_pages) == 5
     page = game_pages[0].read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(3)&lt;/script&gt;" in page  # a bot's message
+    assert "stderr of &lt;script&gt;alert(1)&lt;/script&gt;" in page  # its log's link
+    cross = (site / "crosstable.html").read_text(encoding="utf-8")
+    assert re.search(r'title="\d\. &lt;script&gt;alert\(1\)&lt;/script&gt;"', cross)
+    with open(site / "results.csv", newline="", encoding="utf-8") as handle:
+        lines = list(csv.DictReader(handle))
+    assert {line["player_1"] for line in lines} | {line["player_2"] for line in lines} == set(
+        EVIL_NAMES)
+    assert sum(line["reason"] == EVIL_REASON for line in lines) == 5
     if game == "gomoku":
         assert 'class="replay"' in page and "replay.js" in page
     else:  # a game without a replay: the moves are listed, no script
