@@ -322,10 +322,11 @@ class SiteBuilder:
         self.logs: dict[str, list[Download]] = {}
         self._adapters: dict[str, GameAdapter] | None = None
         self._mjai = mjai_logs(store.folder)
+        self.player_pages = {name: self.paths.player(name) for name in summary.order}
         env = template_environment()
+        env.globals["player_pages"] = self.player_pages  # the macros' links to players
         self.templates = {name: env.get_template(f"{name}.html")
                           for name in ("index", "crosstable", "games", "game", "player")}
-        self.player_pages = {name: self.paths.player(name) for name in summary.order}
 
     @classmethod
     def for_pages(cls, job: PageJob) -> SiteBuilder:
@@ -360,7 +361,7 @@ class SiteBuilder:
                 **context: Any) -> Path:
         text = self.templates[template].render(
             root="../" * depth, site_name=self.info.name, generated=self.generated,
-            version=__version__, player_pages=self.player_pages, scripts=scripts, **context)
+            version=__version__, scripts=scripts, **context)
         return write_text_atomic(self.out / path, text)
 
     # -- downloads -------------------------------------------------------------------
