@@ -111,6 +111,7 @@ def game_frame(game: MahjongGame, names: Sequence[str], actor: int = -1) -> dict
         if result.score is not None:
             lines = [f"{name.replace('_', ' ')} {tai} tai" for name, tai in
                      result.score.patterns]
-            lines.append(f"{result.score.total_tai} tai")
+            gain = "" if result.winner is None else f": {result.payments[result.winner]} points"
+            lines.append(f"{result.score.total_tai} tai{gain}")
         frame["x"] = {"h": head, "l": lines, "d": list(result.payments)}
     return frame
