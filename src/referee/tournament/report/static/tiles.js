@@ -217,9 +217,8 @@
     var melds = el("g", { "class": "tt-melds" }, g);
     var own = seat[4].length && handWidth(seat) + meldsWidth(seat) > WIDTH - 30;
     var my = own ? top + TH * HAND + 4 : top;
-    var mx = WIDTH - 10;
-    seat[4].slice().reverse().forEach(function (meld) {
-      mx -= meldWidth(meld, HAND);
+    var mx = WIDTH - 4 - meldsWidth(seat);
+    seat[4].forEach(function (meld) {
       var mg = el("g", { "class": "tt-meld", "data-kind": meld[0] }, melds);
       var at = mx;
       tilesOf(meld[1]).forEach(function (entry, i) {
@@ -227,7 +226,7 @@
         at += tile(mg, entry[0], at, turned ? my + (TH - TW) * HAND : my, HAND,
                    { turned: turned, fill: /concealed|ankan/.test(meld[0]) ? "#e9eef3" : null });
       });
-      mx -= 6;
+      mx += meldWidth(meld, HAND) + 6;
     });
     var pond = el("g", { "class": "tt-pond" }, g);
     var py = (own ? my : top) + TH * HAND + 6;
