@@ -213,3 +213,20 @@ def test_a_hostile_name_stays_text_in_the_page(built: tuple[str, Path, ReplayVie
         assert tab.errors == []
     finally:
         tab.close()
+
+
+def test_without_javascript_the_final_hands_show_as_text(built: tuple[str, Path, ReplayView],
+                                                         browser: Any) -> None:
+    _, page_path, view = built
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(page_path.as_uri())
+        board = page.locator("noscript svg.board")
+        assert board.is_visible()
+        lines = board.locator("text").all_text_contents()
+        names = view.frame_info["names"]
+        assert all(any(line.startswith(name) for line in lines) for name in names)
+        assert page.locator("svg.tiles .tile").count() == 0
+    finally:
+        context.close()
