@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -17,8 +18,12 @@ from referee.core.record import GameRecord
 from referee.core.replay import ReplayStep, ReplayView
 from referee.games.riichi.adapter import RiichiAdapter, riichi_replay
 from referee.games.riichi.match import BUILTIN_PLAYERS
+from referee.tournament.ratings import BayesEloParams
+from referee.tournament.report import build_site
 from referee.tournament.report.frames_markup import frames_board, frames_json
 from referee.tournament.report.site import STATIC_FILES
+from referee.tournament.schedule import ScheduledGame
+from referee.tournament.store import Store
 
 HOSTILE = "</script><script>alert(1)</script><!--"
 
@@ -96,3 +101,26 @@ def test_the_viewer_is_a_file_of_the_site(record: GameRecord) -> None:
     assert "https://" not in script and "innerHTML" not in script
     size = len(frames_json(riichi_replay(record)).encode())
     assert size < 400 * len(record.moves) + 2000  # compact: a few hundred bytes a step
+
+
+def test_a_hostile_name_stays_text_on_the_site(record: GameRecord, tmp_path: Path) -> None:
+    names = ("t0", HOSTILE, "t2", "t3")
+    players = [dataclasses.replace(p, name=n) for p, n in zip(record.players, names,
+                                                             strict=True)]
+    store = Store(tmp_path / "store").open("fingerprint", "hostile")
+    store.add_games([ScheduledGame("r1:g1:s0", 1, names, 5)])
+    store.set_meta("tournament", json.dumps({
+        "name": "hostile", "game": "riichi", "players": list(names), "schedule": "itpw",
+        "rounds": 1, "total_games": 1, "seed": 5, "settings": {},
+        "ratings": dataclasses.asdict(BayesEloParams.gomocup())}))
+    store.commit("r1:g1:s0", dataclasses.replace(record, players=players))
+    store.close()
+    index = build_site(tmp_path / "store", tmp_path / "site")
+    page = (index.parent / "games" / "g00001.html").read_text(encoding="utf-8")
+    assert "</script><script>alert" not in page
+    scripts = re.findall(r"<script\b[^>]*>", page)
+    assert scripts == ['<script type="application/json" class="replay-frames">',
+                       '<script src="../static/tiles.js">', '<script src="../static/replay.js">']
+    [data] = re.findall(r'class="replay-frames">(.*?)</script>', page, flags=re.S)
+    assert json.loads(data)["info"]["names"] == list(names)
+    assert (index.parent / "static" / "tiles.js").is_file()

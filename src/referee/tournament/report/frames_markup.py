@@ -12,6 +12,7 @@ page as text nodes. Without JavaScript the final position of the fragments shows
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 
 from referee.core.replay import ReplayView
 from referee.tournament.report.markup import Html, h, href
@@ -28,8 +29,17 @@ _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
 def frames_json(view: ReplayView) -> str:
     """The frames of ``view`` as compact JSON safe inside a ``<script>`` element."""
     data = {"renderer": view.renderer, "info": view.frame_info, "frames": view.frames}
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=list)
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=_plain)
     return text.translate(_JSON_ESCAPES)
+
+
+def _plain(value: object) -> object:
+    """A mapping as a dict, any other collection as a list (for JSON)."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, Iterable):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON data")
 
 
 def frames_board(view: ReplayView, root: str) -> Html | None:
