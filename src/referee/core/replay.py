@@ -23,7 +23,7 @@ capital letter each, ``E S W N`` the winds, ``P`` the white dragon, ``F`` the gr
 winter, plum, orchid, chrysanthemum, bamboo). A row of tiles is its codes written one
 after the other, ``"1m2m0mEEC"`` (:func:`tile_row`, :func:`split_tiles`); a pond's codes
 may each be followed by flags: ``*`` the riichi declaration tile (drawn turned), ``^``
-taken by a call, ``.`` discarded just as drawn (tsumogiri).
+taken by a call, ``.`` discarded just as drawn (tsumogiri), ``!`` the latest discard.
 
 ``frame_info``: ``{"names": [seat names], "info": [labels of a frame's "i" values]}``.
 
@@ -49,7 +49,7 @@ from typing import Any
 
 TILE_CODE = re.compile(r"[0-9][mps]|f[1-8]|[ESWNPFC]")
 """One tile code of the ``tiles`` frames (see the module docstring)."""
-_POND = re.compile(r"([0-9][mps]|f[1-8]|[ESWNPFC])([*^.]*)")
+_POND = re.compile(r"([0-9][mps]|f[1-8]|[ESWNPFC])([*^.!]*)")
 
 Frame = Mapping[str, Any]
 """One step's table for a frame renderer (JSON-able)."""

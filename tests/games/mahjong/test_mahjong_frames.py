@@ -13,7 +13,7 @@ import pytest
 from referee.core.checking import record_seed
 from referee.core.players import PlayerSpec, builtin_command
 from referee.core.record import GameRecord
-from referee.core.replay import split_tiles
+from referee.core.replay import split_pond, split_tiles
 from referee.games.mahjong.adapter import mahjong_replay, record_rules
 from referee.games.mahjong.frames import tile_code
 from referee.games.mahjong.game import MahjongGame
@@ -62,7 +62,10 @@ def test_each_frame_is_the_engine_s_table_at_its_step(record: GameRecord) -> Non
         assert frame["i"] == [f"{game.number + 1}/4", "East", max(hand.live, 0)]
         for s, shown in enumerate(frame["s"]):
             assert sorted(split_tiles(shown[2] + shown[3])) == codes(hand.hands[s]), (k, s)
-            assert split_tiles(shown[5]) == [tile_code(t) for t in hand.discards[s]]
+            pond = split_pond(shown[5])
+            assert [c for c, _ in pond] == [tile_code(t) for t in hand.discards[s]]
+            latest = hand.discard is not None and hand.discard[0] == s
+            assert [f for _, f in pond] == [""] * (len(pond) - latest) + ["!"] * latest
             assert split_tiles(shown[7]) == [tile_code(t) for t in hand.flowers[s]]
             assert [sorted(split_tiles(m[1])) for m in shown[4]] == \
                 [codes(list(m.tiles)) for m in hand.melds[s]]
@@ -80,7 +83,8 @@ def test_frames_keep_every_tile_and_the_hands_end_as_recorded(record: GameRecord
     for k, frame in enumerate(view.frames):
         shown = Counter[str]()
         for seat in frame["s"]:
-            shown.update(split_tiles(seat[2] + seat[3] + seat[5] + seat[7]))
+            shown.update(split_tiles(seat[2] + seat[3] + seat[7]))
+            shown.update(code for code, _ in split_pond(seat[5]))
             for meld in seat[4]:
                 shown.update(split_tiles(meld[1]))
         assert all(n <= 4 for n in shown.values()) and all(shown[f"f{n}"] <= 1

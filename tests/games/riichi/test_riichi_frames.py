@@ -75,6 +75,16 @@ def test_each_frame_is_the_engine_s_table_at_its_step(played: tuple[GameRecord, 
         assert frame["i"][1:] == [kyoku.honba, kyoku.kyotaku, kyoku.source.live_left()]
         assert split_tiles(frame["g"][0][1]) == [tile_code(kyoku.names[t]) for t in kyoku.dora]
         assert ("x" in frame) == (kyoku.result is not None)
+        latest = [(s, code) for s, seat in enumerate(frame["s"])
+                  for code, flags in split_pond(seat[5]) if "!" in flags]
+        if kyoku.last_discard is None:
+            assert latest == []
+        else:
+            seat, tile = kyoku.last_discard
+            assert latest == [(seat, tile_code(kyoku.names[tile]))]
+            assert split_pond(frame["s"][seat][5])[-1][1].endswith("!")
+        if actions[k - 1].type == "dahai" and kyoku.result is None:
+            assert latest == [(move.seat, tile_code(str(actions[k - 1].pai)))]
         compared += 1
     assert compared == len(record.moves) > 50
 

@@ -91,9 +91,12 @@ def game_frame(game: MahjongGame, names: Sequence[str], actor: int = -1) -> dict
         melds = [[m.kind.value, _row(m.tiles),
                   m.tiles.index(m.claimed) if m.claimed in m.tiles else -1,
                   -1 if m.source is None else m.source] for m in hand.melds[s]]
+        pond = _row(hand.discards[s])
+        if hand.discard is not None and hand.discard[0] == s:  # open to claims
+            pond += "!"
         seats.append([_WINDS[(s - hand.dealer) % SEATS], totals[s], _row(sorted(tiles)),
-                      "" if drawn is None else _CODES[drawn], melds, _row(hand.discards[s]),
-                      0, _row(hand.flowers[s])])
+                      "" if drawn is None else _CODES[drawn], melds, pond, 0,
+                      _row(hand.flowers[s])])
     frame: dict[str, Any] = {
         "i": [f"{game.number + 1}/{game.rules.hands}", _ROUNDS[hand.round_wind % 4],
               max(hand.live, 0)],

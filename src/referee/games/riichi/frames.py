@@ -115,10 +115,11 @@ class RiichiFrames:
                       -1 if m.target is None else m.target] for m in shown.melds[s]]
             river = shown.rivers[s]
             flags = marks.tsumogiri[s] if len(marks.tsumogiri[s]) == len(river) else []
+            latest = len(river) - 1 if river and shown.last_discard == (s, river[-1]) else -1
             pond = "".join(
                 tile_code(names[t]) + ("*" if i == marks.riichi_at[s] else "")
                 + ("^" if t in shown.called else "") + ("." if flags and flags[i] else "")
-                for i, t in enumerate(river))
+                + ("!" if i == latest else "") for i, t in enumerate(river))
             seats.append([WIND_NAMES[(s - shown.oya) % SEATS], shown.scores[s],
                           row(sorted(tiles)), drawn, melds, pond, int(shown.riichi[s]), ""])
         tiles_shown = [["Dora", row(shown.dora)]]

@@ -6,14 +6,14 @@
  * that SVG whenever replay.js shows step k (its "replay:step" event and the section's
  * data-current attribute). Every tile is a <g class="tile" data-tile="<code>"> drawn
  * with shapes and text of its own (no fonts or images are loaded); pond tiles carry
- * data-flags. Names and other texts go in as text nodes, never as markup. No external
+ * data-flags (* riichi, ^ called, . tsumogiri, ! latest discard). Names and other texts go in as text nodes, never as markup. No external
  * resources; works from file:// URLs.
  */
 (function () {
   "use strict";
 
   var NS = "http://www.w3.org/2000/svg";
-  var CODE = /([0-9][mps]|f[1-8]|[ESWNPFC])([*^.]*)/g;
+  var CODE = /([0-9][mps]|f[1-8]|[ESWNPFC])([*^.!]*)/g;
   var WIDTH = 480;
   var TW = 30;   /* a tile's own box: 30 x 40, scaled where it is drawn */
   var TH = 40;
@@ -238,7 +238,8 @@
       if (px + w > WIDTH - 10) { px = 10; py += TH * POND + 2; }
       tile(pond, entry[0], px, turned ? py + (TH - TW) * POND : py, POND,
            { turned: turned, flags: flags || null, dim: flags.indexOf("^") >= 0,
-             fill: flags.indexOf(".") >= 0 ? "#e6e6e1" : null });
+             fill: flags.indexOf(".") >= 0 ? "#e6e6e1" : null,
+             stroke: flags.indexOf("!") >= 0 ? "#e07b00" : null });
       px += w + 1;
     });
     return h;
