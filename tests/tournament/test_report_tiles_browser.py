@@ -153,6 +153,7 @@ def test_the_keys_step_the_tile_table(built: tuple[str, Path, ReplayView],
         page = tab.page
         page.goto(page_path.as_uri())
         assert page.locator("script.replay-frames").count() == 1
+        assert page.locator("svg.tiles").is_visible()
         check_frame(tab, view, total)  # the final position first
         page.keyboard.press("Home")
         check_frame(tab, view, 0)
@@ -228,5 +229,6 @@ def test_without_javascript_the_final_hands_show_as_text(built: tuple[str, Path,
         names = view.frame_info["names"]
         assert all(any(line.startswith(name) for line in lines) for name in names)
         assert page.locator("svg.tiles .tile").count() == 0
+        assert not page.locator("svg.tiles").is_visible()
     finally:
         context.close()

@@ -50,7 +50,7 @@ def frames_board(view: ReplayView, root: str) -> Html | None:
         return None
     script, style = files
     fallback = Html(view.svg().replace("<svg ", '<svg class="board" ', 1))
-    return h('<link rel="stylesheet" href="{css}"><div class="tiles-board">'
+    return h('<link rel="stylesheet" href="{css}"><div class="tiles-board" hidden>'
              '<svg class="tiles" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 480 40" '
              'role="img" aria-label="table"></svg></div>'
              '<script type="application/json" class="replay-frames">{data}</script>'

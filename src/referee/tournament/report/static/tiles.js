@@ -295,6 +295,9 @@
     svg.setAttribute("viewBox", "0 0 " + WIDTH + " " + data.height);
     svg.setAttribute("width", WIDTH);
     svg.setAttribute("height", data.height);
+    if (svg.parentNode && svg.parentNode.hasAttribute("hidden")) {
+      svg.parentNode.removeAttribute("hidden");  /* hidden for pages read without JS */
+    }
     function current() {
       var k = parseInt(section.getAttribute("data-current"), 10);
       return isNaN(k) ? data.frames.length - 1 : k;
