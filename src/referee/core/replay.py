@@ -9,13 +9,50 @@ Fragments are SVG markup that goes inside one ``<svg>`` element whose ``viewBox`
 ``0 0 width height``; the classes they use are styled by ``style`` (CSS). The game slice
 writes them and escapes anything textual it puts in; labels (``text``) are plain text that
 the viewer escapes.
+
+Tile games (Riichi, ICGA Mahjong) may also give ``frames``: one small JSON-able dict per
+step, plus the start (``frames[k]`` is the table after ``k`` steps, ``len(steps) + 1`` of
+them), drawn in the page by the viewer named ``renderer`` (``"tiles"``: the site's
+static/tiles.js). The SVG fragments then only serve pages read without JavaScript.
+``frame_info`` holds what every frame shares. The ``tiles`` schema, game-neutral:
+
+Tile codes (:data:`TILE_CODE`): ``1m``..``9m`` characters (man, wan), ``1p``..``9p`` dots
+(pin, tong), ``1s``..``9s`` bamboo (sou, tiao), ``0m 0p 0s`` the red fives; the honors one
+capital letter each, ``E S W N`` the winds, ``P`` the white dragon, ``F`` the green one,
+``C`` the red one (mjai's letters); ``f1``..``f8`` the flowers (spring, summer, autumn,
+winter, plum, orchid, chrysanthemum, bamboo). A row of tiles is its codes written one
+after the other, ``"1m2m0mEEC"`` (:func:`tile_row`, :func:`split_tiles`); a pond's codes
+may each be followed by flags: ``*`` the riichi declaration tile (drawn turned), ``^``
+taken by a call, ``.`` discarded just as drawn (tsumogiri), ``!`` the latest discard.
+
+``frame_info``: ``{"names": [seat names], "info": [labels of a frame's "i" values]}``.
+
+A frame: ``{"i": [values under the info labels], "g": [[label, row], ...] table tiles
+(dora indicators), "a": the seat that just moved or -1, "s": [seat, seat, seat, seat],
+"x": result}``, ``"g"`` and ``"x"`` only when there is something to show. A seat is a
+list: ``[wind, points, hand, drawn, melds, pond, riichi, flowers]``: its seat wind
+(``"E"``...), its points, its concealed tiles (a row, without ``drawn``), the tile it has
+just drawn (or won on) or ``""``, its melds ``[[kind, row, claimed, from], ...]``
+(``claimed`` the index in the row of the tile taken from seat ``from``, -1 for none),
+its pond (a row with flags), 1 if it is in riichi else 0, its flowers (a row). A result
+(the end of a hand) is ``{"h": headline, "l": [lines: yaku with their han, fu, tai,
+points], "d": [each seat's gain or loss]}``.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+TILE_CODE = re.compile(r"[0-9][mps]|f[1-8]|[ESWNPFC]")
+"""One tile code of the ``tiles`` frames (see the module docstring)."""
+_POND = re.compile(r"([0-9][mps]|f[1-8]|[ESWNPFC])([*^.!]*)")
+
+Frame = Mapping[str, Any]
+"""One step's table for a frame renderer (JSON-able)."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +77,8 @@ class ReplayView:
     """A whole game as an SVG board: background, then one fragment per step.
 
     ``roles`` says what each seat played, in seat order (``("black", "white")``), for
-    labels; it may be empty.
+    labels; it may be empty. ``frames`` (``len(steps) + 1`` of them, or none), drawn by
+    the viewer ``renderer`` with ``frame_info``, show the table as data (module docstring).
     """
 
     width: int
@@ -49,6 +87,14 @@ class ReplayView:
     steps: tuple[ReplayStep, ...] = ()
     style: str = ""
     roles: tuple[str, ...] = field(default=())
+    frames: tuple[Frame, ...] = field(default=())
+    renderer: str = ""
+    frame_info: Frame = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.frames and len(self.frames) != len(self.steps) + 1:
+            raise ValueError(f"{len(self.frames)} frames for {len(self.steps)} steps: "
+                             "expected one per step and one for the start")
 
     def frame(self, k: int) -> str:
         """The SVG markup (inside ``<svg>``) of the board after ``k`` steps (0: the start)."""
@@ -75,3 +121,26 @@ def text_lines(lines: Sequence[str], row: int, first: str = "act", rest: str = "
     ``first``, the others ``rest`` (for boards drawn as lines of text)."""
     return "".join(f'<text x="{x}" y="{row * (k + 1)}" class="{first if k == 0 else rest}">'
                    f"{html.escape(text)}</text>" for k, text in enumerate(lines))
+
+
+def tile_row(codes: Iterable[str]) -> str:
+    """Tile codes as one row string (``["1m", "E"]`` -> ``"1mE"``)."""
+    return "".join(codes)
+
+
+def split_tiles(row: str) -> list[str]:
+    """The tile codes of a row string (``"1m0pE"`` -> ``["1m", "0p", "E"]``);
+    ``ValueError`` if it holds anything else."""
+    codes = TILE_CODE.findall(row)
+    if "".join(codes) != row:
+        raise ValueError(f"{row!r} is not a row of tile codes")
+    return codes
+
+
+def split_pond(row: str) -> list[tuple[str, str]]:
+    """The ``(code, flags)`` of a pond row (``"1m*E^"`` -> ``[("1m", "*"), ("E", "^")]``);
+    ``ValueError`` if it holds anything else."""
+    entries = _POND.findall(row)
+    if "".join(code + flags for code, flags in entries) != row:
+        raise ValueError(f"{row!r} is not a pond of tile codes")
+    return entries

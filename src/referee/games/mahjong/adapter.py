@@ -19,9 +19,11 @@ from referee.core.adapter import GameTask, PointsGameAdapter
 from referee.core.checking import record_seed
 from referee.core.errors import BotFault, ConfigError
 from referee.core.players import PlayerSpec, trial_process
-from referee.core.record import GameRecord
+from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
 from referee.core.sandbox import plan_sandbox
+from referee.games.mahjong.frames import frame_info, game_frame
+from referee.games.mahjong.game import MahjongGame
 from referee.games.mahjong.match import (
     BUILTIN_PLAYERS,
     MahjongSettings,
@@ -29,7 +31,7 @@ from referee.games.mahjong.match import (
     start_path,
 )
 from referee.games.mahjong.protocol import parse_action
-from referee.games.mahjong.rules import Ask, MahjongGame, MahjongHand, Rules, options
+from referee.games.mahjong.rules import Ask, MahjongHand, Rules, options
 from referee.games.mahjong.scoring import PRESETS, Stakes, preset
 from referee.games.mahjong.tiles import SHORT_NAMES_KEY, make_wall, short_name
 
@@ -159,34 +161,47 @@ def mahjong_replay(record: GameRecord) -> ReplayView:
     game = MahjongGame(record_seed(record), record_rules(record.settings))
     names = [p.name for p in record.players]
     steps = []
+    frames = [game_frame(game, names)]
     for move in record.moves:
         seat = game.to_play()
         if seat is None:
             break
-        if move.info.get("illegal"):
-            steps.append(ReplayStep(move.seat, move.move, note="illegal"))
-            continue
-        question = game.hand.question
-        assert question is not None
-        try:
-            action = parse_action(move.move, question.ask)
-        except BotFault:
-            steps.append(ReplayStep(move.seat, move.move, note="unreadable"))
-            continue
-        if game.illegal_reason(seat, action) is not None:
-            steps.append(ReplayStep(move.seat, move.move, note="illegal"))
-            continue
-        game.apply(seat, action)
-        hand = game.hand
-        lines = [f"hand {game.number + 1}: {names[seat]} {move.move}"]
-        for s in range(4):
-            melds = " ".join("[" + " ".join(short_name(t) for t in m.tiles) + "]"
-                             for m in hand.melds[s])
-            lines.append(f"{names[s][:12]:<12} "
-                         f"{' '.join(short_name(t) for t in hand.hands[s])} {melds}")
-        if hand.result is not None:
-            lines.append(f"result: {hand.result.reason}, {list(hand.result.payments)}")
-        steps.append(ReplayStep(move.seat, move.move, mark=text_lines(lines, ROW)))
+        steps.append(_replay_step(game, names, seat, move))
+        frames.append(game_frame(game, names, move.seat))
+    if game.to_play() is None and frames:  # the game is over: its totals
+        order = sorted(range(4), key=lambda s: -game.totals[s])
+        end = {"h": "Game over", "l": [], "d": [0] * 4, **frames[-1].get("x", {})}
+        end["l"] = [*end["l"], "Game over:",
+                    *(f"{names[s]}: {game.totals[s]} points" for s in order)]
+        frames[-1] = {**frames[-1], "x": end}
     key = text_lines(["", "", "", "", "", "", SHORT_NAMES_KEY], ROW, rest="key")
     return ReplayView(WIDTH, ROW * 8, key, tuple(steps), STYLE,
-                      roles=tuple(f"seat {s + 1}" for s in range(4)))
+                      roles=tuple(f"seat {s + 1}" for s in range(4)), frames=tuple(frames),
+                      renderer="tiles", frame_info=frame_info(names))
+
+
+def _replay_step(game: MahjongGame, names: list[str], seat: int,
+                 move: MoveRecord) -> ReplayStep:
+    """Play one recorded answer of ``seat`` (unless it is illegal or unreadable, which the
+    step's note then says): the step, its mark the four hands after it."""
+    if move.info.get("illegal"):
+        return ReplayStep(move.seat, move.move, note="illegal")
+    question = game.hand.question
+    assert question is not None
+    try:
+        action = parse_action(move.move, question.ask)
+    except BotFault:
+        return ReplayStep(move.seat, move.move, note="unreadable")
+    if game.illegal_reason(seat, action) is not None:
+        return ReplayStep(move.seat, move.move, note="illegal")
+    game.apply(seat, action)
+    hand = game.hand
+    lines = [f"hand {game.number + 1}: {names[seat]} {move.move}"]
+    for s in range(4):
+        melds = " ".join("[" + " ".join(short_name(t) for t in m.tiles) + "]"
+                         for m in hand.melds[s])
+        lines.append(f"{names[s][:12]:<12} "
+                     f"{' '.join(short_name(t) for t in hand.hands[s])} {melds}")
+    if hand.result is not None:
+        lines.append(f"result: {hand.result.reason}, {list(hand.result.payments)}")
+    return ReplayStep(move.seat, move.move, mark=text_lines(lines, ROW))

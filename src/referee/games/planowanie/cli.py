@@ -136,18 +136,24 @@ def replay_planowanie(files: tuple[Path, ...], json_mode: bool) -> None:
 @opt.game_time_option("180s", "the game, told with time_left (not enforced)")
 @opt.seed_option("the deals and the opponents")
 @opt.out_option("the program's work folder and stderr log", "referee-out/console-<time>")
+@click.option("--history", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="File of the lines typed, kept across sessions (on a terminal) "
+                   "[default: ~/.local/state/referee/planowanie-console.history].")
 @opt.sandbox_options(None)
 @opt.renamed("--timeout", "move_time", "--move-time", type=int, convert=_ms)
 @opt.renamed("--time", "game_time", "--game-time", type=int, convert=_ms)
 def console_planowanie(player: str, values: str, suits: str, deals: str | None, players: int,
                        seat: int, opponents: str, move_time: float, game_time: float,
-                       seed: int | None, out_dir: Path | None, sandbox: SandboxConfig) -> None:
+                       seed: int | None, out_dir: Path | None, history: Path | None,
+                       sandbox: SandboxConfig) -> None:
     """Start a Planowanie PLAYER and talk to it (type :help for the commands).
 
     PLAYER is a built-in player (random, heuristic) or a command line. Any line typed is
-    sent to the program and its answer shown; :new, :step and :auto run a game the
+    sent to the program and its answer shown; :new, :step [N] and :auto run a game the
     console referees (the other seats played by --opponents), :declare and :play act by
-    hand, :state shows the game, :quit sends quit and lets the program exit.
+    hand, :state shows the game, :quit sends quit and lets the program exit. On a
+    terminal, lines can be edited, Up/Down recall earlier ones (--history) and Tab
+    completes commands and cards; Ctrl-C clears the line, Ctrl-D ends.
     """
     from referee.games.planowanie.console import ConsoleConfig, ConsoleSession
     from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings
@@ -169,8 +175,13 @@ def console_planowanie(player: str, values: str, suits: str, deals: str | None, 
             sandbox, out_dir, "console", suspend_default=False, fresh=False)
         config = dataclasses.replace(config, sandbox=sandbox)
         click.echo(sandbox_line, err=True)
-        session = ConsoleSession(spec, out, config, stdin=sys.stdin, stdout=sys.stdout,
-                                 prompt="planowanie> " if sys.stdin.isatty() else "")
+        session = ConsoleSession(spec, out, config, stdin=sys.stdin, stdout=sys.stdout)
+        if sys.stdin.isatty() and sys.stdout.isatty():  # a person at a terminal: editing
+            from referee.cli.line_input import LineEditor, history_path
+
+            session.reader = LineEditor("planowanie> ", session.completions,
+                                        history or history_path("planowanie-console"),
+                                        notes=session.say)
         code = session.run()
     except BaseException as exc:
         support.fail(exc)

@@ -22,7 +22,7 @@ import importlib
 import logging
 import shlex
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -49,6 +49,14 @@ from referee.games.planowanie.rules import (
 
 log = logging.getLogger(__name__)
 
+COMMANDS = (":new", ":step", ":auto", ":state", ":declare", ":play", ":stderr", ":help",
+            ":quit")
+"""The console's own commands, as completion offers them."""
+
+PROTOCOL = ("set_deck", "set_players", "set_game", "set_cards", "time_left", "gen_declare",
+            "gen_move", "declare", "play", "quit")
+"""The commands of the protocol a person may send by hand, as completion offers them."""
+
 OPPONENTS = ("random", "heuristic")
 """The built-in strategies that can play the other seats."""
 
@@ -64,7 +72,8 @@ HELP = """\
 # Console commands (any other line is sent to the program as it is):
 #   :new [SEED]   start a game: set_deck, set_players, set_game, set_cards
 #                 (SEED: other deals than the configured seed)
-#   :step         play the other seats up to the program's next decision, and that one
+#   :step [N]     play the other seats up to the program's next decision, and that one
+#                 (N times: its next N decisions)
 #   :auto         play to the end of the game and show the final points
 #   :state        the deal, the hands, declarations, the trick, tricks and points
 #   :declare N    declare N tricks for the seat whose turn it is (by hand)
@@ -197,8 +206,12 @@ class ConsoleSession:
     """
 
     def __init__(self, player: PlayerSpec, work_dir: Path, config: ConsoleConfig, *,
-                 stdin: TextIO, stdout: TextIO, prompt: str = "") -> None:
+                 stdin: TextIO, stdout: TextIO, prompt: str = "",
+                 reader: Callable[[], str | None] | None = None) -> None:
         self.player = player
+        self.reader = reader
+        """Where lines come from instead of ``stdin`` (a line editor), if given: the
+        next line, ``None`` at the end."""
         self.work_dir = work_dir
         self.config = config
         self.stdin = stdin
@@ -238,6 +251,8 @@ class ConsoleSession:
 
     def _next_input(self) -> str | None:
         """The next input line, ``None`` at the end of the input (or Ctrl-C while waiting)."""
+        if self.reader is not None:
+            return self.reader()
         if self.prompt:
             self.stdout.write(self.prompt)
             self.stdout.flush()
@@ -289,7 +304,8 @@ class ConsoleSession:
             self.say(f"! {exc}")
         except Exception as exc:  # the console outlives any bug in a command
             log.exception("console command %r failed", text)
-            self.say(f"! error: {exc!r}")
+            self.say(f"! the console failed on this line ({type(exc).__name__}: {exc}); "
+                     "it goes on, and -v shows the details")
         return True
 
     def _console_command(self, text: str) -> bool:
@@ -302,12 +318,22 @@ class ConsoleSession:
         elif name == "new":
             self._new_game(args)
         elif name in ("step", "auto"):
+            times = 1
+            if name == "step" and args:
+                count = parse_int(args[0]) if len(args) == 1 else None
+                if count is None or count < 1:
+                    raise ConfigError(":step takes one count of decisions, 1 or more, "
+                                      "e.g. :step 3")
+                times = count
             game = self._need_game()
             self._need_program()
             if game.over:
                 self.say(f"# the game is over: final points {game.points_text()}")
             elif name == "step":
-                self._step()
+                for _ in range(times):
+                    if not self._step():
+                        self.say(f"# the game is over: final points {game.points_text()}")
+                        break
             else:
                 while self._step():
                     pass
@@ -332,6 +358,37 @@ class ConsoleSession:
         else:
             self.say(f"! unknown console command :{name} (:help lists them)")
         return True
+
+    def completions(self, before: str) -> list[str]:
+        """What may complete the line typed so far (``before``): the console's commands,
+        the protocol's, cards for ``:play`` (the legal ones when a game is on), counts
+        for ``:declare``, opponents... Each is the whole word that replaces the last."""
+        words = before.split()
+        starting = not words or before[-1:].isspace()
+        typed = "" if starting else words[-1]
+        done = words if starting else words[:-1]
+        if not done:
+            options: Sequence[str] = (*COMMANDS, *PROTOCOL)
+        else:
+            options = self._arguments(done[0], len(done))
+        return [o for o in options if o.lower().startswith(typed.lower())]
+
+    def _arguments(self, command: str, position: int) -> Sequence[str]:
+        """The words that may follow ``command`` as its ``position``-th word."""
+        game = self.game if self.game is not None and not self.game.over else None
+        if (command, position) in ((":play", 1), ("play", 2)):
+            deck = self.config.rules.deck
+            engine = game.engine if game is not None else None
+            seat = engine.to_play() if engine is not None else None
+            if engine is not None and seat is not None and engine.table.phase is Phase.PLAY:
+                return [deck.name(c)
+                        for c in cards_of(engine.table.legal_mask(engine.hands[seat]))]
+            return [deck.name(c) for c in range(deck.size)]
+        if (command, position) == (":declare", 1) and game is not None:
+            return [str(n) for n in range(game.engine.table.cards + 1)]
+        if (command, position) == (":step", 1):
+            return [str(n) for n in range(1, 10)]
+        return ()
 
     # -- the program's side -------------------------------------------------------------
     def _check_alive(self) -> None:

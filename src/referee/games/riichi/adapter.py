@@ -30,6 +30,7 @@ from referee.core.process import BotProcess
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
 from referee.core.sandbox import SandboxConfig, plan_sandbox
+from referee.games.riichi.frames import RiichiFrames
 from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.match import (
     BUILTIN_PLAYERS,
@@ -315,10 +316,13 @@ def riichi_replay(record: GameRecord) -> ReplayView:
     if len(names) != 4:
         raise ValueError(f"riichi record: {len(names)} players, not 4")
     game = RiichiGame(rules, seed=seed)
+    actions = [_parse(number, move) for number, move in enumerate(record.moves, 1)]
+    tiles = RiichiFrames(game, names)
+    frames = [tiles.frame()]
     steps: list[ReplayStep] = []
     last: tuple[str, RiichiKyoku] | None = None
-    for number, move in enumerate(record.moves, 1):
-        action, data = _parse(number, move)
+    for number, (move, (action, data)) in enumerate(zip(record.moves, actions, strict=True),
+                                                    1):
         try:
             kyoku = apply_logged(game, move.seat, action)
         except ValueError as exc:
@@ -328,13 +332,22 @@ def riichi_replay(record: GameRecord) -> ReplayView:
                 f"{names[move.seat]}: {_move_text(data, names)}")
         last = head, kyoku
         steps.append(ReplayStep(move.seat, move.move, mark=_mark(head, kyoku, names)))
-    while may_pass(game):  # the passes after the last move, to the end of the game
-        pass_all(game)
+        if number < len(actions):  # the passes the next move implies, as apply_logged
+            following = actions[number][0]  # would make them, so that the frame shows
+            seat = record.moves[number].seat  # the next draw
+            while may_pass(game) and game.illegal_reason(seat, following) is not None:
+                pass_all(game)
+        else:
+            while may_pass(game):  # the passes after the last move, to the end of the game
+                pass_all(game)
+        frames.append(tiles.frame(kyoku, move.seat))
     if not game.over:
         raise ValueError("riichi record: the moves end before the game does")
     if last is not None:
         finals = game.final_scores()
         end = f"end: points {[f.points for f in finals]}, final {[f.score for f in finals]}"
         steps[-1] = replace(steps[-1], mark=_mark(*last, names, end))
+        frames[-1] = tiles.game_end(frames[-1])
     return ReplayView(WIDTH, ROW * 8, "", tuple(steps), STYLE,
-                      roles=tuple(f"seat {s + 1}" for s in range(4)))
+                      roles=tuple(f"seat {s + 1}" for s in range(4)), frames=tuple(frames),
+                      renderer="tiles", frame_info=tiles.info())

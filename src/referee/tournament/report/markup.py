@@ -10,6 +10,7 @@ escaped, and markup is only what this package writes on purpose.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
@@ -29,3 +30,8 @@ def h(template: str, *args: object, **kwargs: object) -> Html:
 def join(parts: Iterable[object], sep: str = "") -> Html:
     """Markup of the parts one after the other (text parts escaped)."""
     return Markup(escape(sep).join(escape(part) for part in parts))
+
+
+def href(path: str) -> str:
+    """A relative file path as a URL path (each segment percent-encoded)."""
+    return quote(path, safe="/")

@@ -64,6 +64,7 @@ from referee.tournament.report.downloads import (
     results_csv,
     stderr_logs,
 )
+from referee.tournament.report.frames_markup import frames_board
 from referee.tournament.report.markup import Html, esc, h
 from referee.tournament.report.plot import rating_chart, rating_history
 from referee.tournament.report.readable import (
@@ -88,7 +89,7 @@ from referee.tournament.store import GameRow, Store
 
 log = logging.getLogger(__name__)
 
-STATIC_FILES = ("site.css", "replay.js")
+STATIC_FILES = ("site.css", "replay.js", "tiles.js", "tiles.css")
 FAULTS = tuple(o.value for o in Outcome if o is not Outcome.NORMAL)
 """Outcome columns of the fault table: every outcome but ``normal``."""
 MAX_NOTES = 500
@@ -548,6 +549,7 @@ class SiteBuilder:
                 '{}<g class="replay-bg">{}</g>{}{}</svg>',
                 style, Html(view.background), Html(steps), Html(marks), w=view.width,
                 h=view.height)
+        svg = frames_board(view, "../") or svg  # a tile table drawn from its frames
         items = self._move_items(record, ((s.seat, s.text, s.note) for s in view.steps),
                                  total)
         controls = Html(

@@ -13,7 +13,7 @@ from typing import Any
 from referee.games.riichi.bots.player import NONE, View, kind, run, shanten, ukeire
 from referee.games.riichi.tiles import parse_mjai
 
-__all__ = ["policy"]
+__all__ = ["main", "policy"]
 
 _DRAGONS = frozenset({31, 32, 33})
 
@@ -128,5 +128,10 @@ def policy(view: View) -> dict[str, Any]:
     return dict(NONE)
 
 
+def main() -> int:
+    """The bot as a program (mjai on standard input and output); its exit status."""
+    return run(policy)
+
+
 if __name__ == "__main__":
-    raise SystemExit(run(policy))
+    raise SystemExit(main())

@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.games.riichi.bots.player import NONE, View, run
 
-__all__ = ["policy"]
+__all__ = ["main", "policy"]
 
 
 def policy(view: View) -> dict[str, Any]:
@@ -28,5 +28,10 @@ def policy(view: View) -> dict[str, Any]:
     return view.dahai(allowed[0])
 
 
+def main() -> int:
+    """The bot as a program (mjai on standard input and output); its exit status."""
+    return run(policy)
+
+
 if __name__ == "__main__":
-    raise SystemExit(run(policy))
+    raise SystemExit(main())

@@ -5,6 +5,8 @@
  * at step k); the move list has one item per step (in order, the link of item k has
  * data-step="k"). Without this script the page shows the final position. An address
  * ending in #m12 opens at step 12. No external resources; works from file:// URLs.
+ * Each step shown is told to other viewers of the section (tiles.js): the section's
+ * data-current attribute holds it and a "replay:step" event (detail: the step) is sent.
  */
 (function () {
   "use strict";
@@ -65,6 +67,8 @@
       if (buttons.prev) { buttons.prev.disabled = k === 0; }
       if (buttons.next) { buttons.next.disabled = k === total; }
       if (buttons.last) { buttons.last.disabled = k === total; }
+      root.setAttribute("data-current", String(k));
+      root.dispatchEvent(new CustomEvent("replay:step", { detail: k }));
     }
 
     var moves = { first: function () { return 0; }, prev: function () { return current - 1; },
