@@ -111,7 +111,9 @@ def build(store: Path, out: Path, src: Path, workers: int | None = None
     env = dict(os.environ, PYTHONPATH=str(src), PYTHONDONTWRITEBYTECODE="1")
     done = subprocess.run([sys.executable, "-c", BUILD, str(store), str(out),
                            "" if workers is None else str(workers)], env=env,
-                          check=True, capture_output=True, text=True)
+                          check=False, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"the build with {src} failed:\n{done.stderr[-2000:]}")
     result: dict[str, float | str] = json.loads(done.stdout.splitlines()[-1])
     if not str(result["module"]).startswith(str(src)):
         raise RuntimeError(f"the build ran {result['module']}, not the code in {src}")
