@@ -22,10 +22,12 @@ from referee.games.gomoku.psq import read_psq
 from referee.tournament.report import build_site
 from referee.tournament.report.downloads import copy_tail, mjai_logs, native_file
 from referee.tournament.report.readable import (
+    duration,
     megabytes,
     point_name,
     readable_settings,
     seconds,
+    when,
 )
 from referee.tournament.report.site import Paths
 from referee.tournament.session import run_tournament
@@ -167,6 +169,10 @@ def test_readable_values() -> None:
     assert seconds(90_500) == "90.5 s" and seconds(150_000) == "2 min 30 s"
     assert megabytes(256 * 2**20) == "256 MB" and megabytes(2**34) == "16 GB"
     assert point_name(7, 7, 15) == "h8" and point_name(0, 14, 15) == "a1"
+    assert when("2026-11-26T14:52:16.051+00:00") == "2026-11-26 14:52:16 UTC"
+    assert when("2026-11-26T16:52:16+02:00") == "2026-11-26 14:52:16 UTC"
+    assert duration("2026-11-26T14:52:16.051+00:00", "2026-11-26T14:52:18.551+00:00") == 2.5
+    assert duration("2026-11-26T14:52:16+00:00", "") is None
     shown = readable_settings("planowanie", {"time_ms": None, "tolerance_ms": 250,
                                              "deals": [[1, 2], [3, 4]], "quit_at_end": True,
                                              "game_key": "k", "max_turns": 3})

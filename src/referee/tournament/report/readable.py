@@ -195,7 +195,6 @@ def about_text(about: Mapping[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(about.items()))
 
 
-__all__ = ["Setting", "about_text", "duration", "label_of", "megabytes", "ms", "percent",
-           "point_name", "points", "readable_settings", "scalar", "seconds", "short_name",
-           "value_text", "when"]
-
+__all__ = ["SHOWN_ITEMS", "Setting", "about_text", "duration", "label_of", "megabytes", "ms",
+           "percent", "point_name", "points", "readable_settings", "scalar", "seconds",
+           "short_name", "value_text", "when"]

@@ -68,6 +68,7 @@ from referee.tournament.report.frames_markup import frames_board
 from referee.tournament.report.markup import Html, esc, h
 from referee.tournament.report.plot import rating_chart, rating_history
 from referee.tournament.report.readable import (
+    SHOWN_ITEMS,
     about_text,
     duration,
     percent,
@@ -239,6 +240,7 @@ def template_environment() -> jinja2.Environment:
     )
     env.filters.update(points=points, percent=percent, ms=_ms, short_name=short_name,
                        result=result_text, when=when)
+    env.globals["shown_items"] = SHOWN_ITEMS
     return env
 
 
