@@ -178,13 +178,16 @@ def test_readable_values() -> None:
                                              "game_key": "k", "max_turns": 3})
     assert [(s.label, s.text, s.items) for s in shown] == [
         ("Time per game", "none", []), ("Time tolerance", "0.25 s", []),
-        ("Deals (2)", "", ["1 2", "3 4"]), ("Quit at the end", "yes", []),
+        ("Deals (2)", "", ["1, 2", "3, 4"]), ("Quit at the end", "yes", []),
         ("Max turns", "3", [])]
     riichi = readable_settings("riichi", {"game": "east", "room": "mahjong_soul",
-                                          "decision_time": 2.5, "mjai_log": "x.mjson.gz"})
-    assert [(s.label, s.text) for s in riichi] == [
-        ("Game length", "east round only (tonpuusen)"), ("Room", "mahjong soul"),
-        ("Time per decision", "2.5 s")]
+                                          "decision_time": 2.5, "mjai_log": "x.mjson.gz",
+                                          "rules": {"red_fives": True, "uma": [20, 10]},
+                                          "points": [25000, 25000]})
+    assert [(s.label, s.text, s.items) for s in riichi] == [
+        ("Game length", "east round only (tonpuusen)", []), ("Room", "mahjong soul", []),
+        ("Time per decision", "2.5 s", []), ("Rules", "", ["Red fives: yes", "Uma: 20, 10"]),
+        ("Points", "25000, 25000", [])]
 
 
 def test_game_pages_written_by_worker_processes_are_the_same(built: tuple[Path, Path],

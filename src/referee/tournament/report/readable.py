@@ -107,7 +107,7 @@ def scalar(value: Any) -> str:
     if isinstance(value, Mapping):
         return ", ".join(f"{label_of(str(k)).lower()} {scalar(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
-        return " ".join(scalar(v) for v in value)
+        return ", ".join(scalar(v) for v in value)
     return str(value).replace("_", " ")
 
 
@@ -137,6 +137,9 @@ def readable_settings(game: str, settings: Mapping[str, Any]) -> list[Setting]:
         if key == "openings" and game == "gomoku" and isinstance(value, list):
             shown.append(Setting(f"{label} ({len(value)})",
                                  items=_gomoku_openings(value, settings) or ["none"]))
+        elif isinstance(value, Mapping) and value:  # a table of its own (Riichi's rules)
+            shown.append(Setting(label, items=[f"{label_of(str(k))}: {value_text(str(k), v)}"
+                                               for k, v in value.items()]))
         elif isinstance(value, list) and value and all(
                 isinstance(v, list | tuple | Mapping) for v in value):
             shown.append(Setting(f"{label} ({len(value)})", items=[scalar(v) for v in value]))

@@ -51,6 +51,7 @@ from referee import __version__
 from referee.core.adapter import GameAdapter
 from referee.core.files import write_bytes_atomic, write_text_atomic
 from referee.core.outcome import Outcome
+from referee.core.players import folder_name
 from referee.core.record import GameRecord, result_text
 from referee.core.replay import ReplayView
 from referee.core.standings import Standing
@@ -383,6 +384,9 @@ class SiteBuilder:
                     continue
                 slot = source.parent.parent.name
                 where = "the readiness check" if slot == "check" else f"game slot {slot}"
+                tag = source.name.removesuffix(".stderr.log")[: -len(folder_name(name))]
+                if tag.strip("-") and slot != "check":  # a game's own tag (``seat1-``)
+                    where += f", {tag.strip('-')}"
                 mine.append(Download(path, f"stderr of {name}, {where}",
                                      "its last 64 KB" if cut else ""))
 
