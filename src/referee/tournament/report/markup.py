@@ -23,8 +23,11 @@ def esc(value: object) -> Html:
 
 
 def h(template: str, *args: object, **kwargs: object) -> Html:
-    """Fill a trusted ``str.format`` template, escaping every value that is not ``Html``."""
-    return Markup(template).format(*args, **kwargs)
+    """Fill a trusted ``str.format`` template, escaping every value that is not ``Html``
+    (each value escaped first, then the C ``str.format``: ``Markup.format`` goes through
+    the slower ``string.Formatter``, a third of a replay's time)."""
+    return Markup(template.format(*(escape(a) for a in args),
+                                  **{key: escape(value) for key, value in kwargs.items()}))
 
 
 def join(parts: Iterable[object], sep: str = "") -> Html:
