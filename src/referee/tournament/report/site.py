@@ -226,7 +226,6 @@ def _result_of(row: GameRow, seat: int) -> tuple[str, float]:
     return ("win" if score == best else "loss"), score
 
 
-
 # -- templates --------------------------------------------------------------------------
 def template_environment() -> jinja2.Environment:
     """The site's templates (this package's ``templates/``): HTML autoescaped, undefined
