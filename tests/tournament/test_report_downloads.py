@@ -19,6 +19,7 @@ from rich.console import Console
 from referee.core.record import GameRecord, PlayerInfo, result_text
 from referee.games.gomoku.protocol import parse_point
 from referee.games.gomoku.psq import read_psq
+from referee.tournament.ratings import BayesEloParams
 from referee.tournament.report import build_site
 from referee.tournament.report.downloads import copy_tail, mjai_logs, native_file
 from referee.tournament.report.readable import (
@@ -29,7 +30,7 @@ from referee.tournament.report.readable import (
     seconds,
     when,
 )
-from referee.tournament.report.site import Paths
+from referee.tournament.report.site import PageJob, Paths, TournamentInfo, run_workers
 from referee.tournament.session import run_tournament
 from referee.tournament.store import GameRow, Store
 
@@ -229,3 +230,13 @@ def test_the_tournament_file_is_offered_when_the_store_keeps_it(built: tuple[Pat
     assert 'href="tournament.toml"' in again.read_text(encoding="utf-8")
     assert (again.parent / "tournament.toml").read_text(encoding="utf-8") == TOURNAMENT
     assert not (again.parent / "logs").exists()  # no slots, no logs
+
+
+def test_a_failed_worker_is_an_error(built: tuple[Path, Path], tmp_path: Path) -> None:
+    store_folder, _ = built
+    rows, _ = stored(store_folder)
+    job = PageJob(tmp_path / "no-store", tmp_path / "site", TournamentInfo(
+        "t", "gomoku", ["threat", "random"], "round-robin", 1, 4, 1, {},
+        BayesEloParams.gomocup()), ["threat", "random"], "now", {}, rows)
+    with pytest.raises(RuntimeError, match="2 of 2 processes writing game pages failed"):
+        run_workers(job, [[0, 2], [1, 3]])

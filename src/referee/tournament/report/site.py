@@ -32,13 +32,15 @@ without one gets the plain list of moves.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
+import contextlib
 import datetime as dt
 import json
 import logging
-import multiprocessing
 import os
+import pickle
 import re
+import subprocess
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -249,6 +251,8 @@ def template_environment() -> jinja2.Environment:
 class GameFacts:
     """What the game lists and player pages keep of a game whose page is written."""
 
+    index: int
+    """Its place in ``SiteBuilder.done`` (schedule order)."""
     key: str
     roles: tuple[str, ...]
     about: dict[str, dict[str, str]]
@@ -268,16 +272,36 @@ class PageJob:
     done: list[GameRow]
 
 
-_WORKER: list[SiteBuilder] = []
-"""The game page builder of a worker process (set by ``_start_worker``)."""
+def run_workers(job: PageJob, shares: Sequence[Sequence[int]]) -> list[GameFacts]:
+    """Write the game pages of each share of ``job.done`` in a process of its own
+    (``python -m referee.tournament.report.workers``), all at once; their facts.
 
-
-def _start_worker(job: PageJob) -> None:
-    _WORKER.append(SiteBuilder.for_pages(job))
-
-
-def _worker_pages(start: int, stop: int) -> list[GameFacts]:
-    return _WORKER[0].game_pages(start, stop)
+    Raises ``RuntimeError`` if a worker fails (its error is on stderr, shared)."""
+    package = Path(__file__).resolve().parents[3]  # the folder that holds ``referee``
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package),
+                                                     env.get("PYTHONPATH", "")) if p)
+    started = [subprocess.Popen([sys.executable, "-m", "referee.tournament.report.workers"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+               for _ in shares]  # all importing at once, then each given its share
+    for process, share in zip(started, shares, strict=True):
+        assert process.stdin is not None
+        with contextlib.suppress(BrokenPipeError), process.stdin:  # (a dead one: its status)
+            pickle.dump((job, list(share)), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+    facts: list[GameFacts] = []
+    failed = []
+    for process in started:
+        assert process.stdout is not None
+        with process.stdout:
+            out = process.stdout.read()
+        if process.wait():
+            failed.append(process.returncode)
+        else:
+            facts.extend(pickle.loads(out))
+    if failed:
+        raise RuntimeError(f"{len(failed)} of {len(started)} processes writing game pages "
+                           f"failed (exit status {failed[0]}); see the error above")
+    return facts
 
 
 @dataclass(frozen=True)
@@ -427,39 +451,35 @@ class SiteBuilder:
             return None
 
     def write_game_pages(self) -> None:
-        """One page per finished game with its downloads, in worker processes when there
-        are many (each reads its records one at a time); keeps what the lists need."""
+        """One page per finished game with its downloads, by worker processes when there
+        are many (``workers``; each reads its records one at a time); keeps what the game
+        lists and player pages need of each game."""
         count = len(self.done)
         workers = self.workers
         if workers is None:
             workers = min(MAX_WORKERS, len(os.sched_getaffinity(0))) if (
                 count >= PARALLEL_FROM) else 1
-        if workers <= 1 or count < 2:
-            results: Iterable[list[GameFacts]] = [self.game_pages(0, count)]
+        workers = max(1, min(workers, count))
+        if workers == 1:
+            facts = self.game_pages(range(count))
         else:
             job = PageJob(self.store.folder, self.out, self.info, self.summary.order,
                           self.generated, self.logs, self.done)
-            step = max(20, -(-count // (workers * 4)))
-            starts = range(0, count, step)
-            context = multiprocessing.get_context("spawn")  # no fork of a threaded caller
-            with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                        initargs=(job,)) as pool:
-                results = list(pool.map(_worker_pages, starts,
-                                        [min(count, a + step) for a in starts]))
-        for facts in results:
-            for fact in facts:
-                self.roles[fact.key] = self._role_tuples.setdefault(fact.roles, fact.roles)
-                for name, about in fact.about.items():
-                    self.about.setdefault(name, about)
-                if fact.duration:
-                    self.durations[fact.key] = fact.duration
+            facts = run_workers(job, [range(k, count, workers) for k in range(workers)])
+        for fact in sorted(facts, key=lambda f: f.index):  # the first game's facts first
+            self.roles[fact.key] = self._role_tuples.setdefault(fact.roles, fact.roles)
+            for name, about in fact.about.items():
+                self.about.setdefault(name, about)
+            if fact.duration:
+                self.durations[fact.key] = fact.duration
 
-    def game_pages(self, start: int, stop: int) -> list[GameFacts]:
-        """Write the pages of finished games ``start..stop-1`` (schedule order) with their
-        downloads; returns what the game lists and player pages need of each."""
+    def game_pages(self, indices: Iterable[int]) -> list[GameFacts]:
+        """Write the pages of the finished games at ``indices`` of ``done`` (schedule
+        order) with their downloads; returns what the game lists and player pages need
+        of each."""
         done = self.done
         facts = []
-        for index in range(start, stop):
+        for index in indices:
             row = done[index]
             data = self.store.record_json(row.key)
             record = GameRecord.from_dict(json.loads(data), f"{self.store.folder}:{row.key}")
@@ -476,7 +496,7 @@ class SiteBuilder:
             view = self.replay(record)
             seconds = duration(record.started_at, record.finished_at)
             facts.append(GameFacts(
-                row.key, tuple(view.roles) if view is not None and view.roles else (),
+                index, row.key, tuple(view.roles) if view is not None and view.roles else (),
                 {p.name: dict(p.about) for p in record.players if p.about},
                 f"{seconds:.3f}" if seconds is not None else ""))
             before = done[index - 1] if index else None
