@@ -6,6 +6,7 @@ reload."""
 from __future__ import annotations
 
 import http.client
+import json
 import re
 import signal
 import socket
@@ -30,7 +31,7 @@ output = "out"
 
 [schedule]
 kind = "round-robin"
-rounds = 3
+rounds = 4
 
 [settings]
 size = 9
@@ -56,7 +57,7 @@ def games_listed(html: str) -> int:
     return int(found.group(1)) if found else 0
 
 
-def write_tournament(folder: Path, rounds: int = 3) -> None:
+def write_tournament(folder: Path, rounds: int = 4) -> None:
     """The tournament file, and its slow brain: the example brain thinking 0.5 s a move
     (so that games finish while the test looks)."""
     brain = (ROOT / "examples" / "bots" / "gomoku_center.py").read_text(encoding="utf-8")
@@ -65,7 +66,7 @@ def write_tournament(folder: Path, rounds: int = 3) -> None:
     assert slow != brain
     (folder / "slow_brain.py").write_text(slow, encoding="utf-8")
     (folder / "t.toml").write_text(TOURNAMENT.replace("PYTHON", sys.executable)
-                                   .replace("rounds = 3", f"rounds = {rounds}"),
+                                   .replace("rounds = 4", f"rounds = {rounds}"),
                                    encoding="utf-8")
 
 
@@ -129,10 +130,20 @@ def test_the_site_is_served_and_rebuilt_as_games_finish(
             assert chunk, received
             received += chunk
         assert b"text/event-stream" in received and b"event: hello" in received
+    progress = [json.loads(line[6:]) for line in received.decode().split("\n")
+                if line.startswith("data: {")]
+    playing = [g for p in progress for g in p.get("games", []) if g["moves"]]
+    assert playing, progress  # the games in progress, move by move
+    game = playing[-1]
+    assert game["players"] in (["threat", "slow"], ["slow", "threat"])
+    assert re.fullmatch(r"\d+,\d+", game["last"]["move"]) and game["last"]["seat"] in (0, 1)
+    assert all(p["total"] == 8 for p in progress if p)
+    status, _, shown = get(port, "/_live/progress.json")
+    assert status == 200 and "games" in json.loads(shown)
     assert tournament.wait(timeout=300) == 0
     time.sleep(2.5)  # (the server looks once a second, then builds)
     later = games_listed(get(port, "/index.html")[2])
-    assert later == 6 > first
+    assert later == 8 > first
     server.send_signal(signal.SIGTERM)
     assert server.wait(timeout=30) == 0
 
@@ -181,6 +192,10 @@ def test_an_open_page_takes_the_new_results_without_a_reload(
                 ".exec(document.body.innerText); return m && +m[1] > before; }",
                 arg=before, timeout=120_000)
             assert page.locator(".live-note").inner_text().startswith("live: updated")
+            page.wait_for_selector(".live-games li[data-key]", timeout=60_000)
+            shown = page.locator(".live-games li").first
+            assert " vs " in shown.inner_text() and "slow" in shown.inner_text()
+            assert page.locator(".live-games h2").inner_text().startswith("In progress (")
             assert not errors, errors
         finally:
             browser.close()

@@ -6,9 +6,11 @@ one JSON document per game (``GameRecord.write``) and read back with ``GameRecor
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +76,22 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
 
 
+_LOCAL = threading.local()
+
+
+@contextlib.contextmanager
+def move_listener(listener: Callable[[GameRecord], None]) -> Iterator[None]:
+    """Call ``listener`` with the record after each move a record gets in this thread,
+    inside the block (a tournament's live view of the games in progress). It must be
+    quick and must not raise."""
+    previous = getattr(_LOCAL, "listener", None)
+    _LOCAL.listener = listener
+    try:
+        yield
+    finally:
+        _LOCAL.listener = previous
+
+
 @dataclass
 class GameRecord:
     """A complete game: players (in seat order), settings, seed, moves, result and reason.
@@ -108,8 +126,12 @@ class GameRecord:
 
     # -- building -----------------------------------------------------------------------
     def add_move(self, seat: int, move: str, seconds: float, **info: Any) -> None:
-        """Append one move and the time it took."""
+        """Append one move and the time it took (and tell this thread's move listener,
+        if there is one: ``move_listener``)."""
         self.moves.append(MoveRecord(seat, move, round(seconds * 1000.0, 3), info))
+        listener = getattr(_LOCAL, "listener", None)
+        if listener is not None:
+            listener(self)
 
     def add_note(self, seat: int, kind: str, text: str) -> None:
         """Keep something a bot said (bounded: past ``MAX_NOTES`` only counted)."""

@@ -8,16 +8,19 @@ hold; a web framework would add a dependency and nothing the pages use. It binds
 127.0.0.1 only.
 
 A watcher thread looks at the store's files (the SQLite file, its write-ahead log, the
-records) once a second; when they change it builds the site again (every page written
+records) twice a second; when they change it builds the site again (every page written
 whole, so a browser never loads half of one) and tells every open page. Each HTML page is
 served with one more script, ``/_live/live.js``, which listens and puts the new content of
 its page in place without a reload (a replay page keeps its position and shows a note
-instead). The files on disk stay free of it: opened from disk, the site is as
+instead). The games in progress come from the tournament's ``live.json``
+(``tournament.live``) as ``progress`` events, which the script lists at the top of the
+page. The files on disk stay free of it: opened from disk, the site is as
 ``referee report`` builds it.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -28,6 +31,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from referee.tournament.live import LIVE_FILE
+
 log = logging.getLogger(__name__)
 
 __all__ = ["LiveSite", "SiteServer", "serve_site"]
@@ -36,16 +41,19 @@ LIVE = "/_live/"
 """Where the live view's own addresses start (never a file of the site)."""
 KEEPALIVE = 15.0
 """Seconds between the comments that keep an idle event stream open."""
-POLL = 1.0
+POLL = 0.5
 """Seconds between two looks at the store's files."""
 
 
 class LiveSite:
-    """The site's version: a number that grows each time the site is built again, and a
-    condition to wait for the next one."""
+    """The site's version: a number that grows each time the site is built again; the
+    games in progress (the tournament's ``live.json``) and their version; a condition to
+    wait for the next change."""
 
     def __init__(self) -> None:
         self.version = 0
+        self.progress = "{}"
+        self.progress_version = 0
         self.changed = threading.Condition()
         self.stopping = False
         self.last_error: str | None = None
@@ -56,17 +64,26 @@ class LiveSite:
             self.version += 1
             self.changed.notify_all()
 
+    def moved(self, progress: str) -> None:
+        """The games in progress changed (``progress``: the live file's JSON)."""
+        with self.changed:
+            self.progress = progress
+            self.progress_version += 1
+            self.changed.notify_all()
+
     def stop(self) -> None:
         """End every stream (the server is stopping)."""
         with self.changed:
             self.stopping = True
             self.changed.notify_all()
 
-    def wait(self, seen: int, timeout: float) -> int:
-        """The version once it differs from ``seen`` (or ``timeout`` passed)."""
+    def wait(self, seen: tuple[int, int], timeout: float) -> tuple[int, int]:
+        """The versions (site, progress) once they differ from ``seen`` (or ``timeout``
+        passed)."""
         with self.changed:
-            self.changed.wait_for(lambda: self.version != seen or self.stopping, timeout)
-            return self.version
+            self.changed.wait_for(lambda: (self.version, self.progress_version) != seen
+                                  or self.stopping, timeout)
+            return self.version, self.progress_version
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -86,6 +103,8 @@ class _Handler(SimpleHTTPRequestHandler):
         path = self.path.split("?", 1)[0].split("#", 1)[0]
         if path == LIVE + "events":
             self._events()
+        elif path == LIVE + "progress.json":
+            self._send(self.live.progress.encode(), "application/json; charset=utf-8")
         elif path == LIVE + "live.js":
             script = resources.files("referee.tournament.report").joinpath(
                 "static/live.js").read_bytes()
@@ -119,25 +138,29 @@ class _Handler(SimpleHTTPRequestHandler):
         self._send(text, "text/html; charset=utf-8")
 
     def _events(self) -> None:
-        """Server-sent events: ``site`` with the version each time the site is rebuilt."""
+        """Server-sent events: ``site`` with the version each time the site is rebuilt,
+        ``progress`` with the games in progress (one line of JSON) as they change."""
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
         live = self.live
-        seen = live.version
+        seen = (live.version, live.progress_version)
         try:
-            self.wfile.write(f"retry: 2000\nevent: hello\ndata: {seen}\n\n".encode())
+            self.wfile.write(f"retry: 2000\nevent: hello\ndata: {seen[0]}\n\n".encode())
+            self.wfile.write(f"event: progress\ndata: {live.progress}\n\n".encode())
             self.wfile.flush()
             while not live.stopping:
-                version = live.wait(seen, KEEPALIVE)
+                now = live.wait(seen, KEEPALIVE)
                 if live.stopping:
                     break
-                if version == seen:
+                if now == seen:
                     self.wfile.write(b": still here\n\n")
-                else:
-                    seen = version
-                    self.wfile.write(f"event: site\ndata: {version}\n\n".encode())
+                if now[0] != seen[0]:
+                    self.wfile.write(f"event: site\ndata: {now[0]}\n\n".encode())
+                if now[1] != seen[1]:
+                    self.wfile.write(f"event: progress\ndata: {live.progress}\n\n".encode())
+                seen = now
                 self.wfile.flush()
         except OSError:  # the page was closed
             return
@@ -170,11 +193,23 @@ def _signature(files: list[Path]) -> tuple[tuple[int, int], ...]:
 
 def watch_store(store: Path, build: Callable[[], object], live: LiveSite,
                 stop: threading.Event, poll: float = POLL) -> None:
-    """Build the site again each time the store's files change, until ``stop``."""
+    """Build the site again each time the store's files change, and pass on the games in
+    progress each time the live file does, until ``stop``."""
     files = [store / "tournament.sqlite", store / "tournament.sqlite-wal",
              store / "records.jsonl", store / "records.jsonl.gz"]
     seen = _signature(files)
+    progress = store / LIVE_FILE
+    shown: tuple[tuple[int, int], ...] = ()
     while not stop.wait(poll):
+        state = _signature([progress])
+        if state != shown:
+            shown = state
+            try:
+                text = progress.read_text(encoding="utf-8")
+                json.loads(text)
+            except (OSError, ValueError):
+                text = "{}"
+            live.moved(" ".join(text.split("\n")))
         now = _signature(files)
         if now == seen:
             continue
