@@ -6,6 +6,7 @@ reload."""
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import re
 import signal
@@ -200,3 +201,50 @@ def test_an_open_page_takes_the_new_results_without_a_reload(
         finally:
             browser.close()
     assert tournament.wait(timeout=300) == 0
+
+
+def test_the_tournament_builds_its_site_as_games_finish(tmp_path: Path) -> None:
+    write_tournament(tmp_path)
+    tournament = subprocess.Popen([*REFEREE, "tournament", "t.toml"], cwd=tmp_path,
+                                  text=True, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE)
+    index = tmp_path / "out" / "report" / "index.html"
+    seen: set[int] = set()
+    try:
+        while tournament.poll() is None:
+            if index.is_file():
+                seen.add(games_listed(index.read_text(encoding="utf-8")))
+            time.sleep(0.2)
+    finally:
+        if tournament.poll() is None:
+            tournament.kill()
+    assert tournament.wait(timeout=60) == 0
+    assert games_listed(index.read_text(encoding="utf-8")) == 8  # the final build
+    assert {n for n in seen if 0 < n < 8}, seen  # and builds while it ran
+
+
+def test_the_refresher_builds_one_at_a_time_and_not_too_often(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from referee.tournament.report.refresh import SiteRefresher
+
+    builds: list[float] = []
+
+    def build() -> None:
+        builds.append(time.monotonic())
+        if len(builds) == 2:
+            raise OSError("disk full")
+
+    refresher = SiteRefresher(build, interval=0.3)
+    start = time.monotonic()
+    try:
+        for _ in range(40):  # pokes every 0.05 s for 2 s: a build every 0.3 s at most
+            refresher.poke()
+            time.sleep(0.05)
+        time.sleep(0.5)
+    finally:
+        refresher.close()
+    assert 3 <= len(builds) <= 8, builds
+    gaps = [b - a for a, b in itertools.pairwise(builds)]
+    assert min(gaps) >= 0.29 and builds[0] - start >= 0.29
+    assert refresher.builds == len(builds) - 1  # the failed one not counted
+    assert sum("could not be built" in r.message for r in caplog.records) == 1
