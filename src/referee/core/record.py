@@ -10,7 +10,7 @@ import contextlib
 import datetime as dt
 import json
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from referee import __version__
 from referee.core.errors import ConfigError
 from referee.core.files import write_text_atomic
 from referee.core.outcome import Outcome
+from referee.core.scoped import scoped_value
 
 FORMAT = "referee-game/1"
 MAX_NOTES = 2000
@@ -79,17 +80,12 @@ def _now() -> str:
 _LOCAL = threading.local()
 
 
-@contextlib.contextmanager
-def move_listener(listener: Callable[[GameRecord], None]) -> Iterator[None]:
+def move_listener(listener: Callable[[GameRecord], None]
+                  ) -> contextlib.AbstractContextManager[None]:
     """Call ``listener`` with the record after each move a record gets in this thread,
     inside the block (a tournament's live view of the games in progress). It must be
     quick and must not raise."""
-    previous = getattr(_LOCAL, "listener", None)
-    _LOCAL.listener = listener
-    try:
-        yield
-    finally:
-        _LOCAL.listener = previous
+    return scoped_value(_LOCAL, "listener", listener)
 
 
 @dataclass
