@@ -418,16 +418,21 @@ def test_a_suspended_bot_runs_when_what_it_is_told_fills_its_input(
 
 
 def test_cpu_time_counts_the_bot_not_the_wall(tmp_path: Path, tag: str) -> None:
+    # (measured while the bot runs: started, and not yet gone, as in a game; a bot not
+    # found yet, or gone, counts what was last read)
     script = """
         import sys, time
+        print("ready", flush=True)
         sys.stdin.readline()
         end = time.process_time() + 0.3
         while time.process_time() < end:
             pass
         time.sleep(0.5)
         print("done", flush=True)
+        sys.stdin.readline()
     """
     process = start(tmp_path, script)
+    assert process.read_line(soon()) == "ready"
     before = process.cpu_time()
     process.send("go\n")
     assert process.read_line(soon()) == "done"

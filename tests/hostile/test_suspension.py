@@ -78,8 +78,11 @@ def test_a_suspended_brain_gets_no_cpu_on_its_opponents_turn(
     free = off_turn_cpu_ms(tmp_path / "off", "busy", support, suspend=False)
     assert max(suspended) <= 30, suspended
     # the contrast, so that the test can fail: free, it computes through most of every
-    # opponent's turn (a quarter at least, on a loaded machine)
-    assert min(free) >= OPPONENT_TIME * 1000 / 4, free
+    # opponent's turn (a quarter at least in the middle turn, on a loaded machine: one
+    # turn alone may get less when other work takes the cores), and always more than
+    # any suspended turn
+    assert sorted(free)[len(free) // 2] >= OPPONENT_TIME * 1000 / 4, free
+    assert min(free) > max(suspended), (free, suspended)
 
 
 @pytest.mark.parametrize("support", supports())

@@ -25,7 +25,6 @@ from referee.tournament.report.downloads import copy_tail, mjai_logs, native_fil
 from referee.tournament.report.readable import (
     duration,
     megabytes,
-    point_name,
     readable_settings,
     seconds,
     when,
@@ -156,7 +155,7 @@ def test_settings_read_in_units_and_words(built: tuple[Path, Path]) -> None:
     assert "<dt>Memory limit</dt><dd>256 MB</dd>" in text
     assert "<dt>Time tolerance</dt><dd>0.5 s</dd>" in text
     assert "freestyle (five or more in a row)" in text
-    assert "<li>e5</li><li>e5 f4 d4</li>" in text  # the two openings as moves
+    assert "<li>e5</li><li>e5 f6 d6</li>" in text  # the two openings as moves
     for raw in ("timeout_turn_ms", ">2000<", "268435456", "[[0, 0]]", "game_key"):
         assert raw not in text, raw
     game_page = (index.parent / "games" / "g00001.html").read_text(encoding="utf-8")
@@ -169,7 +168,10 @@ def test_readable_values() -> None:
     assert seconds(2000) == "2 s" and seconds(500) == "0.5 s" and seconds(180_000) == "3 min"
     assert seconds(90_500) == "90.5 s" and seconds(150_000) == "2 min 30 s"
     assert megabytes(256 * 2**20) == "256 MB" and megabytes(2**34) == "16 GB"
-    assert point_name(7, 7, 15) == "h8" and point_name(0, 14, 15) == "a1"
+    openings = readable_settings("gomoku", {"width": 15, "height": 15,
+                                            "openings": [[[0, 0], [1, -1]], []]})
+    assert [(s.label, s.items) for s in openings][2:] == [("Openings (2)",
+                                                           ["h8 i7", "empty board"])]
     assert when("2026-11-26T14:52:16.051+00:00") == "2026-11-26 14:52:16 UTC"
     assert when("2026-11-26T16:52:16+02:00") == "2026-11-26 14:52:16 UTC"
     assert duration("2026-11-26T14:52:16.051+00:00", "2026-11-26T14:52:18.551+00:00") == 2.5

@@ -168,17 +168,42 @@ def ratings(sources: tuple[Path, ...], preset: str | None, advantage: float | No
 @click.argument("store", type=click.Path(path_type=Path))
 @click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the site [default: STORE/report].")
-def report(store: Path, out_dir: Path | None) -> None:
+@click.option("--serve", is_flag=True,
+              help="Then serve it on http://127.0.0.1:PORT/ and keep it up to date as the "
+                   "store changes (a tournament running), pages updating without a "
+                   "reload; Ctrl-C stops.")
+@click.option("--port", type=opt.Whole(0, 65535), default=8000, show_default=True,
+              help="Port of --serve (0: any free one).")
+def report(store: Path, out_dir: Path | None, serve: bool, port: int) -> None:
     """Write the results site of a tournament store (its folder or tournament.sqlite).
 
     Static HTML, no server needed: standings with BayesElo ratings, crosstable, a page
-    per player and per game (with a board replay), and the rating history.
+    per player and per game (with a board replay), and the rating history. With
+    --serve, a live view of a tournament while it runs (in another terminal).
     """
     from referee.tournament.report import build_site
 
     folder = store.parent if store.suffix == ".sqlite" else store
+    site = out_dir or folder / "report"
     try:
-        index = build_site(store, out_dir or folder / "report")
+        index = build_site(store, site)
     except BaseException as exc:
         fail(exc)
     click.echo(str(index))
+    if not serve:
+        return
+    from referee.tournament.report.serve import serve_site
+
+    def started(address: str) -> None:
+        click.echo(f"Serving {address} (the site, kept up to date; Ctrl-C stops)")
+
+    try:
+        with sigterm_interrupts():  # (SIGTERM stops it as Ctrl-C does)
+            # built again in one process: a tournament running beside keeps the CPUs
+            serve_site(folder, site, port, lambda: build_site(store, site, workers=1),
+                       started)
+    except KeyboardInterrupt:
+        click.echo("stopped")
+    except OSError as exc:
+        fail(ConfigError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}; "
+                         "choose another --port (0: any free one)"))

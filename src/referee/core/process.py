@@ -46,6 +46,7 @@ from referee.core.errors import BotFault
 from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
 from referee.core.outcome import Outcome
 from referee.core.sandbox import SandboxPlan
+from referee.core.scoped import scoped_value
 
 log = logging.getLogger(__name__)
 
@@ -64,17 +65,12 @@ _LIVE_LOCK = threading.Lock()
 _LOCAL = threading.local()
 
 
-@contextlib.contextmanager
-def spawn_listener(listener: Callable[[BotProcess], None]) -> Iterator[None]:
+def spawn_listener(listener: Callable[[BotProcess], None]
+                   ) -> contextlib.AbstractContextManager[None]:
     """Call ``listener`` for every bot process this thread starts inside the block: once
     just before it is spawned (its ``token`` set, its ``pid`` still ``None``: what must
     survive a crash of the referee can be noted then) and once when it runs."""
-    previous = getattr(_LOCAL, "listener", None)
-    _LOCAL.listener = listener
-    try:
-        yield
-    finally:
-        _LOCAL.listener = previous
+    return scoped_value(_LOCAL, "listener", listener)
 
 
 def kill_all_processes() -> int:

@@ -6,9 +6,11 @@ one JSON document per game (``GameRecord.write``) and read back with ``GameRecor
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from referee import __version__
 from referee.core.errors import ConfigError
 from referee.core.files import write_text_atomic
 from referee.core.outcome import Outcome
+from referee.core.scoped import scoped_value
 
 FORMAT = "referee-game/1"
 MAX_NOTES = 2000
@@ -74,6 +77,17 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
 
 
+_LOCAL = threading.local()
+
+
+def move_listener(listener: Callable[[GameRecord], None]
+                  ) -> contextlib.AbstractContextManager[None]:
+    """Call ``listener`` with the record after each move a record gets in this thread,
+    inside the block (a tournament's live view of the games in progress). It must be
+    quick and must not raise."""
+    return scoped_value(_LOCAL, "listener", listener)
+
+
 @dataclass
 class GameRecord:
     """A complete game: players (in seat order), settings, seed, moves, result and reason.
@@ -108,8 +122,12 @@ class GameRecord:
 
     # -- building -----------------------------------------------------------------------
     def add_move(self, seat: int, move: str, seconds: float, **info: Any) -> None:
-        """Append one move and the time it took."""
+        """Append one move and the time it took (and tell this thread's move listener,
+        if there is one: ``move_listener``)."""
         self.moves.append(MoveRecord(seat, move, round(seconds * 1000.0, 3), info))
+        listener = getattr(_LOCAL, "listener", None)
+        if listener is not None:
+            listener(self)
 
     def add_note(self, seat: int, kind: str, text: str) -> None:
         """Keep something a bot said (bounded: past ``MAX_NOTES`` only counted)."""

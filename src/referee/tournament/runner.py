@@ -34,10 +34,11 @@ import psutil
 from referee.core.adapter import GameTask
 from referee.core.limits import ProcessTree, marked_any
 from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
-from referee.core.record import GameRecord
+from referee.core.record import GameRecord, move_listener
 from referee.core.standings import counted_points
 from referee.tournament.affinity import available_cpus, describe_plan, pin_task, slot_cpus
 from referee.tournament.config import Tournament
+from referee.tournament.live import LIVE_FILE, LiveBoard
 from referee.tournament.results import pairwise
 from referee.tournament.schedule import Schedule, ScheduledGame, Swiss, make_schedule
 from referee.tournament.stats import SPRT, HeadToHead
@@ -113,6 +114,8 @@ class TournamentRunner:
         self.tally = Tally([p.name for p in tournament.players],
                            tournament.adapter.scores_are_points)
         self.done = 0
+        self.live = LiveBoard(tournament.output / LIVE_FILE)
+        """The games in progress, for the live view (``OUTPUT/live.json``)."""
         self._cpus = available_cpus()
         self._pinning = (slot_cpus(self._cpus, self.concurrency,
                                    tournament.adapter.seat_count(tournament.settings))
@@ -139,6 +142,7 @@ class TournamentRunner:
         for row in self.store.games(status="done", by_finish=True):
             self.tally.add_row(row)
         self.done = self.store.count("done")
+        self.live.total, self.live.done = self.total_games(), self.done
         self.sprt_verdict = self.store.meta("sprt_verdict")
         if self.sprt_verdict:
             return 0
@@ -197,7 +201,10 @@ class TournamentRunner:
                 finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
                 for future in finished:
                     game, _slot = running.pop(future)
-                    record = future.result()
+                    try:
+                        record = future.result()
+                    finally:
+                        self.live.finish(game.key, self.done + 1)
                     self.store.commit(game.key, record)
                     self.store.forget_processes(game.key)
                     self.tally.add(game.seats, record.scores or (), game.pair,
@@ -224,8 +231,9 @@ class TournamentRunner:
 
     def _stop(self, running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]]) -> None:
         """Stop the games in flight: their bots are killed and no new bot starts."""
-        for future in running:
+        for future, (game, _slot) in running.items():
             future.cancel()
+            self.live.finish(game.key, self.done)
         running.clear()
         stop_all_processes()
         cancel = getattr(self._play, "cancel", None)
@@ -241,6 +249,7 @@ class TournamentRunner:
             busy = {slot for _, slot in running.values()}
             slot = min(set(range(1, self.concurrency + 1)) - busy)
             self.store.mark_running(game.key)
+            self.live.start(game.key, game.round, list(game.seats))
             running[pool.submit(self._play, self.task(game, slot))] = (game, slot)
 
     def task(self, game: ScheduledGame, slot: int = 1) -> GameTask:
@@ -263,7 +272,10 @@ class TournamentRunner:
                     return
                 self.store.note_process(process.pid, started, task.key, process.token)
 
-        with spawn_listener(note):
+        def moved(record: GameRecord) -> None:
+            self.live.moved(task.key, record)
+
+        with spawn_listener(note), move_listener(moved):
             record = self.tournament.adapter.play(self.tournament.settings, task, work)
         record.round = task.round
         return record

@@ -25,6 +25,7 @@ from referee.games.registry import game_adapters
 from referee.output import GameProgress
 from referee.tournament.config import Tournament, load_tournament
 from referee.tournament.report import build_site
+from referee.tournament.report.refresh import site_refresher
 from referee.tournament.results import (
     final_table,
     pairwise,
@@ -168,9 +169,19 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
                     if used < openings else "")
             console.print(f"Openings: {used} of {openings}{more}", markup=False)
         bar = GameProgress(console, total, done)
-        runner.on_progress = _reporter(console, bar, runner, tournament.spec.standings_every)
-        with bar:
-            runner.run()
+        refresher = site_refresher(tournament.output, tournament.output / "report")
+        show = _reporter(console, bar, runner, tournament.spec.standings_every)
+
+        def progress(progress: Progress) -> None:
+            show(progress)
+            refresher.poke()  # (the site, built again in the background)
+
+        runner.on_progress = progress
+        try:
+            with bar:
+                runner.run()
+        finally:
+            refresher.close()
         _summary(console, tournament, store, runner)
     except sqlite3.Error as exc:
         raise store_error(store.path, exc) from None

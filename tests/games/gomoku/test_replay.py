@@ -62,7 +62,8 @@ def test_one_step_per_move_with_numbered_stones_and_colours() -> None:
     assert len(view.steps) == len(r.moves)
     assert view.roles == ("black", "white")
     assert [s.seat for s in view.steps] == [m.seat for m in r.moves]
-    assert [s.text for s in view.steps] == [m.move for m in r.moves]
+    assert [s.text for s in view.steps] == ["e5", "d4", "f5", "d5", "g5", "d6", "h5", "d7",
+                                            "i5"]  # letters, then numbers from 1
     assert view.width == view.height == 2 * MARGIN + 8 * CELL
     placed = [stones(s.svg) for s in view.steps]
     assert placed == [[(4, 4, "black", "1")], [(3, 3, "white", "2")], [(5, 4, "black", "3")],
@@ -93,7 +94,7 @@ def test_opening_stones_are_in_the_background_and_colours_continue_after_them() 
     # three opening stones: the first move is white's, numbered 1
     assert stones(view.steps[0].svg) == [(0, 0, "white", "1")]
     assert stones(view.steps[1].svg) == [(8, 8, "black", "2")]
-    assert "0,0" in view.steps[0].text
+    assert view.steps[0].text == "a1" and view.steps[1].text == "i9"
 
 
 def test_swap2_stones_swap_and_an_illegal_move() -> None:
@@ -105,6 +106,7 @@ def test_swap2_stones_swap_and_an_illegal_move() -> None:
     assert stones(view.steps[0].svg) == [(4, 4, "black", "1"), (5, 5, "white", "2"),
                                          (4, 5, "black", "3")]
     assert view.steps[1].svg == "" and view.steps[1].note == "swap"
+    assert [s.text for s in view.steps] == ["e5 f6 e6", "SWAP", "g7", "e5"]
     assert stones(view.steps[2].svg) == [(6, 6, "white", "4")]
     illegal = view.steps[3]
     assert illegal.note == "illegal" and stones(illegal.svg) == []
@@ -119,7 +121,7 @@ def test_rectangular_board_coordinates_are_labelled() -> None:
     assert (view.width, view.height) == (2 * MARGIN + 11 * CELL, 2 * MARGIN + 6 * CELL)
     labels = [t.text for t in parse(view.background).iter()
               if "gk-lbl" in t.get("class", "")]
-    assert labels == [str(x) for x in range(12)] + [str(y) for y in range(7)]
+    assert labels == list("abcdefghijkl") + [str(y) for y in range(1, 8)]
     assert stones(view.steps[0].svg) == [(11, 2, "black", "1")]
 
 
@@ -137,3 +139,11 @@ def test_a_game_lost_before_the_first_move_has_no_steps() -> None:
     r.finish([0.0, 1.0], Outcome.CRASH, "alice: crashed", 0)
     view = gomoku_replay(r)
     assert view.steps == () and view.frame(5) == view.background
+
+
+def test_columns_past_z_and_point_names() -> None:
+    from referee.games.gomoku.replay import column, point_name
+
+    assert [column(x) for x in (0, 7, 25, 26, 31)] == ["a", "h", "z", "aa", "af"]
+    assert point_name(7, 7) == "h8" and point_name(0, 0) == "a1"
+    assert point_name(19, 19) == "t20"

@@ -112,3 +112,16 @@ def test_the_frames_of_a_short_record_stop_where_it_does(record: GameRecord) -> 
     view = mahjong_replay(short)
     assert len(view.frames) == 31
     assert "Game over:" not in (view.frames[-1].get("x") or {"l": []})["l"]
+
+
+def test_answers_are_written_in_words() -> None:
+    from referee.games.mahjong.adapter import move_words
+    from referee.games.mahjong.frames import tile_code
+
+    assert tile_code(150) == "5m"
+    assert move_words("/throw 150") == "discard 5m"
+    assert move_words("/pong 291 293") == f"pung {tile_code(291)} {tile_code(293)}"
+    assert move_words("/throw 410") == "discard East"
+    assert move_words("/hu") == "win" and move_words("/pass") == "pass"
+    assert move_words("/throw 9999") == "discard 9999"  # not a tile: as written
+    assert move_words("hello there") == "hello there"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -144,3 +145,18 @@ def test_results_are_those_of_the_game_s_log(played: tuple[GameRecord, Path]) ->
     for name, points in zip(view.frame_info["names"], record.settings["points"], strict=True):
         assert any(line.startswith(f"{i}. {name}: {points} points") for i in range(1, 5)
                    for line in last["l"])
+
+
+def test_moves_are_written_in_words(played: tuple[GameRecord, Path]) -> None:
+    record, _ = played
+    view = riichi_replay(record)
+    words = re.compile(r"[ESWN][1-4] (discard \S+( \(drawn\))?|riichi|abortive draw|"
+                       r"(chi|pon|kan) \S+ \(.+\) from .+|(closed|added) kan \S+( \(.+\))?|"
+                       r"ron \S+ from .+|tsumo \S+)")
+    assert all(words.fullmatch(step.text) for step in view.steps), [
+        s.text for s in view.steps if not words.fullmatch(s.text)][:5]
+    assert sum(s.text.endswith("(drawn)") for s in view.steps) > 10
+    for step, move in zip(view.steps, record.moves, strict=True):
+        data = json.loads(move.move)
+        if data["type"] == "dahai":
+            assert step.text.split()[2] == data["pai"]

@@ -1,7 +1,7 @@
 """Composite image objects (GS 4.009+): pieces made of small elements, named like
 ``/composite/h/d=313/b=333/rt/bq/gc``, whose properties come from the name.
 
-Follows ``specs/gohr/composite-objects.txt`` and the reference's parser: the layout (``h``,
+Follows the CGS document on composite objects and the reference's parser: the layout (``h``,
 ``v`` with an optional count, default 3; ``gRC`` for a grid; ``?`` for either row or
 column), then ``d=`` (sizes 1..3) and ``b=`` (brightness 1..3), ``allShapes=`` and
 ``allColors=`` (the letters wildcards draw from), then one color-and-shape pair per element

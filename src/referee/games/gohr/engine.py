@@ -1,7 +1,7 @@
 """The GOHR episode engine: which rule row is in force, which moves it accepts, what a move does.
 
-Pure and deterministic: no I/O, no randomness. The control flow follows
-``specs/gohr/README.md`` ("Control flow"): a row's counters are reset whenever it becomes active;
+Pure and deterministic: no I/O, no randomness. The control flow follows the reference
+server's README ("Control flow"): a row's counters are reset whenever it becomes active;
 its atoms are OR-ed; an accepted move decrements the counters of every accepting atom and the
 row's global counter, removes the piece, and the row passes control cyclically to the next one
 once it is exhausted or can move nothing. A full cycle without a playable row is a stalemate.

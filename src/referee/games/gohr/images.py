@@ -1,7 +1,7 @@
 """Image-and-property-based objects (GS 3): images under the shapes folder, each described
 by a line of its folder's ``properties.csv``, and composite objects named by their parts.
 
-Follows ``specs/gohr/object-properties.txt`` and the reference: an image is named by its
+Follows the CGS document on object properties and the reference: an image is named by its
 path under ``inputDir/shapes`` (``.svg`` added when there is no extension); its folder's
 ``properties.csv`` has the column ``image`` (or ``#image``) first, then one column per
 property; an empty cell means the object lacks that property. The ``images`` column of a

@@ -1,7 +1,8 @@
 """Parse a GOHR rule-set file into immutable data: description, orders, rule rows and atoms.
 
-Pure parsing, no game logic. The grammar follows ``specs/gohr/README.md`` (the reference server's
-behaviour), ``syntax.txt``, ``syntax-gs5.txt`` and ``arithmetic.txt``.
+Pure parsing, no game logic. The grammar follows the reference server's README (its
+behaviour) and the Rule Game's documents on the syntax of rule files and on arithmetic
+(docs/gohr.md describes it).
 """
 
 from __future__ import annotations

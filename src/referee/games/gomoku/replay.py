@@ -1,7 +1,10 @@
 """A Gomoku record as a replay: the board in SVG, one step per recorded move.
 
-The background is the board (grid, coordinates as written in moves: ``x`` along the top
-from 0, ``y`` down the left from 0) with the opening stones, unnumbered. Stones alternate
+The background is the board (grid, coordinates as players read them: letters along the
+top for ``x``, ``a`` = 0, and numbers down the left for ``y``, ``1`` = 0, so the centre of
+15x15, ``7,7`` on the wire, is ``h8``) with the opening stones, unnumbered. Each step's
+text is its move in that notation (``h8``; swap2's stones ``h8 i9 j9``), or as recorded
+when it is not points on the board (``SWAP``, an unreadable answer). Stones alternate
 black / white from the first stone on the board (opening stones included), as the engine
 places them, so swap2 stones (several in one move) get the right colours; ``SWAP`` adds
 nothing. Placed stones are numbered 1, 2, 3... in the order they were placed. The current
@@ -46,6 +49,18 @@ STYLE = (
 """The CSS of the classes the fragments use (prefixed ``gk-``; stones also carry ``stone``)."""
 
 
+def column(x: int) -> str:
+    """The letter(s) of column ``x``: ``a``..``z``, then ``aa``, ``ab``... (boards up to
+    32 wide)."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return letters[x] if x < 26 else letters[x // 26 - 1] + letters[x % 26]
+
+
+def point_name(x: int, y: int) -> str:
+    """The point as players read it: ``h8`` for ``7,7``."""
+    return f"{column(x)}{y + 1}"
+
+
 def _pos(value: int) -> int:
     return MARGIN + value * CELL
 
@@ -79,9 +94,9 @@ def _background(width: int, height: int, opening: list[tuple[int, int]]) -> str:
         f'<rect class="gk-board" width="{w_px}" height="{h_px}" rx="4"/>',
         f'<path class="gk-grid" d="{lines}"/>',
     ]
-    parts.extend(f'<text class="gk-lbl" x="{_pos(x)}" y="{LABEL}">{x}</text>'
+    parts.extend(f'<text class="gk-lbl" x="{_pos(x)}" y="{LABEL}">{column(x)}</text>'
                  for x in range(width))
-    parts.extend(f'<text class="gk-lbl" x="{LABEL}" y="{_pos(y)}">{y}</text>'
+    parts.extend(f'<text class="gk-lbl" x="{LABEL}" y="{_pos(y)}">{y + 1}</text>'
                  for y in range(height))
     if width % 2 and height % 2:
         parts.append(f'<circle class="gk-dot" cx="{_pos(width // 2)}" '
@@ -174,6 +189,8 @@ def _step(move: MoveRecord, placed: int, number: int,
         return ReplayStep(move.seat, text, note="swap"), 0
     single = parse_point(move.move)
     points = [single] if single is not None else _points(move.move)
+    if points is not None and all(on_board(p) for p in points):
+        text = " ".join(point_name(x, y) for x, y in points)
     if move.info.get("illegal"):
         cross = "".join(_cross(*p) for p in points or () if on_board(p))
         return ReplayStep(move.seat, text, svg=cross, note="illegal"), 0

@@ -22,7 +22,7 @@ from referee.core.players import PlayerSpec, trial_process
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView, text_lines
 from referee.core.sandbox import plan_sandbox
-from referee.games.mahjong.frames import frame_info, game_frame
+from referee.games.mahjong.frames import frame_info, game_frame, tile_code
 from referee.games.mahjong.game import MahjongGame
 from referee.games.mahjong.match import (
     BUILTIN_PLAYERS,
@@ -33,7 +33,7 @@ from referee.games.mahjong.match import (
 from referee.games.mahjong.protocol import parse_action
 from referee.games.mahjong.rules import Ask, MahjongHand, Rules, options
 from referee.games.mahjong.scoring import PRESETS, Stakes, preset
-from referee.games.mahjong.tiles import SHORT_NAMES_KEY, make_wall, short_name
+from referee.games.mahjong.tiles import ALL_TILES, SHORT_NAMES_KEY, make_wall, short_name
 
 __all__ = ["MahjongAdapter", "mahjong_replay", "record_rules"]
 
@@ -180,6 +180,29 @@ def mahjong_replay(record: GameRecord) -> ReplayView:
                       renderer="tiles", frame_info=frame_info(names))
 
 
+_WORDS = {"/throw": "discard", "/eat": "chow", "/pong": "pung", "/gong": "kong",
+          "/hu": "win", "/pass": "pass"}
+"""The framework's instructions in the words players use."""
+_TILES = frozenset(ALL_TILES)
+_HONOR_WORDS = {"E": "East", "S": "South", "W": "West", "N": "North", "C": "Red",
+                "F": "Green", "P": "White", **{f"f{k}": f"flower{k}" for k in range(1, 9)}}
+
+
+def move_words(line: str) -> str:
+    """An answer in words, its tiles by name: ``/throw 472`` -> ``discard 7s``, ``/eat 112
+    130`` -> ``chow 2m 4m``, honors and flowers in words (``discard White``); the line as
+    it is when it is not an instruction."""
+    words = line.split()
+    if not words or words[0] not in _WORDS:
+        return line
+    names = []
+    for word in words[1:]:
+        tid = int(word) if word.isdigit() else -1
+        code = tile_code(tid) if tid in _TILES else word
+        names.append(_HONOR_WORDS.get(code, code))
+    return " ".join([_WORDS[words[0]], *names])
+
+
 def _replay_step(game: MahjongGame, names: list[str], seat: int,
                  move: MoveRecord) -> ReplayStep:
     """Play one recorded answer of ``seat`` (unless it is illegal or unreadable, which the
@@ -204,4 +227,4 @@ def _replay_step(game: MahjongGame, names: list[str], seat: int,
                      f"{' '.join(short_name(t) for t in hand.hands[s])} {melds}")
     if hand.result is not None:
         lines.append(f"result: {hand.result.reason}, {list(hand.result.payments)}")
-    return ReplayStep(move.seat, move.move, mark=text_lines(lines, ROW))
+    return ReplayStep(move.seat, move_words(move.move), mark=text_lines(lines, ROW))

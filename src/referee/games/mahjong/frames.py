@@ -17,7 +17,7 @@ from typing import Any
 from referee.core.replay import tile_row
 from referee.games.mahjong.engine import SEATS, MahjongHand
 from referee.games.mahjong.game import MahjongGame
-from referee.games.mahjong.tiles import ALL_TILES, is_flower, kind_of
+from referee.games.mahjong.tiles import ALL_TILES, tile_name
 
 __all__ = ["INFO_LABELS", "game_frame", "tile_code"]
 
@@ -31,17 +31,7 @@ _HONORS = ("E", "S", "W", "N", "C", "F", "P")
 """Honor kinds 27..33 (East, South, West, North, Red, Green, White) as codes."""
 
 
-def _code(tid: int) -> str:
-    if is_flower(tid):
-        return f"f{tid // 10}"
-    kind = kind_of(tid)
-    if kind >= 27:
-        return _HONORS[kind - 27]
-    suit, rank = divmod(kind, 9)
-    return f"{rank + 1}{_SUITS[suit]}"
-
-
-_CODES = {tid: _code(tid) for tid in ALL_TILES}
+_CODES = {tid: tile_name(tid, _SUITS, _HONORS, "f") for tid in ALL_TILES}
 
 
 def tile_code(tid: int) -> str:

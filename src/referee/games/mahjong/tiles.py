@@ -125,13 +125,20 @@ SHORT_NAMES_KEY = ("1c-9c Wan (characters), 1b-9b Tiao (bamboo), 1d-9d Tong (dot
 def short_name(tid: int) -> str:
     """A TID in two or three letters, each kind its own: ``5c`` (5-Wan), ``5b`` (5-Tiao),
     ``5d`` (5-Tong), ``E``, ``Rd``, ``F3`` (see ``SHORT_NAMES_KEY``)."""
+    return tile_name(tid, _SHORT_SUITS, _SHORT_HONORS, "F")
+
+
+def tile_name(tid: int, suits: Sequence[str], honors: Sequence[str], flower: str) -> str:
+    """A TID written with a letter per suit (Wan, Tiao, Tong) after the rank, a name per
+    honor kind (East, South, West, North, Red, Green, White) and ``flower`` before a
+    flower's number."""
     if is_flower(tid):
-        return f"F{tid // 10}"
+        return f"{flower}{tid // 10}"
     kind = kind_of(tid)
     if kind >= 27:
-        return _SHORT_HONORS[kind - 27]
+        return honors[kind - 27]
     suit, rank = divmod(kind, 9)
-    return f"{rank + 1}{_SHORT_SUITS[suit]}"
+    return f"{rank + 1}{suits[suit]}"
 
 
 def counts_of(tids: Iterable[int]) -> list[int]:

@@ -244,15 +244,25 @@ def _compact(tiles: Iterable[int], names: Sequence[str]) -> str:
     return "".join(parts) + "".join(names[t] for t in ordered if len(names[t]) == 1)
 
 
+_WORDS = {"dahai": "discard", "reach": "riichi", "none": "pass", "ryukyoku": "abortive draw",
+          "daiminkan": "kan", "ankan": "closed kan", "kakan": "added kan"}
+"""mjai's action types in the words players use (the others as they are: chi, pon)."""
+
+
 def _move_text(data: Mapping[str, Any], names: Sequence[str]) -> str:
-    """A move in a few words: ``dahai 5m``, ``pon 5m (5m 5mr) from B``, ``hora 3p from C``."""
-    words = [str(data["type"])]
+    """A move in a few words: ``discard 5m``, ``discard 5m (drawn)``, ``pon 5m (5m 5mr)
+    from B``, ``ron 3p from C``, ``tsumo 3p``."""
+    kind = str(data["type"])
+    target = data.get("target")
+    other = isinstance(target, int) and 0 <= target < 4 and target != data.get("actor")
+    words = [("ron" if other else "tsumo") if kind == "hora" else _WORDS.get(kind, kind)]
     if data.get("pai"):
         words.append(str(data["pai"]))
+    if kind == "dahai" and data.get("tsumogiri"):
+        words.append("(drawn)")
     if data.get("consumed"):
         words.append("(" + " ".join(map(str, data["consumed"])) + ")")
-    target = data.get("target")
-    if isinstance(target, int) and 0 <= target < 4 and target != data.get("actor"):
+    if other and isinstance(target, int):
         words.append(f"from {names[target]}")
     return " ".join(words)
 
@@ -331,7 +341,8 @@ def riichi_replay(record: GameRecord) -> ReplayView:
         head = (f"{WIND_NAMES[kyoku.bakaze]}{kyoku.kyoku}-{kyoku.honba} "
                 f"{names[move.seat]}: {_move_text(data, names)}")
         last = head, kyoku
-        steps.append(ReplayStep(move.seat, move.move, mark=_mark(head, kyoku, names)))
+        text = f"{WIND_NAMES[kyoku.bakaze]}{kyoku.kyoku} {_move_text(data, names)}"
+        steps.append(ReplayStep(move.seat, text, mark=_mark(head, kyoku, names)))
         if number < len(actions):  # the passes the next move implies, as apply_logged
             following = actions[number][0]  # would make them, so that the frame shows
             seat = record.moves[number].seat  # the next draw

@@ -1,6 +1,6 @@
 """Settings, times and points as a person reads them: seconds rather than milliseconds,
 megabytes rather than bytes, words rather than internal keys, Gomoku openings as moves
-(``h8 i9``), never raw JSON.
+(``h8 i9``, as the game pages name points), never raw JSON.
 
 ``readable_settings(game, settings)`` -> ``[Setting(label, text, items)]``: ``items`` is
 for values shown as a list (openings, deals), ``text`` for the others. Everything here is
@@ -75,20 +75,16 @@ def label_of(key: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def point_name(x: int, y: int, height: int) -> str:
-    """A board point as a letter and a number, ``h8`` the centre of 15x15 (row 1 at the
-    bottom, as in Renju and Gomocup notation)."""
-    letter = chr(ord("a") + x) if x < 26 else f"{x + 1}:"
-    return f"{letter}{height - y}"
-
-
 def _gomoku_openings(value: Any, settings: Mapping[str, Any]) -> list[str]:
+    """Each opening's stones as the game pages name points (``h8 i7``)."""
+    from referee.games.gomoku.replay import point_name
+
     width = int(settings.get("width") or 15)
     height = int(settings.get("height") or width)
     shown = []
     for opening in value:
         try:
-            stones = [point_name(width // 2 + int(dx), height // 2 + int(dy), height)
+            stones = [point_name(width // 2 + int(dx), height // 2 + int(dy))
                       for dx, dy in opening]
         except (TypeError, ValueError):
             stones = [scalar(opening)]
@@ -199,5 +195,5 @@ def about_text(about: Mapping[str, Any]) -> str:
 
 
 __all__ = ["SHOWN_ITEMS", "Setting", "about_text", "duration", "label_of", "megabytes", "ms",
-           "percent", "point_name", "points", "readable_settings", "scalar", "seconds",
+           "percent", "points", "readable_settings", "scalar", "seconds",
            "short_name", "value_text", "when"]

@@ -1,7 +1,7 @@
 """The brain side of the Gomocup protocol, shared by the built-in brains.
 
 A brain is a console program that reads manager commands on stdin and answers on stdout
-(see ``shared/specs/gomocup-protocol.txt``). This module owns everything about the
+(the Gomocup AI protocol, docs/gomoku.md). This module owns everything about the
 protocol: parsing, the brain's own board, its colour, the clock, and swap2. What to play
 is left to a ``Strategy``, so a new brain is a ``Strategy`` plus ``run_brain``::
 

@@ -4,7 +4,7 @@ A game (an mjai event stream: our own records, Mortal/mjai logs, Tenhou mjlog or
 by :func:`~referee.games.riichi.replay.load_log`) is replayed through the rules engine
 (:func:`~referee.games.riichi.replay.verify_log`: every action must be legal and every event
 the engine's), and every decision-making point becomes one line of the format in
-``../shared/specs/kanachan-training-data.txt``: game id, sparse features, numeric features,
+kanachan's training data format (docs/training.md): game id, sparse features, numeric features,
 progression, candidates, the index of the action taken and the 12 result values
 (encodings in :mod:`referee.games.riichi.kanachan.encoding`).
 

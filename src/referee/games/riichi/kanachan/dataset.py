@@ -1,7 +1,7 @@
 """Read kanachan training data back: lines as typed records, padded numpy arrays, batches,
 and an iterable dataset for PyTorch (optional).
 
-The format (``shared/specs/kanachan-training-data.txt``): one line per sample, fields
+The format (kanachan's training data format, docs/training.md): one line per sample, fields
 separated by tabs, the elements of a field by commas, every element an integer.
 
 * Behavioural cloning (BC), 7 fields: game id (any text, for debugging), sparse features,

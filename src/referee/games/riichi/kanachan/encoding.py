@@ -1,6 +1,6 @@
 """The integer encodings of kanachan's training format, each with its decoder.
 
-Every feature of an annotation line (``../shared/specs/kanachan-training-data.txt``) is
+Every feature of an annotation line (kanachan's training data format (docs/training.md)) is
 built here from plain values (mjai tile names, seats, counts) and read back: for each
 encoder ``decode(encode(x)) == x``, and every value stays inside the spec's range
 (sparse features < :data:`SPARSE_PADDING` 526, progression < :data:`PROGRESSION_PADDING`

@@ -1,0 +1,73 @@
+"""The live view's sources: the move listener of records (per thread), and the board of
+the games in progress that a tournament writes to ``live.json``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from pathlib import Path
+
+import pytest
+
+from referee.core.record import GameRecord, PlayerInfo, move_listener
+from referee.tournament.live import LiveBoard
+
+
+def record() -> GameRecord:
+    return GameRecord("gomoku", [PlayerInfo("a"), PlayerInfo("b")])
+
+
+def test_a_move_listener_hears_its_own_thread_only() -> None:
+    heard: list[int] = []
+    mine = record()
+    with move_listener(lambda r: heard.append(len(r.moves))):
+        mine.add_move(0, "7,7", 0.1)
+        other = threading.Thread(target=lambda: record().add_move(1, "1,1", 0.1))
+        other.start()
+        other.join()
+        with move_listener(lambda r: heard.append(-1)):  # nested: the inner one, then back
+            mine.add_move(1, "8,8", 0.1)
+        mine.add_move(0, "9,9", 0.1)
+    mine.add_move(1, "6,6", 0.1)
+    assert heard == [1, -1, 3]
+
+
+def test_the_board_writes_the_games_in_progress(tmp_path: Path) -> None:
+    path = tmp_path / "live.json"
+    board = LiveBoard(path, total=4, done=1, every=3600)
+    board.start("r1:g2", 1, ["threat", "random"])
+    shown = json.loads(path.read_text())
+    assert shown["total"] == 4 and shown["done"] == 1
+    assert [(g["key"], g["players"], g["moves"], g["last"]) for g in shown["games"]] == [
+        ("r1:g2", ["threat", "random"], 0, None)]
+    game = record()
+    game.add_move(0, "7,7", 0.2)
+    board.moved("r1:g2", game)  # not written yet: within `every`
+    assert json.loads(path.read_text())["games"][0]["moves"] == 0
+    board.every = 0
+    game.add_move(1, "x" * 500, 0.2)
+    board.moved("r1:g2", game)
+    written = json.loads(path.read_text())["games"][0]
+    assert written["moves"] == 2 and written["last"] == {"seat": 1, "move": "x" * 200}
+    board.moved("r9:g9", game)  # a game it does not know: nothing
+    board.finish("r1:g2", 2)
+    assert json.loads(path.read_text())["games"] == []
+    assert json.loads(path.read_text())["done"] == 2
+    assert not [p for p in tmp_path.iterdir() if p.name != "live.json"]  # no temporaries
+
+
+def test_a_board_that_cannot_write_says_so_once_and_goes_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    board = LiveBoard(blocker / "live.json", every=0)  # (a file as its folder: refused)
+    game = record()
+    with caplog.at_level(logging.WARNING):
+        board.start("k", 1, ["a", "b"])
+        board.moved("k", game)  # no move yet: nothing to say
+        game.add_move(0, "7,7", 0.1)
+        board.moved("k", game)
+        board.finish("k", 1)
+    assert sum("cannot be written" in r.message for r in caplog.records) == 1
+    assert board.done == 1 and not board.games

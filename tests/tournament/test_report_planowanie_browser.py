@@ -1,0 +1,146 @@
+"""A Planowanie game's replay in a real browser (headless Chromium from file:// URLs), on
+a site built from a small real tournament of the built-in players: the standings link to
+the games, a game page steps with the keys, and the deal and the cards shown at a step
+are those the engine gives when the record is replayed to that step. A screenshot of the
+pages goes to tests/artifacts/."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from referee.core.checking import record_seed
+from referee.core.record import GameRecord
+from referee.games.planowanie.replay import parse_move, record_rules
+from referee.games.planowanie.rules import PlanowanieGame, cards_of
+from referee.tournament.report import build_site
+from referee.tournament.report.site import Paths
+from referee.tournament.session import run_tournament
+from referee.tournament.store import Store
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium); the browser tests "
+                "use it through Playwright and never download a browser",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="playwright is not installed (pip install '.[test]')")
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+TOURNAMENT = """
+name = "planowanie-browser"
+game = "planowanie"
+seed = 6
+output = "out"
+
+[schedule]
+kind = "itpw"
+rounds = 1
+random_rounds = 1
+
+[settings]
+deals = "3 3 0 2 1 1 2"
+
+[[players]]
+name = "heuristic"
+builtin = "heuristic"
+
+[[players]]
+name = "random"
+builtin = "random"
+
+[[players]]
+name = "heuristic2"
+builtin = "heuristic"
+
+[[players]]
+name = "random2"
+builtin = "random"
+"""
+
+VISIBLE_TEXT = """() => Array.from(document.querySelectorAll('svg.board text')).filter(e => {
+    for (let n = e; n instanceof Element; n = n.parentNode) {
+        if (n.getAttribute('display') === 'none') return false; }
+    return true; }).map(e => e.textContent).join(' ')"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("planowanie-browser")
+    (folder / "t.toml").write_text(TOURNAMENT, encoding="utf-8")
+    run_tournament(folder / "t.toml", Console(file=io.StringIO(), width=120))
+    return folder / "out", build_site(folder / "out", folder / "site")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def engine_at(record: GameRecord, steps: int) -> PlanowanieGame:
+    """The game replayed to ``steps`` moves of the record."""
+    rules = record_rules(record.settings)
+    engine = PlanowanieGame(rules, record_seed(record))
+    for move in record.moves[:steps]:
+        action = parse_move(move.move, rules.deck)
+        assert action is not None and engine.illegal_reason(move.seat, action) is None
+        engine.apply(move.seat, action)
+    return engine
+
+
+def test_standings_then_a_game_stepped_by_keys(site: tuple[Path, Path],
+                                                 browser: object) -> None:
+    store_folder, index = site
+    store = Store.open_existing(store_folder)
+    try:
+        rows = sorted(store.games(status="done"), key=lambda r: r.seq)
+        record = store.record(rows[0].key)
+    finally:
+        store.close()
+    assert len(record.moves) > 8
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context()  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(index.as_uri())
+        assert page.locator("#standings-table tbody tr").count() == 4
+        page.screenshot(path=str(ARTIFACTS / "planowanie-index.png"), full_page=True)
+        page.goto((index.parent / Paths.game(rows[0])).as_uri())
+        page.keyboard.press("Home")
+        assert page.locator(".replay-pos").inner_text() == "0"
+        for k in range(1, 8):
+            page.keyboard.press("ArrowRight")
+            assert page.locator(".replay-pos").inner_text() == str(k)
+            engine = engine_at(record, k)
+            shown = page.evaluate(VISIBLE_TEXT)
+            table = engine.table
+            if table.phase.name != "OVER":
+                assert f"Deal {table.deal + 1} / " in shown, (k, shown)
+            # every card still in a hand is written on the table
+            deck = engine.rules.deck
+            for hand in engine.hands:
+                for card in cards_of(hand):
+                    assert re.search(re.escape(deck.name(card)[0]), shown), (k, card)
+        page.screenshot(path=str(ARTIFACTS / "planowanie-replay.png"), full_page=True)
+        page.keyboard.press("End")
+        assert page.locator(".replay-pos").inner_text() == str(len(record.moves))
+        assert "game over" in page.evaluate(VISIBLE_TEXT)
+        assert not errors, errors
+    finally:
+        context.close()

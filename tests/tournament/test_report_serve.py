@@ -1,0 +1,250 @@
+"""``referee report STORE --serve``: the site served on 127.0.0.1 while a real tournament
+runs in another process; the server builds it again as games finish, tells open pages
+over server-sent events, and a page in Chromium takes the new content without a
+reload."""
+
+from __future__ import annotations
+
+import http.client
+import itertools
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+TOURNAMENT = """
+name = "live-test"
+game = "gomoku"
+seed = 5
+concurrency = 1
+output = "out"
+
+[schedule]
+kind = "round-robin"
+rounds = 4
+
+[settings]
+size = 9
+timeout_turn = 2000
+
+[[players]]
+name = "threat"
+builtin = "threat"
+
+[[players]]
+name = "slow"
+command = ["PYTHON", "slow_brain.py"]
+"""
+
+ROOT = Path(__file__).resolve().parents[2]
+
+REFEREE = [sys.executable, "-m", "referee.cli"]
+
+
+def games_listed(html: str) -> int:
+    """The number of finished games an index page says ("played / scheduled": N / M)."""
+    found = re.search(r"played[^0-9]*?(\d+) / \d+", html)
+    return int(found.group(1)) if found else 0
+
+
+def write_tournament(folder: Path, rounds: int = 4) -> None:
+    """The tournament file, and its slow brain: the example brain thinking 0.5 s a move
+    (so that games finish while the test looks)."""
+    brain = (ROOT / "examples" / "bots" / "gomoku_center.py").read_text(encoding="utf-8")
+    slow = brain.replace('def move() -> str:\n', 'def move() -> str:\n'
+                         '    __import__("time").sleep(0.5)\n', 1)
+    assert slow != brain
+    (folder / "slow_brain.py").write_text(slow, encoding="utf-8")
+    (folder / "t.toml").write_text(TOURNAMENT.replace("PYTHON", sys.executable)
+                                   .replace("rounds = 4", f"rounds = {rounds}"),
+                                   encoding="utf-8")
+
+
+def get(port: int, path: str) -> tuple[int, dict[str, str], str]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode()
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], subprocess.Popen[str], int]]:
+    """A tournament started, and once its first game is done, a live site of its store."""
+    write_tournament(tmp_path)
+    tournament = subprocess.Popen([*REFEREE, "tournament", "t.toml"], cwd=tmp_path,
+                                  text=True, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE)
+    records = tmp_path / "out" / "records.jsonl"
+    deadline = time.monotonic() + 120
+    while not (records.is_file() and records.stat().st_size > 0):
+        assert time.monotonic() < deadline and tournament.poll() is None, "no game finished"
+        time.sleep(0.1)
+    server = subprocess.Popen([*REFEREE, "report", "out", "--serve", "--port", "0"],
+                              cwd=tmp_path, text=True, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # the index written
+        line = server.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found, (line, server.stderr.read() if server.poll() is not None else "")
+        yield tournament, server, int(found.group(1))
+    finally:
+        for process in (tournament, server):
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=30)
+
+
+def test_the_site_is_served_and_rebuilt_as_games_finish(
+        live: tuple[subprocess.Popen[str], subprocess.Popen[str], int]) -> None:
+    tournament, server, port = live
+    status, headers, page = get(port, "/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert page.rstrip().endswith("</html>")
+    assert '<script src="/_live/live.js"></script></body>' in page
+    first = games_listed(page)
+    assert first >= 1
+    status, headers, script = get(port, "/_live/live.js")
+    assert status == 200 and "EventSource" in script
+    assert get(port, "/static/site.css")[0] == 200
+    assert get(port, "/nothing.html")[0] == 404
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as stream:
+        stream.sendall(b"GET /_live/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        received = b""
+        while b"event: site" not in received:  # a game finishes: the site is rebuilt
+            chunk = stream.recv(4096)
+            assert chunk, received
+            received += chunk
+        assert b"text/event-stream" in received and b"event: hello" in received
+    progress = [json.loads(line[6:]) for line in received.decode().split("\n")
+                if line.startswith("data: {")]
+    playing = [g for p in progress for g in p.get("games", []) if g["moves"]]
+    assert playing, progress  # the games in progress, move by move
+    game = playing[-1]
+    assert game["players"] in (["threat", "slow"], ["slow", "threat"])
+    assert re.fullmatch(r"\d+,\d+", game["last"]["move"]) and game["last"]["seat"] in (0, 1)
+    assert all(p["total"] == 8 for p in progress if p)
+    status, _, shown = get(port, "/_live/progress.json")
+    assert status == 200 and "games" in json.loads(shown)
+    assert tournament.wait(timeout=300) == 0
+    time.sleep(2.5)  # (the server looks once a second, then builds)
+    later = games_listed(get(port, "/index.html")[2])
+    assert later == 8 > first
+    server.send_signal(signal.SIGTERM)
+    assert server.wait(timeout=30) == 0
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    write_tournament(tmp_path, rounds=1)
+    assert subprocess.run([*REFEREE, "tournament", "t.toml"], cwd=tmp_path,
+                          capture_output=True).returncode == 0
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run([*REFEREE, "report", "out", "--serve", "--port", str(port)],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines()[-1] == (
+        f"referee: error: cannot serve on 127.0.0.1:{port}: Address already in use; "
+        "choose another --port (0: any free one)")
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is not installed (Debian "
+                    "package chromium); the browser tests never download a browser")
+def test_an_open_page_takes_the_new_results_without_a_reload(
+        live: tuple[subprocess.Popen[str], subprocess.Popen[str], int]) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    tournament, _server, port = live
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"http://127.0.0.1:{port}/index.html")
+            page.wait_for_function("() => document.querySelector('.live-note') && "
+                                   "/^live: (connected|updated)/.test(document"
+                                   ".querySelector('.live-note').textContent)",
+                                   timeout=20_000)
+            page.evaluate("() => { window.sameDocument = true; }")
+            before = games_listed(page.content())
+            page.wait_for_function(
+                "() => document.documentElement.getAttribute('data-live-version')",
+                timeout=120_000)
+            assert page.evaluate("() => window.sameDocument") is True  # no reload
+            page.wait_for_function(
+                "before => { const m = /played[^0-9]*?(\\d+) \\/ \\d+/"
+                ".exec(document.body.innerText); return m && +m[1] > before; }",
+                arg=before, timeout=120_000)
+            assert page.locator(".live-note").inner_text().startswith("live: updated")
+            page.wait_for_selector(".live-games li[data-key]", timeout=60_000)
+            shown = page.locator(".live-games li").first
+            assert " vs " in shown.inner_text() and "slow" in shown.inner_text()
+            assert page.locator(".live-games h2").inner_text().startswith("In progress (")
+            assert not errors, errors
+        finally:
+            browser.close()
+    assert tournament.wait(timeout=300) == 0
+
+
+def test_the_tournament_builds_its_site_as_games_finish(tmp_path: Path) -> None:
+    write_tournament(tmp_path)
+    tournament = subprocess.Popen([*REFEREE, "tournament", "t.toml"], cwd=tmp_path,
+                                  text=True, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE)
+    index = tmp_path / "out" / "report" / "index.html"
+    seen: set[int] = set()
+    try:
+        while tournament.poll() is None:
+            if index.is_file():
+                seen.add(games_listed(index.read_text(encoding="utf-8")))
+            time.sleep(0.2)
+    finally:
+        if tournament.poll() is None:
+            tournament.kill()
+    assert tournament.wait(timeout=60) == 0
+    assert games_listed(index.read_text(encoding="utf-8")) == 8  # the final build
+    assert {n for n in seen if 0 < n < 8}, seen  # and builds while it ran
+
+
+def test_the_refresher_builds_one_at_a_time_and_not_too_often(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from referee.tournament.report.refresh import SiteRefresher
+
+    builds: list[float] = []
+
+    def build() -> None:
+        builds.append(time.monotonic())
+        if len(builds) == 2:
+            raise OSError("disk full")
+
+    refresher = SiteRefresher(build, interval=0.3)
+    start = time.monotonic()
+    try:
+        for _ in range(40):  # pokes every 0.05 s for 2 s: a build every 0.3 s at most
+            refresher.poke()
+            time.sleep(0.05)
+        time.sleep(0.5)
+    finally:
+        refresher.close()
+    assert 3 <= len(builds) <= 8, builds
+    gaps = [b - a for a, b in itertools.pairwise(builds)]
+    assert min(gaps) >= 0.29 and builds[0] - start >= 0.29
+    assert refresher.builds == len(builds) - 1  # the failed one not counted
+    assert sum("could not be built" in r.message for r in caplog.records) == 1
