@@ -11,21 +11,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from browsing import chromium, playwright_api
 from referee.tournament.report import build_site
 from referee.tournament.report.site import Paths
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium); the browser tests "
-                "use it through Playwright and never download a browser",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="playwright is not installed (pip install '.[test]')")
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+sync_api = playwright_api()
 
 TOURNAMENT = """
 name = "browser-test"
@@ -71,12 +63,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium(sync_api) as launched:
+        yield launched
 
 
 class Page:

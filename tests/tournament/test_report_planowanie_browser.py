@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from browsing import ARTIFACTS, chromium, playwright_api
 from referee.core.checking import record_seed
 from referee.core.record import GameRecord
 from referee.games.planowanie.replay import parse_move, record_rules
@@ -23,17 +24,7 @@ from referee.tournament.report.site import Paths
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium); the browser tests "
-                "use it through Playwright and never download a browser",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="playwright is not installed (pip install '.[test]')")
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+sync_api = playwright_api()
 
 TOURNAMENT = """
 name = "planowanie-browser"
@@ -82,12 +73,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium(sync_api) as launched:
+        yield launched
 
 
 def engine_at(record: GameRecord, steps: int) -> PlanowanieGame:

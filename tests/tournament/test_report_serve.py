@@ -19,9 +19,7 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from browsing import CHROMIUM, MISSING, chromium
 
 TOURNAMENT = """
 name = "live-test"
@@ -165,41 +163,36 @@ def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
         "choose another --port (0: any free one)")
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is not installed (Debian "
-                    "package chromium); the browser tests never download a browser")
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING)
 def test_an_open_page_takes_the_new_results_without_a_reload(
         live: tuple[subprocess.Popen[str], subprocess.Popen[str], int]) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
     tournament, _server, port = live
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(f"http://127.0.0.1:{port}/index.html")
-            page.wait_for_function("() => document.querySelector('.live-note') && "
-                                   "/^live: (connected|updated)/.test(document"
-                                   ".querySelector('.live-note').textContent)",
-                                   timeout=20_000)
-            page.evaluate("() => { window.sameDocument = true; }")
-            before = games_listed(page.content())
-            page.wait_for_function(
-                "() => document.documentElement.getAttribute('data-live-version')",
-                timeout=120_000)
-            assert page.evaluate("() => window.sameDocument") is True  # no reload
-            page.wait_for_function(
-                "before => { const m = /played[^0-9]*?(\\d+) \\/ \\d+/"
-                ".exec(document.body.innerText); return m && +m[1] > before; }",
-                arg=before, timeout=120_000)
-            assert page.locator(".live-note").inner_text().startswith("live: updated")
-            page.wait_for_selector(".live-games li[data-key]", timeout=60_000)
-            shown = page.locator(".live-games li").first
-            assert " vs " in shown.inner_text() and "slow" in shown.inner_text()
-            assert page.locator(".live-games h2").inner_text().startswith("In progress (")
-            assert not errors, errors
-        finally:
-            browser.close()
+    with chromium(sync_api) as browser:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"http://127.0.0.1:{port}/index.html")
+        page.wait_for_function("() => document.querySelector('.live-note') && "
+                               "/^live: (connected|updated)/.test(document"
+                               ".querySelector('.live-note').textContent)",
+                               timeout=20_000)
+        page.evaluate("() => { window.sameDocument = true; }")
+        before = games_listed(page.content())
+        page.wait_for_function(
+            "() => document.documentElement.getAttribute('data-live-version')",
+            timeout=120_000)
+        assert page.evaluate("() => window.sameDocument") is True  # no reload
+        page.wait_for_function(
+            "before => { const m = /played[^0-9]*?(\\d+) \\/ \\d+/"
+            ".exec(document.body.innerText); return m && +m[1] > before; }",
+            arg=before, timeout=120_000)
+        assert page.locator(".live-note").inner_text().startswith("live: updated")
+        page.wait_for_selector(".live-games li[data-key]", timeout=60_000)
+        shown = page.locator(".live-games li").first
+        assert " vs " in shown.inner_text() and "slow" in shown.inner_text()
+        assert page.locator(".live-games h2").inner_text().startswith("In progress (")
+        assert not errors, errors
     assert tournament.wait(timeout=300) == 0
 
 

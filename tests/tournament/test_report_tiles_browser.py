@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from browsing import ARTIFACTS, chromium, playwright_api
 from referee.core.replay import ReplayView, split_pond, split_tiles
 from referee.games.registry import game_adapters
 from referee.tournament.report.frames_markup import frames_json
@@ -22,17 +23,7 @@ from referee.tournament.report.site import Paths
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium); the browser tests "
-                "use it through Playwright and never download a browser",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="playwright is not installed (pip install '.[test]')")
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+sync_api = playwright_api()
 
 GAMES = {
     "riichi": ('game = "riichi"', 'game = "east"\ndecision_time = 10.0',
@@ -79,12 +70,8 @@ def built(request: pytest.FixtureRequest,
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium(sync_api) as launched:
+        yield launched
 
 
 class Tab:
