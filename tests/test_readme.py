@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,19 @@ def test_every_usage_command_runs(tmp_path: Path) -> None:
                 with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
                     client.sendall(b"GAME farthest.txt 5 1:3 3:4\n")  # (answered or refused:
                     assert client.recv(4096)  # either way a line comes back)
+            finally:
+                server.send_signal(signal.SIGTERM)
+                _, err = server.communicate(timeout=60)
+            assert server.returncode == 0, err
+        elif words[1] == "report" and "--serve" in words:
+            port = free_port()
+            server = subprocess.Popen(shell(command.replace("8000", str(port))),
+                                      cwd=tmp_path, env=env, text=True,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            try:
+                wait_for_port(port, server, 120)
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+                    assert b"/_live/live.js" in page.read()
             finally:
                 server.send_signal(signal.SIGTERM)
                 _, err = server.communicate(timeout=60)

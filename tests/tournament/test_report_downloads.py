@@ -19,6 +19,7 @@ from rich.console import Console
 from referee.core.record import GameRecord, PlayerInfo, result_text
 from referee.games.gomoku.protocol import parse_point
 from referee.games.gomoku.psq import read_psq
+from referee.games.registry import game_adapters
 from referee.tournament.ratings import BayesEloParams
 from referee.tournament.report import build_site
 from referee.tournament.report.downloads import copy_tail, mjai_logs, native_file
@@ -169,7 +170,8 @@ def test_readable_values() -> None:
     assert seconds(90_500) == "90.5 s" and seconds(150_000) == "2 min 30 s"
     assert megabytes(256 * 2**20) == "256 MB" and megabytes(2**34) == "16 GB"
     openings = readable_settings("gomoku", {"width": 15, "height": 15,
-                                            "openings": [[[0, 0], [1, -1]], []]})
+                                            "openings": [[[0, 0], [1, -1]], []]},
+                                 game_adapters()["gomoku"])  # (the game writes them)
     assert [(s.label, s.items) for s in openings][2:] == [("Openings (2)",
                                                            ["h8 i7", "empty board"])]
     assert when("2026-11-26T14:52:16.051+00:00") == "2026-11-26 14:52:16 UTC"

@@ -91,6 +91,11 @@ class GameAdapter(Protocol):
         ``ValueError`` if the record is not one of this game's.
         """
 
+    # An adapter may also have, for the results site: ``native_file(record) -> (suffix,
+    # data, label)``, the game in a format of its own offered for download (Gomoku's
+    # .psq); ``setting_items(key, value, settings)``, a setting written as the game's
+    # players read it (Gomoku's openings as points), ``None`` for the others.
+
 
 
 TableT = TypeVar("TableT", bound=BaseModel)

@@ -121,6 +121,32 @@ class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
         record.settings["game_key"] = task.key
         return record
 
+    def setting_items(self, key: str, value: Any, settings: Mapping[str, Any]
+                      ) -> list[str] | None:
+        """The openings as the game pages name points (``h8 i7``, each stone relative to
+        the centre in the record); ``None`` for the other settings (for the site)."""
+        if key != "openings" or not isinstance(value, list):
+            return None
+        from referee.games.gomoku.replay import point_name
+
+        width = int(settings.get("width") or 15)
+        height = int(settings.get("height") or width)
+        shown = []
+        for opening in value:
+            try:
+                stones = [point_name(width // 2 + int(dx), height // 2 + int(dy))
+                          for dx, dy in opening]
+            except (TypeError, ValueError):
+                stones = [str(opening)]
+            shown.append(" ".join(stones) if stones else "empty board")
+        return shown
+
+    def native_file(self, record: GameRecord) -> tuple[str, bytes, str]:
+        """The game as a Piskvork .psq file (for the results site's downloads)."""
+        from referee.games.gomoku.psq import record_to_psq
+
+        return ".psq", record_to_psq(record).encode(), "Piskvork .psq"
+
     def replay(self, record: GameRecord) -> ReplayView:
         """The board move by move, numbered stones, last move and winning line marked."""
         return gomoku_replay(record)

@@ -104,17 +104,20 @@ def mjai_logs(store_folder: Path) -> dict[str, Path]:
     return {path.name: path for path in sorted(slots.glob("*/mjai/*.mjson.gz"))}
 
 
-def native_file(record: GameRecord, mjai: Mapping[str, Path]) -> tuple[str, bytes, str] | None:
+def native_file(record: GameRecord, mjai: Mapping[str, Path], adapter: object = None
+                ) -> tuple[str, bytes, str] | None:
     """The record in its game's own format: ``(suffix, data, label)``, ``None`` if there is
-    none (a game without one, or a Riichi log the tournament did not keep)."""
-    if record.game == "gomoku":
-        from referee.games.gomoku.psq import record_to_psq
-
+    none. A game adapter with a ``native_file(record)`` method makes it (Gomoku's .psq);
+    else a Riichi game gets the mjai log its tournament kept (``mjai`` by file name)."""
+    export = getattr(adapter, "native_file", None)
+    if callable(export):
         try:
-            return ".psq", record_to_psq(record).encode(), "Piskvork .psq"
+            made: tuple[str, bytes, str] | None = export(record)
         except (KeyError, TypeError, ValueError) as exc:
-            log.warning("no .psq for %s: %s", record.settings.get("game_key"), exc)
+            log.warning("no file of its own format for %s: %s",
+                        record.settings.get("game_key"), exc)
             return None
+        return made
     name = record.settings.get("mjai_log")
     if isinstance(name, str) and name in mjai:
         return ".mjson.gz", mjai[name].read_bytes(), "mjai log (gzip)"

@@ -75,23 +75,6 @@ def label_of(key: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def _gomoku_openings(value: Any, settings: Mapping[str, Any]) -> list[str]:
-    """Each opening's stones as the game pages name points (``h8 i7``)."""
-    from referee.games.gomoku.replay import point_name
-
-    width = int(settings.get("width") or 15)
-    height = int(settings.get("height") or width)
-    shown = []
-    for opening in value:
-        try:
-            stones = [point_name(width // 2 + int(dx), height // 2 + int(dy))
-                      for dx, dy in opening]
-        except (TypeError, ValueError):
-            stones = [scalar(opening)]
-        shown.append(" ".join(stones) if stones else "empty board")
-    return shown
-
-
 def scalar(value: Any) -> str:
     """A value that is not a list, in words."""
     if value is None:
@@ -123,16 +106,22 @@ def value_text(key: str, value: Any) -> str:
     return scalar(value)
 
 
-def readable_settings(game: str, settings: Mapping[str, Any]) -> list[Setting]:
-    """The settings worth showing, in words, in the order given (bookkeeping keys left out)."""
+def readable_settings(game: str, settings: Mapping[str, Any],
+                      adapter: object = None) -> list[Setting]:
+    """The settings worth showing, in words, in the order given (bookkeeping keys left
+    out). A game adapter with a ``setting_items(key, value, settings)`` method writes the
+    settings it knows better (Gomoku's openings as points: ``h8 i7``; ``None`` for the
+    others)."""
+    own = getattr(adapter, "setting_items", None)
     shown = []
     for key, value in settings.items():
         if key in HIDDEN:
             continue
         label = label_of(key)
-        if key == "openings" and game == "gomoku" and isinstance(value, list):
-            shown.append(Setting(f"{label} ({len(value)})",
-                                 items=_gomoku_openings(value, settings) or ["none"]))
+        items = own(key, value, settings) if callable(own) else None
+        if items is not None:
+            shown.append(Setting(f"{label} ({len(value)})" if isinstance(value, list)
+                                 else label, items=list(items) or ["none"]))
         elif isinstance(value, Mapping) and value:  # a table of its own (Riichi's rules)
             shown.append(Setting(label, items=[f"{label_of(str(k))}: {value_text(str(k), v)}"
                                                for k, v in value.items()]))

@@ -486,7 +486,7 @@ class SiteBuilder:
             stem = Paths.game(row).removesuffix(".html")
             write_bytes_atomic(self.out / f"{stem}.json", data)
             files = [Download(f"{stem}.json", "Record (JSON)", "the referee's game record")]
-            native = native_file(record, self._mjai)
+            native = native_file(record, self._mjai, self.adapter(record.game))
             if native is not None:
                 suffix, blob, label = native
                 write_bytes_atomic(self.out / f"{stem}{suffix}", blob)
@@ -536,7 +536,8 @@ class SiteBuilder:
                       else self.move_list(record)),
             "notes": notes,
             "notes_more": len(record.notes) - MAX_NOTES + record.notes_dropped,
-            "settings": readable_settings(record.game, record.settings),
+            "settings": readable_settings(record.game, record.settings,
+                                          self.adapter(record.game)),
         }
 
     def _move_items(self, record: GameRecord, steps: Iterable[tuple[int | None, str, str]],
@@ -685,7 +686,8 @@ class SiteBuilder:
                        and row.offender is not None and 0 <= row.offender < len(row.seats)]
         return {
             "title": info.name, "info": info, "overview": overview,
-            "settings": readable_settings(info.game, info.settings), "files": files,
+            "settings": readable_settings(info.game, info.settings, self.adapter(info.game)),
+            "files": files,
             "standings": self.standings_rows(), "fault_kinds": FAULTS, "fault_counts": faults,
             "fault_games": fault_games[:MAX_FAULT_GAMES],
             "fault_more": max(0, len(fault_games) - MAX_FAULT_GAMES),
