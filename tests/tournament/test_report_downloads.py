@@ -221,18 +221,19 @@ def test_a_riichi_game_offers_the_mjai_log_the_tournament_kept(tmp_path: Path) -
     assert native_file(GameRecord("planowanie", []), kept) is None
 
 
-def test_the_tournament_file_is_offered_when_the_store_keeps_it(built: tuple[Path, Path],
-                                                                 tmp_path: Path) -> None:
-    store_folder, index = built
-    assert "tournament.toml" not in index.read_text(encoding="utf-8")  # not kept here
+def test_the_tournament_file_is_offered_as_the_store_keeps_it(built: tuple[Path, Path],
+                                                               tmp_path: Path) -> None:
+    store_folder, index = built  # (the tournament keeps the file it ran)
+    assert 'href="tournament.toml"' in index.read_text(encoding="utf-8")
+    assert (index.parent / "tournament.toml").read_text(encoding="utf-8") == TOURNAMENT
     copy = tmp_path / "store"
     shutil.copytree(store_folder, copy, ignore=shutil.ignore_patterns("slots"))
     with sqlite3.connect(copy / "tournament.sqlite") as db:
-        db.execute("INSERT INTO meta(key, value) VALUES ('toml', ?)", (TOURNAMENT,))
+        db.execute("DELETE FROM meta WHERE key = 'toml'")  # a store of an earlier release
     db.close()
     again = build_site(copy, tmp_path / "site")
-    assert 'href="tournament.toml"' in again.read_text(encoding="utf-8")
-    assert (again.parent / "tournament.toml").read_text(encoding="utf-8") == TOURNAMENT
+    assert "tournament.toml" not in again.read_text(encoding="utf-8")
+    assert not (again.parent / "tournament.toml").exists()
     assert not (again.parent / "logs").exists()  # no slots, no logs
 
 

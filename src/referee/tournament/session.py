@@ -148,6 +148,10 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
         runner = TournamentRunner(tournament, store, workers, play=play)
         total = runner.total_games()
         store.set_meta("tournament", json.dumps(describe(tournament, total), default=str))
+        try:  # the file as it was run, offered by the results site
+            store.set_meta("toml", file.read_text(encoding="utf-8", errors="replace"))
+        except OSError as exc:
+            log.warning("the tournament file %s is not kept in the store: %s", file, exc)
         done = store.count("done")
         console.print(
             f"Tournament {tournament.name}: {tournament.spec.game}, "
