@@ -80,6 +80,21 @@ def _now() -> str:
 _LOCAL = threading.local()
 
 
+def is_record_file(path: str | Path) -> bool:
+    """Whether ``path`` looks like a referee's game record (a ``.json`` file, as
+    ``GameRecord.write`` makes it, with players and moves near its start), told from its
+    first 4 KB; a file that cannot be read is not one."""
+    path = Path(path)
+    if path.suffix != ".json":
+        return False
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(1 << 12)
+    except OSError:
+        return False
+    return head.startswith(b"{\n") and b'"players"' in head and b'"moves"' in head
+
+
 def move_listener(listener: Callable[[GameRecord], None]
                   ) -> contextlib.AbstractContextManager[None]:
     """Call ``listener`` with the record after each move a record gets in this thread,

@@ -30,7 +30,6 @@ Sources:
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,7 +37,7 @@ from typing import Any, Final
 
 from referee.core.decisions import Decision
 from referee.core.outcome import Outcome
-from referee.core.record import GameRecord, PlayerInfo
+from referee.core.record import GameRecord, PlayerInfo, is_record_file
 from referee.games.riichi.actions import NONE_ACTIONS, Action, action_from_mjai
 from referee.games.riichi.adapter import record_rules
 from referee.games.riichi.env import ACTIONS, HIGH, OBSERVATION_SIZE, RiichiEnvEngine, RiichiEnvGame
@@ -108,9 +107,11 @@ class RiichiData:
         name no log has); nothing for a log read through its record."""
         name = path.name.lower()
         stem = name[:-3] if name.endswith(".gz") else name
-        if not stem.endswith(_LOG_NAMES) or _is_record(path):
+        if not stem.endswith(_LOG_NAMES) or is_record_file(path):
             return None
-        if stem.endswith(".json") and not _is_tenhou_json(path):
+        from referee.games.riichi.replay import is_tenhou_json
+
+        if stem.endswith(".json") and not is_tenhou_json(path):
             return None  # (other JSON a folder may hold: settings, a site's data)
         if _beside_record(path) or _in_store(path):
             return iter(())
@@ -136,43 +137,10 @@ class RiichiData:
         return game
 
 
-def _is_record(path: Path) -> bool:
-    """Whether ``path`` is a referee's game record (JSON with players and moves)."""
-    if not path.name.endswith(".json"):
-        return False
-    try:
-        with open(path, "rb") as stream:
-            head = stream.read(1 << 12)
-    except OSError:
-        return False
-    return head.startswith(b"{\n") and b'"players"' in head and b'"moves"' in head
-
-
-def _is_tenhou_json(path: Path) -> bool:
-    """Whether ``path`` (plain or gzip) is a Tenhou JSON log: one object with a ``log``,
-    or hands one a line (each a list whose first item is the hand's three numbers)."""
-    from referee.games.riichi.mjai import open_log
-
-    try:
-        with open_log(path) as stream:
-            head = stream.read(1 << 16)
-    except (EOFError, OSError, zlib.error):
-        return False
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if text.startswith(b"{"):
-        return b'"log"' in text
-    try:
-        first = json.loads(text.split(b"\n", 1)[0])
-    except ValueError:
-        return False
-    return (isinstance(first, list) and bool(first) and isinstance(first[0], list)
-            and len(first[0]) == 3)
-
-
 def _beside_record(path: Path) -> bool:
     """Whether ``path`` is a match's log (``X.mjson.gz``) with its record ``X.json``."""
     name = path.name
-    return name.endswith(".mjson.gz") and _is_record(path.with_name(name[:-9] + ".json"))
+    return name.endswith(".mjson.gz") and is_record_file(path.with_name(name[:-9] + ".json"))
 
 
 def _in_store(path: Path) -> bool:

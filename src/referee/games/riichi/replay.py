@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from referee.core.checking import FileCheck, check_files
+from referee.core.record import is_record_file
 from referee.games.riichi.logrules import kyoku_end, recorded_rules, rules_for, wall_tiles
 from referee.games.riichi.mjai import (
     EndGame,
@@ -642,24 +643,54 @@ def detect_format(path: str | Path) -> str:
     lines), from the file's content (plain or gzip); an ``.mjlog`` name is mjlog."""
     if str(path).endswith((".mjlog", ".mjlog.gz")):
         return "mjlog"
+    text = _log_head(path)
+    if text is None:
+        return "mjai"  # let the reader name the problem
+    if text.startswith(b"<"):
+        return "mjlog"
+    obj = _first_json(text)
+    if isinstance(obj, dict):
+        return "mjai" if "type" in obj else "tenhou-json"
+    if _bare_kyoku(obj):
+        return "tenhou-json"  # a bare kyoku, one a line
+    return "tenhou-json" if text.startswith(b"{") and b'"log"' in text else "mjai"
+
+
+def is_tenhou_json(path: str | Path) -> bool:
+    """Whether ``path`` (plain or gzip) is surely a Tenhou JSON log: one object with a
+    ``log``, or hands one a line (stricter than :func:`detect_format`, for a folder's
+    JSON files, most of which are something else)."""
+    text = _log_head(path)
+    if text is None:
+        return False
+    if text.startswith(b"{"):
+        return b'"log"' in text
+    return _bare_kyoku(_first_json(text))
+
+
+def _log_head(path: str | Path) -> bytes | None:
+    """The first 64 KB of a log (gunzipped), without a BOM or leading blanks; ``None`` if
+    it cannot be read."""
     try:
         with open_log(path) as stream:
             head = stream.read(1 << 16)
     except (EOFError, zlib.error, OSError):
-        return "mjai"  # let the reader name the problem
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if text.startswith(b"<"):
-        return "mjlog"
-    first = text.split(b"\n", 1)[0]
+        return None
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n")
+
+
+def _first_json(text: bytes) -> Any:
+    """The JSON value of the first line (``None`` if it is not JSON)."""
     try:
-        obj = json.loads(first)
+        return json.loads(text.split(b"\n", 1)[0])
     except ValueError:
-        obj = None
-    if isinstance(obj, dict):
-        return "mjai" if "type" in obj else "tenhou-json"
-    if isinstance(obj, list) and obj and isinstance(obj[0], list) and len(obj[0]) == 3:
-        return "tenhou-json"  # a bare kyoku, one a line
-    return "tenhou-json" if text.startswith(b"{") and b'"log"' in text else "mjai"
+        return None
+
+
+def _bare_kyoku(obj: Any) -> bool:
+    """Whether a line's JSON is one hand of Tenhou JSON (a list led by its 3 numbers)."""
+    return isinstance(obj, list) and bool(obj) and isinstance(obj[0], list) \
+        and len(obj[0]) == 3
 
 
 def _room_rules(room: RoomRules) -> RiichiRules:
@@ -739,14 +770,7 @@ def match_log(path: str | Path) -> Path | None:
     ``game-001.mjson.gz``), or ``None`` if ``path`` is not such a record; ``ValueError``
     if it is one whose log is missing."""
     path = Path(path)
-    if path.suffix != ".json":
-        return None
-    try:
-        with open(path, "rb") as stream:
-            head = stream.read(1 << 12)
-    except OSError:
-        return None
-    if not (head.startswith(b"{\n") and b'"players"' in head and b'"moves"' in head):
+    if not is_record_file(path):
         return None
     log = path.with_suffix(".mjson.gz")
     if not log.exists():
