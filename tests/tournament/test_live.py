@@ -54,6 +54,11 @@ def test_the_board_writes_the_games_in_progress(tmp_path: Path) -> None:
     board.finish("r1:g2", 2)
     assert json.loads(path.read_text())["games"] == []
     assert json.loads(path.read_text())["done"] == 2
+    board.start("r1:g3", 1, ["a", "b"])
+    board.start("r1:g4", 1, ["c", "d"])
+    assert len(json.loads(path.read_text())["games"]) == 2
+    board.clear(2)  # the run stopped
+    assert json.loads(path.read_text())["games"] == []
     assert not [p for p in tmp_path.iterdir() if p.name != "live.json"]  # no temporaries
 
 

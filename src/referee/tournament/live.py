@@ -82,6 +82,13 @@ class LiveBoard:
             self.done = done
         self.write()
 
+    def clear(self, done: int) -> None:
+        """No game is being played any more (the run stopped; ``done`` finished)."""
+        with self._lock:
+            self.games.clear()
+            self.done = done
+        self.write()
+
     def write(self) -> None:
         """Write the file now (a disk that refuses is said once in the log; the
         tournament goes on)."""

@@ -201,15 +201,13 @@ class TournamentRunner:
                 finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
                 for future in finished:
                     game, _slot = running.pop(future)
-                    try:
-                        record = future.result()
-                    finally:
-                        self.live.finish(game.key, self.done + 1)
+                    record = future.result()  # (raised: _stop clears the live board)
                     self.store.commit(game.key, record)
                     self.store.forget_processes(game.key)
                     self.tally.add(game.seats, record.scores or (), game.pair,
                                    record.offender)
                     self.done += 1
+                    self.live.finish(game.key, self.done)
                     played += 1
                     self._check_sprt()
                     if self.on_progress is not None:
@@ -231,10 +229,10 @@ class TournamentRunner:
 
     def _stop(self, running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]]) -> None:
         """Stop the games in flight: their bots are killed and no new bot starts."""
-        for future, (game, _slot) in running.items():
+        for future in running:
             future.cancel()
-            self.live.finish(game.key, self.done)
         running.clear()
+        self.live.clear(self.done)
         stop_all_processes()
         cancel = getattr(self._play, "cancel", None)
         if callable(cancel):
