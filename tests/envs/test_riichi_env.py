@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from riichi_play import best_discards
+
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
@@ -37,8 +39,6 @@ from referee.games.riichi.kanachan.encoding import (
 from referee.games.riichi.rules import Action, Deal, RiichiGame, RiichiRules, SeededWall
 from referee.games.riichi.rulesets import preset_rules
 from referee.games.riichi.settle import final_standings
-from referee.games.riichi.shape import shanten
-from referee.games.riichi.tiles import parse_mjai
 
 ROOMS = ("tenhou", "mahjong_soul")
 
@@ -64,26 +64,10 @@ def choose(env: Any, agent: str, mask: np.ndarray[Any, Any], rng: random.Random,
         return RIICHI
     if O_SKIP in numbers and rng.random() < 0.85:
         return O_SKIP
-    engine = env.engine
-    seat = env._seat[agent]
-    kyoku = engine.game.kyoku
     discards = [n for n in numbers if n < O_ANKAN]
     if not discards or rng.random() < 0.2:
         return rng.choice(numbers)
-    counts = kyoku.counts[seat]
-    melds = len(kyoku.melds[seat])
-
-    def after(number: int) -> int:
-        kind = parse_mjai(env.game.action(engine, seat, number).pai)[0]
-        counts[kind] -= 1
-        try:
-            return shanten(counts, melds)
-        finally:
-            counts[kind] += 1
-
-    levels = {n: after(n) for n in discards}
-    best = min(levels.values())
-    return rng.choice([n for n, level in levels.items() if level == best])
+    return rng.choice(best_discards(env.game, env.engine, env._seat[agent], discards))
 
 
 def random_game(env: Any, seed: int, eager: bool = False) -> Iterator[tuple[str, int]]:

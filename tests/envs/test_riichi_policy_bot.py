@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from riichi_play import best_discards
+
 pytest.importorskip("pettingzoo")
 
 from referee.core.outcome import Outcome
@@ -29,8 +31,7 @@ from referee.games.riichi.policy_bot import PolicyBot, run
 from referee.games.riichi.replay import chosen_rules, load_log, verify_log
 from referee.games.riichi.rules import Action, Deal, RiichiGame, RiichiRules, ScriptedWall
 from referee.games.riichi.rulesets import preset_rules
-from referee.games.riichi.shape import shanten
-from referee.games.riichi.tiles import parse_mjai, tile_of
+from referee.games.riichi.tiles import tile_of
 
 POLICIES = Path(__file__).resolve().parents[1] / "policies"
 DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "riichi"
@@ -92,21 +93,7 @@ def toward_winning(env_game: RiichiEnvGame, engine: RiichiEnvEngine, seat: int,
     discards = [n for n in numbers if n < O_ANKAN]
     if not discards or rng.random() < 0.1:
         return rng.choice(numbers)
-    kyoku = engine.game.kyoku
-    assert kyoku is not None
-    counts, melds = kyoku.counts[seat], len(kyoku.melds[seat])
-
-    def after(number: int) -> int:
-        kind = parse_mjai(str(env_game.action(engine, seat, number).pai))[0]
-        counts[kind] -= 1
-        try:
-            return shanten(counts, melds)
-        finally:
-            counts[kind] += 1
-
-    levels = {n: after(n) for n in discards}
-    best = min(levels.values())
-    return rng.choice([n for n, level in levels.items() if level == best])
+    return rng.choice(best_discards(env_game, engine, seat, discards))
 
 
 @pytest.mark.parametrize(("room", "length", "seeds"), [
