@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
@@ -140,7 +141,8 @@ def pages(site: Path) -> Iterator[Path]:
 
 def check_links(site: Path) -> int:
     """Every href/src of every page points to an existing file of the site (and to an
-    existing id when it has a fragment); tags are balanced. Returns the links checked."""
+    existing id when it has a fragment) or is a file embedded as base64 ``data:``; tags
+    are balanced. Returns the links checked."""
     parsed = {path.resolve(): parse_page(path) for path in pages(site)}
     checked = 0
     for path, parser in parsed.items():
@@ -148,6 +150,11 @@ def check_links(site: Path) -> int:
         assert not parser.stack, (path, parser.stack)
         for url in parser.links:
             parts = urlsplit(url)
+            if parts.scheme == "data":  # an embedded download: it must decode
+                head, _, body = parts.path.partition(",")
+                assert head.endswith(";base64") and base64.b64decode(body, validate=True)
+                checked += 1
+                continue
             assert not parts.scheme and not parts.netloc, f"{path}: external link {url}"
             target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
             assert target.is_file(), f"{path}: broken link {url}"

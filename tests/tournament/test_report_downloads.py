@@ -22,7 +22,14 @@ from referee.games.gomoku.psq import read_psq
 from referee.games.registry import game_adapters
 from referee.tournament.ratings import BayesEloParams
 from referee.tournament.report import build_site
-from referee.tournament.report.downloads import copy_tail, mjai_logs, native_file
+from referee.tournament.report.downloads import (
+    EMBED_LIMIT,
+    copy_tail,
+    download_bytes,
+    game_download,
+    mjai_logs,
+    native_file,
+)
 from referee.tournament.report.readable import (
     duration,
     megabytes,
@@ -102,25 +109,48 @@ def test_csv_has_one_line_per_game_as_stored(built: tuple[Path, Path]) -> None:
     assert pgn.count("[White ") == 4 and '[Event "downloads-test"]' in pgn
 
 
+def links(page_text: str) -> dict[str, tuple[str, str]]:
+    """The page's download links: label -> (href, the name it is saved as)."""
+    found = re.findall(r'<a href="([^"]+)" download(?:="([^"]*)")?>([^<]+)</a>', page_text)
+    return {label: (href, name) for href, name, label in found}
+
+
 def test_each_game_links_its_record_and_psq(built: tuple[Path, Path]) -> None:
     store_folder, index = built
+    site = index.parent
     rows, records = stored(store_folder)
     for row in rows:
-        page = index.parent / Paths.game(row)
-        text = page.read_text(encoding="utf-8")
+        page = Paths.game(row)
+        offered = links((site / page).read_text(encoding="utf-8"))
         record = records[row.key]
-        json_file = page.with_suffix(".json")
-        assert f'href="../games/{json_file.name}"' in text
-        again = GameRecord.from_dict(json.loads(json_file.read_text(encoding="utf-8")))
+        href, name = offered["Record (JSON)"]
+        assert href.startswith("data:application/json;base64,")  # small: in the page
+        assert name == Path(page).with_suffix(".json").name
+        again = GameRecord.from_dict(json.loads(download_bytes(site, page, href)))
         assert again.to_dict() == record.to_dict()
-        psq_file = page.with_suffix(".psq")
-        assert f'href="../games/{psq_file.name}"' in text
-        game = read_psq(psq_file.read_text(encoding="utf-8"))
+        href, name = offered["Piskvork .psq"]
+        assert name == Path(page).with_suffix(".psq").name
+        game = read_psq(download_bytes(site, page, href).decode("utf-8"))
         assert (game.width, game.height) == (9, 9)
         played = [tuple(p) for p in record.opening]
         played += [parse_point(m.move) for m in record.moves]
         assert [(s.x, s.y) for s in game.stones] == played
         assert game.after[:2] == [p.name for p in record.players]
+    assert sorted(p.name for p in (site / "games").iterdir()) == sorted(
+        Path(Paths.game(row)).name for row in rows)  # one file per game
+
+
+def test_a_large_game_file_is_written_beside_its_page(tmp_path: Path) -> None:
+    small = game_download(tmp_path, "games/g00007.json", b'{"a": 1}', "Record (JSON)")
+    assert small.name == "g00007.json" and small.href("../") == small.path
+    assert download_bytes(tmp_path, "games/g00007.html", small.href("../")) == b'{"a": 1}'
+    assert not (tmp_path / "games").exists()
+    (tmp_path / "games").mkdir()
+    data = bytes(range(256)) * (EMBED_LIMIT // 256 + 1)
+    large = game_download(tmp_path, "games/g00007.mjson.gz", data, "mjai log (gzip)")
+    assert large.path == "games/g00007.mjson.gz" and large.name == ""
+    assert large.href("../") == "../games/g00007.mjson.gz"
+    assert download_bytes(tmp_path, "games/g00007.html", large.href("../")) == data
 
 
 def test_stderr_logs_are_copied_from_their_end(built: tuple[Path, Path],

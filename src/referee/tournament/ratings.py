@@ -54,6 +54,7 @@ Counts live in a dense players x players table: about 24 bytes per ordered pair 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -81,6 +82,7 @@ __all__ = [
     "minorization_maximization",
     "normal_quantile",
     "rate",
+    "rate_elo",
 ]
 
 _LN10_400 = math.log(10.0) / 400.0
@@ -590,12 +592,14 @@ class Ratings:
         """Number of players."""
         return len(self.players)
 
+    @functools.cached_property
+    def _index(self) -> dict[str, int]:
+        """Each player's place in ``players`` (and in ``los``)."""
+        return {p.name: k for k, p in enumerate(self.players)}
+
     def player(self, name: str) -> PlayerRating:
-        """The line of one player."""
-        for player in self.players:
-            if player.name == name:
-                return player
-        raise KeyError(name)
+        """The line of one player (``KeyError`` if it is not rated)."""
+        return self.players[self._index[name]]
 
     def elo(self, name: str) -> float:
         """A player's rating (scaled, offset added)."""
@@ -603,8 +607,7 @@ class Ratings:
 
     def los_of(self, first: str, second: str) -> float:
         """Likelihood that ``first`` is stronger than ``second``."""
-        index = {p.name: k for k, p in enumerate(self.players)}
-        return float(self.los[index[first], index[second]])
+        return float(self.los[self._index[first], self._index[second]])
 
     def table(self, min_games: int = 1) -> str:
         """The rating list as BayesElo's ``ratings`` command prints it."""
@@ -668,6 +671,21 @@ class Ratings:
                 for q in shown)
             lines.append(f"{p + 1:>{rank}} {self.players[p].name:<{name_width}} | {cells}")
         return "\n".join(lines) + "\n"
+
+
+def rate_elo(table: ResultTable, params: BayesEloParams | None = None) -> dict[str, float]:
+    """Only the BayesElo ratings of a result table, by player name: ``rate``'s ``elo``
+    without its intervals, covariance and LOS (a rating history's many points need no
+    more). Raises ``ValueError`` as ``rate`` does."""
+    params = params or BayesEloParams()
+    names = table.players
+    if len(names) < 2:
+        raise ValueError("ratings need games between at least two players")
+    pairs = mm.condense(table.matrix(), params.prior)
+    mm.check_finite(pairs, names)
+    fit = mm.fit(pairs, params, mm.connected(pairs))
+    scale = bayeselo_scale(fit.drawelo) if params.scale is None else params.scale
+    return {name: scale * float(fit.elo[i]) + params.offset for i, name in enumerate(names)}
 
 
 def rate(table: ResultTable, params: BayesEloParams | None = None, *,

@@ -14,8 +14,9 @@ line (``settings["win_line"]``) is drawn over the last step.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView
@@ -65,15 +66,38 @@ def _pos(value: int) -> int:
     return MARGIN + value * CELL
 
 
-def _stone(x: int, y: int, black: bool, number: int | None) -> str:
-    cx, cy = _pos(x), _pos(y)
+class _Grid(NamedTuple):
+    """The SVG text of each point ``x + y * width`` of one board size, made once."""
+
+    width: int
+    names: tuple[str, ...]
+    """``h8``."""
+    circles: tuple[str, ...]
+    """``cx=".." cy=".."``: where a stone's circle goes."""
+    labels: tuple[str, ...]
+    """``x=".." y=".."``: where its number goes."""
+    rings: tuple[str, ...]
+    """The mark of the last move there."""
+
+
+@functools.lru_cache(maxsize=16)
+def _grid(width: int, height: int) -> _Grid:
+    points = [(x, y) for y in range(height) for x in range(width)]
+    return _Grid(width, tuple(point_name(x, y) for x, y in points),
+                 tuple(f'cx="{_pos(x)}" cy="{_pos(y)}"' for x, y in points),
+                 tuple(f'x="{_pos(x)}" y="{_pos(y)}"' for x, y in points),
+                 tuple(_ring(x, y) for x, y in points))
+
+
+def _stone(grid: _Grid, x: int, y: int, black: bool, number: int | None) -> str:
+    index = x + y * grid.width
     colour = "gk-b" if black else "gk-w"
     text = ""
     if number is not None:
         size = " gk-n3" if number >= 100 else ""
         ink = "gk-nb" if black else "gk-nw"
-        text = f'<text class="gk-n{size} {ink}" x="{cx}" y="{cy}">{number}</text>'
-    return f'<circle class="stone {colour}" cx="{cx}" cy="{cy}" r="{RADIUS}"/>{text}'
+        text = f'<text class="gk-n{size} {ink}" {grid.labels[index]}>{number}</text>'
+    return f'<circle class="stone {colour}" {grid.circles[index]} r="{RADIUS}"/>{text}'
 
 
 def _ring(x: int, y: int) -> str:
@@ -86,7 +110,8 @@ def _cross(x: int, y: int) -> str:
             f'M{cx - d},{cy + d}L{cx + d},{cy - d}"/>')
 
 
-def _background(width: int, height: int, opening: list[tuple[int, int]]) -> str:
+@functools.lru_cache(maxsize=64)
+def _background(width: int, height: int, opening: tuple[tuple[int, int], ...]) -> str:
     w_px, h_px = _size(width), _size(height)
     lines = "".join(f"M{_pos(x)},{MARGIN}V{_pos(height - 1)}" for x in range(width))
     lines += "".join(f"M{MARGIN},{_pos(y)}H{_pos(width - 1)}" for y in range(height))
@@ -101,7 +126,8 @@ def _background(width: int, height: int, opening: list[tuple[int, int]]) -> str:
     if width % 2 and height % 2:
         parts.append(f'<circle class="gk-dot" cx="{_pos(width // 2)}" '
                      f'cy="{_pos(height // 2)}" r="3"/>')
-    parts.extend(_stone(x, y, k % 2 == 0, None) for k, (x, y) in enumerate(opening))
+    grid = _grid(width, height)
+    parts.extend(_stone(grid, x, y, k % 2 == 0, None) for k, (x, y) in enumerate(opening))
     return "".join(parts)
 
 
@@ -158,11 +184,22 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
 
     opening = [(int(p[0]), int(p[1])) for p in record.opening]
     opening = [p for p in opening if on_board(p)]
+    grid = _grid(width, height)
     placed = len(opening)  # stones on the board: the next one is black when even
     number = 0
     steps: list[ReplayStep] = []
     for move in record.moves:
-        step, added = _step(move, placed, number, on_board)
+        point = parse_point(move.move)
+        if (point is not None and 0 <= point[0] < width and 0 <= point[1] < height
+                and not move.info.get("illegal")):  # one stone: the common case, fast
+            x, y = point
+            number += 1
+            steps.append(ReplayStep(move.seat, grid.names[x + y * width],
+                                    _stone(grid, x, y, placed % 2 == 0, number),
+                                    grid.rings[x + y * width]))
+            placed += 1
+            continue
+        step, added = _step(grid, move, placed, number, on_board)
         steps.append(step)
         placed += added
         number += added
@@ -174,16 +211,17 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
     return ReplayView(
         width=_size(width),
         height=_size(height),
-        background=_background(width, height, opening),
+        background=_background(width, height, tuple(opening)),
         steps=tuple(steps),
         style=STYLE,
         roles=_roles(settings),
     )
 
 
-def _step(move: MoveRecord, placed: int, number: int,
+def _step(grid: _Grid, move: MoveRecord, placed: int, number: int,
           on_board: Callable[[tuple[int, int]], bool]) -> tuple[ReplayStep, int]:
-    """One move as a step, and how many stones it put on the board."""
+    """One move as a step, and how many stones it put on the board (any move: several
+    stones, ``SWAP``, illegal, unreadable)."""
     text = clip(move.move, MAX_TEXT)
     if move.move.strip().upper() == "SWAP":
         return ReplayStep(move.seat, text, note="swap"), 0
@@ -196,7 +234,7 @@ def _step(move: MoveRecord, placed: int, number: int,
         return ReplayStep(move.seat, text, svg=cross, note="illegal"), 0
     if points is None or not all(on_board(p) for p in points):
         return ReplayStep(move.seat, text, note="unreadable"), 0
-    svg = "".join(_stone(x, y, (placed + k) % 2 == 0, number + k + 1)
+    svg = "".join(_stone(grid, x, y, (placed + k) % 2 == 0, number + k + 1)
                   for k, (x, y) in enumerate(points))
-    mark = "".join(_ring(x, y) for x, y in points)
+    mark = "".join(grid.rings[x + y * grid.width] for x, y in points)
     return ReplayStep(move.seat, text, svg=svg, mark=mark), len(points)

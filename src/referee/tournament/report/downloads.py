@@ -1,6 +1,7 @@
 """The files a results site offers besides its pages: every result as CSV, each game's
 record as JSON and in its game's own format (Gomoku ``.psq``, Riichi's mjai log), and the
-bots' stderr logs (their last ``LOG_TAIL`` bytes).
+bots' stderr logs (their last ``LOG_TAIL`` bytes). A game's small files are embedded in its
+page as ``data:`` URLs (``game_download``).
 
 Every file is written whole or not at all (``referee.core.files``). Paths returned are
 relative to the site's root, ``/``-separated.
@@ -8,10 +9,12 @@ relative to the site's root, ``/``-separated.
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import logging
 import re
+import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,13 +33,50 @@ CSV_HEAD = ("game", "round", "status", "result", "outcome", "fault_by", "reason"
 """Columns of ``results.csv`` after which come ``player_1..N`` and ``score_1..N``."""
 
 
+EMBED_LIMIT = 64 * 1024
+"""A game's downloads up to this size are embedded in its page (see ``game_download``)."""
+MEDIA_TYPES = {".json": "application/json", ".gz": "application/gzip"}
+"""Media types of embedded downloads by suffix (any other: plain text)."""
+
+
 @dataclass(frozen=True)
 class Download:
-    """A file of the site to link: its path from the site's root, a label, a note."""
+    """A file of the site to link: its path from the site's root (or a ``data:`` URL, the
+    file itself), a label, a note, and for a ``data:`` URL the name it is saved as."""
 
     path: str
     label: str
     note: str = ""
+    name: str = ""
+
+    def href(self, root: str) -> str:
+        """The link from a page ``root`` away from the site's root."""
+        return self.path if self.path.startswith("data:") else root + self.path
+
+
+def game_download(out: Path, path: str, data: bytes, label: str, note: str = "") -> Download:
+    """A file of one game's page: up to ``EMBED_LIMIT`` bytes it is embedded in the page as
+    a base64 ``data:`` URL (saved as ``path``'s file name), so that a site of 20,000 games
+    is 20,000 files rather than 60,000 (creating a file costs more than its bytes); a
+    larger one is written to ``out/path``."""
+    if len(data) > EMBED_LIMIT:
+        write_bytes_atomic(out / path, data)
+        return Download(path, label, note)
+    name = path.rsplit("/", 1)[-1]
+    media = MEDIA_TYPES.get(Path(name).suffix, "text/plain;charset=utf-8")
+    url = f"data:{media};base64,{base64.b64encode(data).decode('ascii')}"
+    return Download(url, label, note, name)
+
+
+def download_bytes(site: Path, page: str, href: str) -> bytes:
+    """What a link of the site's page ``page`` (from the site's root) downloads: the
+    bytes of a ``data:`` URL, or of the file it points to."""
+    if href.startswith("data:"):
+        head, _, body = href.partition(",")
+        if head.endswith(";base64"):
+            return base64.b64decode(body)
+        return urllib.parse.unquote_to_bytes(body)
+    return (site / page).parent.joinpath(urllib.parse.unquote(href)).resolve().read_bytes()
 
 
 def results_csv(rows: Sequence[GameRow], durations: Mapping[str, str], path: Path) -> Path:
@@ -124,5 +164,5 @@ def native_file(record: GameRecord, mjai: Mapping[str, Path], adapter: object = 
     return None
 
 
-__all__ = ["LOG_TAIL", "Download", "copy_tail", "mjai_logs", "native_file", "results_csv",
-           "stderr_logs"]
+__all__ = ["EMBED_LIMIT", "LOG_TAIL", "Download", "copy_tail", "download_bytes", "game_download",
+           "mjai_logs", "native_file", "results_csv", "stderr_logs"]

@@ -1,8 +1,8 @@
 """Ratings over time: BayesElo recomputed every ``k`` finished games, drawn as an SVG chart.
 
 ``rating_history`` streams the finished games once, in the order they finished, into one
-``ResultTable`` and rates it (without the exactdist intervals, which only the final list
-needs) after every ``k`` games, ``k`` chosen so that there are at most ``max_points``
+``ResultTable`` and rates it (the ratings alone: the intervals and LOS are only the final
+list's) after every ``k`` games, ``k`` chosen so that there are at most ``max_points``
 points. ``rating_chart`` draws one line per player, with axes, grid and a legend, by hand.
 """
 
@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from referee.tournament.ratings import BayesEloParams, ResultTable, rate
+from referee.tournament.ratings import BayesEloParams, ResultTable, rate_elo
 from referee.tournament.report.markup import Html, h, join
 from referee.tournament.results import pairwise
 from referee.tournament.store import GameRow
@@ -53,13 +53,11 @@ def rating_history(rows: Iterable[GameRow], finished: int, params: BayesEloParam
         if len(table.players) < 2:
             continue
         try:
-            ratings = rate(table, params, intervals=False)
+            elo = rate_elo(table, params)
         except ValueError:  # e.g. infinite ratings without a prior
             continue
-        for name in table.players:
-            history.elo.setdefault(name, [None] * len(history.games))
-        for player in ratings.players:
-            history.elo[player.name].append(player.elo)
+        for name, value in elo.items():
+            history.elo.setdefault(name, [None] * len(history.games)).append(value)
         history.games.append(count)
     return history
 

@@ -7,7 +7,9 @@
     crosstable.html       points of each player against each opponent
     games.html            every scheduled game, links to the finished ones
     games/g<seq>.html     one page per finished game: players, result, reason, replay,
-                          downloads (g<seq>.json, and .psq / .mjson.gz where the game has one)
+                          downloads (its record as JSON, and .psq / .mjson.gz where the
+                          game has one: in the page as data: URLs up to 64 KB, else
+                          files beside it, g<seq>.json...)
     players/<name>.html   one page per player: results per opponent, its games, its logs
     logs/                 the bots' stderr logs the tournament kept (their last 64 KB)
     results.csv           one line per scheduled game; results.pgn: the pairwise results
@@ -62,13 +64,14 @@ from referee.tournament.ratings import BayesEloParams, Ratings
 from referee.tournament.report.downloads import (
     Download,
     copy_tail,
+    game_download,
     mjai_logs,
     native_file,
     results_csv,
     stderr_logs,
 )
 from referee.tournament.report.frames_markup import frames_board
-from referee.tournament.report.markup import Html, esc, h
+from referee.tournament.report.markup import Html, h
 from referee.tournament.report.plot import rating_chart, rating_history
 from referee.tournament.report.readable import (
     SHOWN_ITEMS,
@@ -81,6 +84,7 @@ from referee.tournament.report.readable import (
     when,
 )
 from referee.tournament.report.readable import ms as _ms
+from referee.tournament.report.rows import Links, game_page
 from referee.tournament.results import (
     PairRecord,
     crosstable,
@@ -210,10 +214,7 @@ class Paths:
         """The page of a player."""
         return self._players[name]
 
-    @staticmethod
-    def game(row: GameRow) -> str:
-        """The page of a game (by its place in the schedule)."""
-        return f"games/g{row.seq:05d}.html"
+    game = staticmethod(game_page)
 
 
 
@@ -350,8 +351,9 @@ class SiteBuilder:
         self._adapters: dict[str, GameAdapter] | None = None
         self._mjai = mjai_logs(store.folder)
         self.player_pages = {name: self.paths.player(name) for name in summary.order}
+        self.links = Links(self.player_pages)
         env = template_environment()
-        env.globals["player_pages"] = self.player_pages  # the macros' links to players
+        env.globals.update(self.links.globals())
         self.templates = {name: env.get_template(f"{name}.html")
                           for name in ("index", "crosstable", "games", "game", "player")}
 
@@ -376,7 +378,8 @@ class SiteBuilder:
         self.write_game_pages()
         s = self.summary
         self._render("games.html", "games", 0, title=f"{self.info.name}: games",
-                     rows=s.rows, done_count=len(s.done), roles=self.roles)
+                     rows=s.rows, done_count=len(s.done),
+                     game_rows=self.links.games_rows(s.rows, self.roles, ""))
         for name in s.order:
             self._render(self.paths.player(name), "player", 1,
                          **self.player_context(name))
@@ -484,13 +487,12 @@ class SiteBuilder:
             data = self.store.record_json(row.key)
             record = GameRecord.from_dict(json.loads(data), f"{self.store.folder}:{row.key}")
             stem = Paths.game(row).removesuffix(".html")
-            write_bytes_atomic(self.out / f"{stem}.json", data)
-            files = [Download(f"{stem}.json", "Record (JSON)", "the referee's game record")]
+            files = [game_download(self.out, f"{stem}.json", data, "Record (JSON)",
+                                   "the referee's game record")]
             native = native_file(record, self._mjai, self.adapter(record.game))
             if native is not None:
                 suffix, blob, label = native
-                write_bytes_atomic(self.out / f"{stem}{suffix}", blob)
-                files.append(Download(f"{stem}{suffix}", label))
+                files.append(game_download(self.out, f"{stem}{suffix}", blob, label))
             for name in dict.fromkeys(p.name for p in record.players):
                 files.extend(self.logs.get(name, ()))
             view = self.replay(record)
@@ -544,6 +546,7 @@ class SiteBuilder:
                     current: int) -> Html:
         """The ``<li>`` of each move: number, text, player, note, time (the hot loop: plain
         f-strings, every text value through ``esc``)."""
+        esc = self.links.esc
         names = [esc(p.name) for p in record.players]
         moves = record.moves
         parts = []
@@ -649,7 +652,9 @@ class SiteBuilder:
                           else "", "others": [o for i, o in enumerate(row.seats) if i != seat],
                           "result": result, "score": score})
         return {"title": f"{self.info.name}: {name}", "name": name, "items": items,
-                "opponents": opponents, "games": games, "logs": self.logs.get(name, [])}
+                "opponents": opponents, "games": games,
+                "game_rows": self.links.player_games_rows(games, "../"),
+                "logs": self.logs.get(name, [])}
 
     # -- index -----------------------------------------------------------------------
     def index_context(self, files: list[Download]) -> dict[str, Any]:
@@ -736,8 +741,9 @@ class SiteBuilder:
                 total += game.points
                 cells.append(f"{points(game.points)}/{game.games}")
             rows.append({"name": name, "cells": cells, "total": points(total)})
-        return {"title": f"{self.info.name}: crosstable", "order": s.order, "cross": rows,
-                "titles": len(s.order) <= CELL_TITLES}
+        return {"title": f"{self.info.name}: crosstable", "order": s.order,
+                "cross_rows": self.links.crosstable_rows(rows, s.order,
+                                                         len(s.order) <= CELL_TITLES, "")}
 
 
 def build_site(store_folder: Path, out_dir: Path, workers: int | None = None) -> Path:
