@@ -1,17 +1,24 @@
 """The results site in a real browser (headless Chromium from file:// URLs): the standings
 show, links lead to a game page, and the replay steps with its buttons, the arrow keys and
-the move list, with no console or page error."""
+the move list, with no console or page error; each download, clicked, gives a file that
+reads back (the record, its .psq, the results as CSV and PGN, the tournament file).
+Screenshots of each page go to tests/artifacts/."""
 
 from __future__ import annotations
 
+import csv
 import io
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from browsing import chromium, playwright_api
+from browsing import ARTIFACTS, chromium, playwright_api
+from referee.core.record import GameRecord
+from referee.games.gomoku.protocol import parse_point
+from referee.games.gomoku.psq import read_psq
 from referee.tournament.report import build_site
 from referee.tournament.report.site import Paths
 from referee.tournament.session import run_tournament
@@ -83,6 +90,19 @@ class Page:
     def close(self) -> None:
         self.context.close()
 
+    def download(self, label: str) -> tuple[str, bytes]:
+        """Click the download link ``label``: the name the browser saves it as, its bytes."""
+        with self.page.expect_download() as waiting:
+            self.page.locator("ul.downloads").get_by_role("link", name=label,
+                                                          exact=True).click()
+        got = waiting.value
+        return got.suggested_filename, Path(got.path()).read_bytes()
+
+    def shot(self, name: str) -> None:
+        """A full-page screenshot in tests/artifacts/."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
 
 def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) -> None:
     store_folder, index = site
@@ -104,11 +124,37 @@ def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) 
         assert standings.is_visible()
         assert standings.locator("tbody tr").count() == 2
         assert page.locator("svg.chart polyline.rating-line").count() == 2
+        opening_board = page.locator("ol.items.pictures figure")
+        assert opening_board.count() == 1 and opening_board.is_visible()
+        assert opening_board.locator("circle").count() == 3
+        assert opening_board.locator("figcaption").inner_text() == "e5 f6 d6"
+        tab.shot("gomoku-index.png")
+        name, data = tab.download("Results (CSV)")
+        lines = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+        assert name == "results.csv" and [line["key"] for line in lines] == [r.key for r in rows]
+        name, data = tab.download("Results (PGN)")
+        assert name == "results.pgn" and data.decode("utf-8").count("[White ") == 2
+        name, data = tab.download("Tournament file (TOML)")
+        assert name == "tournament.toml" and data.decode("utf-8") == TOURNAMENT
+        page.goto((index.parent / "crosstable.html").as_uri())
+        tab.shot("gomoku-crosstable.png")
+        page.goto(index.as_uri())
 
         page.get_by_role("link", name="All 2 games").click()
         page.wait_for_url("**/games.html")
+        tab.shot("gomoku-games.png")
         page.locator("#games").get_by_role("link", name="#1", exact=True).click()
         page.wait_for_url(f"**/{Paths.game(rows[0])}")
+        tab.shot("gomoku-game.png")
+        stem = Path(Paths.game(rows[0])).stem
+        name, data = tab.download("Record (JSON)")
+        assert name == f"{stem}.json"
+        assert GameRecord.from_dict(json.loads(data)).to_dict() == record.to_dict()
+        name, data = tab.download("Piskvork .psq")
+        assert name == f"{stem}.psq"
+        psq = read_psq(data.decode("utf-8"))
+        assert [(s.x, s.y) for s in psq.stones] == [tuple(p) for p in record.opening] + [
+            parse_point(m.move) for m in record.moves]
 
         def state() -> tuple[str, int]:
             return (page.locator(".replay-pos").inner_text(),
@@ -147,6 +193,7 @@ def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) 
         page.get_by_role("link", name="threat", exact=True).first.click()
         page.wait_for_url("**/players/threat.html")
         assert page.locator("#player-games tbody tr").count() == 2
+        tab.shot("gomoku-player.png")
         assert tab.errors == []
     finally:
         tab.close()

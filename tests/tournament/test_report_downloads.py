@@ -17,6 +17,8 @@ import pytest
 from rich.console import Console
 
 from referee.core.record import GameRecord, PlayerInfo, result_text
+from referee.core.replay import Picture
+from referee.games.gomoku.adapter import DRAWN_OPENINGS
 from referee.games.gomoku.protocol import parse_point
 from referee.games.gomoku.psq import read_psq
 from referee.games.registry import game_adapters
@@ -186,7 +188,12 @@ def test_settings_read_in_units_and_words(built: tuple[Path, Path]) -> None:
     assert "<dt>Memory limit</dt><dd>256 MB</dd>" in text
     assert "<dt>Time tolerance</dt><dd>0.5 s</dd>" in text
     assert "freestyle (five or more in a row)" in text
-    assert "<li>e5</li><li>e5 f6 d6</li>" in text  # the two openings as moves
+    # the two openings on small boards, captioned with their moves
+    boards = re.findall(r'<li><figure><svg class="mini" [^>]*aria-label="([^"]*)">(.*?)</svg>'
+                        r"<figcaption>([^<]*)</figcaption></figure></li>", text)
+    assert [(label, caption) for label, _, caption in boards] == [("e5", "e5"),
+                                                                  ("e5 f6 d6", "e5 f6 d6")]
+    assert [svg.count("<circle") for _, svg, _ in boards] == [1, 3]
     for raw in ("timeout_turn_ms", ">2000<", "268435456", "[[0, 0]]", "game_key"):
         assert raw not in text, raw
     game_page = (index.parent / "games" / "g00001.html").read_text(encoding="utf-8")
@@ -202,8 +209,17 @@ def test_readable_values() -> None:
     openings = readable_settings("gomoku", {"width": 15, "height": 15,
                                             "openings": [[[0, 0], [1, -1]], []]},
                                  game_adapters()["gomoku"])  # (the game writes them)
-    assert [(s.label, s.items) for s in openings][2:] == [("Openings (2)",
-                                                           ["h8 i7", "empty board"])]
+    [shown] = [s for s in openings if s.label == "Openings (2)"]
+    assert [(type(item), getattr(item, "caption", item)) for item in shown.items] == [
+        (Picture, "h8 i7"), (Picture, "empty board")]
+    first = shown.items[0]
+    assert isinstance(first, Picture)
+    assert re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*fill="(#\w+)"', first.svg) == [
+        ("45", "45", "#1b1b1b"), ("51", "39", "#fafafa")]  # h8 black, i7 white
+    many = readable_settings("gomoku", {"width": 15, "openings": [[[0, k % 7]] for k in range(
+        DRAWN_OPENINGS + 5)]}, game_adapters()["gomoku"])[-1].items
+    assert len(many) == DRAWN_OPENINGS + 5 and many[-1] == "h14"  # drawn up to a cap, then text
+    assert isinstance(many[DRAWN_OPENINGS - 1], Picture) and many[DRAWN_OPENINGS] == "h10"
     assert when("2026-11-26T14:52:16.051+00:00") == "2026-11-26 14:52:16 UTC"
     assert when("2026-11-26T16:52:16+02:00") == "2026-11-26 14:52:16 UTC"
     assert duration("2026-11-26T14:52:16.051+00:00", "2026-11-26T14:52:18.551+00:00") == 2.5

@@ -94,7 +94,8 @@ class GameAdapter(Protocol):
     # An adapter may also have, for the results site: ``native_file(record) -> (suffix,
     # data, label)``, the game in a format of its own offered for download (Gomoku's
     # .psq); ``setting_items(key, value, settings)``, a setting written as the game's
-    # players read it (Gomoku's openings as points), ``None`` for the others.
+    # players read it, as text or ``Picture`` items (Gomoku's openings on small boards),
+    # ``None`` for the others.
 
 
 

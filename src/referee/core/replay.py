@@ -56,6 +56,16 @@ Frame = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A small drawing with its caption, as a game shows an item of a list (a Gomoku
+    opening on a small board): ``svg`` is one ``<svg>`` element the game wrote, anything
+    textual in it escaped; ``caption`` is plain text, which the viewer escapes."""
+
+    svg: str
+    caption: str
+
+
+@dataclass(frozen=True)
 class ReplayStep:
     """One decision of the game: who made it, how it is written, what it adds to the board.
 

@@ -142,7 +142,7 @@ def test_a_game_lost_before_the_first_move_has_no_steps() -> None:
 
 
 def test_columns_past_z_and_point_names() -> None:
-    from referee.games.gomoku.replay import column, point_name
+    from referee.games.gomoku.board import column, point_name
 
     assert [column(x) for x in (0, 7, 25, 26, 31)] == ["a", "h", "z", "aa", "af"]
     assert point_name(7, 7) == "h8" and point_name(0, 0) == "a1"

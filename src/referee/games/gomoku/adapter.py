@@ -13,12 +13,15 @@ from referee.core.adapter import GameTask, SettingsTableAdapter
 from referee.core.errors import ConfigError, MatchAborted
 from referee.core.players import PlayerSpec, readiness_check
 from referee.core.record import GameRecord
-from referee.core.replay import ReplayView
-from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
+from referee.core.replay import Picture, ReplayView
+from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule, point_name
 from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
 from referee.games.gomoku.openings import place_opening, read_openings
 from referee.games.gomoku.renju import RenjuJudge
-from referee.games.gomoku.replay import gomoku_replay
+from referee.games.gomoku.replay import gomoku_replay, mini_board
+
+DRAWN_OPENINGS = 100
+"""Openings the results site draws on small boards (the others are written as text)."""
 
 
 class GomokuTable(BaseModel):
@@ -122,23 +125,25 @@ class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
         return record
 
     def setting_items(self, key: str, value: Any, settings: Mapping[str, Any]
-                      ) -> list[str] | None:
-        """The openings as the game pages name points (``h8 i7``, each stone relative to
-        the centre in the record); ``None`` for the other settings (for the site)."""
+                      ) -> list[str | Picture] | None:
+        """The openings drawn on small boards captioned with their points as the game
+        pages name them (``h8 i7``; each stone relative to the centre in the record), the
+        first ``DRAWN_OPENINGS`` of them, the rest as text; ``None`` for the other
+        settings (for the site)."""
         if key != "openings" or not isinstance(value, list):
             return None
-        from referee.games.gomoku.replay import point_name
-
         width = int(settings.get("width") or 15)
         height = int(settings.get("height") or width)
-        shown = []
+        shown: list[str | Picture] = []
         for opening in value:
             try:
-                stones = [point_name(width // 2 + int(dx), height // 2 + int(dy))
-                          for dx, dy in opening]
+                stones = [(width // 2 + int(dx), height // 2 + int(dy)) for dx, dy in opening]
             except (TypeError, ValueError):
-                stones = [str(opening)]
-            shown.append(" ".join(stones) if stones else "empty board")
+                shown.append(str(opening))
+                continue
+            text = " ".join(point_name(x, y) for x, y in stones) or "empty board"
+            shown.append(Picture(mini_board(width, height, stones), text)
+                         if len(shown) < DRAWN_OPENINGS else text)
         return shown
 
     def native_file(self, record: GameRecord) -> tuple[str, bytes, str]:

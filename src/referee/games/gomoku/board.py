@@ -26,6 +26,18 @@ MIN_SIZE = 5
 MAX_SIZE = 32
 
 
+def column(x: int) -> str:
+    """The letter(s) of column ``x``: ``a``..``z``, then ``aa``, ``ab``... (boards up to
+    32 wide)."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return letters[x] if x < 26 else letters[x // 26 - 1] + letters[x % 26]
+
+
+def point_name(x: int, y: int) -> str:
+    """The point as players read it (Piskvork, the Gomocup pages): ``h8`` for ``7,7``."""
+    return f"{column(x)}{y + 1}"
+
+
 def opponent(color: int) -> int:
     """Return the other colour (BLACK <-> WHITE)."""
     return 3 - color

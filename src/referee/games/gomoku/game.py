@@ -13,7 +13,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.games.gomoku.board import BLACK, WHITE, Board, Rule
+from referee.games.gomoku.board import BLACK, WHITE, Board, Rule, point_name
 from referee.games.gomoku.renju import RenjuJudge, forbidden
 
 Point = tuple[int, int]
@@ -166,7 +166,8 @@ class GomokuGame:
                 self.winner = seat
                 self.win_line = board.winner_line(action.x, action.y)
                 name = "black" if color == BLACK else "white"
-                self._end(f"{name} made five in a row ending at {action.x},{action.y}")
+                self._end(f"{name} made five in a row ending at "
+                          f"{point_name(action.x, action.y)} ({action.x},{action.y})")
             else:
                 self._check_draw()
             return

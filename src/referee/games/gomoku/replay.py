@@ -15,13 +15,14 @@ line (``settings["win_line"]``) is drawn over the last step.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import html
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView
 from referee.core.text import clip
-from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE
+from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, column, point_name
 from referee.games.gomoku.protocol import parse_point
 
 CELL = 30
@@ -48,18 +49,6 @@ STYLE = (
     ".gk-x{stroke:#e0202a;stroke-width:3;stroke-linecap:round;fill:none}"
 )
 """The CSS of the classes the fragments use (prefixed ``gk-``; stones also carry ``stone``)."""
-
-
-def column(x: int) -> str:
-    """The letter(s) of column ``x``: ``a``..``z``, then ``aa``, ``ab``... (boards up to
-    32 wide)."""
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    return letters[x] if x < 26 else letters[x // 26 - 1] + letters[x % 26]
-
-
-def point_name(x: int, y: int) -> str:
-    """The point as players read it: ``h8`` for ``7,7``."""
-    return f"{column(x)}{y + 1}"
 
 
 def _pos(value: int) -> int:
@@ -129,6 +118,33 @@ def _background(width: int, height: int, opening: tuple[tuple[int, int], ...]) -
     grid = _grid(width, height)
     parts.extend(_stone(grid, x, y, k % 2 == 0, None) for k, (x, y) in enumerate(opening))
     return "".join(parts)
+
+
+MINI_CELL = 6
+"""Distance between two lines of a small board (``mini_board``), in its own units."""
+MINI_SIZE = 96
+"""The longer side of a small board as shown, in pixels (whatever the board's size)."""
+
+
+def mini_board(width: int, height: int, stones: Sequence[tuple[int, int]]) -> str:
+    """A small board (``MINI_CELL`` pixels a line) with ``stones``, black first, then
+    alternating; points off the board are left out. Its label names the stones."""
+    w, h = width * MINI_CELL, height * MINI_CELL
+    half = MINI_CELL / 2
+    lines = "".join(f"M{half + x * MINI_CELL:g} {half:g}V{h - half:g}" for x in range(width))
+    lines += "".join(f"M{half:g} {half + y * MINI_CELL:g}H{w - half:g}" for y in range(height))
+    circles = "".join(
+        f'<circle cx="{half + x * MINI_CELL:g}" cy="{half + y * MINI_CELL:g}" '
+        f'r="{half - 0.4:g}" fill="{"#1b1b1b" if k % 2 == 0 else "#fafafa"}" '
+        f'stroke="#333" stroke-width=".6"/>'
+        for k, (x, y) in enumerate(stones) if 0 <= x < width and 0 <= y < height)
+    label = html.escape(" ".join(point_name(x, y) for x, y in stones) or "empty board")
+    scale = MINI_SIZE / max(w, h)
+    return (f'<svg class="mini" xmlns="http://www.w3.org/2000/svg" width="{round(w * scale)}" '
+            f'height="{round(h * scale)}" viewBox="0 0 {w} {h}" role="img" '
+            f'aria-label="{label}">'
+            f'<rect width="{w}" height="{h}" fill="#dcb468"/>'
+            f'<path d="{lines}" stroke="#6b5330" stroke-width=".5" fill="none"/>{circles}</svg>')
 
 
 def _size(lines: int) -> int:

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.core.replay import Picture
+
 HIDDEN = frozenset({"game_key", "colors", "black", "win_line", "swap2_first", "mjai_log"})
 """Record settings that are the referee's bookkeeping (shown elsewhere or not at all)."""
 
@@ -47,7 +49,8 @@ class Setting:
 
     label: str
     text: str = ""
-    items: list[str] = field(default_factory=list)
+    items: list[str | Picture] = field(default_factory=list)
+    """Text, or small drawings a game made (``Picture``: Gomoku's openings)."""
 
 
 def seconds(ms: float) -> str:
@@ -110,8 +113,8 @@ def readable_settings(game: str, settings: Mapping[str, Any],
                       adapter: object = None) -> list[Setting]:
     """The settings worth showing, in words, in the order given (bookkeeping keys left
     out). A game adapter with a ``setting_items(key, value, settings)`` method writes the
-    settings it knows better (Gomoku's openings as points: ``h8 i7``; ``None`` for the
-    others)."""
+    settings it knows better (Gomoku's openings on small boards, captioned ``h8 i7``;
+    ``None`` for the others)."""
     own = getattr(adapter, "setting_items", None)
     shown = []
     for key, value in settings.items():

@@ -57,7 +57,7 @@ from referee.core.files import write_bytes_atomic, write_text_atomic
 from referee.core.outcome import Outcome
 from referee.core.players import folder_name
 from referee.core.record import GameRecord, result_text
-from referee.core.replay import ReplayView
+from referee.core.replay import Picture, ReplayView
 from referee.core.standings import Standing
 from referee.games.registry import game_adapters
 from referee.tournament.ratings import BayesEloParams, Ratings
@@ -244,6 +244,7 @@ def template_environment() -> jinja2.Environment:
     env.filters.update(points=points, percent=percent, ms=_ms, short_name=short_name,
                        result=result_text, when=when)
     env.globals["shown_items"] = SHOWN_ITEMS
+    env.tests["picture"] = lambda value: isinstance(value, Picture)
     return env
 
 
