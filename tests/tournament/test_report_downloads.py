@@ -39,7 +39,9 @@ from referee.tournament.report.readable import (
     seconds,
     when,
 )
-from referee.tournament.report.site import PageJob, Paths, TournamentInfo, run_workers
+from referee.tournament.report.site import Paths
+from referee.tournament.report.summary import TournamentInfo
+from referee.tournament.report.workers import PageJob, run_workers
 from referee.tournament.session import run_tournament
 from referee.tournament.store import GameRow, Store
 

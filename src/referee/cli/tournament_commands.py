@@ -56,7 +56,7 @@ def tournament(file: Path, jobs: int | None, out_dir: Path | None, ray_address: 
 
 def tournament_summary(folder: Path) -> dict[str, Any]:
     """The ``--json`` summary of a tournament's store: games, standings, ratings."""
-    from referee.tournament.report.site import summarize
+    from referee.tournament.report.summary import summarize
     from referee.tournament.store import Store
 
     store = Store.open_existing(folder)

@@ -120,6 +120,7 @@ def describe(tournament: Tournament, total: int) -> dict[str, Any]:
         "settings": tournament.adapter.describe(tournament.settings),
         "ratings": dataclasses.asdict(tournament.rating_params()),
         "sandbox": sandbox_line(tournament),
+        "sprt": tournament.spec.sprt.model_dump() if tournament.spec.sprt else None,
     }
 
 

@@ -34,17 +34,13 @@ without one gets the plain list of moves.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import json
 import logging
 import os
-import pickle
 import re
-import subprocess
-import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -60,7 +56,6 @@ from referee.core.record import GameRecord, result_text
 from referee.core.replay import Picture, ReplayView
 from referee.core.standings import Standing
 from referee.games.registry import game_adapters
-from referee.tournament.ratings import BayesEloParams, Ratings
 from referee.tournament.report.downloads import (
     Download,
     copy_tail,
@@ -72,7 +67,12 @@ from referee.tournament.report.downloads import (
 )
 from referee.tournament.report.frames_markup import frames_board
 from referee.tournament.report.markup import Html, h
-from referee.tournament.report.plot import rating_chart, rating_history
+from referee.tournament.report.plot import (
+    rating_chart,
+    rating_history,
+    sprt_chart,
+    sprt_history,
+)
 from referee.tournament.report.readable import (
     SHOWN_ITEMS,
     about_text,
@@ -85,12 +85,9 @@ from referee.tournament.report.readable import (
 )
 from referee.tournament.report.readable import ms as _ms
 from referee.tournament.report.rows import Links, game_page
+from referee.tournament.report.summary import Summary, summarize
+from referee.tournament.report.workers import GameFacts, PageJob, run_workers
 from referee.tournament.results import (
-    PairRecord,
-    crosstable,
-    pairwise,
-    rate_results,
-    standings,
     write_results_pgn,
 )
 from referee.tournament.store import GameRow, Store
@@ -109,89 +106,6 @@ CELL_TITLES = 40
 PARALLEL_FROM = 1000
 """Finished games from which game pages are written by several processes."""
 MAX_WORKERS = 8
-
-
-# -- what the pages are made of -------------------------------------------------------
-@dataclass(frozen=True)
-class TournamentInfo:
-    """The tournament as the store's meta table describes it."""
-
-    name: str
-    game: str
-    players: list[str]
-    schedule: str
-    rounds: int | None
-    total_games: int
-    seed: int | None
-    settings: dict[str, Any]
-    params: BayesEloParams
-    sandbox: str = ""
-    """Which protections the programs ran with (``sandbox: ...``)."""
-
-
-@dataclass
-class Summary:
-    """Everything computed from the store's rows before any page is written."""
-
-    info: TournamentInfo
-    rows: list[GameRow]
-    done: list[GameRow]
-    standings: list[Standing]
-    ratings: Ratings | None
-    order: list[str]
-    heads: dict[str, dict[str, PairRecord]] = field(default_factory=dict)
-
-
-def _read_info(store: Store, rows: Sequence[GameRow]) -> TournamentInfo:
-    try:
-        meta = json.loads(store.meta("tournament") or "{}")
-    except json.JSONDecodeError:
-        meta = {}
-    if not isinstance(meta, dict):
-        meta = {}
-    players = [str(p) for p in meta.get("players") or []]
-    for row in rows:
-        players.extend(name for name in row.seats if name not in players)
-    try:
-        params = BayesEloParams(**meta["ratings"])
-    except (KeyError, TypeError, ValueError):
-        params = BayesEloParams.gomocup()
-    settings = meta.get("settings")
-    rounds = meta.get("rounds")
-    seed = meta.get("seed")
-    total = meta.get("total_games")
-    return TournamentInfo(
-        name=str(meta.get("name") or store.meta("name") or store.folder.name),
-        game=str(meta.get("game") or ""),
-        players=players,
-        schedule=str(meta.get("schedule") or ""),
-        rounds=rounds if isinstance(rounds, int) else None,
-        total_games=total if isinstance(total, int) else len(rows),
-        seed=seed if isinstance(seed, int) else None,
-        settings=settings if isinstance(settings, dict) else {},
-        params=params,
-        sandbox=str(meta.get("sandbox") or ""),
-    )
-
-
-def summarize(store: Store) -> Summary:
-    """Standings, ratings and head-to-head counts of the store's finished games."""
-    rows = store.games()
-    # the same row objects, in the order they finished (as ``games(by_finish=True)``)
-    done = sorted((r for r in rows if r.status == "done"),
-                  key=lambda r: (r.finished_seq or 0, r.seq))
-    info = _read_info(store, rows)
-    adapter = game_adapters().get(info.game)
-    table = standings(done, info.players, adapter is not None and adapter.scores_are_points)
-    try:
-        ratings = rate_results(pairwise(done), info.params)
-    except ValueError as exc:
-        log.warning("no ratings: %s", exc)
-        ratings = None
-    order = [p.name for p in ratings.players] if ratings else []
-    order += [s.name for s in table if s.name not in order]
-    heads = crosstable(done, order)
-    return Summary(info, rows, done, table, ratings, order, heads)
 
 
 # -- file names -----------------------------------------------------------------------
@@ -249,63 +163,6 @@ def template_environment() -> jinja2.Environment:
 
 
 # -- the site ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class GameFacts:
-    """What the game lists and player pages keep of a game whose page is written."""
-
-    index: int
-    """Its place in ``SiteBuilder.done`` (schedule order)."""
-    key: str
-    roles: tuple[str, ...]
-    about: dict[str, dict[str, str]]
-    duration: str
-
-
-@dataclass(frozen=True)
-class PageJob:
-    """What a worker process needs to write game pages (sent to it once, pickled)."""
-
-    store_folder: Path
-    out: Path
-    info: TournamentInfo
-    order: list[str]
-    generated: str
-    logs: dict[str, list[Download]]
-    done: list[GameRow]
-
-
-def run_workers(job: PageJob, shares: Sequence[Sequence[int]]) -> list[GameFacts]:
-    """Write the game pages of each share of ``job.done`` in a process of its own
-    (``python -m referee.tournament.report.workers``), all at once; their facts.
-
-    Raises ``RuntimeError`` if a worker fails (its error is on stderr, shared)."""
-    package = Path(__file__).resolve().parents[3]  # the folder that holds ``referee``
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package),
-                                                     env.get("PYTHONPATH", "")) if p)
-    started = [subprocess.Popen([sys.executable, "-m", "referee.tournament.report.workers"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-               for _ in shares]  # all importing at once, then each given its share
-    for process, share in zip(started, shares, strict=True):
-        assert process.stdin is not None
-        with contextlib.suppress(BrokenPipeError), process.stdin:  # (a dead one: its status)
-            pickle.dump((job, list(share)), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-    facts: list[GameFacts] = []
-    failed = []
-    for process in started:
-        assert process.stdout is not None
-        with process.stdout:
-            out = process.stdout.read()
-        if process.wait():
-            failed.append(process.returncode)
-        else:
-            facts.extend(pickle.loads(out))
-    if failed:
-        raise RuntimeError(f"{len(failed)} of {len(started)} processes writing game pages "
-                           f"failed (exit status {failed[0]}); see the error above")
-    return facts
-
-
 @dataclass(frozen=True)
 class SeatLine:
     """One seat of a game page's player table (text; the template escapes it)."""
@@ -699,7 +556,32 @@ class SiteBuilder:
             "fault_more": max(0, len(fault_games) - MAX_FAULT_GAMES),
             "order": s.order, "rows_count": len(s.rows),
             "chart": rating_chart(rating_history(s.done, len(s.done), info.params), s.order),
+            "sprt": self.sprt_context(),
         }
+
+    def sprt_context(self) -> dict[str, Any] | None:
+        """The SPRT of a two-player tournament that ran one: its test, where it stands and
+        its chart (``None`` for the others)."""
+        info = self.info
+        if not info.sprt or len(info.players) != 2:
+            return None
+        found = sprt_history(self.summary.done, len(self.summary.done), info.players[0],
+                             info.sprt)
+        if found is None:
+            return None
+        test, llr = found.sprt, found.llr
+        verdict = test.verdict(llr).value if llr is not None else "no game yet"
+        items: list[tuple[str, object]] = [
+            ("Test", f"{found.player} against {info.players[1]}: H0 {test.elo0:g} Elo, "
+                     f"H1 {test.elo1:g} Elo ({test.model}), alpha {test.alpha:g}, "
+                     f"beta {test.beta:g}"),
+            ("LLR", (f"{llr:.2f}" if llr is not None else "\u2013")
+             + f" (H0 accepted at {test.lower:.2f}, H1 at {test.upper:.2f})"),
+            ("Verdict", "going on" if verdict == "continue" else verdict),
+            ("Games", found.counts.summary().replace("\n", "; ")),
+        ]
+        return {"items": items,
+                "chart": sprt_chart(found.points, test.lower, test.upper)}
 
     def standings_rows(self) -> list[dict[str, Any]]:
         """Players best first by BayesElo, with intervals, points and LOS to the next."""

@@ -10,14 +10,81 @@ never runs the caller's main script again in the workers (a script without an
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pickle
+import subprocess
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
-from referee.tournament.report.site import SiteBuilder
+from referee.tournament.report.downloads import Download
+from referee.tournament.report.summary import TournamentInfo
+from referee.tournament.store import GameRow
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What the game lists and player pages keep of a game whose page is written."""
+
+    index: int
+    """Its place in ``SiteBuilder.done`` (schedule order)."""
+    key: str
+    roles: tuple[str, ...]
+    about: dict[str, dict[str, str]]
+    duration: str
+
+
+@dataclass(frozen=True)
+class PageJob:
+    """What a worker process needs to write game pages (sent to it once, pickled)."""
+
+    store_folder: Path
+    out: Path
+    info: TournamentInfo
+    order: list[str]
+    generated: str
+    logs: dict[str, list[Download]]
+    done: list[GameRow]
+
+
+def run_workers(job: PageJob, shares: Sequence[Sequence[int]]) -> list[GameFacts]:
+    """Write the game pages of each share of ``job.done`` in a process of its own
+    (``python -m referee.tournament.report.workers``), all at once; their facts.
+
+    Raises ``RuntimeError`` if a worker fails (its error is on stderr, shared)."""
+    package = Path(__file__).resolve().parents[3]  # the folder that holds ``referee``
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package),
+                                                     env.get("PYTHONPATH", "")) if p)
+    started = [subprocess.Popen([sys.executable, "-m", "referee.tournament.report.workers"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+               for _ in shares]  # all importing at once, then each given its share
+    for process, share in zip(started, shares, strict=True):
+        assert process.stdin is not None
+        with contextlib.suppress(BrokenPipeError), process.stdin:  # (a dead one: its status)
+            pickle.dump((job, list(share)), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+    facts: list[GameFacts] = []
+    failed = []
+    for process in started:
+        assert process.stdout is not None
+        with process.stdout:
+            out = process.stdout.read()
+        if process.wait():
+            failed.append(process.returncode)
+        else:
+            facts.extend(pickle.loads(out))
+    if failed:
+        raise RuntimeError(f"{len(failed)} of {len(started)} processes writing game pages "
+                           f"failed (exit status {failed[0]}); see the error above")
+    return facts
 
 
 def main() -> None:
     """Read the job, write its game pages, answer with what the lists need of them."""
+    from referee.tournament.report.site import SiteBuilder  # (site.py starts these)
+
     job, indices = pickle.load(sys.stdin.buffer)
     builder = SiteBuilder.for_pages(job)
     try:
