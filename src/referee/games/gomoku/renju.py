@@ -27,7 +27,10 @@ How it is fast: each of the four lines through the point is read as an 11-byte s
 point and five cells each side) of one copy of the board cells. Everything a line can
 tell (five, overline, number of fours, the points that turn it into a straight four) is
 worked out once per distinct slice and kept in a cache; the few points that have threes
-in two directions or more are then settled by the recursive check.
+in two directions or more are then settled by the recursive check. The same steps, line
+facts (``_facts``), what they tell alone (``_direct``) and the recursive check
+(``_double_three``), serve ``forbidden_track``, which keeps every point's line facts up to
+date as stones are placed.
 """
 
 from __future__ import annotations
@@ -194,15 +197,41 @@ def _verdict(
 ) -> Forbidden | None:
     """The verdict for black at the empty cell ``i`` of ``cells`` (a copy of the board cells)."""
     facts = _FACTS
-    overline = False
-    fours = 0
-    threes: list[tuple[int, tuple[int, ...]]] = []
+    lines: list[_Facts] = []
+    quiet = True
     for step in directions:
         start = i - _REACH * step
         key = cells[start : start + _WIDTH * step : step]  # as _facts(), inlined: hot path
         f = facts.get(key)
         if f is None:
             f = facts[key] = _analyse(key)
+        lines.append(f)
+        if f is not _NOTHING:
+            quiet = False
+    if quiet:  # most points: nothing in any line
+        return None
+    found = _direct(lines, directions)
+    if isinstance(found, list):
+        return _double_three(cells, i, found, directions, gomocup)
+    return found
+
+
+_Threes = list[tuple[int, tuple[int, ...]]]
+"""Candidate threes of a point: ``(step, three_points)`` for each line that has some."""
+
+
+def _direct(lines: list[_Facts], directions: tuple[int, ...]) -> Forbidden | _Threes | None:
+    """What the lines through a point tell on their own: ``None`` (allowed), the reason it
+    is forbidden, or, when it has candidate threes in two directions or more and nothing
+    else decides, those threes, for ``_double_three`` to settle.
+
+    ``lines`` are the facts of the lines along ``directions``, in the same order. The
+    answer depends on them alone, except in the last case, where it depends on the board.
+    """
+    overline = False
+    fours = 0
+    threes: _Threes = []
+    for step, f in zip(directions, lines, strict=True):
         if f is _NOTHING:
             continue
         kind, n, points = f
@@ -219,9 +248,15 @@ def _verdict(
         return Forbidden.DOUBLE_FOUR
     if len(threes) < 2:
         return None
+    return threes
 
-    # Two or more candidate threes: a three counts only if one of its straight-four points
-    # can be played once this stone is on the board.
+
+def _double_three(
+    cells: bytes, i: int, threes: _Threes, directions: tuple[int, ...], gomocup: bool
+) -> Forbidden | None:
+    """Whether two or more of the candidate ``threes`` of the empty cell ``i`` are real
+    threes (``DOUBLE_THREE``) or not (``None``): a three counts only if one of its
+    straight-four points can be played once black is on ``i`` (checked recursively)."""
     after = cells[:i] + _BLACK_BYTE + cells[i + 1 :]
     real = 0
     left = len(threes)
