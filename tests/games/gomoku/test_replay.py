@@ -147,3 +147,52 @@ def test_columns_past_z_and_point_names() -> None:
     assert [column(x) for x in (0, 7, 25, 26, 31)] == ["a", "h", "z", "aa", "af"]
     assert point_name(7, 7) == "h8" and point_name(0, 0) == "a1"
     assert point_name(19, 19) == "t20"
+
+
+def forbidden_marks(fragment: str) -> tuple[set[tuple[int, int]], str]:
+    """The points crossed as forbidden for black in a step's mark, and their hover text."""
+    crossed: set[tuple[int, int]] = set()
+    title = ""
+    for path in parse(fragment).iter():
+        if path.tag.endswith("path") and path.get("class") == "gk-forbid":
+            for start in path.get("d", "").split("M")[1:]:
+                x, y = (int(v) for v in start.split("l")[0].split(","))
+                d = CELL // 5
+                crossed.add(((x + d - MARGIN) // CELL, (y + d - MARGIN) // CELL))
+            title = "".join(t.text or "" for t in path if t.tag.endswith("title"))
+    return crossed, title
+
+
+@pytest.mark.parametrize("judge", ["rif", "gomocup"])
+def test_renju_forbidden_points_are_crossed_when_black_is_to_move(judge: str) -> None:
+    from referee.games.gomoku.board import Board, Rule
+    from referee.games.gomoku.renju import RenjuJudge, forbidden
+
+    # black builds two twos that cross at 7,7 (a double three), then an overline threat
+    moves = ["8,7", "0,0", "9,7", "14,0", "7,8", "0,14", "7,9", "14,14", "2,3", "1,0",
+             "3,3", "2,0", "4,3", "5,14", "6,3", "13,0", "7,3", "12,0"]
+    game = record([(k % 2, m) for k, m in enumerate(moves)], width=15, height=15,
+                  rule="renju", renju_judge=judge)
+    view = gomoku_replay(game)
+    board = Board(15, 15, Rule.RENJU)
+    seen = 0
+    for k, (move, step) in enumerate(zip(moves, view.steps, strict=True)):
+        x, y = (int(v) for v in move.split(","))
+        board.place(x, y)
+        crossed, title = forbidden_marks(step.mark)
+        if k % 2 == 0:  # black just played: white to move, nothing crossed
+            assert crossed == set()
+            continue
+        expected = {(px, py): why for px, py in board.empty_points()
+                    if (why := forbidden(board, px, py, RenjuJudge.parse(judge))) is not None}
+        assert crossed == set(expected)
+        for (px, py), why in expected.items():
+            assert f"{'abcdefghijklmno'[px]}{py + 1} ({why.value})" in title
+        seen += len(expected)
+    assert (7, 7) in forbidden_marks(view.steps[7].mark)[0]  # the double three
+    assert "h8 (double-three)" in forbidden_marks(view.steps[7].mark)[1]
+    assert (5, 3) in forbidden_marks(view.steps[-1].mark)[0]  # f4 would make six: overline
+    assert seen >= 3
+    freestyle = gomoku_replay(record([(k % 2, m) for k, m in enumerate(moves)], width=15,
+                                     height=15, rule="freestyle"))
+    assert all("gk-forbid" not in step.mark for step in freestyle.steps)

@@ -9,11 +9,14 @@ black / white from the first stone on the board (opening stones included), as th
 places them, so swap2 stones (several in one move) get the right colours; ``SWAP`` adds
 nothing. Placed stones are numbered 1, 2, 3... in the order they were placed. The current
 step's stones are ringed, an illegal move shows as a red cross (no stone), and the winning
-line (``settings["win_line"]``) is drawn over the last step.
+line (``settings["win_line"]``) is drawn over the last step. In renju, each step after
+which black is to move also crosses black's forbidden points (small red crosses, named
+with their reasons on hover), kept by a ``ForbiddenTracker`` as the stones are placed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 from collections.abc import Callable, Sequence
@@ -22,8 +25,10 @@ from typing import Any, NamedTuple
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView
 from referee.core.text import clip
-from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, column, point_name
+from referee.games.gomoku.board import BLACK, MAX_SIZE, MIN_SIZE, WHITE, Rule, column, point_name
+from referee.games.gomoku.forbidden_track import ForbiddenTracker
 from referee.games.gomoku.protocol import parse_point
+from referee.games.gomoku.renju import Forbidden, RenjuJudge
 
 CELL = 30
 """Distance between two lines, in SVG units."""
@@ -47,6 +52,7 @@ STYLE = (
     ".gk-last{fill:none;stroke:#e0202a;stroke-width:2.5}"
     ".gk-win{stroke:#e0202a;stroke-width:6;stroke-linecap:round;opacity:.55}"
     ".gk-x{stroke:#e0202a;stroke-width:3;stroke-linecap:round;fill:none}"
+    ".gk-forbid{stroke:#e0202a;stroke-width:2;stroke-linecap:round;fill:none}"
 )
 """The CSS of the classes the fragments use (prefixed ``gk-``; stones also carry ``stone``)."""
 
@@ -187,6 +193,39 @@ def _int_setting(settings: dict[str, Any], key: str, default: int) -> int:
     return value
 
 
+def _forbidden_tracker(settings: dict[str, Any], width: int, height: int
+                       ) -> ForbiddenTracker | None:
+    """A tracker of black's forbidden points for a renju game (``None`` for the others)."""
+    if settings.get("rule") != Rule.RENJU.value:
+        return None
+    try:
+        judge = RenjuJudge.parse(str(settings.get("renju_judge", RenjuJudge.RIF.value)))
+    except ValueError:
+        judge = RenjuJudge.RIF
+    return ForbiddenTracker(width, height, judge)
+
+
+def _track(tracker: ForbiddenTracker, stones: list[tuple[int, int]], placed: int) -> None:
+    """Place ``stones`` on the tracker, alternating colours from the ``placed``-th stone
+    (black when even); a point already taken is skipped (the record shows it as is)."""
+    for k, (x, y) in enumerate(stones):
+        with contextlib.suppress(ValueError):
+            tracker.place(x, y, BLACK if (placed + k) % 2 == 0 else WHITE)
+
+
+def _forbidden_mark(points: dict[tuple[int, int], Forbidden]) -> str:
+    """Black's forbidden points as small red crosses, named with their reasons on hover."""
+    if not points:
+        return ""
+    d = CELL // 5
+    crosses = "".join(f"M{_pos(x) - d},{_pos(y) - d}l{2 * d},{2 * d}m0,{-2 * d}l{-2 * d},{2 * d}"
+                      for x, y in sorted(points))
+    named = ", ".join(f"{point_name(x, y)} ({why.value})" for (x, y), why in sorted(
+        points.items()))
+    return (f'<path class="gk-forbid" d="{crosses}"><title>forbidden for black: '
+            f"{html.escape(named)}</title></path>")
+
+
 def gomoku_replay(record: GameRecord) -> ReplayView:
     """The replay of a Gomoku record (see the module docstring)."""
     if record.game != "gomoku":
@@ -201,6 +240,9 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
     opening = [(int(p[0]), int(p[1])) for p in record.opening]
     opening = [p for p in opening if on_board(p)]
     grid = _grid(width, height)
+    tracker = _forbidden_tracker(settings, width, height)
+    if tracker is not None:
+        _track(tracker, opening, 0)
     placed = len(opening)  # stones on the board: the next one is black when even
     number = 0
     steps: list[ReplayStep] = []
@@ -210,15 +252,20 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
                 and not move.info.get("illegal")):  # one stone: the common case, fast
             x, y = point
             number += 1
-            steps.append(ReplayStep(move.seat, grid.names[x + y * width],
-                                    _stone(grid, x, y, placed % 2 == 0, number),
-                                    grid.rings[x + y * width]))
-            placed += 1
-            continue
-        step, added = _step(grid, move, placed, number, on_board)
+            step = ReplayStep(move.seat, grid.names[x + y * width],
+                              _stone(grid, x, y, placed % 2 == 0, number),
+                              grid.rings[x + y * width])
+            stones = [point]
+        else:
+            step, stones = _step(grid, move, placed, number, on_board)
+            number += len(stones)
+        if tracker is not None:
+            _track(tracker, stones, placed)
+            if (placed + len(stones)) % 2 == 0:  # black to move: where it may not play
+                step = ReplayStep(step.seat, step.text, step.svg,
+                                  step.mark + _forbidden_mark(tracker.points()), step.note)
+        placed += len(stones)
         steps.append(step)
-        placed += added
-        number += added
     if steps:
         last = steps[-1]
         win = _win_line(settings.get("win_line"))
@@ -235,22 +282,23 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
 
 
 def _step(grid: _Grid, move: MoveRecord, placed: int, number: int,
-          on_board: Callable[[tuple[int, int]], bool]) -> tuple[ReplayStep, int]:
-    """One move as a step, and how many stones it put on the board (any move: several
-    stones, ``SWAP``, illegal, unreadable)."""
+          on_board: Callable[[tuple[int, int]], bool]
+          ) -> tuple[ReplayStep, list[tuple[int, int]]]:
+    """One move as a step, and the stones it put on the board (any move: several stones,
+    ``SWAP``, illegal, unreadable)."""
     text = clip(move.move, MAX_TEXT)
     if move.move.strip().upper() == "SWAP":
-        return ReplayStep(move.seat, text, note="swap"), 0
+        return ReplayStep(move.seat, text, note="swap"), []
     single = parse_point(move.move)
     points = [single] if single is not None else _points(move.move)
     if points is not None and all(on_board(p) for p in points):
         text = " ".join(point_name(x, y) for x, y in points)
     if move.info.get("illegal"):
         cross = "".join(_cross(*p) for p in points or () if on_board(p))
-        return ReplayStep(move.seat, text, svg=cross, note="illegal"), 0
+        return ReplayStep(move.seat, text, svg=cross, note="illegal"), []
     if points is None or not all(on_board(p) for p in points):
-        return ReplayStep(move.seat, text, note="unreadable"), 0
+        return ReplayStep(move.seat, text, note="unreadable"), []
     svg = "".join(_stone(grid, x, y, (placed + k) % 2 == 0, number + k + 1)
                   for k, (x, y) in enumerate(points))
     mark = "".join(grid.rings[x + y * grid.width] for x, y in points)
-    return ReplayStep(move.seat, text, svg=svg, mark=mark), len(points)
+    return ReplayStep(move.seat, text, svg=svg, mark=mark), points
