@@ -14,8 +14,8 @@ from typing import Any, Final
 
 from referee.core.adapter import GameAdapter
 
-__all__ = ["GAMES", "GameEntry", "env_factory", "game_adapters", "game_command", "game_data",
-           "game_entry", "top_level_command"]
+__all__ = ["GAMES", "GameEntry", "env_factory", "game_adapter", "game_adapters", "game_command",
+           "game_data", "game_entry", "top_level_command"]
 
 
 @dataclass(frozen=True)
@@ -95,10 +95,25 @@ def game_adapters() -> dict[str, GameAdapter]:
     """Every game tournaments play, by name, as adapters (imported on demand)."""
     adapters: dict[str, GameAdapter] = {}
     for entry in GAMES:
-        if entry.adapter is not None:
-            module, _, cls = entry.adapter.partition(":")
-            adapters[entry.name] = getattr(importlib.import_module(module), cls)()
+        adapter = _adapter_of(entry)
+        if adapter is not None:
+            adapters[entry.name] = adapter
     return adapters
+
+
+def game_adapter(name: str) -> GameAdapter | None:
+    """The adapter of game ``name``, importing that game alone (None if tournaments do not
+    play it or there is no such game)."""
+    entry = game_entry(name)
+    return _adapter_of(entry) if entry is not None else None
+
+
+def _adapter_of(entry: GameEntry) -> GameAdapter | None:
+    if entry.adapter is None:
+        return None
+    module, _, cls = entry.adapter.partition(":")
+    adapter: GameAdapter = getattr(importlib.import_module(module), cls)()
+    return adapter
 
 
 def game_command(name: str, verb: str) -> Any:

@@ -55,7 +55,7 @@ from referee.core.players import folder_name
 from referee.core.record import GameRecord, result_text
 from referee.core.replay import Picture, ReplayView
 from referee.core.standings import Standing
-from referee.games.registry import game_adapters
+from referee.games.registry import game_adapter
 from referee.tournament.report.downloads import (
     Download,
     copy_tail,
@@ -86,7 +86,7 @@ from referee.tournament.report.readable import (
 from referee.tournament.report.readable import ms as _ms
 from referee.tournament.report.rows import Links, game_page
 from referee.tournament.report.summary import Summary, summarize
-from referee.tournament.report.workers import GameFacts, PageJob, run_workers
+from referee.tournament.report.workers import GameFacts, PageJob, PageWorkers
 from referee.tournament.results import (
     write_results_pgn,
 )
@@ -206,7 +206,7 @@ class SiteBuilder:
         self.durations: dict[str, str] = {}
         """Seconds each finished game took (``12.345``), by store key."""
         self.logs: dict[str, list[Download]] = {}
-        self._adapters: dict[str, GameAdapter] | None = None
+        self._adapters: dict[str, GameAdapter | None] = {}
         self._mjai = mjai_logs(store.folder)
         self.player_pages = {name: self.paths.player(name) for name in summary.order}
         self.links = Links(self.player_pages)
@@ -217,7 +217,7 @@ class SiteBuilder:
 
     @classmethod
     def for_pages(cls, job: PageJob) -> SiteBuilder:
-        """A builder of game pages only, in a worker process (see ``write_game_pages``)."""
+        """A builder of game pages only, in a worker process (see ``start_game_pages``)."""
         builder = cls.__new__(cls)
         summary = Summary(job.info, [], job.done, [], None, job.order)
         builder._setup(Store.open_existing(job.store_folder), job.out, summary, job.generated)
@@ -233,7 +233,11 @@ class SiteBuilder:
         for name in STATIC_FILES:
             write_bytes_atomic(self.out / "static" / name, (package / name).read_bytes())
         self.write_logs()
-        self.write_game_pages()
+        workers = self.start_game_pages()
+        # what needs nothing of the game pages, while the workers write them
+        self._render("crosstable.html", "crosstable", 0, **self.crosstable_context())
+        charts = self.chart_context()
+        self.finish_game_pages(workers)
         s = self.summary
         self._render("games.html", "games", 0, title=f"{self.info.name}: games",
                      rows=s.rows, done_count=len(s.done),
@@ -241,9 +245,8 @@ class SiteBuilder:
         for name in s.order:
             self._render(self.paths.player(name), "player", 1,
                          **self.player_context(name))
-        self._render("crosstable.html", "crosstable", 0, **self.crosstable_context())
         files = self.write_downloads()
-        return self._render("index.html", "index", 0, **self.index_context(files))
+        return self._render("index.html", "index", 0, **self.index_context(files), **charts)
 
     def _render(self, path: str, template: str, depth: int, scripts: Sequence[str] = (),
                 **context: Any) -> Path:
@@ -295,9 +298,9 @@ class SiteBuilder:
     # -- game pages ------------------------------------------------------------------
     def adapter(self, game: str) -> GameAdapter | None:
         """The game's adapter, ``None`` for a game the referee does not know."""
-        if self._adapters is None:
-            self._adapters = game_adapters()
-        return self._adapters.get(game)
+        if game not in self._adapters:
+            self._adapters[game] = game_adapter(game)
+        return self._adapters[game]
 
     def replay(self, record: GameRecord) -> ReplayView | None:
         """The game slice's replay of a record, ``None`` if it has none."""
@@ -311,10 +314,10 @@ class SiteBuilder:
             log.warning("no replay for game %s: %s", record.settings.get("game_key"), exc)
             return None
 
-    def write_game_pages(self) -> None:
-        """One page per finished game with its downloads, by worker processes when there
-        are many (``workers``; each reads its records one at a time); keeps what the game
-        lists and player pages need of each game."""
+    def start_game_pages(self) -> PageWorkers | None:
+        """Start the worker processes writing the game pages when there are many
+        (``workers``; each reads its records one at a time); ``None`` when this process is
+        to write them (in ``finish_game_pages``)."""
         count = len(self.done)
         workers = self.workers
         if workers is None:
@@ -322,11 +325,15 @@ class SiteBuilder:
                 count >= PARALLEL_FROM) else 1
         workers = max(1, min(workers, count))
         if workers == 1:
-            facts = self.game_pages(range(count))
-        else:
-            job = PageJob(self.store.folder, self.out, self.info, self.summary.order,
-                          self.generated, self.logs, self.done)
-            facts = run_workers(job, [range(k, count, workers) for k in range(workers)])
+            return None
+        job = PageJob(self.store.folder, self.out, self.info, self.summary.order,
+                      self.generated, self.logs, self.done)
+        return PageWorkers(job, [range(k, count, workers) for k in range(workers)])
+
+    def finish_game_pages(self, workers: PageWorkers | None) -> None:
+        """Have every game page written (by ``workers``, or here), and keep what the game
+        lists and player pages need of each game."""
+        facts = self.game_pages(range(len(self.done))) if workers is None else workers.collect()
         for fact in sorted(facts, key=lambda f: f.index):  # the first game's facts first
             self.roles[fact.key] = self._role_tuples.setdefault(fact.roles, fact.roles)
             for name, about in fact.about.items():
@@ -555,9 +562,14 @@ class SiteBuilder:
             "fault_games": fault_games[:MAX_FAULT_GAMES],
             "fault_more": max(0, len(fault_games) - MAX_FAULT_GAMES),
             "order": s.order, "rows_count": len(s.rows),
-            "chart": rating_chart(rating_history(s.done, len(s.done), info.params), s.order),
-            "sprt": self.sprt_context(),
         }
+
+    def chart_context(self) -> dict[str, Any]:
+        """The index's charts: ratings over time, and the SPRT's when there is one."""
+        s = self.summary
+        return {"chart": rating_chart(rating_history(s.done, len(s.done), self.info.params),
+                                      s.order),
+                "sprt": self.sprt_context()}
 
     def sprt_context(self) -> dict[str, Any] | None:
         """The SPRT of a two-player tournament that ran one: its test, where it stands and

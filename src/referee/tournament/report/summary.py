@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.standings import Standing
-from referee.games.registry import game_adapters
+from referee.games.registry import game_adapter
 from referee.tournament.ratings import BayesEloParams, Ratings
 from referee.tournament.results import PairRecord, crosstable, pairwise, rate_results, standings
 from referee.tournament.store import GameRow, Store
@@ -93,7 +93,7 @@ def summarize(store: Store) -> Summary:
     done = sorted((r for r in rows if r.status == "done"),
                   key=lambda r: (r.finished_seq or 0, r.seq))
     info = _read_info(store, rows)
-    adapter = game_adapters().get(info.game)
+    adapter = game_adapter(info.game)
     table = standings(done, info.players, adapter is not None and adapter.scores_are_points)
     try:
         ratings = rate_results(pairwise(done), info.params)

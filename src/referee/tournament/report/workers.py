@@ -2,7 +2,7 @@
 
 ``python -m referee.tournament.report.workers`` reads one pickled ``(PageJob, indices)``
 on its standard input, writes the pages of those finished games, and writes the pickled
-list of their ``GameFacts`` on its standard output. The site (``site.write_game_pages``)
+list of their ``GameFacts`` on its standard output. The site (``site.start_game_pages``)
 starts these itself, rather than through ``multiprocessing``, so that building a site
 never runs the caller's main script again in the workers (a script without an
 ``if __name__ == "__main__"`` guard would start building again in each).
@@ -49,36 +49,49 @@ class PageJob:
     done: list[GameRow]
 
 
-def run_workers(job: PageJob, shares: Sequence[Sequence[int]]) -> list[GameFacts]:
-    """Write the game pages of each share of ``job.done`` in a process of its own
-    (``python -m referee.tournament.report.workers``), all at once; their facts.
+class PageWorkers:
+    """Processes writing the game pages of each share of ``job.done``
+    (``python -m referee.tournament.report.workers``), started at once; ``collect``
+    waits for their facts, so the caller can write other pages meanwhile."""
 
-    Raises ``RuntimeError`` if a worker fails (its error is on stderr, shared)."""
-    package = Path(__file__).resolve().parents[3]  # the folder that holds ``referee``
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package),
-                                                     env.get("PYTHONPATH", "")) if p)
-    started = [subprocess.Popen([sys.executable, "-m", "referee.tournament.report.workers"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-               for _ in shares]  # all importing at once, then each given its share
-    for process, share in zip(started, shares, strict=True):
-        assert process.stdin is not None
-        with contextlib.suppress(BrokenPipeError), process.stdin:  # (a dead one: its status)
-            pickle.dump((job, list(share)), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-    facts: list[GameFacts] = []
-    failed = []
-    for process in started:
-        assert process.stdout is not None
-        with process.stdout:
-            out = process.stdout.read()
-        if process.wait():
-            failed.append(process.returncode)
-        else:
-            facts.extend(pickle.loads(out))
-    if failed:
-        raise RuntimeError(f"{len(failed)} of {len(started)} processes writing game pages "
-                           f"failed (exit status {failed[0]}); see the error above")
-    return facts
+    def __init__(self, job: PageJob, shares: Sequence[Sequence[int]]) -> None:
+        package = Path(__file__).resolve().parents[3]  # the folder that holds ``referee``
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package),
+                                                         env.get("PYTHONPATH", "")) if p)
+        self.started = [
+            subprocess.Popen([sys.executable, "-m", "referee.tournament.report.workers"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+            for _ in shares]  # all importing at once, then each given its share
+        for process, share in zip(self.started, shares, strict=True):
+            assert process.stdin is not None
+            with contextlib.suppress(BrokenPipeError), process.stdin:  # (a dead one: its status)
+                pickle.dump((job, list(share)), process.stdin,
+                            protocol=pickle.HIGHEST_PROTOCOL)
+
+    def collect(self) -> list[GameFacts]:
+        """Wait for every worker; their facts. Raises ``RuntimeError`` if one failed (its
+        error is on stderr, shared)."""
+        facts: list[GameFacts] = []
+        failed = []
+        for process in self.started:
+            assert process.stdout is not None
+            with process.stdout:
+                out = process.stdout.read()
+            if process.wait():
+                failed.append(process.returncode)
+            else:
+                facts.extend(pickle.loads(out))
+        if failed:
+            raise RuntimeError(f"{len(failed)} of {len(self.started)} processes writing game "
+                               f"pages failed (exit status {failed[0]}); see the error above")
+        return facts
+
+
+def run_workers(job: PageJob, shares: Sequence[Sequence[int]]) -> list[GameFacts]:
+    """Write the game pages of each share of ``job.done`` in a process of its own, all at
+    once; their facts (``PageWorkers``)."""
+    return PageWorkers(job, shares).collect()
 
 
 def main() -> None:
