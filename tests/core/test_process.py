@@ -21,7 +21,7 @@ import pytest
 from referee.core.errors import BotFault
 from referee.core.limits import MemoryWatchdog
 from referee.core.outcome import Outcome
-from referee.core.process import BotProcess
+from referee.core.process import BotProcess, spawn_listener
 from referee.core.sandbox import SandboxConfig, SandboxLimits, plan_sandbox
 
 MB = 2**20
@@ -378,3 +378,45 @@ def test_a_crash_names_the_last_line_the_bot_wrote_on_stderr(tmp_path: Path) -> 
     assert str(fault.value) == ("closed its output: exit code 3 (its last words on stderr: "
                                 "cannot open book.bin: no such file)")
     assert process.last_stderr_line(limit=10) == "cannot op\u2026"
+
+
+def test_the_stderr_span_is_what_this_bot_appended_to_its_log_last_words_included(
+        tmp_path: Path) -> None:
+    (tmp_path / "tiny.stderr.log").write_bytes(b"an earlier bot's words\n")
+    process = bot(tmp_path, """
+        import os, sys, time
+        os.write(2, b"thinking\\n")
+        os.write(1, b"ready\\n")
+        sys.stdin.readline()
+        time.sleep(0.2)
+        os.write(2, b"out of ideas\\n")
+        sys.exit(3)
+    """, seat=1)
+    assert process.stderr_span() is None  # not started
+    with process:
+        assert process.read_line(soon()) == "ready"
+        start, _ = process.stderr_span() or (0, 0)
+        assert start == len(b"an earlier bot's words\n")
+        process.send("go\n")
+        with pytest.raises(BotFault):  # a crash mid-game
+            process.read_line(soon())
+    log = (tmp_path / "tiny.stderr.log").read_bytes()
+    span = process.stderr_span()
+    assert span == (start, len(log)) and process.seat == 1
+    assert log[span[0]:span[1]] == b"thinking\nout of ideas\n"
+    process.kill()  # killed again later: the span stays what it was
+    (tmp_path / "tiny.stderr.log").write_bytes(log + b"the next bot's words\n")
+    process.kill()
+    assert process.stderr_span() == span
+
+
+def test_spawn_listeners_nest(tmp_path: Path) -> None:
+    seen: list[tuple[str, int | None]] = []
+    with spawn_listener(lambda p: seen.append(("outer", p.pid))):
+        with spawn_listener(lambda p: seen.append(("inner", p.pid))), \
+                bot(tmp_path, "print('hi')") as process:
+            pass
+        with bot(tmp_path, "print('hi')") as other:
+            pass
+    assert seen == [("outer", None), ("inner", None), ("outer", process.pid),
+                    ("inner", process.pid), ("outer", None), ("outer", other.pid)]

@@ -24,6 +24,7 @@ from referee.core.errors import ConfigError, RefereeError  # noqa: E402
 from referee.games.registry import game_adapters  # noqa: E402
 from referee.tournament.config import Tournament, load_tournament  # noqa: E402
 from referee.tournament.ray_runner import RayPlayer, init_local_ray  # noqa: E402
+from referee.tournament.report.downloads import game_logs  # noqa: E402
 from referee.tournament.store import Store  # noqa: E402
 
 TOURNAMENT = """\
@@ -99,6 +100,14 @@ def test_cli_tournament_on_ray_matches_local_run(tmp_path: Path) -> None:
     assert {seats for seats, _ in ray_results.values()} == {("alpha", "beta"),
                                                            ("beta", "alpha")}
     assert ray_results == results(tmp_path / "local")
+    store = Store.open_existing(tmp_path / "ray")
+    try:  # each game's part of the stderr logs the worker wrote, relative to the store
+        for record in store.records():
+            assert all(p.stderr is not None and p.stderr.path.startswith("slots/")
+                       for p in record.players)
+            assert [log.seat for log in game_logs(tmp_path / "ray", record)] == [0, 1]
+    finally:
+        store.close()
 
 
 def test_player_plays_one_game(cluster: None, tmp_path: Path) -> None:
@@ -112,6 +121,8 @@ def test_player_plays_one_game(cluster: None, tmp_path: Path) -> None:
     assert record.finished and record.scores is not None and sum(record.scores) == 1.0
     assert [p.name for p in record.players] == ["alpha", "beta"]
     assert record.seed == 11 and record.round == 1
+    assert [p.stderr.path if p.stderr else None for p in record.players] == [
+        "logs/alpha.stderr.log", "logs/beta.stderr.log"]  # in its slot's folder
     assert record.settings["game_key"] == "r1:alpha:beta:o-:a"
     assert ray.is_initialized()  # close() leaves a cluster it did not start
 

@@ -140,10 +140,13 @@ def folder_name(name: str) -> str:
 def start_player(player: PlayerSpec, folder: Path, *, seed: int | None,
                  memory_limit: int | None = None, tag: str = "",
                  sandbox: SandboxPlan | None = None, suspend: bool = False,
-                 private: Sequence[tuple[Path, Path]] = ()) -> BotProcess:
+                 private: Sequence[tuple[Path, Path]] = (),
+                 seat: int | None = None) -> BotProcess:
     """Start ``player``'s program: it runs in ``folder/work/<tag><name>``, its stderr goes
     to ``folder/logs/<tag><name>.stderr.log``, its seed is in ``SEED_ENV`` (``None``:
     the referee's own environment's, as where the referee does not know the game's seed).
+    ``seat`` is the game's seat it plays: the part of its log it writes during a game is
+    then that seat's in the record (``core.seat_logs``).
 
     Under ``sandbox`` it sees none of ``folder`` but its working folder (and the
     ``private`` folders a game gives it: host folder, path it sees); with ``suspend`` it
@@ -165,6 +168,7 @@ def start_player(player: PlayerSpec, folder: Path, *, seed: int | None,
         private=private,
         hidden=(folder, *(sandbox.config.hidden if sandbox is not None else ())),
         suspend=suspend,
+        seat=seat,
     )
     process.start()
     return process

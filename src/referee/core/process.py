@@ -69,8 +69,17 @@ def spawn_listener(listener: Callable[[BotProcess], None]
                    ) -> contextlib.AbstractContextManager[None]:
     """Call ``listener`` for every bot process this thread starts inside the block: once
     just before it is spawned (its ``token`` set, its ``pid`` still ``None``: what must
-    survive a crash of the referee can be noted then) and once when it runs."""
-    return scoped_value(_LOCAL, "listener", listener)
+    survive a crash of the referee can be noted then) and once when it runs. Blocks nest:
+    the listeners of the blocks around this one are called too (theirs first)."""
+    outer: Callable[[BotProcess], None] | None = getattr(_LOCAL, "listener", None)
+    if outer is None:
+        return scoped_value(_LOCAL, "listener", listener)
+
+    def both(process: BotProcess) -> None:
+        outer(process)
+        listener(process)
+
+    return scoped_value(_LOCAL, "listener", both)
 
 
 def kill_all_processes() -> int:
@@ -121,6 +130,7 @@ class BotProcess:
         private: Sequence[tuple[Path, Path]] = (),
         hidden: Sequence[Path] = (),
         suspend: bool = False,
+        seat: int | None = None,
     ) -> None:
         if not argv:
             raise ValueError("empty command line")
@@ -141,6 +151,13 @@ class BotProcess:
         self.hidden = tuple(hidden)
         """Folders it must not see (the output folder)."""
         self.suspend_off_turn = suspend
+        self.seat = seat
+        """The seat it plays in a game (``None``: none); a game's part of its stderr log
+        is that seat's (``core.seat_logs``)."""
+        self.stderr_start: int | None = None
+        """The size of the stderr log when the bot started: where its output begins."""
+        self.stderr_end: int | None = None
+        """The size of the stderr log once the bot was stopped and its stderr drained."""
         limits = sandbox.limits if sandbox is not None else None
         self.output_limit = limits.output if limits is not None else None
         self.folder_limit = limits.folder if limits is not None else None
@@ -177,6 +194,8 @@ class BotProcess:
         if self.cwd is not None:
             self.cwd.mkdir(parents=True, exist_ok=True)
         token = self.token = secrets.token_hex(12)  # marks every process of the bot
+        self.stderr_start = _file_size(self.stderr_log)  # before anything can write it
+        self.stderr_end = None
         env = dict(self.env if self.env is not None else os.environ)
         env[TOKEN_VAR] = token
         if _stopping.is_set():
@@ -377,6 +396,19 @@ class BotProcess:
                 os.close(self._pidfd)
             self._pidfd = None
         _end_drain(self._stderr_thread, self._proc.stderr)
+        if self.stderr_end is None:  # the first kill's: a later one must not count what
+            self.stderr_end = _file_size(self.stderr_log)  # another bot wrote since
+
+    def stderr_span(self) -> tuple[int, int] | None:
+        """The bytes of its stderr log this bot wrote: ``(start, end)``, offsets in the
+        file (``end``: the size once it was stopped, or now while it runs); ``None``
+        without a log or before it started."""
+        if self.stderr_log is None or self.stderr_start is None:
+            return None
+        end = self.stderr_end
+        if end is None:
+            end = _file_size(self.stderr_log) or 0
+        return self.stderr_start, max(self.stderr_start, end)
 
     def __enter__(self) -> BotProcess:
         self.start()
@@ -677,6 +709,17 @@ def _end_drain(thread: threading.Thread | None, stream: IO[bytes] | None) -> Non
     if stream is not None and thread.is_alive():
         with contextlib.suppress(OSError):
             stream.close()
+        thread.join(timeout=0.5)  # it ends at its next read: let it write what it had
+
+
+def _file_size(path: Path | None) -> int | None:
+    """The size of the file at ``path`` (0 if there is none yet; ``None`` without a path)."""
+    if path is None:
+        return None
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _bytes(size: int) -> str:

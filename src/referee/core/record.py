@@ -27,12 +27,56 @@ MAX_NOTES = 2000
 
 
 @dataclass
+class StderrLog:
+    """Where one seat's bot wrote its stderr during a game: the log file and the byte
+    range ``[start, end)`` of it the game's bot processes wrote (all of them: a game that
+    starts a seat's program again, as Mahjong does each hand, appends to the same file).
+
+    ``path`` is ``/``-separated and relative: to the folder the game was played in, and
+    in a tournament's store to the store's folder (``slots/<slot>/logs/...``), so that a
+    moved store still finds its logs."""
+
+    path: str
+    start: int
+    end: int
+
+    @classmethod
+    def from_dict(cls, data: Any) -> StderrLog:
+        """Read one back; ``ValueError`` unless it is a relative path and a range."""
+        if not isinstance(data, dict) or set(data) != {"path", "start", "end"}:
+            raise ValueError(f"stderr: expected path, start and end, got {data!r}")
+        path, start, end = data["path"], data["start"], data["end"]
+        if not isinstance(path, str) or not path:
+            raise ValueError(f"stderr: path {path!r} is not a file name")
+        if not (type(start) is int and type(end) is int and 0 <= start <= end):
+            raise ValueError(f"stderr: {start!r}..{end!r} is not a byte range")
+        return cls(path, start, end)
+
+
+@dataclass
 class PlayerInfo:
-    """One seat's player: its name, the command that ran it, what it said about itself."""
+    """One seat's player: its name, the command that ran it, what it said about itself,
+    and (``stderr``) the part of its stderr log the game made, where it is known."""
 
     name: str
     command: list[str] = field(default_factory=list)
     about: dict[str, str] = field(default_factory=dict)
+    stderr: StderrLog | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (without ``stderr`` when it is not known, as records
+        of earlier releases were written)."""
+        data = asdict(self)
+        if self.stderr is None:
+            del data["stderr"]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayerInfo:
+        """Read one back (``TypeError``/``ValueError`` if it is malformed)."""
+        fields = dict(data)
+        stderr = fields.pop("stderr", None)
+        return cls(**fields, stderr=None if stderr is None else StderrLog.from_dict(stderr))
 
 
 @dataclass
@@ -193,7 +237,7 @@ class GameRecord:
         data: dict[str, Any] = {"format": FORMAT}
         for name in self.__dataclass_fields__:
             data[name] = getattr(self, name)
-        data["players"] = [asdict(p) for p in self.players]
+        data["players"] = [p.to_dict() for p in self.players]
         data["moves"] = [_move_dict(m) for m in self.moves]
         data["notes"] = [asdict(n) for n in self.notes]
         data["faults"] = [asdict(f) for f in self.faults]
@@ -210,7 +254,7 @@ class GameRecord:
                 raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
             fields = dict(data)
             fields.pop("format")
-            fields["players"] = [PlayerInfo(**p) for p in data["players"]]
+            fields["players"] = [PlayerInfo.from_dict(p) for p in data["players"]]
             fields["moves"] = [MoveRecord(**m) for m in data["moves"]]
             fields["notes"] = [Note(**n) for n in data.get("notes", [])]
             fields["faults"] = [Fault(**f) for f in data.get("faults", [])]

@@ -60,7 +60,7 @@ from referee.tournament.ray_auth import (
     is_auth_failure,
     use_token_if_any,
 )
-from referee.tournament.runner import slot_folder
+from referee.tournament.runner import play_task, slot_folder
 
 log = logging.getLogger(__name__)
 
@@ -105,9 +105,7 @@ def play_remote(game: str, settings: Any, task: GameTask,
         adapter = game_adapters().get(game)
         if adapter is None:
             return RemoteFailure("ConfigError", f"unknown game {game!r}")
-        record = adapter.play(settings, task, Path(work_dir))
-        record.round = task.round
-        return record.to_dict()
+        return play_task(adapter, settings, task, Path(work_dir)).to_dict()
     except Exception as exc:
         return RemoteFailure(type(exc).__name__, str(exc), traceback.format_exc())
     finally:

@@ -8,7 +8,9 @@ whatever the concurrency.
 
 Each game runs in a numbered slot (1..concurrency): the slot's folder holds the working
 folders and stderr logs of the bots playing in it, so two instances of one program never
-share a folder.
+share a folder. The games played in a slot append to the same logs; each record says
+which log each seat's bot wrote and which bytes of it during that game
+(``PlayerInfo.stderr``, the path relative to the store's folder: ``slots/<slot>/logs/...``).
 
 An interrupt (Ctrl-C) kills every bot process at once, starts no new one and commits
 nothing more: the games that were running are played again on resume. After a ``kill
@@ -31,10 +33,11 @@ from pathlib import Path
 
 import psutil
 
-from referee.core.adapter import GameTask
+from referee.core.adapter import GameAdapter, GameTask
 from referee.core.limits import ProcessTree, marked_any
 from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
 from referee.core.record import GameRecord, move_listener
+from referee.core.seat_logs import rebase_stderr_logs, seat_logs
 from referee.core.standings import counted_points
 from referee.tournament.affinity import available_cpus, describe_plan, pin_task, slot_cpus
 from referee.tournament.config import Tournament
@@ -200,8 +203,9 @@ class TournamentRunner:
             while running:
                 finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
                 for future in finished:
-                    game, _slot = running.pop(future)
+                    game, slot = running.pop(future)
                     record = future.result()  # (raised: _stop clears the live board)
+                    rebase_stderr_logs(record, self._slot_prefix(slot))
                     self.store.commit(game.key, record)
                     self.store.forget_processes(game.key)
                     self.tally.add(game.seats, record.scores or (), game.pair,
@@ -250,6 +254,11 @@ class TournamentRunner:
             self.live.start(game.key, game.round, list(game.seats))
             running[pool.submit(self._play, self.task(game, slot))] = (game, slot)
 
+    def _slot_prefix(self, slot: int) -> str:
+        """Game slot ``slot``'s folder relative to the store's, ``/``-separated."""
+        folder = os.path.relpath(slot_folder(self.tournament.output, slot), self.store.folder)
+        return Path(folder).as_posix()
+
     def task(self, game: ScheduledGame, slot: int = 1) -> GameTask:
         """The adapter's view of a scheduled game, played in game slot ``slot``."""
         seats = tuple(self.players[name] for name in game.seats)
@@ -274,9 +283,7 @@ class TournamentRunner:
             self.live.moved(task.key, record)
 
         with spawn_listener(note), move_listener(moved):
-            record = self.tournament.adapter.play(self.tournament.settings, task, work)
-        record.round = task.round
-        return record
+            return play_task(self.tournament.adapter, self.tournament.settings, task, work)
 
     # -- SPRT and leftovers ---------------------------------------------------------------
     def _check_sprt(self) -> None:
@@ -286,6 +293,19 @@ class TournamentRunner:
         if verdict is not None:
             self.sprt_verdict = verdict
             self.store.set_meta("sprt_verdict", verdict)
+
+
+def play_task(adapter: GameAdapter, settings: object, task: GameTask,
+              work: Path) -> GameRecord:
+    """Play ``task`` with ``adapter`` in the folder ``work`` (a game slot's): its record,
+    with its round and each seat's part of its stderr log (``PlayerInfo.stderr``, the path
+    relative to ``work``; the runner makes it relative to the store's folder)."""
+    with seat_logs() as logs:
+        record = adapter.play(settings, task, work)
+    logs.note(record, work)  # adapters return once every bot of the game is stopped
+    record.round = task.round
+    return record
+
 
 def kill_orphans(store: Store) -> None:
     """Kill the bot processes a crashed run left (noted in ``store``), then forget them:
@@ -320,4 +340,4 @@ def slot_folder(output: Path, slot: int) -> Path:
     return output / "slots" / str(slot)
 
 
-__all__ = ["Progress", "Tally", "TournamentRunner", "kill_orphans", "slot_folder"]
+__all__ = ["Progress", "Tally", "TournamentRunner", "kill_orphans", "play_task", "slot_folder"]

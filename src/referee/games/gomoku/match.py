@@ -295,7 +295,7 @@ class GomokuMatch:
                                seed=self.settings.seed * 1_000_003 + index * 2 + seat,
                                memory_limit=self.settings.memory_limit,
                                sandbox=self.sandbox, suspend=self.suspend,
-                               private=self._own_folder(player))
+                               private=self._own_folder(player), seat=seat)
         return Brain(process, player.name, on_note=self._note(seat))
 
     def _own_folder(self, player: PlayerSpec) -> list[tuple[Path, Path]]:

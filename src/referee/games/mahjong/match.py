@@ -146,8 +146,10 @@ class ProcessChannel:
 
     def __init__(self, player: PlayerSpec, folder: Path, seed: int, tag: str,
                  names: str = "program", sandbox: SandboxPlan | None = None,
-                 suspend: bool = False) -> None:
+                 suspend: bool = False, seat: int | None = None) -> None:
         self.player = player
+        self.seat = seat
+        """The seat its programs play (their stderr is that seat's in the record)."""
         self.name = player.name
         self.command = start_path(player.command, names)
         self.folder = folder
@@ -161,7 +163,8 @@ class ProcessChannel:
         """Start the program for this hand."""
         self.close(1.0)
         self.process = start_player(self.player, self.folder, seed=self.seed + hand,
-                                    tag=self.tag, sandbox=self.sandbox, suspend=self.suspend)
+                                    tag=self.tag, sandbox=self.sandbox, suspend=self.suspend,
+                                    seat=self.seat)
 
     def cpu_time(self) -> float | None:
         """The CPU seconds of this hand's program."""
@@ -381,7 +384,7 @@ def play_mahjong(players: Sequence[PlayerSpec], settings: MahjongSettings,
     suspend = settings.sandbox.suspends(False)
     record.sandbox = plan.describe(suspend)
     channels = [ProcessChannel(p, folder, settings.seed * 4 + s, f"seat{s + 1}-",
-                               settings.start_path, plan, suspend)
+                               settings.start_path, plan, suspend, seat=s)
                 for s, p in enumerate(players)]
     return play_clients(channels, settings, record)
 

@@ -130,7 +130,7 @@ def _start_and_play(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
         try:
             process = start_player(player, work_dir, seed=bot_seed * 7 + seat,
                                    memory_limit=settings.memory_limit, tag=f"{seat}-",
-                                   sandbox=sandbox[0], suspend=sandbox[1])
+                                   sandbox=sandbox[0], suspend=sandbox[1], seat=seat)
         except BotFault as fault:
             forfeit(record, seat, rules.players, fault, player.name)
             return

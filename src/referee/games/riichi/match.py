@@ -454,7 +454,7 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
             try:
                 process: BotProcess | None = start_player(
                     seated(player, s), folder, seed=settings.seed * 4 + s,
-                    tag=f"seat{s + 1}-", sandbox=plan, suspend=suspend)
+                    tag=f"seat{s + 1}-", sandbox=plan, suspend=suspend, seat=s)
             except BotFault as fault:
                 process = None
                 seats.append(_Seat(s, None, settings.batched[s]))

@@ -1,7 +1,8 @@
 """The files a results site offers besides its pages: every result as CSV, each game's
 record as JSON and in its game's own format (Gomoku ``.psq``, Riichi's mjai log), and the
-bots' stderr logs (their last ``LOG_TAIL`` bytes). A game's small files are embedded in its
-page as ``data:`` URLs (``game_download``).
+bots' stderr logs (their last ``LOG_TAIL`` bytes): per player and slot, and per game (the
+part of each seat's log its record points to: :func:`game_logs`). A game's small files are
+embedded in its page as ``data:`` URLs (``game_download``).
 
 Every file is written whole or not at all (``referee.core.files``). Paths returned are
 relative to the site's root, ``/``-separated.
@@ -13,11 +14,12 @@ import base64
 import csv
 import io
 import logging
+import os
 import re
 import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from referee.core.files import write_bytes_atomic, write_text_atomic
 from referee.core.players import folder_name
@@ -164,5 +166,53 @@ def native_file(record: GameRecord, mjai: Mapping[str, Path], adapter: object = 
     return None
 
 
-__all__ = ["EMBED_LIMIT", "LOG_TAIL", "Download", "copy_tail", "download_bytes", "game_download",
-           "mjai_logs", "native_file", "results_csv", "stderr_logs"]
+@dataclass(frozen=True)
+class GameLog:
+    """What one seat's bot wrote on stderr during one game: the last ``LOG_TAIL`` bytes of
+    it in ``data`` (``cut``: there were more, ``size`` in all), from the log ``path``
+    (relative to the store's folder)."""
+
+    seat: int
+    name: str
+    data: bytes
+    cut: bool
+    size: int
+    path: str
+
+
+def game_logs(store_folder: Path, record: GameRecord, limit: int = LOG_TAIL) -> list[GameLog]:
+    """The stderr each seat's bot wrote during the game of ``record``, in seat order, for
+    the seats whose record says where (``PlayerInfo.stderr``: records of earlier releases
+    do not), each cut to its last ``limit`` bytes. A log that is missing, unreadable,
+    shorter than the record says (replaced since) or not inside ``store_folder`` gives a
+    warning in the log and no entry, never an exception."""
+    found = []
+    for seat, player in enumerate(record.players):
+        span = player.stderr
+        if span is None:
+            continue
+        where = f"game {record.settings.get('game_key', record.index)}, seat {seat} " \
+                f"({player.name}): stderr log {span.path}"
+        relative = PurePosixPath(span.path)
+        if relative.is_absolute() or ".." in relative.parts or span.start > span.end:
+            log.warning("%s: not a log of the store (%d..%d)", where, span.start, span.end)
+            continue
+        size = span.end - span.start
+        try:
+            with open(store_folder / relative, "rb") as handle:
+                if os.fstat(handle.fileno()).st_size < span.end:
+                    log.warning("%s: shorter than the %d bytes the record says it had",
+                                where, span.end)
+                    continue
+                handle.seek(max(span.start, span.end - limit))
+                data = handle.read(min(size, limit))
+        except OSError as exc:
+            log.warning("%s: cannot read it: %s", where, exc.strerror or exc)
+            continue
+        found.append(GameLog(seat, player.name, data, size > limit, size, span.path))
+    return found
+
+
+__all__ = ["EMBED_LIMIT", "LOG_TAIL", "Download", "GameLog", "copy_tail", "download_bytes",
+           "game_download", "game_logs", "mjai_logs", "native_file", "results_csv",
+           "stderr_logs"]
