@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import itertools
 import logging
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -22,7 +23,9 @@ from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord, PlayerInfo, StderrLog
 from referee.games.registry import game_adapters
-from referee.tournament.report.downloads import LOG_TAIL, GameLog, game_logs
+from referee.tournament.report import build_site
+from referee.tournament.report.downloads import LOG_TAIL, GameLog, download_bytes, game_logs
+from referee.tournament.report.site import Paths
 from referee.tournament.runner import play_task
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
@@ -135,6 +138,36 @@ def test_the_games_of_a_slot_share_its_logs_without_overlap_or_gaps(
         ranges.sort()
         assert ranges[0][0] == 0 and ranges[-1][1] == (out / path).stat().st_size
         assert all(a[1] == b[0] for a, b in itertools.pairwise(ranges)), path
+
+
+def test_each_game_page_offers_what_its_bots_wrote_during_it(
+        tournament: tuple[Path, list[GameRecord]], tmp_path: Path) -> None:
+    out, records = tournament
+    site = build_site(out, tmp_path / "site").parent
+    store = Store.open_existing(out)
+    try:
+        pages = {row.key: Paths.game(row) for row in store.games(status="done")}
+    finally:
+        store.close()
+    for record in records:
+        page = pages[str(record.settings["game_key"])]
+        text = (site / page).read_text(encoding="utf-8")
+        found = dict((label, href) for href, label in re.findall(
+            r'<a href="([^"]+)" download(?:="[^"]*")?>(stderr of [^<]+)</a>', text))
+        assert len(found) == 2 and "../logs/" not in text  # this game's, not the slots'
+        for seat, player in enumerate(record.players):
+            whole = expected_stderr(record, seat)
+            got = download_bytes(site, page, found[f"stderr of {player.name} (seat {seat + 1})"])
+            if player.name == "noisy":  # cut to its end, which a first line says; too big
+                assert not found[f"stderr of {player.name} (seat {seat + 1})"].startswith(
+                    "data:")  # to be in the page: a file beside it
+                note, rest = got.split(b"\n", 1)
+                assert rest == whole[-LOG_TAIL:]
+                assert note.decode() == (f"[referee: the first {len(whole) - LOG_TAIL} of "
+                                         f"{len(whole)} bytes are cut; the last {LOG_TAIL} "
+                                         "follow]")
+            else:
+                assert got == whole
 
 
 def test_a_moved_store_still_finds_its_games_logs(

@@ -113,12 +113,17 @@ def copy_tail(source: Path, target: Path, limit: int = LOG_TAIL) -> bool:
         if size > limit:
             handle.seek(size - limit)
         data = handle.read(limit)
-    cut = size > limit
-    if cut:
-        data = (f"[referee: the first {size - limit} of {size} bytes are cut; "
-                f"the last {limit} follow]\n").encode() + data
-    write_bytes_atomic(target, data)
-    return cut
+    write_bytes_atomic(target, with_cut_note(data, size))
+    return size > limit
+
+
+def with_cut_note(data: bytes, size: int) -> bytes:
+    """The last bytes of a log of ``size`` bytes, after a first line saying how much was
+    left out when that is not all of it."""
+    if size <= len(data):
+        return data
+    return (f"[referee: the first {size - len(data)} of {size} bytes are cut; "
+            f"the last {len(data)} follow]\n").encode() + data
 
 
 def stderr_logs(store_folder: Path, players: Iterable[str]) -> dict[str, list[Path]]:
@@ -215,4 +220,4 @@ def game_logs(store_folder: Path, record: GameRecord, limit: int = LOG_TAIL) -> 
 
 __all__ = ["EMBED_LIMIT", "LOG_TAIL", "Download", "GameLog", "copy_tail", "download_bytes",
            "game_download", "game_logs", "mjai_logs", "native_file", "results_csv",
-           "stderr_logs"]
+           "stderr_logs", "with_cut_note"]

@@ -60,10 +60,12 @@ from referee.tournament.report.downloads import (
     Download,
     copy_tail,
     game_download,
+    game_logs,
     mjai_logs,
     native_file,
     results_csv,
     stderr_logs,
+    with_cut_note,
 )
 from referee.tournament.report.frames_markup import frames_board
 from referee.tournament.report.markup import Html, h
@@ -358,8 +360,7 @@ class SiteBuilder:
             if native is not None:
                 suffix, blob, label = native
                 files.append(game_download(self.out, f"{stem}{suffix}", blob, label))
-            for name in dict.fromkeys(p.name for p in record.players):
-                files.extend(self.logs.get(name, ()))
+            files.extend(self.game_log_downloads(record, stem))
             view = self.replay(record)
             seconds = duration(record.started_at, record.finished_at)
             facts.append(GameFacts(
@@ -372,6 +373,19 @@ class SiteBuilder:
                          scripts=["static/replay.js"] if view is not None else [],
                          **self.game_context(row, record, view, before, after, files))
         return facts
+
+    def game_log_downloads(self, record: GameRecord, stem: str) -> list[Download]:
+        """What each seat's program wrote on stderr during this game (the end of it), or
+        for a record that does not say (an earlier release's) its players' whole logs."""
+        found = game_logs(self.store.folder, record)
+        if not found and not any(p.stderr for p in record.players):
+            return [d for name in dict.fromkeys(p.name for p in record.players)
+                    for d in self.logs.get(name, ())]
+        return [game_download(
+            self.out, f"{stem}.seat{log.seat + 1}.stderr.log", with_cut_note(log.data, log.size),
+            f"stderr of {log.name} (seat {log.seat + 1})",
+            f"its last {len(log.data) // 1024} KB of {log.size // 1024} KB" if log.cut
+            else f"{log.size} bytes") for log in found if log.size]
 
     def game_context(self, row: GameRow, record: GameRecord, view: ReplayView | None,
                      before: GameRow | None, after: GameRow | None,
