@@ -1,9 +1,9 @@
-"""A worker process of the results site: writes the game pages it is given.
+"""The worker processes of the results site, which write the game pages of a large site.
 
-``python -m referee.tournament.report.workers`` reads one pickled ``(PageJob, indices)``
-on its standard input, writes the pages of those finished games, and writes the pickled
-list of their ``GameFacts`` on its standard output. The site (``site.start_game_pages``)
-starts these itself, rather than through ``multiprocessing``, so that building a site
+``PageWorkers`` starts ``python -m referee.tournament.report.page_worker`` once per share of
+the finished games, gives each a pickled ``(PageJob, indices)`` on its standard input, and
+later collects the pickled list of their ``GameFacts`` from their standard output. The
+site starts these itself, rather than through ``multiprocessing``, so that building a site
 never runs the caller's main script again in the workers (a script without an
 ``if __name__ == "__main__"`` guard would start building again in each).
 """
@@ -15,6 +15,7 @@ import os
 import pickle
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,20 +61,24 @@ class PageWorkers:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package),
                                                          env.get("PYTHONPATH", "")) if p)
         self.started = [
-            subprocess.Popen([sys.executable, "-m", "referee.tournament.report.workers"],
+            subprocess.Popen([sys.executable, "-m", "referee.tournament.report.page_worker"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-            for _ in shares]  # all importing at once, then each given its share
-        for process, share in zip(self.started, shares, strict=True):
-            assert process.stdin is not None
-            with contextlib.suppress(BrokenPipeError), process.stdin:  # (a dead one: its status)
-                pickle.dump((job, list(share)), process.stdin,
-                            protocol=pickle.HIGHEST_PROTOCOL)
+            for _ in shares]
+        # each is given its share as soon as it has started (it imports first): by threads,
+        # so that no worker waits for another one's start, nor the caller for any
+        self._feeding = [threading.Thread(target=_give, args=(process, pickle.dumps(
+            (job, list(share)), protocol=pickle.HIGHEST_PROTOCOL)), daemon=True)
+            for process, share in zip(self.started, shares, strict=True)]
+        for thread in self._feeding:
+            thread.start()
 
     def collect(self) -> list[GameFacts]:
         """Wait for every worker; their facts. Raises ``RuntimeError`` if one failed (its
         error is on stderr, shared)."""
         facts: list[GameFacts] = []
         failed = []
+        for thread in self._feeding:
+            thread.join()
         for process in self.started:
             assert process.stdout is not None
             with process.stdout:
@@ -88,25 +93,15 @@ class PageWorkers:
         return facts
 
 
+def _give(process: subprocess.Popen[bytes], data: bytes) -> None:
+    """Write ``data`` to a worker's standard input and close it (a dead worker: its exit
+    status tells)."""
+    assert process.stdin is not None
+    with contextlib.suppress(BrokenPipeError), process.stdin:
+        process.stdin.write(data)
+
+
 def run_workers(job: PageJob, shares: Sequence[Sequence[int]]) -> list[GameFacts]:
     """Write the game pages of each share of ``job.done`` in a process of its own, all at
     once; their facts (``PageWorkers``)."""
     return PageWorkers(job, shares).collect()
-
-
-def main() -> None:
-    """Read the job, write its game pages, answer with what the lists need of them."""
-    from referee.tournament.report.site import SiteBuilder  # (site.py starts these)
-
-    job, indices = pickle.load(sys.stdin.buffer)
-    builder = SiteBuilder.for_pages(job)
-    try:
-        facts = builder.game_pages(indices)
-    finally:
-        builder.store.close()
-    pickle.dump(facts, sys.stdout.buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    sys.stdout.buffer.flush()
-
-
-if __name__ == "__main__":
-    main()
