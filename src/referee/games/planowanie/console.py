@@ -44,7 +44,9 @@ from referee.games.planowanie.rules import (
     SeatView,
     cards_of,
     deal_views,
+    seat_summary,
     show_action,
+    trick_summary,
 )
 
 log = logging.getLogger(__name__)
@@ -677,19 +679,11 @@ class ConsoleSession:
                  f"{table.cards} card(s) each, seat {table.starter} started; {phase}; "
                  f"trumps {deck.suits[0]}")
         for s in range(engine.rules.players):
-            hand = " ".join(deck.name(c) for c in cards_of(engine.hands[s])) or "-"
-            if table.phase is Phase.DECLARE:
-                said = game.declared_now.get(s)
-                declared = "-" if said is None else f"{said} (hidden)"
-            else:
-                declared = str(table.declared[s])
-            self.say(f"#   {game.who(s)}: hand {hand} | declared {declared} | "
-                     f"tricks {table.tricks[s]} | points {table.points[s]}")
+            self.say(f"#   {game.who(s)}: "
+                     f"{seat_summary(engine, s, game.declared_now.get(s))}")
         if table.phase is Phase.PLAY:
             if table.trick:
-                played = ", ".join(f"seat {(table.trick_leader + k) % engine.rules.players} "
-                                   f"{deck.name(c)}" for k, c in enumerate(table.trick))
-                self.say(f"# trick: {played}")
+                self.say(f"# trick: {trick_summary(engine)}")
             else:
                 self.say(f"# trick: empty, seat {table.trick_leader} leads")
             if table.last_trick is not None:

@@ -31,9 +31,10 @@ from referee.games.planowanie.rules import (
     Phase,
     PlanowanieGame,
     Rules,
-    cards_of,
     parse_deals,
+    seat_summary,
     tournament_deals,
+    trick_summary,
 )
 
 __all__ = ["MAX_HIGH", "EnvPlanowanieGame", "Layout", "PlanowanieEnvGame", "make_env"]
@@ -378,19 +379,11 @@ class PlanowanieEnvGame:
         phase = "declaring" if table.phase is Phase.DECLARE else "playing"
         lines = [f"deal {table.deal + 1}/{len(rules.deals)}: {table.cards} card(s) each, "
                  f"{phase}, trumps {deck.suits[0]}"]
-        for seat in range(rules.players):
-            hand = " ".join(deck.name(c) for c in cards_of(engine.hands[seat])) or "-"
-            if table.phase is Phase.DECLARE:
-                said = engine.said[seat]
-                declared = "-" if said is None else f"{said} (hidden)"
-            else:
-                declared = str(table.declared[seat])
-            lines.append(f"seat {seat}: {hand} | declared {declared} | tricks "
-                         f"{table.tricks[seat]} | points {table.points[seat]}")
+        lines += [f"seat {seat}: {seat_summary(engine, seat, engine.said[seat])}"
+                  for seat in range(rules.players)]
         if table.phase is Phase.PLAY:
-            trick = " ".join(f"{(table.trick_leader + k) % rules.players}:{deck.name(c)}"
-                             for k, c in enumerate(table.trick))
-            lines.append(f"trick (seat {table.trick_leader} leads): {trick or '-'}")
+            lines.append(f"trick (seat {table.trick_leader} leads): "
+                         f"{trick_summary(engine) or '-'}")
         return "\n".join(lines)
 
 

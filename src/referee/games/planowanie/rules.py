@@ -500,3 +500,28 @@ def show_action(views: Iterable[SeatView], game: PlanowanieGame, seat: int,
         return
     for view in views:
         view.play(seat, action)
+
+
+def seat_summary(game: PlanowanieGame, seat: int, said: int | None) -> str:
+    """One seat as the console and the environment show it: ``hand 2C 5H | declared 1 |
+    tricks 0 | points 3``. While seats declare, ``said`` is the seat's declaration not yet
+    shown to the others (``N (hidden)``; ``-`` before it declares)."""
+    table = game.table
+    deck = game.rules.deck
+    hand = " ".join(deck.name(c) for c in cards_of(game.hands[seat])) or "-"
+    if table.phase is Phase.DECLARE:
+        declared = "-" if said is None else f"{said} (hidden)"
+    else:
+        declared = str(table.declared[seat])
+    return (f"hand {hand} | declared {declared} | tricks {table.tricks[seat]} | "
+            f"points {table.points[seat]}")
+
+
+def trick_summary(game: PlanowanieGame) -> str:
+    """The cards of the trick on the table, in the order played: ``seat 2 5H, seat 3 7H``
+    (``""`` for an empty trick)."""
+    table = game.table
+    players = game.rules.players
+    return ", ".join(f"seat {(table.trick_leader + k) % players} {game.rules.deck.name(c)}"
+                     for k, c in enumerate(table.trick))
+
