@@ -18,7 +18,7 @@ import platform
 from pathlib import Path
 
 import numpy as np
-from dataset_runs import small_and_large
+from dataset_runs import play_random, small_and_large
 from figures import print_figures
 
 from referee.core.outcome import Outcome
@@ -31,21 +31,15 @@ def make_games(folder: Path, count: int, seed: int) -> None:
     env = make("gomoku", size=15)
     rng = np.random.default_rng(seed)
     for index in range(count):
-        env.reset(seed=seed * 1_000_003 + index)
         record = GameRecord("gomoku", [PlayerInfo("a"), PlayerInfo("b")],
                             settings={"width": 15, "height": 15, "rule": "freestyle"},
                             index=index + 1)
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            action = int(legal[rng.integers(len(legal))])
-            seat = env.possible_agents.index(agent)
+
+        def played(seat: int, action: int, record: GameRecord = record) -> None:
             y, x = divmod(action, 15)
             record.add_move(seat, f"{x},{y}", 0.0)
-            env.step(action)
+
+        play_random(env, rng, seed * 1_000_003 + index, played)
         record.scores = [float(s) for s in env.engine.scores()]
         record.outcome = Outcome.NORMAL
         record.write(folder / f"game-{index + 1:05d}.json")

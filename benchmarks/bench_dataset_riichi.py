@@ -21,7 +21,7 @@ import platform
 from pathlib import Path
 
 import numpy as np
-from dataset_runs import small_and_large
+from dataset_runs import play_random, small_and_large
 from figures import print_figures
 
 from referee.core.outcome import Outcome
@@ -39,25 +39,22 @@ def make_games(folder: Path, count: int, seed: int, logs: bool) -> None:
     rng = np.random.default_rng(seed)
     names = ["a", "b", "c", "d"]
     for index in range(count):
-        env.reset(seed=seed * 1_000_003 + index)
+        moves: list[tuple[int, str]] = []
+
+        def played(seat: int, number: int, moves: list[tuple[int, str]] = moves) -> None:
+            action = env.game.action(env.engine, seat, number)
+            if action.type != "none":
+                moves.append((seat, json.dumps(action_to_mjai(action))))
+
+        play_random(env, rng, seed * 1_000_003 + index, played)
         engine = env.engine
         rules = env.game.rules
         record = GameRecord("riichi", [PlayerInfo(n) for n in names],
                             settings={"game_length": rules.game_length,
                                       "rules": rules_to_dict(rules)},
                             seed=engine.game.seed, index=index + 1)
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            number = int(legal[rng.integers(len(legal))])
-            seat = env.possible_agents.index(agent)
-            action = env.game.action(engine, seat, number)
-            if action.type != "none":
-                record.add_move(seat, json.dumps(action_to_mjai(action)), 0.0)
-            env.step(number)
+        for seat, move in moves:
+            record.add_move(seat, move, 0.0)
         record.finish([float(s) for s in engine.scores()], Outcome.NORMAL, "end")
         if logs:
             write_mjai(folder / f"game-{index + 1:05d}.mjson.gz", (

@@ -1,6 +1,7 @@
-"""What the dataset benchmarks share: ``write_dataset`` timed in a child process (so its
-peak memory, ``ru_maxrss``, is its own), on a folder of games and on one ten times as
-large.
+"""What the dataset benchmarks share: random legal games played through an environment
+(``play_random``, to make the games a dataset is made from), and ``write_dataset`` timed
+in a child process (so its peak memory, ``ru_maxrss``, is its own), on a folder of games
+and on one ten times as large.
 
 The scripts import it as ``dataset_runs`` (they run as ``python benchmarks/bench_*.py``,
 which puts this folder first on the path).
@@ -14,6 +15,27 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def play_random(env: Any, rng: np.random.Generator, seed: int,
+                played: Callable[[int, int], None]) -> None:
+    """One game of ``env`` (a PettingZoo AEC environment, reset with ``seed``) where every
+    agent plays a random action its mask allows; ``played(seat, action)`` is told each one
+    before it is played."""
+    env.reset(seed=seed)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        action = int(legal[rng.integers(len(legal))])
+        played(env.possible_agents.index(agent), action)
+        env.step(action)
+
 
 CHILD = """
 import json, resource, sys, time
