@@ -31,8 +31,8 @@ def record_to_psq(record: GameRecord) -> str:
         if move.move == "SWAP" or move.info.get("illegal"):
             continue
         ms = round(move.ms)
-        for part in move.move.split():
-            point = parse_point(part)
+        single = parse_point(move.move)  # one stone: the common case
+        for point in [single] if single is not None else map(parse_point, move.move.split()):
             if point is None:
                 continue
             lines.append(f"{point[0] + 1},{point[1] + 1},{ms}")
