@@ -1,6 +1,6 @@
 """What the browser tests share: Debian's Chromium driven by Playwright (never a browser
-downloaded), its flags, and the folder of screenshots a person can look at
-(tests/artifacts/, not in git)."""
+downloaded), its flags, the folder of screenshots a person can look at (tests/artifacts/,
+not in git), and a page with its errors collected that clicks its downloads."""
 
 from __future__ import annotations
 
@@ -37,3 +37,46 @@ def chromium(api: Any) -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+class Tab:
+    """A page in a browser context of its own, with its console errors and warnings,
+    page errors and dialogs (dismissed) collected in ``errors``."""
+
+    def __init__(self, browser: Any, javascript: bool = True,
+                 viewport: dict[str, int] | None = None) -> None:
+        options: dict[str, Any] = {"java_script_enabled": javascript}
+        if viewport is not None:
+            options["viewport"] = viewport
+        self.context = browser.new_context(**options)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(10_000)
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"),
+                                          d.dismiss()))
+
+    def close(self) -> None:
+        """Close its browser context."""
+        self.context.close()
+
+    def shot(self, name: str) -> None:
+        """A full-page screenshot in tests/artifacts/."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+    def download_labels(self) -> list[str]:
+        """The labels of the links the page offers in its ``<ul class="downloads">``."""
+        return [text.strip() for text in
+                self.page.locator("ul.downloads a").all_text_contents()]
+
+    def download(self, label: str) -> tuple[str, bytes]:
+        """Click the link ``label`` of the page's ``<ul class="downloads">`` as a person
+        would: the name the browser saves the file as, and its bytes."""
+        with self.page.expect_download() as waiting:
+            self.page.locator("ul.downloads").get_by_role("link", name=label,
+                                                          exact=True).click()
+        got = waiting.value
+        return got.suggested_filename, Path(got.path()).read_bytes()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from browsing import ARTIFACTS, chromium, playwright_api
+from browsing import Tab, chromium, playwright_api
 from referee.core.record import GameRecord
 from referee.games.gomoku.protocol import parse_point
 from referee.games.gomoku.psq import read_psq
@@ -74,36 +74,6 @@ def browser() -> Iterator[object]:
         yield launched
 
 
-class Page:
-    """A page with its console errors and page errors collected."""
-
-    def __init__(self, browser: object, javascript: bool = True) -> None:
-        self.context = browser.new_context(  # type: ignore[attr-defined]
-            java_script_enabled=javascript)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(10_000)
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
-                     if m.type in ("error", "warning") else None)
-        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-
-    def close(self) -> None:
-        self.context.close()
-
-    def download(self, label: str) -> tuple[str, bytes]:
-        """Click the download link ``label``: the name the browser saves it as, its bytes."""
-        with self.page.expect_download() as waiting:
-            self.page.locator("ul.downloads").get_by_role("link", name=label,
-                                                          exact=True).click()
-        got = waiting.value
-        return got.suggested_filename, Path(got.path()).read_bytes()
-
-    def shot(self, name: str) -> None:
-        """A full-page screenshot in tests/artifacts/."""
-        ARTIFACTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-
-
 def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) -> None:
     store_folder, index = site
     store = Store.open_existing(store_folder)
@@ -116,7 +86,7 @@ def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) 
     opening = len(record.opening)
     assert opening == 3 and moves >= 5
 
-    tab = Page(browser)
+    tab = Tab(browser)
     page = tab.page
     try:
         page.goto(index.as_uri())
@@ -208,7 +178,7 @@ def test_without_javascript_the_final_position_shows(site: tuple[Path, Path],
         record = store.record(row.key)
     finally:
         store.close()
-    tab = Page(browser, javascript=False)
+    tab = Tab(browser, javascript=False)
     try:
         tab.page.goto((index.parent / Paths.game(row)).as_uri())
         assert not tab.page.locator(".replay-controls").is_visible()

@@ -1,12 +1,15 @@
 """A Planowanie game's replay in a real browser (headless Chromium from file:// URLs), on
 a site built from a small real tournament of the built-in players: the standings link to
 the games, a game page steps with the keys, and the deal and the cards shown at a step
-are those the engine gives when the record is replayed to that step. A screenshot of the
-pages goes to tests/artifacts/."""
+are those the engine gives when the record is replayed to that step; the downloads,
+clicked, read back (the results as CSV and PGN and the tournament file on the index, the
+record on a game page). A screenshot of the pages goes to tests/artifacts/."""
 
 from __future__ import annotations
 
+import csv
 import io
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,15 +17,16 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from browsing import ARTIFACTS, chromium, playwright_api
+from browsing import Tab, chromium, playwright_api
 from referee.core.checking import record_seed
-from referee.core.record import GameRecord
+from referee.core.record import GameRecord, result_text
 from referee.games.planowanie.replay import parse_move, record_rules
 from referee.games.planowanie.rules import PlanowanieGame, cards_of
+from referee.tournament.pgn import read_pgn_results
 from referee.tournament.report import build_site
 from referee.tournament.report.site import Paths
 from referee.tournament.session import run_tournament
-from referee.tournament.store import Store
+from referee.tournament.store import GameRow, Store
 
 sync_api = playwright_api()
 
@@ -98,16 +102,12 @@ def test_standings_then_a_game_stepped_by_keys(site: tuple[Path, Path],
     finally:
         store.close()
     assert len(record.moves) > 8
-    ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context()  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    tab = Tab(browser)
+    page = tab.page
     try:
         page.goto(index.as_uri())
         assert page.locator("#standings-table tbody tr").count() == 4
-        page.screenshot(path=str(ARTIFACTS / "planowanie-index.png"), full_page=True)
+        tab.shot("planowanie-index.png")
         page.goto((index.parent / Paths.game(rows[0])).as_uri())
         page.keyboard.press("Home")
         assert page.locator(".replay-pos").inner_text() == "0"
@@ -124,10 +124,70 @@ def test_standings_then_a_game_stepped_by_keys(site: tuple[Path, Path],
             for hand in engine.hands:
                 for card in cards_of(hand):
                     assert re.search(re.escape(deck.name(card)[0]), shown), (k, card)
-        page.screenshot(path=str(ARTIFACTS / "planowanie-replay.png"), full_page=True)
+        tab.shot("planowanie-replay.png")
         page.keyboard.press("End")
         assert page.locator(".replay-pos").inner_text() == str(len(record.moves))
         assert "game over" in page.evaluate(VISIBLE_TEXT)
-        assert not errors, errors
+        assert tab.errors == []
     finally:
-        context.close()
+        tab.close()
+
+
+def pairwise_results(row: GameRow) -> list[tuple[str, str, float]]:
+    """A finished game's results between each two seats, the earlier seat first (only
+    those of the player at fault, if one was): 1, 0.5 or 0 for the earlier seat."""
+    assert row.scores is not None
+    results = []
+    for a in range(len(row.seats)):
+        for b in range(a + 1, len(row.seats)):
+            if row.offender is None or row.offender in (a, b):
+                sa, sb = row.scores[a], row.scores[b]
+                results.append((row.seats[a], row.seats[b],
+                                1.0 if sa > sb else 0.0 if sa < sb else 0.5))
+    return results
+
+
+def test_the_downloads_read_back(site: tuple[Path, Path], browser: object,
+                                 tmp_path: Path) -> None:
+    store_folder, index = site
+    store = Store.open_existing(store_folder)
+    try:
+        rows = sorted(store.games(), key=lambda r: r.seq)
+        record = store.record(rows[0].key)
+    finally:
+        store.close()
+    tab = Tab(browser)
+    try:
+        tab.page.goto(index.as_uri())
+        labels = tab.download_labels()
+        assert labels == ["Results (CSV)", "Results (PGN)", "Tournament file (TOML)"]
+        results, pgn, toml = (tab.download(label) for label in labels)
+        game_page = index.parent / Paths.game(rows[0])
+        tab.page.goto(game_page.as_uri())
+        name, data = tab.download("Record (JSON)")
+        assert tab.errors == []
+    finally:
+        tab.close()
+    assert name == f"{game_page.stem}.json"
+    assert GameRecord.from_dict(json.loads(data)).to_dict() == record.to_dict()
+
+    name, data = results
+    lines = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+    assert name == "results.csv" and len(lines) == len(rows) == 4
+    for line, row in zip(lines, rows, strict=True):
+        assert row.status == "done" and row.scores is not None
+        assert (line["game"], line["round"], line["status"], line["key"]) == (
+            str(row.seq), str(row.round), row.status, row.key)
+        assert (line["result"], line["outcome"], line["moves"]) == (
+            result_text(row.scores), row.outcome, str(row.plies))
+        assert [line[f"player_{k}"] for k in range(1, 5)] == list(row.seats)
+        assert [float(line[f"score_{k}"]) for k in range(1, 5)] == list(row.scores)
+
+    name, data = pgn
+    assert name == "results.pgn"
+    (tmp_path / name).write_bytes(data)
+    got = sorted(tuple(r) for r in read_pgn_results(tmp_path / name))
+    assert got == sorted(r for row in rows for r in pairwise_results(row))
+
+    name, data = toml
+    assert name == "tournament.toml" and data.decode("utf-8") == TOURNAMENT

@@ -2,22 +2,37 @@
 from small real Riichi and ICGA Mahjong tournaments of the built-in bots; the keys step
 the table, and the tiles shown for each seat (their data-tile codes) are those of the
 replay's frame at that step; End and Home jump; a hostile name stays text; no console or
-page error. A screenshot of each replay goes to tests/artifacts/."""
+page error. Each download of a game page, clicked (the site served over HTTP), reads
+back: the record as the store's, Riichi's mjai log as the tournament kept it and passed
+by `referee replay riichi` with the record, ICGA Mahjong's record by `referee replay
+mahjong`, each stderr log as kept. A screenshot of each replay goes to tests/artifacts/."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import gzip
 import io
+import json
 import re
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.console import Console
 
-from browsing import ARTIFACTS, chromium, playwright_api
+from browsing import ARTIFACTS, Tab, chromium, playwright_api
+from referee.core.record import GameRecord
 from referee.core.replay import ReplayView, split_pond, split_tiles
 from referee.games.registry import game_adapters
+from referee.tournament.report import build_site
+from referee.tournament.report.downloads import mjai_logs
 from referee.tournament.report.frames_markup import frames_json
 from referee.tournament.report.site import Paths
 from referee.tournament.session import run_tournament
@@ -47,10 +62,24 @@ def tournament_text(game: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True)
+class Built:
+    """A game's tournament store, its site's folder, the page of its first game, that
+    game's record and its replay."""
+
+    game: str
+    store: Path
+    site: Path
+    page: Path
+    record: GameRecord
+    view: ReplayView
+
+
 @pytest.fixture(scope="module", params=sorted(GAMES))
-def built(request: pytest.FixtureRequest,
-          tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, ReplayView]:
-    """A game's tournament, its site, and the replay of its first game."""
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """A game's tournament, its site, and the replay of its first game. Each stderr log
+    the tournament kept is given a line naming it (the built-in bots write none), so
+    that each log's download shows which file it is."""
     game = str(request.param)
     folder = tmp_path_factory.mktemp(f"tiles-{game}")
     (folder / "t.toml").write_text(tournament_text(game), encoding="utf-8")
@@ -61,11 +90,13 @@ def built(request: pytest.FixtureRequest,
         record = store.record(row.key)
     finally:
         store.close()
+    for log in (folder / "out" / "slots").glob("*/logs/*.stderr.log"):
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"written to {log.relative_to(folder / 'out')}\n")
     view = game_adapters()[game].replay(record)
-    from referee.tournament.report import build_site
-
     index = build_site(folder / "out", folder / "site")
-    return game, index.parent / Paths.game(row), view
+    return Built(game, folder / "out", index.parent, index.parent / Paths.game(row), record,
+                 view)
 
 
 @pytest.fixture(scope="module")
@@ -74,28 +105,17 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
-class Tab:
-    """A page with its console errors, page errors and dialogs collected."""
+class TableTab(Tab):
+    """A tab that reads the tile table: the step shown, a seat's tiles."""
 
     def __init__(self, browser: Any, width: int = 1100) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": 900})
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(10_000)
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
-                     if m.type in ("error", "warning") else None)
-        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        self.page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"),
-                                          d.dismiss()))
+        super().__init__(browser, viewport={"width": width, "height": 900})
 
     def shown(self) -> int:
         return int(self.page.locator("svg.tiles").get_attribute("data-frame") or -1)
 
     def seat(self, seat: int, part: str) -> list[str]:
         return list(self.page.evaluate(SEAT_TILES, [seat, part]))
-
-    def close(self) -> None:
-        self.context.close()
 
 
 def expected(frame: dict[str, Any], seat: int, part: str) -> list[str]:
@@ -112,7 +132,7 @@ def expected(frame: dict[str, Any], seat: int, part: str) -> list[str]:
     return split_tiles(data[7])
 
 
-def check_frame(tab: Tab, view: ReplayView, k: int) -> None:
+def check_frame(tab: TableTab, view: ReplayView, k: int) -> None:
     assert tab.shown() == k
     assert tab.page.locator(".replay-pos").inner_text() == str(k)
     frame = dict(view.frames[k])
@@ -128,14 +148,13 @@ def check_frame(tab: Tab, view: ReplayView, k: int) -> None:
         assert results.count() == 0
 
 
-def test_the_keys_step_the_tile_table(built: tuple[str, Path, ReplayView],
-                                      browser: Any) -> None:
-    game, page_path, view = built
+def test_the_keys_step_the_tile_table(built: Built, browser: Any) -> None:
+    game, page_path, view = built.game, built.page, built.view
     total = len(view.steps)
     # a step where some seat has a meld and every pond has tiles: worth looking at
     k = next(i for i, f in enumerate(view.frames)
              if any(s[4] for s in f["s"]) and all(s[5] for s in f["s"]))
-    tab = Tab(browser)
+    tab = TableTab(browser)
     try:
         page = tab.page
         page.goto(page_path.as_uri())
@@ -167,7 +186,7 @@ def test_the_keys_step_the_tile_table(built: tuple[str, Path, ReplayView],
         assert tab.errors == []
     finally:
         tab.close()
-    phone = Tab(browser, width=390)
+    phone = TableTab(browser, width=390)
     try:
         phone.page.goto(page_path.as_uri())
         box = phone.page.locator("svg.tiles").bounding_box()
@@ -178,9 +197,8 @@ def test_the_keys_step_the_tile_table(built: tuple[str, Path, ReplayView],
         phone.close()
 
 
-def test_a_hostile_name_stays_text_in_the_page(built: tuple[str, Path, ReplayView],
-                                               browser: Any) -> None:
-    _, page_path, view = built
+def test_a_hostile_name_stays_text_in_the_page(built: Built, browser: Any) -> None:
+    page_path, view = built.page, built.view
     hostile = "</script><script>alert(1)</script>"
     info = {**view.frame_info, "names": [hostile, *view.frame_info["names"][1:]]}
     bad = ReplayView(view.width, view.height, view.background, view.steps, view.style,
@@ -203,9 +221,8 @@ def test_a_hostile_name_stays_text_in_the_page(built: tuple[str, Path, ReplayVie
         tab.close()
 
 
-def test_without_javascript_the_final_hands_show_as_text(built: tuple[str, Path, ReplayView],
-                                                         browser: Any) -> None:
-    _, page_path, view = built
+def test_without_javascript_the_final_hands_show_as_text(built: Built, browser: Any) -> None:
+    page_path, view = built.page, built.view
     context = browser.new_context(java_script_enabled=False)
     try:
         page = context.new_page()
@@ -219,3 +236,115 @@ def test_without_javascript_the_final_hands_show_as_text(built: tuple[str, Path,
         assert not page.locator("svg.tiles").is_visible()
     finally:
         context.close()
+
+
+STDERR_LABEL = re.compile(r"stderr of (?P<name>.+), (?:the readiness check|"
+                          r"game slot (?P<slot>[^,]+)(?:, (?P<tag>.+))?)")
+
+
+def log_source(store: Path, label: str) -> Path:
+    """The stderr log kept in the store that a download labelled ``label`` should be."""
+    match = STDERR_LABEL.fullmatch(label)
+    assert match is not None, label
+    name = match["name"]
+    if match["slot"] is None:
+        return store / "slots" / "check" / "logs" / f"check-{name}.stderr.log"
+    tag = f"{match['tag']}-" if match["tag"] else ""
+    return store / "slots" / match["slot"] / "logs" / f"{tag}{name}.stderr.log"
+
+
+def mjai_events(data: bytes) -> list[dict[str, Any]]:
+    """The events of a gzipped mjai log (JSON lines)."""
+    return [json.loads(line) for line in gzip.decompress(data).splitlines() if line.strip()]
+
+
+def referee_replay(game: str, *files: Path) -> list[str]:
+    """The lines ``referee replay GAME FILES`` prints (it must succeed)."""
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "replay", game,
+                          *map(str, files)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout.splitlines()
+
+
+class QuietFiles(SimpleHTTPRequestHandler):
+    """Serves a folder's files without logging each request; no content for the icon a
+    browser asks of every host (the site has none)."""
+
+    def do_GET(self) -> None:
+        if self.path == "/favicon.ico":
+            self.send_response(204)
+            self.end_headers()
+            return
+        super().do_GET()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def served(folder: Path) -> Iterator[str]:
+    """The folder served over HTTP from 127.0.0.1 for the block: its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 functools.partial(QuietFiles, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_each_download_of_a_game_page_reads_back(built: Built, browser: Any,
+                                                 tmp_path: Path) -> None:
+    """Served over HTTP as a hosted site is: from a file:// page Chromium opens a text
+    file it can show (a stderr log) in the tab, whatever the link's download attribute."""
+    tab = Tab(browser)
+    try:
+        with served(built.site) as base:
+            url = base + built.page.relative_to(built.site).as_posix()
+            tab.page.goto(url)
+            labels = tab.download_labels()
+            files = {}
+            for k, label in enumerate(labels):
+                if k and k % 10 == 0:  # Chromium lets a page start ten downloads, no more
+                    tab.page.goto(url)
+                files[label] = tab.download(label)
+        assert tab.errors == []
+    finally:
+        tab.close()
+    assert len(files) == len(labels)
+    stem = built.page.stem
+    name, data = files.pop("Record (JSON)")
+    assert name == f"{stem}.json"
+    assert GameRecord.from_dict(json.loads(data)).to_dict() == built.record.to_dict()
+    record_file = tmp_path / name
+    record_file.write_bytes(data)
+    if built.game == "riichi":
+        name, data = files.pop("mjai log (gzip)")
+        assert name == f"{stem}.mjson.gz"
+        kept = mjai_logs(built.store)[built.record.settings["mjai_log"]]
+        events = mjai_events(data)
+        assert events == mjai_events(kept.read_bytes())
+        assert events[0]["type"] == "start_game" and events[-1]["type"] == "end_game"
+        log_file = tmp_path / name
+        log_file.write_bytes(data)
+        # the log alone, and the record (whose game is the log beside it)
+        log_line, record_line = referee_replay("riichi", log_file, record_file)
+        assert log_line.startswith(f"OK {log_file} (mjai): ") and "game over" in log_line
+        assert record_line == (f"OK {record_file} (match record, its mjai log {name}): "
+                               + log_line.split(": ", 1)[1])
+    else:
+        [line] = referee_replay("mahjong", record_file)
+        assert line.startswith(f"OK {record_file} (record): ") and "2 hands" in line, line
+    # the rest: the stderr logs the tournament kept of the game's players, each as kept
+    players = {p.name for p in built.record.players}
+    kept_logs = {path for path in built.store.glob("slots/*/logs/*.stderr.log")
+                 if path.name.removesuffix(".stderr.log").rsplit("-", 1)[-1] in players}
+    sources = set()
+    for label, (name, data) in files.items():
+        source = log_source(built.store, label)
+        assert name.endswith(".stderr.log") and data == source.read_bytes(), label
+        sources.add(source)
+    assert len(sources) == len(files) and sources == kept_logs

@@ -126,8 +126,9 @@ _LOCAL = threading.local()
 
 def is_record_file(path: str | Path) -> bool:
     """Whether ``path`` looks like a referee's game record (a ``.json`` file, as
-    ``GameRecord.write`` makes it, with players and moves near its start), told from its
-    first 4 KB; a file that cannot be read is not one."""
+    ``GameRecord.write`` makes it, with players and moves near its start, or one line of
+    compact JSON as a tournament keeps it and its site offers it, starting with its
+    format), told from its first 4 KB; a file that cannot be read is not one."""
     path = Path(path)
     if path.suffix != ".json":
         return False
@@ -136,7 +137,8 @@ def is_record_file(path: str | Path) -> bool:
             head = stream.read(1 << 12)
     except OSError:
         return False
-    return head.startswith(b"{\n") and b'"players"' in head and b'"moves"' in head
+    return ((head.startswith(b"{\n") and b'"players"' in head and b'"moves"' in head)
+            or head.startswith(b'{"format":"' + FORMAT.encode() + b'"'))
 
 
 def move_listener(listener: Callable[[GameRecord], None]

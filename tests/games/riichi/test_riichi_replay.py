@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import gzip
 import json
+import shutil
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from referee.core.record import GameRecord
 from referee.games.riichi.match import POLICIES, self_play
 from referee.games.riichi.mjai import Event, MjaiError, read_mjai, write_mjai
 from referee.games.riichi.replay import (
@@ -630,6 +632,12 @@ def test_the_referees_own_match_record_is_checked_through_its_mjai_log(
     assert verdict.ok, verdict.line()
     assert verdict.line().startswith(
         f"OK {record} (match record, its mjai log game-001.mjson.gz): ")
+    compact = tmp_path / "compact.json"  # one line, as a tournament's site offers it
+    compact.write_text(GameRecord.read(record).to_compact_json(), encoding="utf-8")
+    shutil.copy(out / "game-001.mjson.gz", tmp_path / "compact.mjson.gz")
+    (verdict,) = check_logs([compact])
+    assert verdict.line().startswith(
+        f"OK {compact} (match record, its mjai log compact.mjson.gz): "), verdict.line()
     alone = tmp_path / "alone.json"  # a record without its log: said so, not "malformed"
     alone.write_bytes(record.read_bytes())
     (verdict,) = check_logs([alone])
