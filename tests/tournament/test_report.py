@@ -150,6 +150,8 @@ def check_links(site: Path) -> int:
         assert not parser.stack, (path, parser.stack)
         for url in parser.links:
             parts = urlsplit(url)
+            if url == "data:,":  # the empty icon (no request for /favicon.ico)
+                continue
             if parts.scheme == "data":  # an embedded download: it must decode
                 head, _, body = parts.path.partition(",")
                 assert head.endswith(";base64") and base64.b64decode(body, validate=True)

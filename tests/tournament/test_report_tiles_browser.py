@@ -5,7 +5,8 @@ replay's frame at that step; End and Home jump; a hostile name stays text; no co
 page error. Each download of a game page, clicked (the site served over HTTP), reads
 back: the record as the store's, Riichi's mjai log as the tournament kept it and passed
 by `referee replay riichi` with the record, ICGA Mahjong's record by `referee replay
-mahjong`, each stderr log as kept. A screenshot of each replay goes to tests/artifacts/."""
+mahjong`, each seat's part of its stderr log as kept. A screenshot of each replay goes
+to tests/artifacts/."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ from referee.core.record import GameRecord
 from referee.core.replay import ReplayView, split_pond, split_tiles
 from referee.games.registry import game_adapters
 from referee.tournament.report import build_site
-from referee.tournament.report.downloads import mjai_logs
+from referee.tournament.report.downloads import game_logs, mjai_logs
 from referee.tournament.report.frames_markup import frames_json
 from referee.tournament.report.site import Paths
 from referee.tournament.session import run_tournament
@@ -77,9 +78,7 @@ class Built:
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """A game's tournament, its site, and the replay of its first game. Each stderr log
-    the tournament kept is given a line naming it (the built-in bots write none), so
-    that each log's download shows which file it is."""
+    """A game's tournament, its site, and the replay of its first game."""
     game = str(request.param)
     folder = tmp_path_factory.mktemp(f"tiles-{game}")
     (folder / "t.toml").write_text(tournament_text(game), encoding="utf-8")
@@ -90,9 +89,6 @@ def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         record = store.record(row.key)
     finally:
         store.close()
-    for log in (folder / "out" / "slots").glob("*/logs/*.stderr.log"):
-        with open(log, "a", encoding="utf-8") as handle:
-            handle.write(f"written to {log.relative_to(folder / 'out')}\n")
     view = game_adapters()[game].replay(record)
     index = build_site(folder / "out", folder / "site")
     return Built(game, folder / "out", index.parent, index.parent / Paths.game(row), record,
@@ -238,21 +234,6 @@ def test_without_javascript_the_final_hands_show_as_text(built: Built, browser: 
         context.close()
 
 
-STDERR_LABEL = re.compile(r"stderr of (?P<name>.+), (?:the readiness check|"
-                          r"game slot (?P<slot>[^,]+)(?:, (?P<tag>.+))?)")
-
-
-def log_source(store: Path, label: str) -> Path:
-    """The stderr log kept in the store that a download labelled ``label`` should be."""
-    match = STDERR_LABEL.fullmatch(label)
-    assert match is not None, label
-    name = match["name"]
-    if match["slot"] is None:
-        return store / "slots" / "check" / "logs" / f"check-{name}.stderr.log"
-    tag = f"{match['tag']}-" if match["tag"] else ""
-    return store / "slots" / match["slot"] / "logs" / f"{tag}{name}.stderr.log"
-
-
 def mjai_events(data: bytes) -> list[dict[str, Any]]:
     """The events of a gzipped mjai log (JSON lines)."""
     return [json.loads(line) for line in gzip.decompress(data).splitlines() if line.strip()]
@@ -338,13 +319,8 @@ def test_each_download_of_a_game_page_reads_back(built: Built, browser: Any,
     else:
         [line] = referee_replay("mahjong", record_file)
         assert line.startswith(f"OK {record_file} (record): ") and "2 hands" in line, line
-    # the rest: the stderr logs the tournament kept of the game's players, each as kept
-    players = {p.name for p in built.record.players}
-    kept_logs = {path for path in built.store.glob("slots/*/logs/*.stderr.log")
-                 if path.name.removesuffix(".stderr.log").rsplit("-", 1)[-1] in players}
-    sources = set()
-    for label, (name, data) in files.items():
-        source = log_source(built.store, label)
-        assert name.endswith(".stderr.log") and data == source.read_bytes(), label
-        sources.add(source)
-    assert len(sources) == len(files) and sources == kept_logs
+    # the rest: what each seat's program wrote on stderr during this game, as kept
+    parts = {f"stderr of {log.name} (seat {log.seat + 1})":
+             (f"{stem}.seat{log.seat + 1}.stderr.log", log.data)
+             for log in game_logs(built.store, built.record) if log.size}
+    assert files == parts
