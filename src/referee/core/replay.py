@@ -45,7 +45,7 @@ import html
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 TILE_CODE = re.compile(r"[0-9][mps]|f[1-8]|[ESWNPFC]")
 """One tile code of the ``tiles`` frames (see the module docstring)."""
@@ -65,8 +65,7 @@ class Picture:
     caption: str
 
 
-@dataclass(frozen=True)
-class ReplayStep:
+class ReplayStep(NamedTuple):
     """One decision of the game: who made it, how it is written, what it adds to the board.
 
     ``seat`` is the deciding seat (``None`` for something no seat decided); ``text`` is the

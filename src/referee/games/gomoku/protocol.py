@@ -21,6 +21,7 @@ RESTART), as Piskvork does, never while it thinks.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 import time
@@ -44,8 +45,11 @@ _ABOUT_PAIR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
 NoteSink = Callable[[str, str], None]
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_point(text: str) -> tuple[int, int] | None:
-    """Parse ``x,y`` (spaces allowed around the numbers); ``None`` if it is not one."""
+    """Parse ``x,y`` (spaces allowed around the numbers); ``None`` if it is not one.
+    Remembered for the last 4,096 distinct texts (a board has at most 1,024 points, and
+    every record and replay reads each of its moves again)."""
     x, comma, y = text.partition(",")
     if comma:
         x, y = x.strip(), y.strip()

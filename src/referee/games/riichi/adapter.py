@@ -357,7 +357,7 @@ def riichi_replay(record: GameRecord) -> ReplayView:
     if last is not None:
         finals = game.final_scores()
         end = f"end: points {[f.points for f in finals]}, final {[f.score for f in finals]}"
-        steps[-1] = replace(steps[-1], mark=_mark(*last, names, end))
+        steps[-1] = steps[-1]._replace(mark=_mark(*last, names, end))
         frames[-1] = tiles.game_end(frames[-1])
     return ReplayView(WIDTH, ROW * 8, "", tuple(steps), STYLE,
                       roles=tuple(f"seat {s + 1}" for s in range(4)), frames=tuple(frames),
