@@ -239,6 +239,7 @@ class SiteBuilder:
         # what needs nothing of the game pages, while the workers write them
         self._render("crosstable.html", "crosstable", 0, **self.crosstable_context())
         charts = self.chart_context()
+        files = self.write_tournament_files()
         self.finish_game_pages(workers)
         s = self.summary
         self._render("games.html", "games", 0, title=f"{self.info.name}: games",
@@ -247,7 +248,7 @@ class SiteBuilder:
         for name in s.order:
             self._render(self.paths.player(name), "player", 1,
                          **self.player_context(name))
-        files = self.write_downloads()
+        files.insert(0, self.write_results_csv())
         return self._render("index.html", "index", 0, **self.index_context(files), **charts)
 
     def _render(self, path: str, template: str, depth: int, scripts: Sequence[str] = (),
@@ -279,11 +280,16 @@ class SiteBuilder:
                 mine.append(Download(path, f"stderr of {name}, {where}",
                                      "its last 64 KB" if cut else ""))
 
-    def write_downloads(self) -> list[Download]:
-        """The tournament's files: every result as CSV and PGN (and its TOML if kept)."""
+    def write_results_csv(self) -> Download:
+        """Every scheduled game's result as CSV (with the games' durations: after the game
+        pages)."""
+        results_csv(self.summary.rows, self.durations, self.out / "results.csv")
+        return Download("results.csv", "Results (CSV)", "one line per game")
+
+    def write_tournament_files(self) -> list[Download]:
+        """The results as PGN, and the tournament's TOML if the store kept it."""
         s = self.summary
-        results_csv(s.rows, self.durations, self.out / "results.csv")
-        files = [Download("results.csv", "Results (CSV)", "one line per game")]
+        files = []
         if s.done:
             try:
                 write_results_pgn(s.done, self.out / "results.pgn", self.info.name)
