@@ -53,7 +53,6 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_LINE = 64 * 1024
 DEFAULT_STDERR_CAP = 16 * 1024 * 1024
 _READ_CHUNK = 65536
-_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _MB = 1 << 20
 _POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _CR = 13
@@ -180,7 +179,7 @@ class BotProcess:
         self._stderr_thread: threading.Thread | None = None
         self._stdout_thread: threading.Thread | None = None
         self._confined: Confined | None = None
-        self._stat_fds: list[int] = []
+        self._cpu_clock: int | None = None
         self._cpu = 0.0
         self.started_at = 0.0
         self.token = ""
@@ -330,32 +329,20 @@ class BotProcess:
                            f"{self.folder_limit / _MB:g} MB")
 
     def cpu_time(self) -> float:
-        """Seconds of CPU the bot has used so far: its own process (the main thread to the
-        nanosecond, from ``schedstat``; other threads and the children it has waited for
-        to the clock tick, from ``stat``); 0 before it runs."""
-        if not self._stat_fds:
+        """Seconds of CPU the bot's own process has used so far: all its threads, to the
+        nanosecond (the kernel's CPU clock of the process, one system call: the referee
+        reads it twice a turn); the last figure once the process is gone; 0 before it
+        runs. Its children are not counted (the sandbox stops them off turn all the same)."""
+        if self._proc is None or self._proc.returncode is not None:
+            return self._cpu  # not started, or reaped: its pid may be another's now
+        if self._cpu_clock is None:
             pid = self._tree.bot_pid() if self._tree is not None else None
             if pid is None:
-                return 0.0
-            try:
-                self._stat_fds = [os.open(f"/proc/{pid}/{name}", os.O_RDONLY) for name in
-                                  ("stat", f"task/{pid}/stat", f"task/{pid}/schedstat")]
-            except OSError:
-                self._close_stat()
-                return 0.0
-        try:
-            whole, main, sched = (os.pread(fd, 1024, 0) for fd in self._stat_fds)
-        except OSError:
-            return self._cpu
-        ticks = _ticks(whole, 11, 15) - _ticks(main, 11, 13)
-        self._cpu = int(sched.split()[0]) / 1e9 + max(0, ticks) / _CLK_TCK
+                return self._cpu
+            self._cpu_clock = process_cpu_clock(pid)
+        with contextlib.suppress(OSError):  # (gone: the last figure)
+            self._cpu = time.clock_gettime(self._cpu_clock)
         return self._cpu
-
-    def _close_stat(self) -> None:
-        for fd in self._stat_fds:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._stat_fds = []
 
     def stop(self, grace: float = 1.0) -> None:
         """Let the bot exit by itself within ``grace`` seconds, then kill its whole tree."""
@@ -379,11 +366,9 @@ class BotProcess:
         self.suspended = False
         with contextlib.suppress(OSError):
             self._proc.kill()
+        self.cpu_time()  # the last figure, while it can be read (before it is reaped)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=5)
-        if self._stat_fds:
-            self.cpu_time()  # the last figure, while it can still be read
-            self._close_stat()
         if self._confined is not None:
             self._confined.release()
         _end_drain(self._stdout_thread, None)  # before its pipe closes under it
@@ -762,7 +747,8 @@ def _ms_until(deadline: float | None) -> int | None:
     return max(1, int(left * 1000.0 + 0.999))
 
 
-def _ticks(stat: bytes, first: int, end: int) -> int:
-    """The sum of fields ``first:end`` (after the command name) of a ``/proc`` stat line."""
-    fields = stat[stat.rfind(b")") + 2 :].split()
-    return sum(int(f) for f in fields[first:end]) if len(fields) >= end else 0
+def process_cpu_clock(pid: int) -> int:
+    """The clock id of process ``pid``'s CPU time (all its threads), as Linux's
+    ``clock_getcpuclockid`` makes it: ``time.clock_gettime`` of it is that process's CPU
+    seconds, to the nanosecond."""
+    return (~pid << 3) | 2  # CPUCLOCK_SCHED of the whole process (not one thread)
