@@ -53,40 +53,80 @@ TOKEN_VAR = "REFEREE_BOT_TOKEN"
 """The environment variable that marks every process of one bot (see ``marked``)."""
 
 
-def marked(token: str) -> list[int]:
-    """Pids of live processes whose environment holds ``TOKEN_VAR=token``."""
-    return marked_any({token})
+def marked(token: str, since: int | None = None) -> list[int]:
+    """Pids of live processes whose environment holds ``TOKEN_VAR=token`` (``since``: only
+    those created after process ``since``, see :func:`pids_since`)."""
+    return marked_any({token}, since)
 
 
-def marked_any(tokens: Iterable[str]) -> list[int]:
-    """Pids of live processes whose environment holds ``TOKEN_VAR=`` one of ``tokens``."""
+def marked_any(tokens: Iterable[str], since: int | None = None) -> list[int]:
+    """Pids of live processes whose environment holds ``TOKEN_VAR=`` one of ``tokens``
+    (``since``: only those created after process ``since``, see :func:`pids_since`)."""
     needles = {f"{TOKEN_VAR}={token}".encode() for token in tokens}
     found = []
-    for name in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if not name.isdigit():
-            continue
+    for pid in pids_since(since):
         try:
-            with open(f"/proc/{name}/environ", "rb") as f:
+            with open(f"/proc/{pid}/environ", "rb") as f:
                 if needles.intersection(f.read().split(b"\0")):
-                    found.append(int(name))
+                    found.append(pid)
         except OSError:
             continue
     return found
 
 
 def session_members(sid: int) -> list[int]:
-    """Pids of all live processes whose session id is ``sid``."""
+    """Pids of all live processes whose session id is ``sid`` (a session's members are
+    created after its leader, whose pid is ``sid``: only those pids are asked)."""
     found = []
-    for name in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if not name.isdigit():
-            continue
-        pid = int(name)
+    for pid in pids_since(sid):
         try:
             if os.getsid(pid) == sid:
                 found.append(pid)
         except OSError:
             continue
     return found
+
+
+PROBED = 4096
+"""Up to this many pids given since a bot started are asked one by one (most are gone);
+more, and ``/proc`` is listed instead."""
+
+
+def pids_since(first: int | None) -> Iterable[int]:
+    """Pids of the live processes, or (``first`` given) pids that processes created after
+    process ``first`` may have (some may be no process: the caller asks each): Linux gives
+    pids in increasing order, wrapping round at ``pid_max``, so these are the pids from
+    ``first`` to the last one given (``/proc/sys/kernel/ns_last_pid``), across the wrap
+    if there was one since. Finding a bot's processes this way costs what the processes
+    started since the bot cost, not what every process of the machine does (only a bot
+    that outlives ``pid_max`` process starts on the machine could have a process this
+    misses; all of them without the kernel's figures)."""
+    if not os.path.isdir("/proc"):
+        return []
+    limits = _pid_limits() if first is not None else None
+    if first is None or limits is None:
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    last, pid_max = limits
+    wrapped = last < first
+    span = (pid_max - first + last + 1) if wrapped else (last - first + 1)
+    if span <= PROBED:
+        return ([*range(first, pid_max), *range(1, last + 1)] if wrapped
+                else range(first, last + 1))
+    pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    if wrapped:
+        return [pid for pid in pids if pid >= first or pid <= last]
+    return [pid for pid in pids if first <= pid <= last]
+
+
+def _pid_limits() -> tuple[int, int] | None:
+    """The last pid given in this namespace and ``pid_max`` (``None``: unknown)."""
+    try:
+        with open("/proc/sys/kernel/ns_last_pid", "rb") as f:
+            last = int(f.read())
+        with open("/proc/sys/kernel/pid_max", "rb") as f:
+            return last, int(f.read())
+    except (OSError, ValueError):
+        return None
 
 
 def descendants(pid: int, read: Callable[[str], bytes] | None = None,
@@ -157,7 +197,7 @@ class ProcessTree:
         candidates: dict[int, psutil.Process] = {}
         pids: set[int] = set(session_members(self.root_pid))
         if thorough and self.token is not None:
-            pids.update(marked(self.token))
+            pids.update(marked(self.token, since=self.root_pid))
         with self._lock:
             pids.update(self._seen)
         for pid in pids:
@@ -336,8 +376,9 @@ class ProcessTree:
         with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
         count = 0
-        for _ in range(3):  # children may fork while we kill; sweep until none is left
-            procs = [p for p in self.processes(thorough=True) if _alive(p)]
+        for sweep in range(3):  # children may fork while we kill; sweep until none is left
+            # (the environments are read once: what later sweeps find descends from them)
+            procs = [p for p in self.processes(thorough=sweep == 0) if _alive(p)]
             if not procs:
                 break
             for proc in procs:

@@ -1,0 +1,169 @@
+"""Referee CPU per move in a tournament of instant Gomoku brains, against one match of the
+same brains in the same run, with 0 and with 2,000 unrelated idle processes on the machine.
+
+Both figures are CPU seconds (user + system) of this Python process only (the referee;
+the brains' own CPU is not counted), divided by the moves played:
+
+* match: ``GomokuMatch`` of two instant brains (``tests/brains/instant.py --pattern``:
+  they never make five, so every game fills the 15x15 board: 225 moves) for ``--games``
+  games;
+* tournament: a real tournament file of the same two brains, the same board and the same
+  number of games, loaded by ``referee.tournament.session.prepare`` and played by
+  ``TournamentRunner`` (one game at a time): each game's slot, the brains' start and end,
+  the record committed to the SQLite store, the live board.
+
+Each is run with the sandbox at its default (``auto``: bubblewrap when it works, the bots
+suspended off turn) and ``off`` (no isolation; still suspended off turn, as tournaments
+do), first with no extra process, then with ``--idle`` processes (``sleep``, each in a
+session of its own) started before and killed after, to show whether anything the referee
+does scans every process of the machine. Medians of ``--repeat`` runs, in alternating
+order.
+
+Run: ``.venv/bin/python benchmarks/bench_tournament_cpu.py [--games 20] [--repeat 3]
+[--idle 2000] [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import platform
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from figures import print_figures
+
+from referee.core.clock import TimeControl
+from referee.core.players import PlayerSpec
+from referee.core.sandbox import SandboxConfig, SandboxLevel
+from referee.games.gomoku.match import GomokuMatch, GomokuSettings
+from referee.tournament.runner import TournamentRunner
+from referee.tournament.session import prepare
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANT = [sys.executable, str(ROOT / "tests" / "brains" / "instant.py"), "--pattern"]
+SIZE = 15
+
+TOURNAMENT = """
+name = "instant"
+game = "gomoku"
+seed = 1
+output = "out"
+sandbox = "{sandbox}"
+
+[schedule]
+kind = "round-robin"
+rounds = {rounds}
+
+[settings]
+size = {size}
+timeout_turn = 5000
+
+[[players]]
+name = "a"
+command = {command!r}
+
+[[players]]
+name = "b"
+command = {command!r}
+"""
+
+
+def match_cpu(games: int, sandbox: str) -> float:
+    """Referee CPU seconds per move of one match of ``games`` games."""
+    players = [PlayerSpec("a", INSTANT), PlayerSpec("b", INSTANT)]
+    settings = GomokuSettings(width=SIZE, height=SIZE, games=games, psq=False,
+                              sandbox=SandboxConfig(SandboxLevel.parse(sandbox)),
+                              time=TimeControl(turn=5.0, game=None, tolerance=0.5))
+    with tempfile.TemporaryDirectory() as out:
+        start = time.process_time()
+        result = GomokuMatch(players, settings, out).run()
+        spent = time.process_time() - start
+    moves = sum(len(r.moves) for r in result.records)
+    assert moves == games * SIZE * SIZE, moves
+    return spent / moves
+
+
+def tournament_cpu(games: int, sandbox: str) -> float:
+    """Referee CPU seconds per move of a tournament of ``games`` games (checks before the
+    first game not counted)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.toml"
+        command = " ".join(INSTANT)
+        path.write_text(TOURNAMENT.format(sandbox=sandbox, rounds=max(1, games // 2),
+                                          size=SIZE, command=command), encoding="utf-8")
+        tournament, store = prepare(path, None, 1, None)
+        try:
+            runner = TournamentRunner(tournament, store, concurrency=1)
+            start = time.process_time()
+            runner.run()
+            spent = time.process_time() - start
+            moves = sum(row.plies or 0 for row in store.games(status="done"))
+        finally:
+            store.close()
+    assert moves == 2 * max(1, games // 2) * SIZE * SIZE, moves
+    return spent / moves
+
+
+@contextlib.contextmanager
+def idle_processes(count: int) -> Iterator[None]:
+    """``count`` sleeping processes, each in a session of its own, for the block."""
+    started = [subprocess.Popen(["sleep", "3600"], start_new_session=True,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for process in started:
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
+        for process in started:
+            process.wait()
+
+
+def main() -> None:
+    """Measure every combination and print the medians and their ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--idle", type=int, default=2000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result: dict[str, object] = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
+                   f"{platform.python_version()}",
+        "games": args.games, "moves_per_game": SIZE * SIZE, "repeat": args.repeat,
+        "load_before": round(os.getloadavg()[0], 2),
+    }
+    for idle in (0, args.idle):
+        with idle_processes(idle):
+            for sandbox in ("auto", "off"):
+                matches, tournaments = [], []
+                for k in range(args.repeat):
+                    order = (match_cpu, tournament_cpu) if k % 2 == 0 else (
+                        tournament_cpu, match_cpu)
+                    for measure in order:
+                        figure = measure(args.games, sandbox) * 1e6
+                        (matches if measure is match_cpu else tournaments).append(figure)
+                match, tournament = statistics.median(matches), statistics.median(tournaments)
+                key = f"idle_{idle}_sandbox_{sandbox}"
+                result[f"{key}_match_us_per_move"] = round(match, 1)
+                result[f"{key}_tournament_us_per_move"] = round(tournament, 1)
+                result[f"{key}_tournament_over_match"] = round(tournament / match, 2)
+    for sandbox in ("auto", "off"):
+        result[f"sandbox_{sandbox}_tournament_idle_over_none"] = round(
+            float(result[f"idle_{args.idle}_sandbox_{sandbox}_tournament_us_per_move"])  # type: ignore[arg-type]
+            / float(result[f"idle_0_sandbox_{sandbox}_tournament_us_per_move"]), 2)  # type: ignore[arg-type]
+    result["load_after"] = round(os.getloadavg()[0], 2)
+    print_figures(result, args.json)
+
+
+if __name__ == "__main__":
+    main()
