@@ -13,8 +13,9 @@ the brains' own CPU is not counted), divided by the moves played:
   the record committed to the SQLite store, the live board.
 
 Each is run with the sandbox at its default (``auto``: bubblewrap when it works, the bots
-suspended off turn) and ``off`` (no isolation; still suspended off turn, as tournaments
-do), first with no extra process, then with ``--idle`` processes (``sleep``, each in a
+suspended off turn), ``off`` (no isolation; still suspended off turn, as tournaments do)
+and ``off-unsuspended`` (neither: the floor of the referee's own work), first with no
+extra process, then with ``--idle`` processes (``sleep``, each in a
 session of its own) started before and killed after, to show whether anything the referee
 does scans every process of the machine. Medians of ``--repeat`` runs, in alternating
 order.
@@ -50,13 +51,20 @@ from referee.tournament.session import prepare
 ROOT = Path(__file__).resolve().parent.parent
 INSTANT = [sys.executable, str(ROOT / "tests" / "brains" / "instant.py"), "--pattern"]
 SIZE = 15
+SANDBOXES = {
+    "auto": (SandboxConfig(), 'sandbox = "auto"'),
+    "off": (SandboxConfig(SandboxLevel.OFF), 'sandbox = "off"'),
+    "off-unsuspended": (SandboxConfig(SandboxLevel.OFF, suspend=False),
+                        '[sandbox]\nlevel = "off"\nsuspend = false'),
+}
+"""Each sandbox measured: the match's configuration and the tournament file's lines."""
 
 TOURNAMENT = """
 name = "instant"
 game = "gomoku"
 seed = 1
 output = "out"
-sandbox = "{sandbox}"
+{sandbox}
 
 [schedule]
 kind = "round-robin"
@@ -80,7 +88,7 @@ def match_cpu(games: int, sandbox: str) -> float:
     """Referee CPU seconds per move of one match of ``games`` games."""
     players = [PlayerSpec("a", INSTANT), PlayerSpec("b", INSTANT)]
     settings = GomokuSettings(width=SIZE, height=SIZE, games=games, psq=False,
-                              sandbox=SandboxConfig(SandboxLevel.parse(sandbox)),
+                              sandbox=SANDBOXES[sandbox][0],
                               time=TimeControl(turn=5.0, game=None, tolerance=0.5))
     with tempfile.TemporaryDirectory() as out:
         start = time.process_time()
@@ -97,7 +105,8 @@ def tournament_cpu(games: int, sandbox: str) -> float:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
         command = " ".join(INSTANT)
-        path.write_text(TOURNAMENT.format(sandbox=sandbox, rounds=max(1, games // 2),
+        path.write_text(TOURNAMENT.format(sandbox=SANDBOXES[sandbox][1],
+                                          rounds=max(1, games // 2),
                                           size=SIZE, command=command), encoding="utf-8")
         tournament, store = prepare(path, None, 1, None)
         try:
@@ -144,7 +153,7 @@ def main() -> None:
     }
     for idle in (0, args.idle):
         with idle_processes(idle):
-            for sandbox in ("auto", "off"):
+            for sandbox in SANDBOXES:
                 matches, tournaments = [], []
                 for k in range(args.repeat):
                     order = (match_cpu, tournament_cpu) if k % 2 == 0 else (
@@ -157,7 +166,7 @@ def main() -> None:
                 result[f"{key}_match_us_per_move"] = round(match, 1)
                 result[f"{key}_tournament_us_per_move"] = round(tournament, 1)
                 result[f"{key}_tournament_over_match"] = round(tournament / match, 2)
-    for sandbox in ("auto", "off"):
+    for sandbox in SANDBOXES:
         result[f"sandbox_{sandbox}_tournament_idle_over_none"] = round(
             float(result[f"idle_{args.idle}_sandbox_{sandbox}_tournament_us_per_move"])  # type: ignore[arg-type]
             / float(result[f"idle_0_sandbox_{sandbox}_tournament_us_per_move"]), 2)  # type: ignore[arg-type]
