@@ -28,6 +28,7 @@ from pathlib import Path
 
 from referee.core.clock import TimeControl
 from referee.core.players import PlayerSpec
+from referee.core.sandbox import SandboxConfig
 from referee.games.gomoku.match import GomokuMatch, GomokuSettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,11 +64,14 @@ def baseline(pings: int, echo: str = ECHO,
     return spent / pings
 
 
-def referee(games: int) -> tuple[float, int]:
-    """CPU seconds per move of a whole match, and the number of moves played."""
+def referee(games: int, size: int = 32, sandbox: SandboxConfig | None = None
+            ) -> tuple[float, int]:
+    """CPU seconds per move of a whole match on a ``size`` x ``size`` board (with
+    ``sandbox``, else the default one), and the number of moves played."""
     brain = [sys.executable, str(INSTANT), "--pattern"]
     players = [PlayerSpec("a", brain), PlayerSpec("b", brain)]
-    settings = GomokuSettings(width=32, height=32, games=games, psq=False,
+    settings = GomokuSettings(width=size, height=size, games=games, psq=False,
+                              sandbox=sandbox if sandbox is not None else SandboxConfig(),
                               time=TimeControl(turn=5.0, game=None, tolerance=0.5))
     with tempfile.TemporaryDirectory() as out:
         start = time.process_time()

@@ -39,17 +39,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from bench_referee import INSTANT, referee
 from figures import print_figures
 
-from referee.core.clock import TimeControl
-from referee.core.players import PlayerSpec
 from referee.core.sandbox import SandboxConfig, SandboxLevel
-from referee.games.gomoku.match import GomokuMatch, GomokuSettings
 from referee.tournament.runner import TournamentRunner
 from referee.tournament.session import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
-INSTANT = [sys.executable, str(ROOT / "tests" / "brains" / "instant.py"), "--pattern"]
 SIZE = 15
 SANDBOXES = {
     "auto": (SandboxConfig(), 'sandbox = "auto"'),
@@ -86,17 +83,9 @@ command = {command!r}
 
 def match_cpu(games: int, sandbox: str) -> float:
     """Referee CPU seconds per move of one match of ``games`` games."""
-    players = [PlayerSpec("a", INSTANT), PlayerSpec("b", INSTANT)]
-    settings = GomokuSettings(width=SIZE, height=SIZE, games=games, psq=False,
-                              sandbox=SANDBOXES[sandbox][0],
-                              time=TimeControl(turn=5.0, game=None, tolerance=0.5))
-    with tempfile.TemporaryDirectory() as out:
-        start = time.process_time()
-        result = GomokuMatch(players, settings, out).run()
-        spent = time.process_time() - start
-    moves = sum(len(r.moves) for r in result.records)
+    per_move, moves = referee(games, SIZE, SANDBOXES[sandbox][0])
     assert moves == games * SIZE * SIZE, moves
-    return spent / moves
+    return per_move
 
 
 def tournament_cpu(games: int, sandbox: str) -> float:
@@ -104,7 +93,7 @@ def tournament_cpu(games: int, sandbox: str) -> float:
     first game not counted)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
-        command = " ".join(INSTANT)
+        command = f"{sys.executable} {INSTANT} --pattern"
         path.write_text(TOURNAMENT.format(sandbox=SANDBOXES[sandbox][1],
                                           rounds=max(1, games // 2),
                                           size=SIZE, command=command), encoding="utf-8")
