@@ -388,8 +388,11 @@ class ProcessTree:
                 except psutil.Error:
                     continue
             # not the root: it is the referee's child, which psutil would reap, leaving
-            # its Popen an exit status of 0 instead of the signal that killed it
-            psutil.wait_procs([p for p in procs if p.pid != self.root_pid], timeout=0.5)
+            # its Popen an exit status of 0 instead of the signal that killed it (and a
+            # process gone meanwhile may make psutil's wait fail: the next sweep tells)
+            with contextlib.suppress(psutil.Error, OSError):
+                psutil.wait_procs([p for p in procs if p.pid != self.root_pid],
+                                  timeout=0.5)
         return count
 
     def alive(self) -> list[int]:
