@@ -57,16 +57,23 @@ from pathlib import Path
 
 from figures import print_figures
 
-from referee.core.players import PlayerSpec, builtin_command
+import referee
+from referee.core.players import PlayerSpec
 from referee.core.sandbox import OFF, SandboxConfig
 
 GAMES = ("riichi", "planowanie", "mahjong")
 CPU_FILE = "bot-cpu.txt"
 
 
-def timed(command: list[str]) -> list[str]:
-    """``command`` under a shell that appends its CPU times to ``bot-cpu.txt`` at exit."""
-    return ["/bin/bash", "-c", f'trap "times >> {CPU_FILE}" EXIT; "$@"', "bash", *command]
+def timed(module: str) -> list[str]:
+    """The command of the bot ``module`` (with this interpreter, from the source tree of
+    the ``referee`` package imported here, which a sandboxed bot can read whatever its
+    ``PYTHONPATH``) under a shell that appends its CPU times to ``bot-cpu.txt`` at exit."""
+    root = str(Path(referee.__file__).resolve().parents[1])
+    start = (f"import sys, runpy; sys.path.insert(0, {root!r}); "
+             f"runpy.run_module({module!r}, run_name='__main__', alter_sys=True)")
+    return ["/bin/bash", "-c", f'trap "times >> {CPU_FILE}" EXIT; "$@"', "bash",
+            sys.executable, "-c", start]
 
 
 def bots_cpu(folder: Path) -> float:
@@ -107,7 +114,7 @@ def riichi_pipes(games: int, length: str, sandbox: SandboxConfig) -> dict[str, f
     from referee.games.riichi.match import BUILTIN_PLAYERS, RiichiMatchSettings, play_riichi
     from referee.games.riichi.rules import RiichiRules
 
-    command = timed(builtin_command(BUILTIN_PLAYERS["tsumogiri"]))
+    command = timed(BUILTIN_PLAYERS["tsumogiri"])
     players = [PlayerSpec(f"tsumogiri{s}", command) for s in range(4)]
 
     def play(folder: Path, number: int) -> None:
@@ -152,7 +159,7 @@ def planowanie_pipes(games: int, sandbox: SandboxConfig) -> dict[str, float]:
         play_planowanie,
     )
 
-    command = timed(builtin_command(BUILTIN_PLAYERS["random"]))
+    command = timed(BUILTIN_PLAYERS["random"])
     players = [PlayerSpec(f"random{s}", command) for s in range(4)]
     settings = PlanowanieSettings(quit_at_end=True, sandbox=sandbox)
 
@@ -190,7 +197,7 @@ def mahjong_pipes(games: int, hands: int, sandbox: SandboxConfig) -> dict[str, f
     from referee.games.mahjong.match import BUILTIN_PLAYERS, MahjongSettings, play_mahjong
     from referee.games.mahjong.rules import Rules
 
-    command = timed(builtin_command(BUILTIN_PLAYERS["random"]))
+    command = timed(BUILTIN_PLAYERS["random"])
     players = [PlayerSpec(f"random{s}", command) for s in range(4)]
 
     def play(folder: Path, number: int) -> None:

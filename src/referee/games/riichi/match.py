@@ -49,7 +49,7 @@ from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.games.riichi.bots import greedy, tsumogiri
 from referee.games.riichi.bots.player import Policy, View, decide
 from referee.games.riichi.logrules import start_game_event
-from referee.games.riichi.mjai import event_from_dict, write_mjai
+from referee.games.riichi.mjai import write_mjai_objects
 from referee.games.riichi.rules import (
     Action,
     RiichiGame,
@@ -247,6 +247,8 @@ class _Seat:
         were sent, how many, the seconds the first answer has, whether the last asks a
         decision."""
         self.last_read = 0.0
+        self.inbox: deque[str] = deque()
+        """Answers received and not read yet."""
         """When its last answer was read (``time.monotonic()``)."""
         self.buffer: list[str] = []
         """Batched mode: the JSON of the events since its last answer."""
@@ -434,15 +436,21 @@ class _Referee:
         assert process is not None
         known = _NONE_LINES
         decision_time = self.settings.decision_time
+        inbox = s.inbox
         while expected:
             sent, count, wait, decides = expected.popleft()
             for k in range(count):
-                line = process.pending_line()  # answers already received: no waiting
-                while line is not None and s.owed:
+                if not inbox:  # the answers already received, all at once: no waiting
+                    inbox.extend(process.pending_lines())
+                while inbox and s.owed:
+                    inbox.popleft()
                     s.owed -= 1
-                    line = process.pending_line()
+                    if not inbox:
+                        inbox.extend(process.pending_lines())
                 decision = decides and k == count - 1
-                if line is None:
+                if inbox:
+                    line = inbox.popleft()
+                else:
                     try:
                         line = s.read(max(sent, s.last_read) + (wait if k == 0 else
                                                                 decision_time))
@@ -576,9 +584,8 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
     record.settings["failure_counts"] = [s.failures for s in seats]
     path = log_path or folder / "game.mjson.gz"
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_mjai(path, (event_from_dict(e) for e in
-                      [start_game_event([p.name for p in players], settings.rules),
-                       *game.events]))
+    write_mjai_objects(path, [start_game_event([p.name for p in players], settings.rules),
+                              *game.events])
     record.settings["mjai_log"] = path.name
     forfeits = [s.seat for s in seats if s.forfeited]
     reason = "end of the game" + (
