@@ -232,20 +232,23 @@ def run_parts(args: argparse.Namespace) -> dict[str, dict[str, float]]:
     """Every part asked for, once: the figures of each game."""
     sandbox = OFF if args.sandbox == "off" else SandboxConfig()
     out: dict[str, dict[str, float]] = {}
+    engines: dict[str, Callable[[], float]] = {
+        "riichi": lambda: riichi_engine(args.riichi_engine_games, args.riichi_length),
+        "planowanie": lambda: planowanie_engine(args.planowanie_engine_games),
+        "mahjong": lambda: mahjong_engine(args.mahjong_engine_games, args.mahjong_hands),
+    }
     for game in args.only or GAMES:
         if game == "riichi":
             riichi_engine(2, args.riichi_length)  # warm the shape tables
-            engine = riichi_engine(args.riichi_engine_games, args.riichi_length)
             pipes = riichi_pipes(args.riichi_games, args.riichi_length, sandbox)
             games = args.riichi_games
         elif game == "planowanie":
-            engine = planowanie_engine(args.planowanie_engine_games)
             pipes = planowanie_pipes(args.planowanie_games, sandbox)
             games = args.planowanie_games
         else:
-            engine = mahjong_engine(args.mahjong_engine_games, args.mahjong_hands)
             pipes = mahjong_pipes(args.mahjong_games, args.mahjong_hands, sandbox)
             games = args.mahjong_games
+        engine = float("inf") if args.pipes_only else engines[game]()
         out[game] = summary(games, engine, pipes)
     return out
 
@@ -262,7 +265,7 @@ def summary(games: int, engine: float, pipes: dict[str, float]) -> dict[str, flo
         "referee_games_per_s_per_core": per_core,
         "referee_share_of_cpu": referee / (referee + bots) if referee + bots else 0.0,
         "engine_games_per_s": 1 / engine,
-        "ratio_to_engine": per_core * engine,
+        "ratio_to_engine": per_core * engine if engine != float("inf") else 0.0,
     }
 
 
@@ -310,6 +313,8 @@ def main() -> None:
     parser.add_argument("--mahjong-games", type=int, default=2)
     parser.add_argument("--mahjong-hands", type=int, default=16)
     parser.add_argument("--mahjong-engine-games", type=int, default=40)
+    parser.add_argument("--pipes-only", action="store_true",
+                        help="no engine games (to profile the referee alone)")
     parser.add_argument("--against", help="the src folder of another build to compare")
     parser.add_argument("--repeat", type=int, default=3, help="alternations with --against")
     parser.add_argument("--json", action="store_true", help="print one JSON line")

@@ -64,8 +64,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["BUILTIN_PLAYERS", "POLICIES", "SEAT_PLACEHOLDER", "AnswerError",
            "RiichiMatchSettings", "SelfPlayResult", "apply_logged", "encode_event",
-           "mask_event", "may_pass", "pass_all", "play_riichi", "read_answer", "run_match",
-           "safe_default", "seated", "self_play"]
+           "mask_event", "may_pass", "move_text", "pass_all", "play_riichi", "read_answer",
+           "run_match", "safe_default", "seated", "self_play"]
 
 BUILTIN_PLAYERS = {
     "tsumogiri": "referee.games.riichi.bots.tsumogiri",
@@ -175,6 +175,22 @@ _NONE_LINES_KEPT = 64
 
 _MOST_DUE = 64
 """The answers a bot may owe before the referee reads them even without needing the bot."""
+
+
+_MOVE_TEXTS: dict[Action, str] = {}
+_MOVE_TEXTS_KEPT = 4096
+
+
+def move_text(action: Action) -> str:
+    """The record's text of a move: its mjai JSON (the same few hundred discards and
+    calls recur from game to game, and are written once)."""
+    text = _MOVE_TEXTS.get(action)
+    if text is None:
+        text = json.dumps(action_to_mjai(action))
+        if len(_MOVE_TEXTS) >= _MOVE_TEXTS_KEPT:
+            _MOVE_TEXTS.clear()
+        _MOVE_TEXTS[action] = text
+    return text
 
 
 class AnswerError(ValueError):
@@ -515,8 +531,7 @@ class _Referee:
                         "cpu_ms": round(cpu * 1000, 1)}
                     if default:
                         info["default"] = True
-                    self.record.add_move(seat, json.dumps(action_to_mjai(action)), seconds,
-                                         **info)
+                    self.record.add_move(seat, move_text(action), seconds, **info)
                 game.apply(seat, action)
 
     def end_turn(self, seat: int) -> None:
