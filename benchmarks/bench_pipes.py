@@ -171,6 +171,33 @@ def planowanie_pipes(games: int, sandbox: SandboxConfig) -> dict[str, float]:
     return measure(play, games)
 
 
+def planowanie_messages(sandbox: SandboxConfig) -> int:
+    """The commands of one game (each answered), counted in a game not timed."""
+    from referee.games.planowanie.match import (
+        BUILTIN_PLAYERS,
+        PlanowanieSettings,
+        play_planowanie,
+    )
+    from referee.games.planowanie.protocol import PlayerProgram
+
+    count = [0]
+    exchange = PlayerProgram.exchange
+
+    def counting(self: PlayerProgram, commands: list[str], **kw: bool) -> list[str]:
+        count[0] += len(commands)
+        return exchange(self, commands, **kw)
+
+    PlayerProgram.exchange = counting  # type: ignore[method-assign,assignment]
+    players = [PlayerSpec(f"random{s}", timed(BUILTIN_PLAYERS["random"])) for s in range(4)]
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            play_planowanie(players, PlanowanieSettings(quit_at_end=True, sandbox=sandbox),
+                            0, Path(tmp))
+    finally:
+        PlayerProgram.exchange = exchange  # type: ignore[method-assign]
+    return count[0]
+
+
 def planowanie_engine(games: int) -> float:
     """Seconds per game of the engine alone with random players (each action checked
     with ``illegal_reason``, as the referee does)."""
@@ -199,14 +226,18 @@ def mahjong_pipes(games: int, hands: int, sandbox: SandboxConfig) -> dict[str, f
 
     command = timed(BUILTIN_PLAYERS["random"])
     players = [PlayerSpec(f"random{s}", command) for s in range(4)]
+    answers = [0]
 
     def play(folder: Path, number: int) -> None:
         settings = MahjongSettings(Rules(hands=hands), seed=number + 1, sandbox=sandbox)
         record = play_mahjong(players, settings, folder)
         if record.notes:
             raise AssertionError(f"game {number}: {record.notes[0].text}")
+        answers[0] += len(record.moves)
 
-    return measure(play, games)
+    figures = measure(play, games)
+    figures["answers_per_game"] = answers[0] / games
+    return figures
 
 
 def mahjong_engine(games: int, hands: int) -> float:
@@ -223,6 +254,38 @@ def mahjong_engine(games: int, hands: int) -> float:
         while (seat := game.to_play()) is not None:
             game.apply(seat, decide(game.hand.view(seat), rngs[seat]))
     return (time.perf_counter() - start) / games
+
+
+# ------------------------------------------------------------------------------ floors
+
+
+def program_cost(count: int, sandbox: SandboxConfig) -> float:
+    """Referee CPU seconds to start a program (``cat``), exchange a line and stop it."""
+    from referee.core.players import start_player
+    from referee.core.sandbox import plan_sandbox
+
+    plan = plan_sandbox(sandbox)
+    with tempfile.TemporaryDirectory() as tmp:
+        cpu = own_cpu()
+        for number in range(count):
+            process = start_player(PlayerSpec("cat", ["/bin/cat"]), Path(tmp), seed=number,
+                                   sandbox=plan, tag="floor-")
+            process.send("line\n", time.monotonic() + 10)
+            process.read_line(time.monotonic() + 10)
+            process.close_input()
+            process.stop(1.0)
+        return (own_cpu() - cpu) / count
+
+
+def floors(args: argparse.Namespace, sandbox: SandboxConfig) -> dict[str, float]:
+    """The least a referee of each protocol costs: its raw pipe round trips (``os.write``,
+    ``poll``, ``os.read`` with an echo child, ``bench_referee.baseline``) and its program
+    starts and stops (``program_cost``), in referee CPU ms per game."""
+    from bench_referee import baseline
+
+    trip = baseline(3000)
+    start_stop = program_cost(10, sandbox)
+    return {"round_trip_us": trip * 1e6, "program_start_stop_ms": start_stop * 1000}
 
 
 # ------------------------------------------------------------------------------ the run
@@ -250,6 +313,22 @@ def run_parts(args: argparse.Namespace) -> dict[str, dict[str, float]]:
             games = args.mahjong_games
         engine = float("inf") if args.pipes_only else engines[game]()
         out[game] = summary(games, engine, pipes)
+    if not args.pipes_only and {"planowanie", "mahjong"} & set(out):
+        least = floors(args, sandbox)
+        out["floors"] = least
+        trip, start = least["round_trip_us"] / 1000, least["program_start_stop_ms"]
+        if "planowanie" in out:
+            messages = planowanie_messages(sandbox)
+            floor = messages * trip + 4 * start
+            out["planowanie"].update(messages_per_game=messages, floor_ms_per_game=floor,
+                                     best_ratio=1000 / out["planowanie"]["engine_games_per_s"]
+                                     / floor)
+        if "mahjong" in out:
+            answers = out["mahjong"].pop("answers_per_game")
+            floor = answers * trip + 4 * args.mahjong_hands * start
+            out["mahjong"].update(answers_per_game=answers, floor_ms_per_game=floor,
+                                  best_ratio=1000 / out["mahjong"]["engine_games_per_s"]
+                                  / floor)
     return out
 
 
@@ -257,7 +336,8 @@ def summary(games: int, engine: float, pipes: dict[str, float]) -> dict[str, flo
     """The figures of one game: per game, per core, shares and the ratio to the engine."""
     referee, bots = pipes["referee_cpu_s"], pipes["bots_cpu_s"]
     per_core = games / referee
-    return {
+    extra = {k: v for k, v in pipes.items() if k.endswith("_per_game")}
+    return {**extra,
         "games": games,
         "wall_games_per_s": games / pipes["wall_s"],
         "referee_cpu_ms_per_game": 1000 * referee / games,

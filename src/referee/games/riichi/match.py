@@ -11,6 +11,13 @@ answers every line with one JSON line: its action when the event asks it a decis
 JSON array of all events since its last answer, only when it has a decision (and at the
 end of the game), and answers once.
 
+Speed: each event is serialised once per view (:func:`encode_event`), a bot gets the
+events since the last question in one write, and the referee reads at once only the
+answers it needs now (the bots that decide); the ``none`` answers of the others are read
+in bulk when it next needs them (their next decision, the end of a hand), each still
+due ``decision_time`` after its line was sent or after the bot's previous answer was
+read (one already received counts, as when the referee reads several bots in turn).
+
 A malformed answer (``garbage``), an action the hand does not allow (``illegal``), an
 action where nothing was asked (``unasked``) or no answer within ``decision_time``
 (``late``) is a *failure*: the seat plays the safe default instead (the drawn tile, or a
