@@ -32,9 +32,12 @@ be a referee that costs no more than the engine; the Riichi target is 10 games/s
 a share of at most 15 %, the others' ratio at least 0.3).
 
 ``--against SRC`` runs every part also with the ``referee`` package from another source
-tree (``SRC`` is its ``src`` folder: a worktree of an older commit), alternating the two
-builds ``--repeat`` times in fresh interpreters, bots included (they inherit
-``PYTHONPATH``); medians are reported.
+tree (``SRC`` is its ``src`` folder: ``git archive COMMIT src`` unpacked somewhere the
+sandboxed bots may read, not under ``/tmp``), alternating the two builds ``--repeat``
+times in fresh interpreters; the bots run from the tree of the referee that starts them.
+Medians are reported. The floors (``floors``): a raw pipe round trip per answered
+message and a program start and stop per program, the least any referee of the protocol
+spends, and the best ratio to the engine they allow.
 
 Run: ``.venv/bin/python benchmarks/bench_pipes.py`` (``--only riichi``, ``--json``).
 """
