@@ -181,7 +181,8 @@ _NONE_LINES: set[str] = set()
 _NONE_LINES_KEPT = 64
 
 _MOST_DUE = 64
-"""The answers a bot may owe before the referee reads them even without needing the bot."""
+"""The writes (chunks of lines) whose answers a bot may owe before the referee reads them
+even without needing the bot."""
 
 
 _MOVE_TEXTS: dict[Action, str] = {}
