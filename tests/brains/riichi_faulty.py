@@ -24,6 +24,7 @@ MODES = {
     "unasked": "answers a discard to the first line after the deal that asks nothing",
     "late-none": "answers none 3 s late to the first line after the deal that asks nothing",
     "crash": "exits",
+    "slow-start": "spends 0.8 s of CPU before it reads anything, then plays well",
 }
 ASKS_NOTHING = ("unasked", "late-none")
 """The modes that break an answer to a line that asks nothing."""
@@ -36,6 +37,10 @@ def main() -> int:
     times = int(args[args.index("--times") + 1]) if "--times" in args else 1
     view = View()
     broken = 0
+    if mode == "slow-start":
+        end = time.process_time() + 0.8
+        while time.process_time() < end:
+            pass
     with open("received.txt", "a", encoding="utf-8") as log:
         for line in sys.stdin:
             log.write(line)

@@ -132,6 +132,19 @@ def test_a_fault_is_replaced_by_the_safe_default_and_counted(tmp_path: Path, mod
     assert [f.points for f in report.final] == record.settings["points"]
 
 
+def test_a_decision_is_timed_without_the_bots_start_up(tmp_path: Path) -> None:
+    # the start-up (here 0.8 s of CPU before reading anything) is start_game's answer;
+    # a decision's seconds and CPU count from the events that lead to it
+    # (seat 0 deals first: its first decision is the game's first question)
+    players = [faulty("slow-start"), builtin("tsumogiri", "-a"), builtin("tsumogiri", "-b"),
+               builtin("tsumogiri", "-c")]
+    record = play_riichi(players, RiichiMatchSettings(EAST, seed=3), tmp_path)
+    assert record.notes == []
+    first = record.moves[0]
+    assert first.seat == 0 and first.info["cpu_ms"] < 400 and first.ms < 700, first
+    assert all("cpu_ms" in m.info for m in record.moves)
+
+
 def test_repeated_faults_forfeit(tmp_path: Path) -> None:
     players = [builtin("tsumogiri", "-a"), faulty("garbage", times=50),
                builtin("tsumogiri", "-b"), builtin("tsumogiri", "-c")]

@@ -180,6 +180,9 @@ _NONE_LINES: set[str] = set()
 """Answer lines seen to be a plain ``none`` (whatever their spacing), not parsed again."""
 _NONE_LINES_KEPT = 64
 
+_SETTLING = frozenset({"start_game", "end_kyoku"})
+"""The events after which every answer owed is read (the start-up, the end of a hand)."""
+
 _MOST_DUE = 64
 """The writes (chunks of lines) whose answers a bot may owe before the referee reads them
 even without needing the bot."""
@@ -383,14 +386,14 @@ class _Referee:
 
     def exchange(self, chunk: list[dict[str, Any]], pending: set[int],
                  over: bool) -> dict[int, tuple[str | None, float, float | None]]:
-        """Tell every live bot the chunk; the answers (line, seconds, CPU seconds) of the
-        pending ones.
+        """Tell every live bot the chunk; the answers (line, seconds, the bot's CPU seconds
+        before the chunk) of the pending ones.
 
         Each event is serialised once (once per view where seats see it differently) and
         a plain bot gets the chunk's lines in one write. The answers of the bots that
         decide are read at once; the others' ``none`` answers are read when the referee
-        next needs the bot (its next decision), at the end of a hand, or when many are
-        due, each against its own deadline (see :meth:`collect`).
+        next needs the bot (its next decision), after ``start_game`` and at the end of a
+        hand, or when many are due, each against its own deadline (see :meth:`collect`).
         """
         lines = [encode_event(event) for event in chunk]
         answers: dict[int, tuple[str | None, float, float | None]] = {}
@@ -411,7 +414,7 @@ class _Referee:
                 s.send(text, sent + wait)
             except BotFault as fault:
                 self.fault(seat, fault, False)
-        ends = over or any(event["type"] == "end_kyoku" for event in chunk)
+        ends = over or any(event["type"] in _SETTLING for event in chunk)
         for s in plain:
             if s.alive and (s.seat in pending or ends or len(s.expected) > _MOST_DUE):
                 self.collect(s, answers, cpu.get(s.seat))
@@ -443,7 +446,7 @@ class _Referee:
                     answers[s.seat] = (None, time.monotonic() - start, None)
                 continue
             if s.seat in pending:
-                answers[s.seat] = (line, time.monotonic() - start, s.cpu() - before)
+                answers[s.seat] = (line, time.monotonic() - start, before)
             else:
                 self.check_none(s.seat, line)
 
@@ -454,7 +457,7 @@ class _Referee:
         sent or after the bot's previous answer was read, whichever is later; one
         already received counts, however late the referee reads it. ``none`` answers are
         checked; a decision's goes to ``answers``, with its seconds since its line was
-        sent and the CPU the bot used since ``cpu``."""
+        sent and ``cpu``, the bot's CPU seconds when it was sent."""
         expected = s.expected
         process = s.process
         assert process is not None
@@ -489,8 +492,7 @@ class _Referee:
                         continue
                     s.last_read = time.monotonic()
                 if decision:
-                    answers[s.seat] = (line, time.monotonic() - sent,
-                                       None if cpu is None else s.cpu() - cpu)
+                    answers[s.seat] = (line, time.monotonic() - sent, cpu)
                 elif line not in known:
                     self.check_none(s.seat, line)
                     if not s.alive:
@@ -512,31 +514,30 @@ class _Referee:
     # ---------------------------------------------------------------- the game
     def play(self, names: Sequence[str]) -> None:
         game = self.game
+        # start_game alone, every answer read: the bots' start-up is no decision's time
+        self.exchange([start_game_event(names, game.rules)], set(), False)
         told = 0
-        opening: list[dict[str, Any]] = [start_game_event(names, game.rules)]
         while True:
             chunk = game.events[told:]
             told = len(game.events)
             pending = game.pending()
-            if opening:
-                chunk = [*opening, *chunk]
-                opening = []
             answers = self.exchange(chunk, pending, game.over)
             if game.over:
                 return
             for seat in sorted(pending):
                 state = self.seats[seat]
-                cpu: float | None = None
+                before: float | None = None
                 default = True
                 if seat in answers and not state.forfeited:
-                    line, seconds, cpu = answers[seat]
+                    line, seconds, before = answers[seat]
                     action, default = self.action(seat, line)
                     self.end_turn(seat)
                 else:
                     action, seconds = safe_default(game.legal_actions(seat)), 0.0
-                if action.type != "none":
-                    info: dict[str, Any] = {} if cpu is None else {
-                        "cpu_ms": round(cpu * 1000, 1)}
+                if action.type != "none":  # (the bot waits idle for its next line: its
+                    # CPU now is its CPU when it answered; a pass records nothing)
+                    info: dict[str, Any] = {} if before is None else {
+                        "cpu_ms": round((state.cpu() - before) * 1000, 1)}
                     if default:
                         info["default"] = True
                     self.record.add_move(seat, move_text(action), seconds, **info)
