@@ -21,8 +21,13 @@ MODES = {
     "badtile": "discards a tile named '0m'",
     "illegal": "discards a tile it does not hold (or pons without the tiles)",
     "late": "answers 5 s after it is asked (late for a test's 2 s decision time)",
+    "unasked": "answers a discard to the first line after the deal that asks nothing",
+    "late-none": "answers none 3 s late to the first line after the deal that asks nothing",
     "crash": "exits",
+    "slow-start": "spends 0.8 s of CPU before it reads anything, then plays well",
 }
+ASKS_NOTHING = ("unasked", "late-none")
+"""The modes that break an answer to a line that asks nothing."""
 
 
 def main() -> int:
@@ -32,6 +37,10 @@ def main() -> int:
     times = int(args[args.index("--times") + 1]) if "--times" in args else 1
     view = View()
     broken = 0
+    if mode == "slow-start":
+        end = time.process_time() + 0.8
+        while time.process_time() < end:
+            pass
     with open("received.txt", "a", encoding="utf-8") as log:
         for line in sys.stdin:
             log.write(line)
@@ -41,7 +50,16 @@ def main() -> int:
             for event in events:
                 view.update(event)
             answer = json.dumps(decide(view, policy))
-            if view.decision in ("tsumo", "call", "reach") and mode != "ok" and broken < times:
+            asks_nothing = view.decision is None and view.hand and "start_kyoku" not in line
+            if mode in ASKS_NOTHING and asks_nothing and broken < times:
+                broken += 1
+                if mode == "unasked":
+                    answer = json.dumps({"type": "dahai", "actor": view.seat,
+                                         "pai": view.hand[0], "tsumogiri": False})
+                else:
+                    time.sleep(3.0)
+            elif (mode not in ("ok", *ASKS_NOTHING) and view.decision in ("tsumo", "call", "reach")
+                  and broken < times):
                 broken += 1
                 if mode == "garbage":
                     answer = "hello referee"

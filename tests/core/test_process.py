@@ -128,6 +128,38 @@ def test_a_line_over_max_line_is_a_protocol_error(tmp_path: Path) -> None:
             b.read_line(soon())
 
 
+def test_pending_lines_gives_every_complete_line_received_at_once(tmp_path: Path) -> None:
+    script = """
+        import os, sys, time
+        os.write(1, b"one\\ntwo\\n\\n  \\nthree\\npart")
+        sys.stdin.readline()
+        os.write(1, b"ial\\r\\nfour\\rfive\\n" + b"L" * 50 + b"\\nsix\\n")
+        time.sleep(30)
+    """
+    with bot(tmp_path, script, max_line=40) as b:
+        assert b.read_line(soon()) == "one"
+        # the rest of what came: whole lines only, blank ones skipped, no waiting
+        assert b.pending_lines() == ["two", "three"]
+        assert b.pending_lines() == []
+        b.send("go\n")
+        assert b.read_line(soon()) == "partial"
+        # CR and CR LF ends too; the lines before one over max_line, which the next read
+        # raises on, as pending_line would give them
+        assert b.pending_lines() == ["four", "five"]
+        with pytest.raises(BotFault, match="sent a line over 40 bytes"):
+            b.read_line(soon())
+    script = """
+        import os, time
+        os.write(1, b"first\\nsecond\\n\\n" + b"L" * 50 + b"\\nafter\\n")
+        time.sleep(30)
+    """
+    with bot(tmp_path, script, max_line=40) as b:  # LF ends only
+        assert b.read_line(soon()) == "first"
+        assert b.pending_lines() == ["second"]
+        with pytest.raises(BotFault, match="sent a line over 40 bytes"):
+            b.pending_line()
+
+
 def test_invalid_utf8_is_replaced_not_raised(tmp_path: Path) -> None:
     script = """
         import os, time

@@ -500,6 +500,35 @@ class BotProcess:
         """A complete line already received, if any, without waiting."""
         return self._next_line(keep_empty)
 
+    def pending_lines(self) -> list[str]:
+        """Every complete non-empty line already received, in order, without waiting: the
+        lines :meth:`pending_line` would give one by one (up to a line over ``max_line``,
+        which the next read raises on), split at once."""
+        buf = self._buf
+        end = buf.rfind(b"\n")
+        if end < 0 or self._skip_lf or b"\r" in buf:
+            lines = []
+            with contextlib.suppress(BotFault):  # raised again by the next read
+                while (line := self._next_line()) is not None:
+                    lines.append(line)
+            return lines
+        parts = bytes(buf[:end]).split(b"\n")
+        if max(map(len, parts)) > self.max_line:
+            return self._lines_before_long(parts)
+        del buf[: end + 1]
+        return [raw.decode("utf-8", errors="replace") for raw in parts if raw.strip()]
+
+    def _lines_before_long(self, parts: list[bytes]) -> list[str]:
+        """The lines before the first one over ``max_line`` (taken from the buffer)."""
+        lines = []
+        for raw in parts:
+            if len(raw) > self.max_line:
+                break
+            del self._buf[: len(raw) + 1]
+            if raw.strip():
+                lines.append(raw.decode("utf-8", errors="replace"))
+        return lines
+
     def _wait_readable(self, deadline: float | None) -> None:
         assert self._poll is not None
         while True:

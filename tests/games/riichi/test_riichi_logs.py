@@ -42,11 +42,13 @@ from referee.games.riichi.mjai import (
     StartGame,
     StartKyoku,
     Tsumo,
+    canonical_lines,
     dump_lines,
     iter_events,
     parse_event,
     read_mjai,
     write_mjai,
+    write_mjai_objects,
 )
 from referee.games.riichi.mjlog import (
     MjlogError,
@@ -413,6 +415,24 @@ def test_mjai_round_trip_of_the_logs(tmp_path: Path) -> None:
             assert list(read_mjai(out, strict=True)) == events
             raw = gzip.decompress(out.read_bytes()) if name.endswith(".gz") else out.read_bytes()
             assert raw.decode() == "".join(lines)
+
+
+def test_objects_are_written_as_their_canonical_lines(tmp_path: Path) -> None:
+    events = [e for path in LOGS for e in read_mjlog_events(path)]
+    objects = [json.loads(e.to_json()) for e in events]
+    # the same object in another key order (the engine's ryukyoku is one): the same line
+    objects.append(dict(reversed(list(objects[1].items()))))
+    events.append(events[1])
+    for _ in range(2):  # the second time from the lines remembered
+        assert list(canonical_lines(objects)) == list(dump_lines(events))
+    out = tmp_path / "game.mjson.gz"
+    assert write_mjai_objects(out, objects) == len(objects)
+    assert list(read_mjai(out, strict=True)) == events
+    # what is not an mjai event is refused however like one it looks
+    discard = next(o for o in objects if o["type"] == "dahai")
+    for bad in ({**discard, "actor": 7}, {**discard, "pai": "0m"}, {"type": "x"}):
+        with pytest.raises(MjaiError):
+            list(canonical_lines([discard, bad]))
 
 
 def test_gzipped_mjlog_reads_the_same(tmp_path: Path) -> None:

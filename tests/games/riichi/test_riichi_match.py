@@ -19,6 +19,7 @@ from referee.games.riichi.match import (
     BUILTIN_PLAYERS,
     POLICIES,
     RiichiMatchSettings,
+    encode_event,
     mask_event,
     play_riichi,
     run_match,
@@ -88,12 +89,29 @@ def test_masking_hides_only_what_it_must() -> None:
     assert mask_event(dahai, 0) == dahai
 
 
+def test_each_event_is_serialised_once_per_view() -> None:
+    game = self_play([POLICIES["greedy"]] * 4, EAST, seed=4).game
+    events = [start_game_event(["a", "b", "c", "d"], EAST), *game.events]
+    kinds = set()
+    for event in events:
+        lines = encode_event(event)
+        assert [json.loads(line) for line in lines] == [mask_event(event, s) for s in range(4)]
+        assert all(line.endswith("}\n") and line.count("\n") == 1 for line in lines)
+        distinct = len({id(line) for line in lines})
+        kinds.add(event["type"])
+        assert distinct == {"tsumo": 2, "start_kyoku": 4, "start_game": 4}.get(event["type"], 1)
+    assert {"tsumo", "dahai", "hora", "end_game"} <= kinds
+
+
 @pytest.mark.parametrize(("mode", "kind", "detail"), [
     ("garbage", "garbage", "Expecting value"),
     ("unknown", "garbage", "unknown action type 'tsumogiri_please'"),
     ("badtile", "garbage", "'0m' is not an mjai tile name"),
     ("illegal", "illegal", "not in the hand"),
     ("late", "late", ""),
+    # answers to lines that ask nothing are read when the bot is next needed: still checked
+    ("unasked", "unasked", "an answer where nothing was asked"),
+    ("late-none", "late", ""),
 ])
 def test_a_fault_is_replaced_by_the_safe_default_and_counted(tmp_path: Path, mode: str,
                                                               kind: str, detail: str) -> None:
@@ -112,6 +130,19 @@ def test_a_fault_is_replaced_by_the_safe_default_and_counted(tmp_path: Path, mod
     report = verify_file(tmp_path / "game.mjson.gz", EAST)  # the game went on to its end
     assert report.ended and report.final is not None
     assert [f.points for f in report.final] == record.settings["points"]
+
+
+def test_a_decision_is_timed_without_the_bots_start_up(tmp_path: Path) -> None:
+    # the start-up (here 0.8 s of CPU before reading anything) is start_game's answer;
+    # a decision's seconds and CPU count from the events that lead to it
+    # (seat 0 deals first: its first decision is the game's first question)
+    players = [faulty("slow-start"), builtin("tsumogiri", "-a"), builtin("tsumogiri", "-b"),
+               builtin("tsumogiri", "-c")]
+    record = play_riichi(players, RiichiMatchSettings(EAST, seed=3), tmp_path)
+    assert record.notes == []
+    first = record.moves[0]
+    assert first.seat == 0 and first.info["cpu_ms"] < 400 and first.ms < 700, first
+    assert all("cpu_ms" in m.info for m in record.moves)
 
 
 def test_repeated_faults_forfeit(tmp_path: Path) -> None:

@@ -11,6 +11,13 @@ answers every line with one JSON line: its action when the event asks it a decis
 JSON array of all events since its last answer, only when it has a decision (and at the
 end of the game), and answers once.
 
+Speed: each event is serialised once per view (:func:`encode_event`), a bot gets the
+events since the last question in one write, and the referee reads at once only the
+answers it needs now (the bots that decide); the ``none`` answers of the others are read
+in bulk when it next needs them (their next decision, the end of a hand), each still
+due ``decision_time`` after its line was sent or after the bot's previous answer was
+read (one already received counts, as when the referee reads several bots in turn).
+
 A malformed answer (``garbage``), an action the hand does not allow (``illegal``), an
 action where nothing was asked (``unasked``) or no answer within ``decision_time``
 (``late``) is a *failure*: the seat plays the safe default instead (the drawn tile, or a
@@ -32,10 +39,13 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from referee.core.errors import BotFault
 from referee.core.outcome import Outcome
@@ -46,7 +56,7 @@ from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.games.riichi.bots import greedy, tsumogiri
 from referee.games.riichi.bots.player import Policy, View, decide
 from referee.games.riichi.logrules import start_game_event
-from referee.games.riichi.mjai import event_from_dict, write_mjai
+from referee.games.riichi.mjai import write_mjai_objects
 from referee.games.riichi.rules import (
     Action,
     RiichiGame,
@@ -60,9 +70,9 @@ from referee.games.riichi.rulesets import rules_to_dict
 log = logging.getLogger(__name__)
 
 __all__ = ["BUILTIN_PLAYERS", "POLICIES", "SEAT_PLACEHOLDER", "AnswerError",
-           "RiichiMatchSettings", "SelfPlayResult", "apply_logged", "mask_event", "may_pass",
-           "pass_all", "play_riichi", "read_answer", "run_match", "safe_default", "seated",
-           "self_play"]
+           "RiichiMatchSettings", "SelfPlayResult", "apply_logged", "encode_event",
+           "mask_event", "may_pass", "move_text", "pass_all", "play_riichi", "read_answer",
+           "run_match", "safe_default", "seated", "self_play"]
 
 BUILTIN_PLAYERS = {
     "tsumogiri": "referee.games.riichi.bots.tsumogiri",
@@ -138,6 +148,62 @@ def mask_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
     return event
 
 
+def _line(event: dict[str, Any]) -> str:
+    return orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE).decode()
+
+
+def _loads(line: str) -> Any:
+    """The JSON value of ``line`` (``ValueError`` with the standard library's message)."""
+    try:
+        return orjson.loads(line)
+    except ValueError:
+        return json.loads(line)  # its message; and what orjson refuses (NaN, huge numbers)
+
+
+def encode_event(event: dict[str, Any]) -> list[str]:
+    """The compact JSON line of ``event`` (newline-terminated) as each seat may see it
+    (index: the seat), serialised once per distinct view: one line shared by the four
+    seats for most events, two for a draw (the drawer's and the others'), four for the
+    starts."""
+    kind = event["type"]
+    if kind not in _MASKED:
+        return [_line(event)] * 4
+    if kind == "tsumo":
+        actor = event["actor"]
+        own = _line(event)
+        hidden = _line(mask_event(event, (actor + 1) % 4))
+        return [own if seat == actor else hidden for seat in range(4)]
+    return [_line(mask_event(event, seat)) for seat in range(4)]
+
+
+_NONE_LINES: set[str] = set()
+"""Answer lines seen to be a plain ``none`` (whatever their spacing), not parsed again."""
+_NONE_LINES_KEPT = 64
+
+_SETTLING = frozenset({"start_game", "end_kyoku"})
+"""The events after which every answer owed is read (the start-up, the end of a hand)."""
+
+_MOST_DUE = 64
+"""The writes (chunks of lines) whose answers a bot may owe before the referee reads them
+even without needing the bot."""
+
+
+_MOVE_TEXTS: dict[Action, str] = {}
+_MOVE_TEXTS_KEPT = 4096
+
+
+def move_text(action: Action) -> str:
+    """The record's text of a move: its mjai JSON (the same few hundred discards and
+    calls recur from game to game, and are written once)."""
+    text = _MOVE_TEXTS.get(action)
+    if text is None:
+        text = json.dumps(action_to_mjai(action))
+        if len(_MOVE_TEXTS) >= _MOVE_TEXTS_KEPT:
+            _MOVE_TEXTS.clear()
+        _MOVE_TEXTS[action] = text
+    return text
+
+
 class AnswerError(ValueError):
     """A bot's answer line that is not an mjai action (``kind`` ``garbage``: malformed
     JSON, an unknown type, a wrong tile name) or not a legal one now (``illegal``)."""
@@ -151,7 +217,7 @@ class AnswerError(ValueError):
 def read_answer(game: RiichiGame, seat: int, line: str) -> Action:
     """The action of ``seat``'s answer line if it is a legal one now, else ``AnswerError``."""
     try:
-        action = action_from_mjai(json.loads(line), seat)
+        action = action_from_mjai(_loads(line), seat)
     except ValueError as exc:
         raise AnswerError("garbage", str(exc)) from None
     reason = game.illegal_reason(seat, action)
@@ -195,7 +261,7 @@ def _clip(line: str | None) -> str:
 
 
 class _Seat:
-    """One bot program in one seat, with its failures."""
+    """One bot program in one seat: the answers it owes, its failures."""
 
     def __init__(self, seat: int, process: BotProcess | None, batched: bool) -> None:
         self.seat = seat
@@ -203,7 +269,16 @@ class _Seat:
         self.batched = batched
         self.owed = 0
         """Late answers still to come, to skip."""
-        self.buffer: list[dict[str, Any]] = []
+        self.expected: deque[tuple[float, int, float, bool]] = deque()
+        """The answers due to lines sent (plain mode), a chunk at a time: when its lines
+        were sent, how many, the seconds the first answer has, whether the last asks a
+        decision."""
+        self.last_read = 0.0
+        self.inbox: deque[str] = deque()
+        """Answers received and not read yet."""
+        """When its last answer was read (``time.monotonic()``)."""
+        self.buffer: list[str] = []
+        """Batched mode: the JSON of the events since its last answer."""
         self.failures = 0
         self.forfeited = False
 
@@ -211,18 +286,18 @@ class _Seat:
     def alive(self) -> bool:
         return self.process is not None and not self.forfeited
 
-    def send(self, data: Any, deadline: float) -> None:
+    def send(self, text: str, deadline: float) -> None:
         assert self.process is not None
-        self.process.send(json.dumps(data, separators=(",", ":")) + "\n", deadline)
+        self.process.send(text, deadline)
 
     def cpu(self) -> float:
         """The CPU seconds the bot has used so far."""
         return self.process.cpu_time() if self.process is not None else 0.0
 
     def read(self, deadline: float) -> str:
-        """The next fresh answer (late ones skipped). The bots are read one after another
-        against one deadline: an answer already in the pipe when the deadline has passed
-        while reading another bot still counts (a few ms of grace to collect it)."""
+        """The next fresh answer (late ones skipped). An answer already in the pipe when
+        the deadline has passed (while the referee read other bots, or did not need this
+        one's answers yet) still counts (a few ms of grace to collect it)."""
         assert self.process is not None
         while True:
             line = self.process.read_line(max(deadline, time.monotonic() + GRACE))
@@ -247,6 +322,7 @@ class _Referee:
         self.settings = settings
         self.record = record
         self.first = True
+        self.batched = any(settings.batched)
 
     # ---------------------------------------------------------------- faults
     def failure(self, seat: int, kind: str, detail: str, line: str | None) -> None:
@@ -296,54 +372,68 @@ class _Referee:
         return time.monotonic() + wait
 
     def check_none(self, seat: int, line: str) -> None:
+        if line in _NONE_LINES:
+            return
         try:
-            obj = json.loads(line)
+            obj = _loads(line)
         except ValueError:
             self.failure(seat, "garbage", "not JSON", line)
             return
         if not isinstance(obj, dict) or obj.get("type") != "none":
             self.failure(seat, "unasked", "an answer where nothing was asked", line)
+        elif len(_NONE_LINES) < _NONE_LINES_KEPT:
+            _NONE_LINES.add(line)
 
     def exchange(self, chunk: list[dict[str, Any]], pending: set[int],
                  over: bool) -> dict[int, tuple[str | None, float, float | None]]:
-        """Tell every live bot the chunk; the answers (line, seconds, CPU seconds) of the
-        pending ones."""
+        """Tell every live bot the chunk; the answers (line, seconds, the bot's CPU seconds
+        before the chunk) of the pending ones.
+
+        Each event is serialised once (once per view where seats see it differently) and
+        a plain bot gets the chunk's lines in one write. The answers of the bots that
+        decide are read at once; the others' ``none`` answers are read when the referee
+        next needs the bot (its next decision), after ``start_game`` and at the end of a
+        hand, or when many are due, each against its own deadline (see :meth:`collect`).
+        """
+        lines = [encode_event(event) for event in chunk]
         answers: dict[int, tuple[str | None, float, float | None]] = {}
-        plain = [s for s in self.seats if s.alive and not s.batched]
-        for i, event in enumerate(chunk):
-            last = i == len(chunk) - 1
-            deadline = self.deadline()
-            start = time.monotonic()
-            cpu = {s.seat: s.cpu() for s in plain if last and s.seat in pending}
-            for s in plain:
-                if s.alive:
-                    try:
-                        s.send(mask_event(event, s.seat), deadline)
-                    except BotFault as fault:
-                        self.fault(s.seat, fault, False)
-            for s in plain:
-                if not s.alive:
-                    continue
-                decision = last and s.seat in pending
-                try:
-                    line = s.read(deadline)
-                except BotFault as fault:
-                    self.fault(s.seat, fault, decision)
-                    if decision:
-                        answers[s.seat] = (None, time.monotonic() - start, None)
-                    continue
-                if decision:
-                    answers[s.seat] = (line, time.monotonic() - start, s.cpu() - cpu[s.seat])
-                else:
-                    self.check_none(s.seat, line)
-            self.first = False
+        wait = self.settings.startup_time if self.first else self.settings.decision_time
+        self.first = False
+        count = len(chunk)
+        sent = time.monotonic()
+        cpu: dict[int, float] = {}
+        plain = [s for s in self.seats if not s.batched and s.alive]
+        for s in plain:
+            seat = s.seat
+            decides = seat in pending
+            if decides:
+                cpu[seat] = s.cpu()
+            s.expected.append((sent, count, wait, decides))
+            text = lines[0][seat] if count == 1 else "".join([line[seat] for line in lines])
+            try:
+                s.send(text, sent + wait)
+            except BotFault as fault:
+                self.fault(seat, fault, False)
+        ends = over or any(event["type"] in _SETTLING for event in chunk)
+        for s in plain:
+            if s.alive and (s.seat in pending or ends or len(s.expected) > _MOST_DUE):
+                self.collect(s, answers, cpu.get(s.seat))
+        if self.batched:
+            self.tell_batched(lines, pending, over, answers)
+        return answers
+
+    def tell_batched(self, lines: list[list[str]], pending: set[int], over: bool,
+                     answers: dict[int, tuple[str | None, float, float | None]]) -> None:
+        """Batched bots: the events since their last answer, as one JSON array, when they
+        decide or the game is over; their answers go to ``answers``."""
         for s in self.seats:
             if not (s.alive and s.batched):
                 continue
-            s.buffer.extend(mask_event(e, s.seat) for e in chunk)
+            s.buffer.extend(line[s.seat][:-1] for line in lines)
             if s.seat not in pending and not over:
                 continue
-            batch, s.buffer = s.buffer, []
+            batch = "[" + ",".join(s.buffer) + "]\n"
+            s.buffer = []
             deadline = self.deadline()
             start = time.monotonic()
             before = s.cpu()
@@ -356,56 +446,101 @@ class _Referee:
                     answers[s.seat] = (None, time.monotonic() - start, None)
                 continue
             if s.seat in pending:
-                answers[s.seat] = (line, time.monotonic() - start, s.cpu() - before)
+                answers[s.seat] = (line, time.monotonic() - start, before)
             else:
                 self.check_none(s.seat, line)
-        return answers
 
-    def action(self, seat: int, line: str | None,
-               legal: Sequence[Action]) -> tuple[Action, bool]:
+    def collect(self, s: _Seat, answers: dict[int, tuple[str | None, float, float | None]],
+                cpu: float | None) -> None:
+        """Read every answer ``s`` owes, in order. Each is due its seconds (the startup
+        time for the first line of the game, else the decision time) after its line was
+        sent or after the bot's previous answer was read, whichever is later; one
+        already received counts, however late the referee reads it. ``none`` answers are
+        checked; a decision's goes to ``answers``, with its seconds since its line was
+        sent and ``cpu``, the bot's CPU seconds when it was sent."""
+        expected = s.expected
+        process = s.process
+        assert process is not None
+        known = _NONE_LINES
+        decision_time = self.settings.decision_time
+        inbox = s.inbox
+        while expected:
+            sent, count, wait, decides = expected.popleft()
+            for k in range(count):
+                if not inbox:  # the answers already received, all at once: no waiting
+                    inbox.extend(process.pending_lines())
+                while inbox and s.owed:
+                    inbox.popleft()
+                    s.owed -= 1
+                    if not inbox:
+                        inbox.extend(process.pending_lines())
+                decision = decides and k == count - 1
+                if inbox:
+                    line = inbox.popleft()
+                else:
+                    try:
+                        line = s.read(max(sent, s.last_read) + (wait if k == 0 else
+                                                                decision_time))
+                    except BotFault as fault:
+                        now = s.last_read = time.monotonic()
+                        self.fault(s.seat, fault, decision)
+                        if not s.alive:
+                            expected.clear()
+                            return
+                        if decision:
+                            answers[s.seat] = (None, now - sent, None)
+                        continue
+                    s.last_read = time.monotonic()
+                if decision:
+                    answers[s.seat] = (line, time.monotonic() - sent, cpu)
+                elif line not in known:
+                    self.check_none(s.seat, line)
+                    if not s.alive:
+                        expected.clear()
+                        return
+        s.last_read = time.monotonic()
+
+    def action(self, seat: int, line: str | None) -> tuple[Action, bool]:
         """The bot's answer if it is legal, else the safe default (a failure counted);
         and whether it is the default."""
         if line is None:
-            return safe_default(legal), True
+            return safe_default(self.game.legal_actions(seat)), True
         try:
             return read_answer(self.game, seat, line), False
         except AnswerError as exc:
             self.failure(seat, exc.kind, exc.reason, line)
-            return safe_default(legal), True
+            return safe_default(self.game.legal_actions(seat)), True
 
     # ---------------------------------------------------------------- the game
     def play(self, names: Sequence[str]) -> None:
         game = self.game
+        # start_game alone, every answer read: the bots' start-up is no decision's time
+        self.exchange([start_game_event(names, game.rules)], set(), False)
         told = 0
-        opening: list[dict[str, Any]] = [start_game_event(names, game.rules)]
         while True:
             chunk = game.events[told:]
             told = len(game.events)
             pending = game.pending()
-            if opening:
-                chunk = [*opening, *chunk]
-                opening = []
             answers = self.exchange(chunk, pending, game.over)
             if game.over:
                 return
             for seat in sorted(pending):
-                legal = game.legal_actions(seat)
                 state = self.seats[seat]
-                cpu: float | None = None
+                before: float | None = None
                 default = True
                 if seat in answers and not state.forfeited:
-                    line, seconds, cpu = answers[seat]
-                    action, default = self.action(seat, line, legal)
+                    line, seconds, before = answers[seat]
+                    action, default = self.action(seat, line)
                     self.end_turn(seat)
                 else:
-                    action, seconds = safe_default(legal), 0.0
-                if action.type != "none":
-                    info: dict[str, Any] = {} if cpu is None else {
-                        "cpu_ms": round(cpu * 1000, 1)}
+                    action, seconds = safe_default(game.legal_actions(seat)), 0.0
+                if action.type != "none":  # (the bot waits idle for its next line: its
+                    # CPU now is its CPU when it answered; a pass records nothing)
+                    info: dict[str, Any] = {} if before is None else {
+                        "cpu_ms": round((state.cpu() - before) * 1000, 1)}
                     if default:
                         info["default"] = True
-                    self.record.add_move(seat, json.dumps(action_to_mjai(action)), seconds,
-                                         **info)
+                    self.record.add_move(seat, move_text(action), seconds, **info)
                 game.apply(seat, action)
 
     def end_turn(self, seat: int) -> None:
@@ -473,9 +608,8 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
     record.settings["failure_counts"] = [s.failures for s in seats]
     path = log_path or folder / "game.mjson.gz"
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_mjai(path, (event_from_dict(e) for e in
-                      [start_game_event([p.name for p in players], settings.rules),
-                       *game.events]))
+    write_mjai_objects(path, [start_game_event([p.name for p in players], settings.rules),
+                              *game.events])
     record.settings["mjai_log"] = path.name
     forfeits = [s.seat for s in seats if s.forfeited]
     reason = "end of the game" + (

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar, Final, cast
 
+import orjson
+
 from referee.core.compressed import GZIP_MAGIC, open_text
 from referee.games.riichi.tiles import UNKNOWN, parse_mjai
 
@@ -47,8 +49,8 @@ __all__ = [
     "EVENT_TYPES", "RYUKYOKU_REASONS", "Ankan", "Chi", "Dahai", "Daiminkan", "Dora",
     "EndGame", "EndKyoku", "Error", "Event", "Hora", "Kakan", "MjaiError", "NoneEvent", "Pon",
     "Reach", "ReachAccepted", "Ryukyoku", "StartGame", "StartKyoku", "Tsumo",
-    "dump_lines", "event_from_dict", "iter_events", "open_log", "parse_event", "read_mjai",
-    "ryukyoku_reason", "write_mjai",
+    "canonical_lines", "dump_lines", "event_from_dict", "iter_events", "open_log",
+    "parse_event", "read_mjai", "ryukyoku_reason", "write_mjai", "write_mjai_objects",
 ]
 
 WINDS = ("E", "S", "W", "N")
@@ -565,6 +567,43 @@ def write_mjai(path: str | Path, events: Iterable[Event]) -> int:
         for event in events:
             out.write(event.to_json())
             out.write("\n")
+            count += 1
+    return count
+
+
+_CANONICAL: dict[bytes, str] = {}
+"""Compact JSON of event objects met before -> their canonical lines (at most
+:data:`_SEEN_LINES` distinct ones of at most :data:`_SEEN_LONGEST` bytes)."""
+
+
+def canonical_lines(objects: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    """The canonical line (newline-terminated) of each event given as a JSON object, as
+    ``event_from_dict(obj).to_json()`` (``MjaiError`` for one that is not an mjai event).
+    An object with the same JSON text as one met before (in this log or another: most
+    draws and discards are) gets the same line without being validated again."""
+    seen = _CANONICAL
+    for obj in objects:
+        try:
+            key: bytes | None = orjson.dumps(obj)
+        except TypeError:  # not JSON: event_from_dict says what is wrong
+            key = None
+        line = seen.get(key) if key is not None else None
+        if line is None:
+            line = event_from_dict(obj).to_json() + "\n"
+            if key is not None and len(key) <= _SEEN_LONGEST:
+                if len(seen) >= _SEEN_LINES:
+                    seen.clear()
+                seen[key] = line
+        yield line
+
+
+def write_mjai_objects(path: str | Path, objects: Iterable[Mapping[str, Any]]) -> int:
+    """:func:`write_mjai` for events given as JSON objects (validated, canonical lines:
+    :func:`canonical_lines`); the count."""
+    count = 0
+    with open_text(path, "w") as out:
+        for line in canonical_lines(objects):
+            out.write(line)
             count += 1
     return count
 
