@@ -55,7 +55,9 @@ Counts live in a dense players x players table: about 24 bytes per ordered pair 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -152,8 +154,9 @@ class ResultTable:
         first = codes >> _SHIFT_I
         second = (codes >> _SHIFT_J) & _MASK_J
         outcome = codes & 3
-        flat = (first * self._capacity + second) * 3 + outcome
-        np.add.at(self._counts.reshape(-1), flat, 1)
+        cells, counts = np.unique((first * self._capacity + second) * 3 + outcome,
+                                  return_counts=True)
+        self._counts.reshape(-1)[cells] += counts
 
     def add_result(self, first: str, second: str, score: float) -> None:
         """Record one game: ``score`` is the first player's (1, 0.5 or 0)."""
@@ -170,12 +173,43 @@ class ResultTable:
             self._flush()
 
     def add_results(self, results: Iterable[tuple[str, str, float]]) -> int:
-        """Record many games (any iterable, consumed lazily); returns how many were added."""
+        """Record many games (any iterable, consumed lazily, ``_BUFFER`` at a time);
+        returns how many were added."""
         added = 0
-        for first, second, score in results:
-            self.add_result(first, second, score)
-            added += 1
+        source = iter(results)
+        while chunk := list(itertools.islice(source, _BUFFER)):
+            if len(chunk) < 64 or not self._add_chunk(chunk):
+                for first, second, score in chunk:  # one by one: errors where they occur
+                    self.add_result(first, second, score)
+            added += len(chunk)
         return added
+
+    def _add_chunk(self, chunk: list[tuple[str, str, float]]) -> bool:
+        """Record a chunk of results at once (no Python code per game); False, with nothing
+        recorded, if one of them is not valid."""
+        try:
+            firsts, seconds, scores = zip(*chunk, strict=True)
+            codes = list(map(_CODES.get, scores))
+            names = dict.fromkeys(itertools.chain.from_iterable(
+                zip(firsts, seconds, strict=True)))
+        except (TypeError, ValueError):  # not triples, unhashable names or scores
+            return False
+        if None in codes or any(map(operator.eq, firsts, seconds)):
+            return False
+        index = self._index
+        new = [name for name in names if name not in index]  # in order of first appearance
+        if not all(isinstance(name, str) and name for name in new):
+            return False
+        for name in new:
+            self._player(name)
+        self._flush()
+        i = np.fromiter(map(index.__getitem__, firsts), np.int64, len(chunk))
+        j = np.fromiter(map(index.__getitem__, seconds), np.int64, len(chunk))
+        flat = (i * self._capacity + j) * 3 + np.array(codes, dtype=np.int64)
+        cells, counts = np.unique(flat, return_counts=True)
+        self._counts.reshape(-1)[cells] += counts
+        self._games += len(chunk)
+        return True
 
     def add_counts(self, first: str, second: str, wins: int, draws: int, losses: int) -> None:
         """Add already aggregated games of one ordered pair (counts of the first player)."""

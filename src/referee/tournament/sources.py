@@ -57,8 +57,7 @@ class ResultSource:
                 store.close()
             return
         try:
-            for game in read_pgn_results(self.path):
-                yield game.white, game.black, game.score
+            yield from read_pgn_results(self.path)  # (white, black, score) tuples
         except PgnError as exc:
             raise ConfigError(str(exc)) from None
         except OSError as exc:
