@@ -460,58 +460,66 @@ def normal_quantile(confidence: float) -> float:
 
 
 class _PlayerRecords:
-    """For each player: its opponents and the six counts of each pairing (prior included)."""
+    """For each player: its opponents and the counts of each pairing (prior included), as
+    the terms of its log-likelihood."""
 
-    def __init__(self, pairs: Pairs) -> None:
+    def __init__(self, pairs: Pairs, elo: FloatArray, advantage: float,
+                 drawelo: float) -> None:
         p = np.concatenate([pairs.a, pairs.b])
         order = np.argsort(p, kind="stable")
-        self.player = p[order]
-        self.opponent = np.concatenate([pairs.b, pairs.a])[order]
+        player = p[order]
+        opponent = np.concatenate([pairs.b, pairs.a])[order]
         w_ij = np.concatenate([pairs.w_ab, pairs.w_ba])[order]
         d_ij = np.concatenate([pairs.d_ab, pairs.d_ba])[order]
         l_ij = np.concatenate([pairs.l_ab, pairs.l_ba])[order]
         w_ji = np.concatenate([pairs.w_ba, pairs.w_ab])[order]
         d_ji = np.concatenate([pairs.d_ba, pairs.d_ab])[order]
         l_ji = np.concatenate([pairs.l_ba, pairs.l_ab])[order]
-        # log P terms as functions of lam = (elo_p - elo_o) ln10/400 (constants dropped):
-        #   +lam * (w_ij + d_ij + l_ji + d_ji)
-        #   - (w_ij + d_ij) log(tw e^lam + td) - (l_ij + d_ij) log(td tw e^lam + 1)
-        #   - (w_ji + d_ji) log(tw + td e^lam) - (l_ji + d_ji) log(td tw + e^lam)
-        self.linear = w_ij + d_ij + l_ji + d_ji
-        self.k1 = w_ij + d_ij
-        self.k2 = l_ij + d_ij
-        self.k3 = w_ji + d_ji
-        self.k4 = l_ji + d_ji
-        self.start = np.searchsorted(self.player, np.arange(pairs.n + 1))
+        # With lam = (elo_p - elo_o) ln10/400 and u = e^lam, log P of the pairing is, up to
+        # constants: lam * (w_ij + d_ij + l_ji + d_ji)
+        #   - (w_ij + d_ij) log(tw u + td) - (l_ij + d_ij) log(td tw u + 1)
+        #   - (w_ji + d_ji) log(tw + td u) - (l_ji + d_ji) log(td tw + u),
+        # and log(a u + b) = log a + log(u + b / a): the four terms are log(u + offset) times
+        # a count (``weights``, per pairing), their constants dropped.
+        n = pairs.n
+        self.linear = np.bincount(player, w_ij + d_ij + l_ji + d_ji, n)
+        self.weights = np.stack([w_ij + d_ij, l_ij + d_ij, w_ji + d_ji, l_ji + d_ji], axis=1)
+        tw = math.pow(10.0, advantage / 400.0)
+        td = math.pow(10.0, drawelo / 400.0)
+        self.offsets = np.array([td / tw, 1.0 / (td * tw), tw / td, td * tw])
+        self.opponent_factor = np.exp(-elo[opponent] * _LN10_400)  # e^lam / e^(elo_p ...)
+        self.start = np.searchsorted(player, np.arange(n + 1))
+
+
+_SLAB = 1 << 18
+"""Bins x pairings x 4 terms evaluated at once, at most (memory of the temporaries)."""
 
 
 def _player_loglik(rec: _PlayerRecords, p: int, x: FloatArray, elo: FloatArray,
-                   shifts: tuple[float, float, float, float], n: int) -> FloatArray:
+                   n: int) -> FloatArray:
+    """Player ``p``'s log-likelihood (constants dropped) at ratings ``x``, the others
+    moved so that the mean stays 0."""
     lo, hi = int(rec.start[p]), int(rec.start[p + 1])
-    opp = rec.opponent[lo:hi]
     factor = n / (n - 1) if n > 1 else 1.0
     alpha = (x * factor - elo[p] / (n - 1) if n > 1 else x) * _LN10_400
-    lam = alpha[:, None] - (elo[opp] * _LN10_400)[None, :]
-    s1, s2, s3, s4 = shifts
-    total = alpha * float(rec.linear[lo:hi].sum())
-    total -= np.logaddexp(0.0, lam + s1) @ rec.k1[lo:hi]
-    total -= np.logaddexp(0.0, lam + s2) @ rec.k2[lo:hi]
-    total -= np.logaddexp(0.0, lam + s3) @ rec.k3[lo:hi]
-    total -= np.logaddexp(0.0, lam + s4) @ rec.k4[lo:hi]
+    total = alpha * float(rec.linear[p])
+    weights = rec.weights[lo:hi].reshape(-1)
+    rows = max(1, _SLAB // max(1, weights.size))
+    for first in range(0, len(x), rows):
+        u = np.multiply.outer(np.exp(alpha[first:first + rows]), rec.opponent_factor[lo:hi])
+        terms = np.add.outer(u, rec.offsets)
+        np.log(terms, out=terms)
+        total[first:first + rows] -= terms.reshape(len(u), -1) @ weights
     return np.asarray(total, dtype=np.float64)
 
 
 def _exact_intervals(pairs: Pairs, fit: MMResult, info: FloatArray,
                      params: BayesEloParams) -> tuple[FloatArray, FloatArray]:
     n = pairs.n
-    rec = _PlayerRecords(pairs)
+    rec = _PlayerRecords(pairs, fit.elo, fit.advantage, fit.drawelo)
     values = _bin_values(params)
     size = params.resolution
     step = float(values[1] - values[0])
-    log_tw = fit.advantage * _LN10_400
-    log_td = fit.drawelo * _LN10_400
-    # log(tw u + td) = log td + softplus(lam + log tw - log td), and so on
-    shifts = (log_tw - log_td, log_tw + log_td, log_td - log_tw, -(log_tw + log_td))
     lower = np.zeros(n)
     upper = np.zeros(n)
     factor = n / (n - 1) if n > 1 else 1.0
@@ -524,7 +532,7 @@ def _exact_intervals(pairs: Pairs, fit: MMResult, info: FloatArray,
         hi = min(size, int((e + half - values[0]) / step) + 2)
         if hi - lo < 3:
             lo, hi = max(0, min(lo, size - 3)), min(size, max(hi, lo + 3))
-        ll = _player_loglik(rec, p, values[lo:hi], fit.elo, shifts, n)
+        ll = _player_loglik(rec, p, values[lo:hi], fit.elo, n)
         while True:
             top = float(ll.max())
             grow_left = lo > 0 and ll[0] > top - _WINDOW_NATS
@@ -535,12 +543,12 @@ def _exact_intervals(pairs: Pairs, fit: MMResult, info: FloatArray,
             if grow_left:
                 new_lo = max(0, lo - width)
                 ll = np.concatenate(
-                    [_player_loglik(rec, p, values[new_lo:lo], fit.elo, shifts, n), ll])
+                    [_player_loglik(rec, p, values[new_lo:lo], fit.elo, n), ll])
                 lo = new_lo
             if grow_right:
                 new_hi = min(size, hi + width)
                 ll = np.concatenate(
-                    [ll, _player_loglik(rec, p, values[hi:new_hi], fit.elo, shifts, n)])
+                    [ll, _player_loglik(rec, p, values[hi:new_hi], fit.elo, n)])
                 hi = new_hi
         dist = np.zeros(size)
         dist[lo:hi] = np.exp(ll - ll.max())
