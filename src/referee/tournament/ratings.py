@@ -483,7 +483,7 @@ class _PlayerRecords:
         # a count (``weights``, per pairing), their constants dropped.
         n = pairs.n
         self.linear = np.bincount(player, w_ij + d_ij + l_ji + d_ji, n)
-        self.weights = np.stack([w_ij + d_ij, l_ij + d_ij, w_ji + d_ji, l_ji + d_ji], axis=1)
+        self.weights = np.stack([w_ij + d_ij, l_ij + d_ij, w_ji + d_ji, l_ji + d_ji])
         tw = math.pow(10.0, advantage / 400.0)
         td = math.pow(10.0, drawelo / 400.0)
         self.offsets = np.array([td / tw, 1.0 / (td * tw), tw / td, td * tw])
@@ -503,11 +503,12 @@ def _player_loglik(rec: _PlayerRecords, p: int, x: FloatArray, elo: FloatArray,
     factor = n / (n - 1) if n > 1 else 1.0
     alpha = (x * factor - elo[p] / (n - 1) if n > 1 else x) * _LN10_400
     total = alpha * float(rec.linear[p])
-    weights = rec.weights[lo:hi].reshape(-1)
+    weights = rec.weights[:, lo:hi].reshape(-1)  # term by term, each over the pairings
+    offsets = rec.offsets[:, None]
     rows = max(1, _SLAB // max(1, weights.size))
     for first in range(0, len(x), rows):
         u = np.multiply.outer(np.exp(alpha[first:first + rows]), rec.opponent_factor[lo:hi])
-        terms = np.add.outer(u, rec.offsets)
+        terms = np.add(u[:, None, :], offsets)  # (bins, 4 terms, pairings)
         np.log(terms, out=terms)
         total[first:first + rows] -= terms.reshape(len(u), -1) @ weights
     return np.asarray(total, dtype=np.float64)
