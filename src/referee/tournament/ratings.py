@@ -396,11 +396,15 @@ def _covariance(info: FloatArray, connected: bool) -> FloatArray:
         # ratings of separate groups are not tied to each other: the pseudo-inverse gives
         # the within-group (co)variances of mean-0 ratings
         return np.asarray(np.linalg.pinv(info, hermitian=True), dtype=np.float64)
-    mapping = np.full((n, n - 1), -1.0 / n)
-    mapping[np.arange(n - 1), np.arange(n - 1)] += 1.0
-    solved = np.linalg.solve(info[: n - 1, : n - 1], mapping.T)
-    cov = mapping @ solved
-    return np.asarray((cov + cov.T) / 2.0, dtype=np.float64)
+    # with A = I - 1/n, C = A H^-1 A^T where H^-1 is padded with a zero row and column (the
+    # last player's, held fixed): the padded inverse centred along both axes
+    cov = np.zeros((n, n))
+    cov[: n - 1, : n - 1] = np.linalg.inv(info[: n - 1, : n - 1])
+    cov -= cov.mean(axis=0)
+    cov -= cov.mean(axis=1)[:, None]
+    cov += cov.T
+    cov /= 2.0
+    return cov
 
 
 def covariance_matrix(table: ResultTable, fit: MMResult,
@@ -419,8 +423,8 @@ def los_matrix(elo: FloatArray, covariance: FloatArray) -> FloatArray:
     with np.errstate(divide="ignore", invalid="ignore"):
         x = (elo[None, :] - elo[:, None]) / np.sqrt(2.0 * np.maximum(sigma2, 0.0))
     x = np.nan_to_num(x, nan=0.0)
-    erfc = np.frompyfunc(math.erfc, 1, 1)
-    los = np.asarray(erfc(x), dtype=np.float64) / 2.0
+    los = np.fromiter(map(math.erfc, x.ravel().tolist()), np.float64, x.size)
+    los = los.reshape(x.shape) / 2.0
     np.fill_diagonal(los, 0.0)
     return los
 
@@ -616,10 +620,10 @@ def bayeselo_round(x: float) -> int:
 
 @dataclass(frozen=True)
 class Ratings:
-    """A rating list: players best first, the LOS matrix in the same order, the fit."""
+    """A rating list: players best first, the LOS matrix in the same order (worked out
+    when first used: a rating list without it needs none), the fit."""
 
     players: tuple[PlayerRating, ...]
-    los: FloatArray = field(repr=False)
     covariance: FloatArray = field(repr=False)
     advantage: float
     drawelo: float
@@ -630,10 +634,19 @@ class Ratings:
     iterations: int
     converged: bool
     connected: bool
+    _los_of: tuple[FloatArray, FloatArray, IntArray] = field(repr=False, compare=False)
+    """What ``los`` is worked out from: the fit's ratings and covariance, in the players'
+    order in the table, and the table's index of each player in ``players``."""
 
     def __len__(self) -> int:
         """Number of players."""
         return len(self.players)
+
+    @functools.cached_property
+    def los(self) -> FloatArray:
+        """``los[i, j]``: the likelihood that ``players[i]`` is stronger than ``players[j]``."""
+        elo, covariance, index = self._los_of
+        return los_matrix(elo, covariance)[np.ix_(index, index)]
 
     @functools.cached_property
     def _index(self) -> dict[str, int]:
@@ -755,7 +768,6 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
         minus = plus = np.zeros(n)
     z = normal_quantile(params.confidence)
     cov_pm = z * np.sqrt(np.maximum(np.diag(cov), 0.0))
-    los = los_matrix(fit.elo, cov)
     scale = bayeselo_scale(fit.drawelo) if params.scale is None else params.scale
 
     wins = matrix[:, :, 0].sum(axis=1) + matrix[:, :, 2].sum(axis=0)
@@ -787,7 +799,6 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
     index = np.array(order, dtype=np.int64)
     return Ratings(
         players=players,
-        los=los[np.ix_(index, index)],
         covariance=scale * scale * cov[np.ix_(index, index)],
         advantage=fit.advantage,
         drawelo=fit.drawelo,
@@ -798,4 +809,5 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
         iterations=fit.iterations,
         converged=fit.converged,
         connected=connected,
+        _los_of=(fit.elo, cov, index),
     )
