@@ -101,9 +101,11 @@ def connected(pairs: Pairs) -> bool:
     while layer.size:
         first, count = start[layer], start[layer + 1] - start[layer]
         at = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-        found = np.unique(neighbours[at])
-        layer = found[~seen[found]]
-        seen[layer] = True
+        reached = np.zeros(n, dtype=bool)
+        reached[neighbours[at]] = True
+        reached &= ~seen
+        seen |= reached
+        layer = np.flatnonzero(reached)
     return bool(seen.all())
 
 
