@@ -16,8 +16,12 @@ The PGN files are made first (a fixed seed per size, in a temporary folder unles
 Then ``referee ratings FILE`` (the console script beside this interpreter, that is the
 venv's; default settings: BayesElo's ``mm``, ``exactdist``, covariance and LOS) is run as
 a child process ``--repeat`` times per size (default 5), its output read through a pipe and
-thrown away. The sizes and two baselines are run in turns (round 1 of each, then round 2...)
-so that a change of the machine's load hits all of them alike:
+thrown away. The children run without ``PYTHONDONTWRITEBYTECODE`` (some shells of this
+project's machines set it), so that a first, untimed run of each case leaves the bytecode
+caches an installed program has (pip writes them at install time); otherwise every start
+compiles the package's modules again (tens of milliseconds of an editable install's start).
+The sizes and two baselines are run in turns (round 1 of each, then round 2...) so that a
+change of the machine's load hits all of them alike:
 
 * ``python -c pass``: the interpreter's own start-up;
 * ``python -c "import referee.cli"``: the start-up of the command line's package (what every
@@ -126,14 +130,17 @@ def measure(sizes: Sequence[tuple[int, int]], repeat: int, folder: Path,
         "python -c pass": ([python, "-c", "pass"], None),
         "python -c 'import referee.cli'": ([python, "-c", "import referee.cli"], None),
     }
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    for name in cases:
+        cases[name] = (cases[name][0], env)
     old_env = None
     if old is not None:
-        old_env = {**os.environ, "PYTHONPATH": str(old / "src")}
+        old_env = {**env, "PYTHONPATH": str(old / "src")}
     for players, games in sizes:
         pgn = folder / f"random_{players}p_{games}g.pgn"
         if not pgn.exists():
             write_pgn(pgn, players, games, seed=players * 7919 + games)
-        cases[f"{players}/{games}"] = ([referee, "ratings", str(pgn)], None)
+        cases[f"{players}/{games}"] = ([referee, "ratings", str(pgn)], env)
         if old_env is not None:
             cases[f"{players}/{games} old"] = ([python, "-c", OLD_MAIN, "ratings", str(pgn)],
                                                old_env)
