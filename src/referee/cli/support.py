@@ -8,9 +8,6 @@ import contextlib
 import dataclasses
 import datetime as dt
 import errno
-import json
-import random
-import shutil
 import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -110,6 +107,8 @@ def runnable_players(texts: Sequence[str], builtins: Mapping[str, str]) -> list[
 
 def seed_or_random(seed: int | None) -> int:
     """The seed given, or a fresh random one (the command records whichever it plays)."""
+    import random
+
     return seed if seed is not None else random.SystemRandom().randrange(2**31)
 
 
@@ -138,6 +137,8 @@ def human_console(json_mode: bool) -> Console:
 
 def emit_json(data: Mapping[str, Any]) -> None:
     """The ``--json`` summary: one JSON object, one line, on standard output."""
+    import json
+
     click.echo(json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str))
 
 
@@ -210,6 +211,8 @@ def output_folder(out_dir: Path | None, kind: str, *, fresh: bool = True,
             f"--out {out_dir}: the folder is not empty (it holds {entries[0].name}"
             f"{f' and {len(entries) - 1} more' if len(entries) > 1 else ''}); choose a new "
             "or empty folder, or add --overwrite to replace the records of an earlier match")
+    import shutil
+
     for entry in entries:
         if any(entry.match(pattern) for pattern in RECORD_ENTRIES):
             if entry.is_dir() and not entry.is_symlink():
