@@ -25,7 +25,9 @@ change of the machine's load hits all of them alike:
 
 * ``python -c pass``: the interpreter's own start-up;
 * ``python -c "import referee.cli"``: the start-up of the command line's package (what every
-  ``referee`` command pays before it reads an argument).
+  ``referee`` command pays before it reads an argument);
+* ``python -c "import click, numpy"`` with one OpenBLAS thread (as ``referee ratings`` runs
+  numpy): the libraries the command cannot do without, the least it could take.
 
 Figures: for each, the median, min and max wall time of the runs, the median CPU time of the
 child (user + system), and the ratio of each median to the two baselines; the load average
@@ -129,10 +131,13 @@ def measure(sizes: Sequence[tuple[int, int]], repeat: int, folder: Path,
     cases: dict[str, tuple[list[str], dict[str, str] | None]] = {
         "python -c pass": ([python, "-c", "pass"], None),
         "python -c 'import referee.cli'": ([python, "-c", "import referee.cli"], None),
+        "python -c 'import click, numpy'": ([python, "-c", "import click, numpy"], None),
     }
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     for name in cases:
         cases[name] = (cases[name][0], env)
+    floor = "python -c 'import click, numpy'"
+    cases[floor] = (cases[floor][0], {**env, "OPENBLAS_NUM_THREADS": "1"})
     old_env = None
     if old is not None:
         old_env = {**env, "PYTHONPATH": str(old / "src")}
