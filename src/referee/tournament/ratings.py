@@ -289,25 +289,26 @@ class _PlayerRecords:
 
     def __init__(self, pairs: Pairs, elo: FloatArray, advantage: float,
                  drawelo: float) -> None:
-        p = np.concatenate([pairs.a, pairs.b])
-        order = np.argsort(p, kind="stable")
-        player = p[order]
-        opponent = np.concatenate([pairs.b, pairs.a])[order]
-        w_ij = np.concatenate([pairs.w_ab, pairs.w_ba])[order]
-        d_ij = np.concatenate([pairs.d_ab, pairs.d_ba])[order]
-        l_ij = np.concatenate([pairs.l_ab, pairs.l_ba])[order]
-        w_ji = np.concatenate([pairs.w_ba, pairs.w_ab])[order]
-        d_ji = np.concatenate([pairs.d_ba, pairs.d_ab])[order]
-        l_ji = np.concatenate([pairs.l_ba, pairs.l_ab])[order]
-        # With lam = (elo_p - elo_o) ln10/400 and u = e^lam, log P of the pairing is, up to
+        # Each pairing once as (a, b) and once as (b, a); with ij the player moving first
+        # and lam = (elo_p - elo_o) ln10/400, u = e^lam, log P of its games is, up to
         # constants: lam * (w_ij + d_ij + l_ji + d_ji)
         #   - (w_ij + d_ij) log(tw u + td) - (l_ij + d_ij) log(td tw u + 1)
         #   - (w_ji + d_ji) log(tw + td u) - (l_ji + d_ji) log(td tw + u),
         # and log(a u + b) = log a + log(u + b / a): the four terms are log(u + offset) times
-        # a count (``weights``, per pairing), their constants dropped.
+        # a count (``weights``, one row per term), their constants dropped.
         n = pairs.n
-        self.linear = np.bincount(player, w_ij + d_ij + l_ji + d_ji, n)
-        self.weights = np.stack([w_ij + d_ij, l_ij + d_ij, w_ji + d_ji, l_ji + d_ji])
+        p = np.concatenate([pairs.a, pairs.b])
+        order = np.argsort(p, kind="stable")
+        player = p[order]
+        del p
+        opponent = np.concatenate([pairs.b, pairs.a])[order]
+        as_a = (pairs.w_ab + pairs.d_ab, pairs.l_ab + pairs.d_ab, pairs.w_ba + pairs.d_ba,
+                pairs.l_ba + pairs.d_ba)  # ij = ab: the four counts with a as the player
+        self.weights = np.empty((4, len(order)))
+        for row, (mine, theirs) in enumerate(((0, 2), (1, 3), (2, 0), (3, 1))):
+            # as b, the player's own first-move counts are the ba ones
+            self.weights[row] = np.concatenate([as_a[mine], as_a[theirs]])[order]
+        self.linear = np.bincount(player, self.weights[0] + self.weights[3], n)
         tw = math.pow(10.0, advantage / 400.0)
         td = math.pow(10.0, drawelo / 400.0)
         self.offsets = np.array([td / tw, 1.0 / (td * tw), tw / td, td * tw])

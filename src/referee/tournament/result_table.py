@@ -20,6 +20,7 @@ __all__ = ["PairCounts", "Result", "ResultTable"]
 
 _CODES: dict[float, int] = {1.0: 0, 0.5: 1, 0.0: 2}  # first player's score -> win/draw/loss
 _BUFFER = 1 << 16
+_CHUNK = 1 << 14  # results taken at once by add_results (the tuples are held meanwhile)
 _SHIFT_I = 42
 _SHIFT_J = 2
 _MASK_J = (1 << 40) - 1
@@ -107,11 +108,11 @@ class ResultTable:
             self._flush()
 
     def add_results(self, results: Iterable[tuple[str, str, float]]) -> int:
-        """Record many games (any iterable, consumed lazily, ``_BUFFER`` at a time);
+        """Record many games (any iterable, consumed lazily, ``_CHUNK`` at a time);
         returns how many were added."""
         added = 0
         source = iter(results)
-        while chunk := list(itertools.islice(source, _BUFFER)):
+        while chunk := list(itertools.islice(source, _CHUNK)):
             if len(chunk) < 64 or not self._add_chunk(chunk):
                 for first, second, score in chunk:  # one by one: errors where they occur
                     self.add_result(first, second, score)
