@@ -7,7 +7,8 @@ the same run:
 
 * generate: drawing the results alone (the generator consumed, nothing kept);
 * aggregate (baseline): generating and folding them into a ``ResultTable`` (counts only);
-* rate: ``rate()`` on the table: MM, exactdist intervals, covariance, LOS matrix;
+* rate: ``rate()`` on the table: MM, exactdist intervals, covariance, and the LOS matrix
+  (read once: ``rate()`` works it out when it is first used);
 * peak memory (tracemalloc, in a second pass so that tracing does not skew the times) of
   aggregating and of rating, and the process' peak RSS;
 * the RMS error of the ratings against the hidden ones (sanity check).
@@ -73,6 +74,7 @@ def measure(players: int, games: int, seed: int) -> dict[str, float]:
 
     start = time.perf_counter()
     ratings = rate(table, params)
+    assert ratings.los.shape == (players, players)
     rating = time.perf_counter() - start
 
     tracemalloc.start()
@@ -81,7 +83,7 @@ def measure(players: int, games: int, seed: int) -> dict[str, float]:
     aggregate_peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.reset_peak()
     base = tracemalloc.get_traced_memory()[0]
-    rate(traced, params)
+    assert rate(traced, params).los.shape == (players, players)
     rate_peak = tracemalloc.get_traced_memory()[1] - base
     tracemalloc.stop()
 

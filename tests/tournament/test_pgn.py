@@ -5,9 +5,13 @@ from __future__ import annotations
 import io
 import types
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from referee.tournament import pgn
 from referee.tournament.pgn import (
     GameResult,
     PgnError,
@@ -129,3 +133,79 @@ def test_write_pgn_with_round_labels(tmp_path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert '[Round "3"]' in text and '[Round "4"]' in text and '[Event "E"]' in text
     assert [r.score for r in read_pgn_results(path)] == [1.0, 0.5]
+
+
+# -- the block reader of results-only files (``_plain_block``) against line by line -------
+def line_by_line(path: Path) -> tuple[list[GameResult] | str, int, int]:
+    """What the line-by-line reader alone makes of a file: its results (or its error) and
+    its counts of games and skipped games."""
+    reader = PgnReader(path)
+    results: list[GameResult] = []
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            results.extend(reader._parse(handle))
+    except PgnError as exc:
+        return str(exc), reader.games, reader.skipped
+    return results, reader.games, reader.skipped
+
+
+def both_ways(path: Path) -> tuple[list[GameResult] | str, int, int]:
+    """What ``PgnReader`` makes of a file (blocks first): results or error, and counts."""
+    reader = PgnReader(path)
+    results: list[GameResult] = []
+    try:
+        results.extend(reader)
+    except PgnError as exc:
+        return str(exc), reader.games, reader.skipped
+    return results, reader.games, reader.skipped
+
+
+VALUES = ["A", "B", " C ", "", "1-0", "0-1", "1/2-1/2", "*", "?", "1 - 0", "2-0", 'q\\"x']
+TAGS = st.tuples(st.sampled_from(["Event", "Event", "Site", "White", "Black", "Result"]),
+                 st.sampled_from(VALUES)).map(lambda tag: f'[{tag[0]} "{tag[1]}"]')
+OTHER = st.sampled_from(["", "1. e4", "{note}", "% x", '[White "A"] [Black "B"]', "1-0 ", "  ",
+                         '[Site  "x"]', "1-0"])
+GAME = st.tuples(
+    st.permutations(["White", "Black", "Result"]), st.lists(st.sampled_from(VALUES), min_size=3,
+                                                            max_size=3),
+    st.lists(TAGS, max_size=2), st.one_of(st.just([]), st.lists(OTHER, max_size=2)),
+    st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", ""])).map(
+    lambda g: "\n".join([*(f'[{n} "{v}"]' for n, v in zip(g[0], g[1], strict=True)), *g[2],
+                          "", *g[3], g[4]]))
+PLAIN = [f'[Event "e"]\n[White "P{i % 5}"]\n[Black "P{i % 3}"]\n[Result "{r}"]\n\n{r}\n'
+         for i, r in enumerate(["1-0", "0-1", "1/2-1/2", "*"])]
+
+
+@settings(max_examples=300)
+@given(st.lists(GAME, max_size=6), st.sampled_from([16, 64, 1 << 20]), st.booleans())
+def test_blocks_read_as_line_by_line(tmp_path_factory: pytest.TempPathFactory,
+                                     games: list[str], block: int, newline: bool) -> None:
+    # games with the three tags in any order, other tags, values that are wrong or odd, other
+    # lines, with or without a result line, after plain games, in blocks of every size: the
+    # results, the error and the counts are the line-by-line reader's
+    text = "\n".join(PLAIN + games + PLAIN)
+    path = tmp_path_factory.mktemp("pgn") / "g.pgn"
+    path.write_text(text + ("\n" if newline else ""), encoding="utf-8")
+    with mock.patch.object(pgn, "_BLOCK", block):
+        assert both_ways(path) == line_by_line(path)
+
+
+def test_plain_files_are_read_in_blocks_with_the_same_lines_in_errors(tmp_path: Path) -> None:
+    good = "".join(format_game(f"p{i % 7}", f"q{i % 5}", (i % 3) / 2, round_label=i)
+                   for i in range(300))
+    bad = '[White "x"]\n[Result "1-0"]\n\n1-0\n\n'  # no Black tag
+    path = write(tmp_path, good + bad + good)
+    with mock.patch.object(pgn, "_BLOCK", 1000), \
+            mock.patch.object(PgnReader, "_parse", autospec=True,
+                              side_effect=PgnReader._parse) as parse:
+        with pytest.raises(PgnError, match="game has no Black tag") as caught:
+            list(read_pgn_results(path))
+        # the plain blocks before the bad game were read without the line-by-line reader
+        assert parse.call_count == 1 and parse.call_args.args[2] > 1000
+    assert str(caught.value) == f"{path}:{300 * 10 + 1}: game has no Black tag"
+    path = write(tmp_path, good + "1. e4 {a move} 1-0\n" + good)
+    assert both_ways(path) == line_by_line(path)
+    results = both_ways(path)[0]
+    assert isinstance(results, list) and len(results) == 600
+    assert results[:3] == [GameResult("p0", "q0", 0.0), GameResult("p1", "q1", 0.5),
+                           GameResult("p2", "q2", 1.0)]

@@ -191,6 +191,28 @@ def test_table_rejects_bad_results(bad: tuple[str, str, float]) -> None:
         ResultTable().add_result(*bad)
 
 
+def test_many_results_at_once_as_one_by_one() -> None:
+    # add_results takes big chunks at once: same players in the same order, same counts,
+    # and a bad result in a chunk raises where it is, the results before it recorded
+    rng = random.Random(3)
+    names = [f"n{k}" for k in range(60)]
+    results = [(a, b, rng.choice([1, 1.0, 0.5, 0.0])) for a, b in
+               (rng.sample(names, 2) for _ in range(3000))]
+    one_by_one = ResultTable()
+    for result in results:
+        one_by_one.add_result(*result)
+    at_once = ResultTable()
+    assert at_once.add_results(iter(results)) == 3000
+    assert at_once.players == one_by_one.players
+    assert np.array_equal(at_once.matrix(), one_by_one.matrix())
+    for bad in [("n1", "n1", 1.0), ("n1", "n2", 0.25), ("", "n2", 1.0), ("n1", "n2")]:
+        table = ResultTable()
+        with pytest.raises(ValueError):
+            table.add_results([*results[:500], bad, *results[500:]])
+        assert table.games == 500 and table.players == ResultTable.from_results(
+            results[:500]).players
+
+
 # -- maximum likelihood -----------------------------------------------------------------------
 def test_mm_matches_a_literal_gauss_seidel_and_is_a_maximum(small: tuple) -> None:
     results, table = small

@@ -109,3 +109,23 @@ def test_ratings_and_report_of_a_store(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "report" / "index.html").is_file()  # written by the run
     nothing = referee("report", str(tmp_path / "nothing"))
     assert nothing.returncode == 2 and "no tournament store" in nothing.stderr
+
+
+def test_rating_pgn_files_imports_only_what_it_needs(tmp_path: Path) -> None:
+    # the command's start-up is most of its time on small files: no game, no store, no
+    # rich tables, no pydantic, no numpy.ma; and it says the same as without the check
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(PGN)
+    check = ("import sys\nfrom referee.cli import main\n"
+             "try:\n    main(['ratings', sys.argv[1]])\n"
+             "except SystemExit as end:\n    code = end.code\n"
+             "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('rich', 'pydantic',"
+             " 'sqlite3', 'psutil', 'jinja2') or m.startswith(('referee.games.gomoku',"
+             " 'referee.core.players', 'referee.core.sandbox', 'referee.tournament.store',"
+             " 'numpy.ma.')) or m == 'numpy.ma')\n"
+             "print('loaded:', heavy, code, file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", check, str(pgn)], capture_output=True,
+                         text=True, timeout=120)
+    assert "loaded: [] 0" in run.stderr, run.stderr
+    assert run.stdout == referee("ratings", str(pgn)).stdout
+    assert run.stdout.startswith("3 games, 3 players")

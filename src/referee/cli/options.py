@@ -34,9 +34,7 @@ from click.core import ParameterSource
 
 from referee.cli.support import warn
 from referee.core.errors import ConfigError
-from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, check_readable
-from referee.core.text import SizeTooLarge, parse_size, size_has_unit
-from referee.core.validation import got, range_text
+from referee.core.text import SizeTooLarge, got, parse_size, range_text, size_has_unit
 
 __all__ = ["Duration", "Number", "Size", "Whole", "game_time_option", "jobs_option", "json_option",
            "memory_option", "move_time_option", "out_option", "output_file_option",
@@ -303,6 +301,8 @@ def sandbox_options(suspend_default: str | None) -> Callable[[F], F]:
     SIZE``, ``--sandbox-read PATH`` (repeatable) and ``--suspend/--no-suspend``
     (``suspend_default`` says the game's default in the help; ``None``: no such option,
     as where a person drives the program)."""
+    from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, check_readable
+
     defaults = SandboxLimits()
 
     def decorate(command: F) -> F:

@@ -8,27 +8,23 @@ import contextlib
 import dataclasses
 import datetime as dt
 import errno
-import json
-import random
-import secrets
-import shutil
 import signal
-import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
-from rich.console import Console
 
-from referee.core.checking import FileCheck
 from referee.core.errors import ConfigError, RefereeError
-from referee.core.players import PlayerSpec, check_runnable, resolve_players
-from referee.core.record import GameRecord
-from referee.core.sandbox import SandboxConfig, plan_sandbox
-from referee.core.standings import Standing, count_game
-from referee.output import GameProgress, make_console, results_table
+
+if TYPE_CHECKING:  # imported where used: ``referee ratings`` needs none of them
+    from rich.console import Console
+
+    from referee.core.checking import FileCheck
+    from referee.core.players import PlayerSpec
+    from referee.core.record import GameRecord
+    from referee.core.sandbox import SandboxConfig
 
 __all__ = [
     "confine",
@@ -58,7 +54,8 @@ def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
     if isinstance(exc, OSError):  # the disk, a folder, a file: one line naming it
         click.echo(f"referee: error: {os_error_text(exc)}", err=True)
         sys.exit(2)
-    if isinstance(exc, sqlite3.Error):  # the tournament store (the disk, most often)
+    sqlite3 = sys.modules.get("sqlite3")  # an error of it only once it is imported
+    if sqlite3 is not None and isinstance(exc, sqlite3.Error):  # the store (the disk)
         click.echo(f"referee: error: the tournament store cannot be written: {exc}; "
                    "check the disk's free space and the file size limit (ulimit -f), "
                    "then run the same command again", err=True)
@@ -92,12 +89,16 @@ def default_out(kind: str) -> Path:
     """``referee-out/<kind>-<date>-<time>-<suffix>`` (the default output folder of a
     command; the short random suffix keeps two commands started in the same second
     apart)."""
+    import secrets
+
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     return Path("referee-out") / f"{kind}-{stamp}-{secrets.token_hex(2)}"
 
 
 def runnable_players(texts: Sequence[str], builtins: Mapping[str, str]) -> list[PlayerSpec]:
     """The players named on the command line, each checked to be a program that can run."""
+    from referee.core.players import check_runnable, resolve_players
+
     specs = resolve_players(texts, builtins)
     for spec in specs:
         check_runnable(spec)
@@ -106,6 +107,8 @@ def runnable_players(texts: Sequence[str], builtins: Mapping[str, str]) -> list[
 
 def seed_or_random(seed: int | None) -> int:
     """The seed given, or a fresh random one (the command records whichever it plays)."""
+    import random
+
     return seed if seed is not None else random.SystemRandom().randrange(2**31)
 
 
@@ -127,17 +130,23 @@ def sigterm_interrupts() -> Iterator[None]:
 def human_console(json_mode: bool) -> Console:
     """Where a command writes for people: standard output, or standard error when the
     ``--json`` summary takes standard output."""
+    from referee.output import make_console
+
     return make_console(stderr=json_mode)
 
 
 def emit_json(data: Mapping[str, Any]) -> None:
     """The ``--json`` summary: one JSON object, one line, on standard output."""
+    import json
+
     click.echo(json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str))
 
 
 def match_summary(game: str, out: Path, seed: int, players: Sequence[PlayerSpec],
                   records: Sequence[GameRecord], points_game: bool) -> dict[str, Any]:
     """The ``--json`` summary of a match: its games and each player's standing."""
+    from referee.core.standings import Standing, count_game
+
     lines = {p.name: Standing(p.name) for p in players}
     games = []
     for record in records:
@@ -202,6 +211,8 @@ def output_folder(out_dir: Path | None, kind: str, *, fresh: bool = True,
             f"--out {out_dir}: the folder is not empty (it holds {entries[0].name}"
             f"{f' and {len(entries) - 1} more' if len(entries) > 1 else ''}); choose a new "
             "or empty folder, or add --overwrite to replace the records of an earlier match")
+    import shutil
+
     for entry in entries:
         if any(entry.match(pattern) for pattern in RECORD_ENTRIES):
             if entry.is_dir() and not entry.is_symlink():
@@ -219,6 +230,8 @@ def confine(config: SandboxConfig, out_dir: Path | None, kind: str,
     are active (``sandbox: ...``). Planned at once, so that ``--sandbox strict`` on a
     machine without isolation stops the command before any program starts
     (``ConfigError``)."""
+    from referee.core.sandbox import plan_sandbox
+
     out = output_folder(out_dir, kind, fresh=fresh, overwrite=overwrite)
     config = dataclasses.replace(config, hidden=(*config.hidden, out))
     return out, config, plan_sandbox(config).describe(config.suspends(suspend_default))
@@ -230,6 +243,8 @@ def play_games(console: Console, title: str, players: Sequence[PlayerSpec], seed
     """Say what is played (``title: players, seed N``, then the ``sandbox`` line), then
     run ``play`` (given what to call after each game) with a line per finished game and,
     on a terminal, a progress bar of ``total`` games."""
+    from referee.output import GameProgress
+
     console.print(f"{title}: {', '.join(p.name for p in players)}, seed {seed}", markup=False)
     if sandbox:
         console.print(sandbox, markup=False)
@@ -243,6 +258,8 @@ def finish_match(console: Console, game: str, out: Path, seed: int,
     """The end of every ``referee match``: the results table, each game's notes of
     ``note_kinds`` (takeovers, failures...), where the records are, and with ``--json``
     the summary on standard output."""
+    from referee.output import results_table
+
     console.print(results_table(players, records, points_game))
     for record in records:
         for note in record.notes:

@@ -1,5 +1,6 @@
 """Small text helpers: clipping, strict integers (what bots send), sizes (what users
-write)."""
+write), the words of a broken bound (``range_text``, ``got``: shared by the command line's
+options and ``core.validation``, kept here so that options need not import pydantic)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,17 @@ def parse_size(text: str, bare: int = 1) -> int:
 def size_has_unit(text: str) -> bool:
     """Whether a size is written with its unit (``256M``, ``4096B``), not bare."""
     return not text.strip()[-1:].isdigit()
+
+
+def range_text(*, ge: object = None, gt: object = None, le: object = None,
+               lt: object = None) -> str:
+    """The bound a value broke, in words: ``at least 1``, ``at most 32``, ``more than 0``."""
+    ge, gt, le, lt = (f"{b:g}" if isinstance(b, float) else b for b in (ge, gt, le, lt))
+    low = f"at least {ge}" if ge is not None else f"more than {gt}" if gt is not None else ""
+    high = f"at most {le}" if le is not None else f"less than {lt}" if lt is not None else ""
+    return " and ".join(part for part in (low, high) if part)
+
+
+def got(value: object) -> str:
+    """``, got VALUE`` as a message ends (the value shortened if long)."""
+    return f", got {clip(repr(value), 40)}"

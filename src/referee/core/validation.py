@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from referee.core.errors import ConfigError
-from referee.core.text import clip
+from referee.core.text import got, range_text
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -30,20 +30,6 @@ def format_errors(source: str, error: ValidationError, prefix: str = "") -> str:
         key = prefix + ".".join(parts) if parts else prefix.rstrip(".") or "(file)"
         lines.append(f"{source}: {key}: {plain_message(item)}")
     return "\n".join(lines)
-
-
-def range_text(*, ge: object = None, gt: object = None, le: object = None,
-               lt: object = None) -> str:
-    """The bound a value broke, in words: ``at least 1``, ``at most 32``, ``more than 0``."""
-    ge, gt, le, lt = (f"{b:g}" if isinstance(b, float) else b for b in (ge, gt, le, lt))
-    low = f"at least {ge}" if ge is not None else f"more than {gt}" if gt is not None else ""
-    high = f"at most {le}" if le is not None else f"less than {lt}" if lt is not None else ""
-    return " and ".join(part for part in (low, high) if part)
-
-
-def got(value: object) -> str:
-    """``, got VALUE`` as a message ends (the value shortened if long)."""
-    return f", got {clip(repr(value), 40)}"
 
 
 _PLAIN = {

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from referee.core.adapter import GameAdapter
+if TYPE_CHECKING:  # imported with a game's adapter, not to list the games
+    from referee.core.adapter import GameAdapter
 
 __all__ = ["GAMES", "GameEntry", "env_factory", "game_adapter", "game_adapters", "game_command",
            "game_data", "game_entry", "top_level_command"]

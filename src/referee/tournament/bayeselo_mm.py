@@ -86,19 +86,27 @@ def check_finite(pairs: Pairs, names: list[str]) -> None:
 
 
 def connected(pairs: Pairs) -> bool:
-    parent = list(range(pairs.n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for x, y in zip(pairs.a.tolist(), pairs.b.tolist(), strict=True):
-        rx, ry = root(x), root(y)
-        if rx != ry:
-            parent[rx] = ry
-    return len({root(x) for x in range(pairs.n)}) <= 1
+    """Whether every player is linked to every other through games: a breadth-first
+    search from the first player, a whole layer of players at a time."""
+    n = pairs.n
+    if n <= 1:
+        return True
+    ends = np.concatenate([pairs.a, pairs.b])
+    order = np.argsort(ends, kind="stable")
+    neighbours = np.concatenate([pairs.b, pairs.a])[order]
+    start = np.searchsorted(ends[order], np.arange(n + 1))
+    seen = np.zeros(n, dtype=bool)
+    seen[0] = True
+    layer = np.zeros(1, dtype=np.int64)
+    while layer.size:
+        first, count = start[layer], start[layer + 1] - start[layer]
+        at = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+        reached = np.zeros(n, dtype=bool)
+        reached[neighbours[at]] = True
+        reached &= ~seen
+        seen |= reached
+        layer = np.flatnonzero(reached)
+    return bool(seen.all())
 
 
 # -- maximum likelihood (MM) ------------------------------------------------------------------

@@ -7,7 +7,18 @@ files are accepted: a UTF-8 byte order mark, CRLF or CR line ends, bytes that ar
 at a tag after movetext or at a tag the current game already has). Games whose result is
 unknown (``*``, ``?`` or empty) are skipped and counted. A game without a White, Black or
 Result tag, an unreadable tag line or an unknown result raises :class:`PgnError` naming the
-file and line. The file is read line by line: memory does not grow with the number of games.
+file and line. The file is read in blocks of about a megabyte: memory does not grow with the
+number of games.
+
+Files of results only (what :func:`write_pgn_results`, BayesElo and most tournament
+managers write: one ``[Name "value"]`` tag per line, no escapes, each game ended by a line
+holding only its result) are read a block of whole games at a time by a few passes of
+regular expressions and no Python code per line (``_plain_block``): a block qualifies when
+every line is such a tag, a result or empty, no game repeats a tag, and every game has one
+White, Black and Result tag, in the same order in every game; it then gives the very results
+the line-by-line reader would. Any other block, or one with a game that would raise an
+error, is read line by line from its first line to the end of the file, so that messages
+name the same lines.
 
 Writing gives each game the tags Event, Site, Date, Round, White, Black, Result and the
 result alone as movetext, which BayesElo, Ordo and other PGN tools read.
@@ -15,6 +26,7 @@ result alone as movetext, which BayesElo, Ordo and other PGN tools read.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -40,6 +52,14 @@ _UNESCAPE = re.compile(r"\\(.)")
 _SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "½-½": 0.5, "=-=": 0.5, "0.5-0.5": 0.5}
 _UNKNOWN = {"*", "?", ""}
 _MARKERS = {"1-0", "0-1", "1/2-1/2", "*"}
+_TAG_VALUE = re.compile(r' "[^"\\\n]*"\]\n')
+"""What a plain tag line holds after its name (removed to see the shape of the games)."""
+_RESULT_LINE = re.compile(r"\n(?:1-0|0-1|1/2-1/2|\*)\n")
+_NAME_LINE = re.compile(r"\[[A-Za-z0-9_+#=:-]+")
+_KEY_VALUES = re.compile(r'\[(?:White|Black|Result) "([^"\\\n]*)"\]')
+_KEYS = ("White", "Black", "Result")
+_ENDS = tuple(f"\n{marker}\n" for marker in sorted(_MARKERS))
+_BLOCK = 1 << 20
 
 
 class PgnError(ValueError):
@@ -59,6 +79,31 @@ class _Game:
     line: int
     tags: dict[str, str] = field(default_factory=dict)
     moves: bool = False
+
+
+def _last_game_end(text: str) -> int:
+    """Where the last line holding only a result ends in ``text`` (0 if none does)."""
+    ends = [at + len(end) for end in _ENDS if (at := text.rfind(end)) >= 0]
+    ends += [len(end) - 1 for end in _ENDS if text.startswith(end[1:])]
+    return max(ends, default=0)
+
+
+def _plain_order(shape: str) -> tuple[str, ...] | None:
+    """The order of White, Black and Result in one game of a plain block, given its lines
+    with the tag values removed; None unless every line is a tag name or empty, no name
+    repeats and the three are there."""
+    names = [line[1:] for line in shape.split("\n") if line]
+    if len(set(names)) != len(names) or not all(_NAME_LINE.fullmatch("[" + n) for n in names):
+        return None
+    order = tuple(name for name in names if name in _KEYS)
+    return order if len(order) == 3 else None
+
+
+def _plain_score(result: str) -> float | None:
+    """White's score for a Result tag as ``PgnReader._finish`` reads it (-1 for an unknown
+    result, a skipped game), None where ``_finish`` would raise."""
+    result = result.strip()
+    return -1.0 if result in _UNKNOWN else _SCORES.get(result.replace(" ", ""))
 
 
 class PgnReader:
@@ -82,7 +127,74 @@ class PgnReader:
         encoding = "utf-8-sig" if self.encoding.lower().replace("_", "-") in (
             "utf-8", "utf8") else self.encoding
         with open(self.path, encoding=encoding, errors="replace", newline=None) as handle:
-            yield from self._parse(handle)
+            yield from self._read(handle)
+
+    def _read(self, handle: IO[str]) -> Iterator[GameResult]:
+        """Blocks of whole games through ``_plain_block`` while they qualify, then the rest
+        line by line (``_parse``)."""
+        number = 1  # the line the next block starts at
+        rest = ""  # the start of a game the last block cut off
+        while True:
+            chunk = handle.read(_BLOCK)
+            if chunk and not chunk.endswith("\n"):
+                chunk += handle.readline()
+            text = rest + chunk
+            if chunk:
+                cut = _last_game_end(text)
+                block, rest = text[:cut], text[cut:]
+            else:
+                block, rest = text, ""
+            found = self._plain_block(block, last=not chunk) if block or not chunk else None
+            if found is None:
+                lines: Iterator[str] = (line + "\n" for line in text.split("\n"))
+                if text.endswith("\n"):
+                    lines = itertools.islice(lines, text.count("\n"))
+                yield from self._parse(itertools.chain(lines, handle), number)
+                return
+            results, skipped = found
+            self.games += len(results)
+            self.skipped += skipped
+            yield from results
+            if not chunk:
+                return
+            number += block.count("\n")
+
+    def _plain_block(self, block: str, last: bool) -> tuple[list[GameResult], int] | None:
+        """The results of a block of whole games and the number of games skipped, or None
+        unless the block is plain (the module's docstring). ``last``: the block ends the
+        file (its last game may have no result line)."""
+        if not block.endswith("\n"):
+            block += "\n"
+        games = _RESULT_LINE.split("\n" + _TAG_VALUE.sub("\n", block))
+        if not games[-1].strip():
+            games.pop()  # nothing after the last result line
+        elif not last:
+            return None
+        orders = {_plain_order(shape) for shape in set(games)}
+        if len(orders) != 1 or None in orders:
+            return None
+        order = orders.pop()
+        assert order is not None
+        values = _KEY_VALUES.findall(block)
+        if len(values) != 3 * len(games):
+            return None
+        columns = [values[order.index(key)::3] for key in _KEYS]
+        whites, blacks = (list(map(str.strip, column)) for column in columns[:2])
+        if not (all(whites) and all(blacks)):
+            return None
+        scores: dict[str, float] = {}
+        for result in set(columns[2]):
+            score = _plain_score(result)
+            if score is None:
+                return None
+            scores[result] = score
+        found = [scores[result] for result in columns[2]]
+        rows: Iterable[tuple[str, str, float]] = zip(whites, blacks, found, strict=True)
+        if -1.0 in scores.values():
+            rows = [row for row in rows if row[2] >= 0]
+        # tuple.__new__ makes the named tuples without a Python call per game
+        results = list(map(tuple.__new__, itertools.repeat(GameResult), rows))
+        return results, len(found) - len(results)
 
     def _error(self, line: int, message: str) -> PgnError:
         return PgnError(f"{self.path}:{line}: {message}")
@@ -121,11 +233,12 @@ class PgnReader:
         game.tags[name] = value
         return finished, game
 
-    def _parse(self, handle: IO[str]) -> Iterator[GameResult]:
+    def _parse(self, lines: Iterable[str], first: int = 1) -> Iterator[GameResult]:
+        """Line by line, the first of ``lines`` being line ``first`` of the file."""
         game: _Game | None = None
         in_comment = False
         depth = 0
-        for number, raw in enumerate(handle, 1):
+        for number, raw in enumerate(lines, first):
             line = raw.rstrip("\n")
             start = 0
             if in_comment:

@@ -48,15 +48,14 @@ Facts taken from Coulom's ``bayeselo`` source (``CBradleyTerry``, ``CCondensedRe
   of the opponents weighted by games), draws, with BayesElo 0057's column widths and its
   rounding (half away from zero); ``los_table`` is the ``los`` command (values truncated).
 
-Counts live in a dense players x players table: about 24 bytes per ordered pair of players
-(24 MB for 1,000 players), whatever the number of games.
+Counts live in a dense players x players table (``result_table``): about 24 bytes per
+ordered pair of players (24 MB for 1,000 players), whatever the number of games.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -64,7 +63,7 @@ import numpy as np
 
 from referee.tournament import bayeselo_mm as mm
 from referee.tournament.bayeselo_mm import FloatArray, IntArray, MMResult, Pairs
-from referee.tournament.stats import Trinomial
+from referee.tournament.result_table import PairCounts, Result, ResultTable
 
 __all__ = [
     "BayesEloParams",
@@ -86,152 +85,7 @@ __all__ = [
 ]
 
 _LN10_400 = math.log(10.0) / 400.0
-_CODES: dict[float, int] = {1.0: 0, 0.5: 1, 0.0: 2}  # first player's score -> win/draw/loss
-_BUFFER = 1 << 16
-_SHIFT_I = 42
-_SHIFT_J = 2
-_MASK_J = (1 << 40) - 1
 _WINDOW_NATS = 40.0
-
-
-# -- results -------------------------------------------------------------------------------
-PairCounts = Trinomial
-"""Games of one ordered pair, seen from the first player (the one with the advantage):
-wins, draws, losses (the same counts as a head-to-head ``Trinomial``)."""
-
-
-class ResultTable:
-    """Win / draw / loss counts per ordered pair (first player, second player).
-
-    Results are streamed in: the game list is never kept, only a players x players x 3
-    count table (plus a small buffer that is folded in every 65,536 results).
-    """
-
-    def __init__(self) -> None:
-        """An empty table."""
-        self._names: list[str] = []
-        self._index: dict[str, int] = {}
-        self._capacity = 0
-        self._counts: IntArray = np.zeros((0, 0, 3), dtype=np.int64)
-        self._buffer: list[int] = []
-        self._games = 0
-
-    @classmethod
-    def from_results(cls, results: Iterable[tuple[str, str, float]]) -> ResultTable:
-        """A table filled from ``(first, second, score of first)`` triples."""
-        table = cls()
-        table.add_results(results)
-        return table
-
-    # -- filling ---------------------------------------------------------------------------
-    def _player(self, name: str) -> int:
-        index = self._index.get(name)
-        if index is None:
-            if not isinstance(name, str) or not name:
-                raise ValueError(f"player names must be non-empty strings, not {name!r}")
-            index = len(self._names)
-            self._names.append(name)
-            self._index[name] = index
-            if index >= self._capacity:
-                self._grow(max(16, 2 * self._capacity))
-        return index
-
-    def _grow(self, capacity: int) -> None:
-        self._flush()
-        counts = np.zeros((capacity, capacity, 3), dtype=np.int64)
-        old = self._capacity
-        counts[:old, :old] = self._counts
-        self._counts = counts
-        self._capacity = capacity
-
-    def _flush(self) -> None:
-        if not self._buffer:
-            return
-        codes = np.array(self._buffer, dtype=np.int64)
-        self._buffer.clear()
-        first = codes >> _SHIFT_I
-        second = (codes >> _SHIFT_J) & _MASK_J
-        outcome = codes & 3
-        flat = (first * self._capacity + second) * 3 + outcome
-        np.add.at(self._counts.reshape(-1), flat, 1)
-
-    def add_result(self, first: str, second: str, score: float) -> None:
-        """Record one game: ``score`` is the first player's (1, 0.5 or 0)."""
-        code = _CODES.get(score)
-        if code is None:
-            raise ValueError(f"score must be 1, 0.5 or 0, not {score!r}")
-        if first == second:
-            raise ValueError(f"a player cannot play itself: {first!r}")
-        i = self._player(first)
-        j = self._player(second)
-        self._buffer.append((i << _SHIFT_I) | (j << _SHIFT_J) | code)
-        self._games += 1
-        if len(self._buffer) >= _BUFFER:
-            self._flush()
-
-    def add_results(self, results: Iterable[tuple[str, str, float]]) -> int:
-        """Record many games (any iterable, consumed lazily); returns how many were added."""
-        added = 0
-        for first, second, score in results:
-            self.add_result(first, second, score)
-            added += 1
-        return added
-
-    def add_counts(self, first: str, second: str, wins: int, draws: int, losses: int) -> None:
-        """Add already aggregated games of one ordered pair (counts of the first player)."""
-        if first == second:
-            raise ValueError(f"a player cannot play itself: {first!r}")
-        if min(wins, draws, losses) < 0:
-            raise ValueError("counts must not be negative")
-        i = self._player(first)
-        j = self._player(second)
-        self._flush()
-        self._counts[i, j] += (wins, draws, losses)
-        self._games += wins + draws + losses
-
-    # -- reading ---------------------------------------------------------------------------
-    @property
-    def players(self) -> list[str]:
-        """Player names in order of first appearance."""
-        return list(self._names)
-
-    @property
-    def games(self) -> int:
-        """Number of games recorded."""
-        return self._games
-
-    def __len__(self) -> int:
-        """Number of games recorded."""
-        return self._games
-
-    def counts(self, first: str, second: str) -> PairCounts:
-        """Games with ``first`` moving first against ``second`` (zeros if they never met)."""
-        i = self._index.get(first)
-        j = self._index.get(second)
-        if i is None or j is None:
-            return PairCounts(0, 0, 0)
-        self._flush()
-        w, d, lo = (int(x) for x in self._counts[i, j])
-        return PairCounts(w, d, lo)
-
-    def matrix(self) -> IntArray:
-        """A copy of the counts, shape (players, players, 3): [first, second, (w, d, l)]."""
-        self._flush()
-        n = len(self._names)
-        return self._counts[:n, :n].copy()
-
-    def pairs(self) -> Iterable[tuple[str, str, PairCounts]]:
-        """Every ordered pair that played: ``(first, second, counts)``."""
-        self._flush()
-        n = len(self._names)
-        totals = self._counts[:n, :n].sum(axis=2)
-        for i, j in zip(*np.nonzero(totals), strict=True):
-            w, d, lo = (int(x) for x in self._counts[i, j])
-            yield self._names[i], self._names[j], PairCounts(w, d, lo)
-
-
-Result = tuple[str, str, float]
-"""One pairwise result: (first player, second player, score of the first: 1, 0.5 or 0)."""
 
 
 # -- parameters ----------------------------------------------------------------------------
@@ -362,11 +216,15 @@ def _covariance(info: FloatArray, connected: bool) -> FloatArray:
         # ratings of separate groups are not tied to each other: the pseudo-inverse gives
         # the within-group (co)variances of mean-0 ratings
         return np.asarray(np.linalg.pinv(info, hermitian=True), dtype=np.float64)
-    mapping = np.full((n, n - 1), -1.0 / n)
-    mapping[np.arange(n - 1), np.arange(n - 1)] += 1.0
-    solved = np.linalg.solve(info[: n - 1, : n - 1], mapping.T)
-    cov = mapping @ solved
-    return np.asarray((cov + cov.T) / 2.0, dtype=np.float64)
+    # with A = I - 1/n, C = A H^-1 A^T where H^-1 is padded with a zero row and column (the
+    # last player's, held fixed): the padded inverse centred along both axes
+    cov = np.zeros((n, n))
+    cov[: n - 1, : n - 1] = np.linalg.inv(info[: n - 1, : n - 1])
+    cov -= cov.mean(axis=0)
+    cov -= cov.mean(axis=1)[:, None]
+    cov += cov.T
+    cov /= 2.0
+    return cov
 
 
 def covariance_matrix(table: ResultTable, fit: MMResult,
@@ -385,8 +243,8 @@ def los_matrix(elo: FloatArray, covariance: FloatArray) -> FloatArray:
     with np.errstate(divide="ignore", invalid="ignore"):
         x = (elo[None, :] - elo[:, None]) / np.sqrt(2.0 * np.maximum(sigma2, 0.0))
     x = np.nan_to_num(x, nan=0.0)
-    erfc = np.frompyfunc(math.erfc, 1, 1)
-    los = np.asarray(erfc(x), dtype=np.float64) / 2.0
+    los = np.fromiter(map(math.erfc, x.ravel().tolist()), np.float64, x.size)
+    los = los.reshape(x.shape) / 2.0
     np.fill_diagonal(los, 0.0)
     return los
 
@@ -426,58 +284,68 @@ def normal_quantile(confidence: float) -> float:
 
 
 class _PlayerRecords:
-    """For each player: its opponents and the six counts of each pairing (prior included)."""
+    """For each player: its opponents and the counts of each pairing (prior included), as
+    the terms of its log-likelihood."""
 
-    def __init__(self, pairs: Pairs) -> None:
+    def __init__(self, pairs: Pairs, elo: FloatArray, advantage: float,
+                 drawelo: float) -> None:
+        # Each pairing once as (a, b) and once as (b, a); with ij the player moving first
+        # and lam = (elo_p - elo_o) ln10/400, u = e^lam, log P of its games is, up to
+        # constants: lam * (w_ij + d_ij + l_ji + d_ji)
+        #   - (w_ij + d_ij) log(tw u + td) - (l_ij + d_ij) log(td tw u + 1)
+        #   - (w_ji + d_ji) log(tw + td u) - (l_ji + d_ji) log(td tw + u),
+        # and log(a u + b) = log a + log(u + b / a): the four terms are log(u + offset) times
+        # a count (``weights``, one row per term), their constants dropped.
+        n = pairs.n
         p = np.concatenate([pairs.a, pairs.b])
         order = np.argsort(p, kind="stable")
-        self.player = p[order]
-        self.opponent = np.concatenate([pairs.b, pairs.a])[order]
-        w_ij = np.concatenate([pairs.w_ab, pairs.w_ba])[order]
-        d_ij = np.concatenate([pairs.d_ab, pairs.d_ba])[order]
-        l_ij = np.concatenate([pairs.l_ab, pairs.l_ba])[order]
-        w_ji = np.concatenate([pairs.w_ba, pairs.w_ab])[order]
-        d_ji = np.concatenate([pairs.d_ba, pairs.d_ab])[order]
-        l_ji = np.concatenate([pairs.l_ba, pairs.l_ab])[order]
-        # log P terms as functions of lam = (elo_p - elo_o) ln10/400 (constants dropped):
-        #   +lam * (w_ij + d_ij + l_ji + d_ji)
-        #   - (w_ij + d_ij) log(tw e^lam + td) - (l_ij + d_ij) log(td tw e^lam + 1)
-        #   - (w_ji + d_ji) log(tw + td e^lam) - (l_ji + d_ji) log(td tw + e^lam)
-        self.linear = w_ij + d_ij + l_ji + d_ji
-        self.k1 = w_ij + d_ij
-        self.k2 = l_ij + d_ij
-        self.k3 = w_ji + d_ji
-        self.k4 = l_ji + d_ji
-        self.start = np.searchsorted(self.player, np.arange(pairs.n + 1))
+        player = p[order]
+        del p
+        opponent = np.concatenate([pairs.b, pairs.a])[order]
+        as_a = (pairs.w_ab + pairs.d_ab, pairs.l_ab + pairs.d_ab, pairs.w_ba + pairs.d_ba,
+                pairs.l_ba + pairs.d_ba)  # ij = ab: the four counts with a as the player
+        self.weights = np.empty((4, len(order)))
+        for row, (mine, theirs) in enumerate(((0, 2), (1, 3), (2, 0), (3, 1))):
+            # as b, the player's own first-move counts are the ba ones
+            self.weights[row] = np.concatenate([as_a[mine], as_a[theirs]])[order]
+        self.linear = np.bincount(player, self.weights[0] + self.weights[3], n)
+        tw = math.pow(10.0, advantage / 400.0)
+        td = math.pow(10.0, drawelo / 400.0)
+        self.offsets = np.array([td / tw, 1.0 / (td * tw), tw / td, td * tw])
+        self.opponent_factor = np.exp(-elo[opponent] * _LN10_400)  # e^lam / e^(elo_p ...)
+        self.start = np.searchsorted(player, np.arange(n + 1))
+
+
+_SLAB = 1 << 18
+"""Bins x pairings x 4 terms evaluated at once, at most (memory of the temporaries)."""
 
 
 def _player_loglik(rec: _PlayerRecords, p: int, x: FloatArray, elo: FloatArray,
-                   shifts: tuple[float, float, float, float], n: int) -> FloatArray:
+                   n: int) -> FloatArray:
+    """Player ``p``'s log-likelihood (constants dropped) at ratings ``x``, the others
+    moved so that the mean stays 0."""
     lo, hi = int(rec.start[p]), int(rec.start[p + 1])
-    opp = rec.opponent[lo:hi]
     factor = n / (n - 1) if n > 1 else 1.0
     alpha = (x * factor - elo[p] / (n - 1) if n > 1 else x) * _LN10_400
-    lam = alpha[:, None] - (elo[opp] * _LN10_400)[None, :]
-    s1, s2, s3, s4 = shifts
-    total = alpha * float(rec.linear[lo:hi].sum())
-    total -= np.logaddexp(0.0, lam + s1) @ rec.k1[lo:hi]
-    total -= np.logaddexp(0.0, lam + s2) @ rec.k2[lo:hi]
-    total -= np.logaddexp(0.0, lam + s3) @ rec.k3[lo:hi]
-    total -= np.logaddexp(0.0, lam + s4) @ rec.k4[lo:hi]
+    total = alpha * float(rec.linear[p])
+    weights = rec.weights[:, lo:hi].reshape(-1)  # term by term, each over the pairings
+    offsets = rec.offsets[:, None]
+    rows = max(1, _SLAB // max(1, weights.size))
+    for first in range(0, len(x), rows):
+        u = np.multiply.outer(np.exp(alpha[first:first + rows]), rec.opponent_factor[lo:hi])
+        terms = np.add(u[:, None, :], offsets)  # (bins, 4 terms, pairings)
+        np.log(terms, out=terms)
+        total[first:first + rows] -= terms.reshape(len(u), -1) @ weights
     return np.asarray(total, dtype=np.float64)
 
 
 def _exact_intervals(pairs: Pairs, fit: MMResult, info: FloatArray,
                      params: BayesEloParams) -> tuple[FloatArray, FloatArray]:
     n = pairs.n
-    rec = _PlayerRecords(pairs)
+    rec = _PlayerRecords(pairs, fit.elo, fit.advantage, fit.drawelo)
     values = _bin_values(params)
     size = params.resolution
     step = float(values[1] - values[0])
-    log_tw = fit.advantage * _LN10_400
-    log_td = fit.drawelo * _LN10_400
-    # log(tw u + td) = log td + softplus(lam + log tw - log td), and so on
-    shifts = (log_tw - log_td, log_tw + log_td, log_td - log_tw, -(log_tw + log_td))
     lower = np.zeros(n)
     upper = np.zeros(n)
     factor = n / (n - 1) if n > 1 else 1.0
@@ -490,7 +358,7 @@ def _exact_intervals(pairs: Pairs, fit: MMResult, info: FloatArray,
         hi = min(size, int((e + half - values[0]) / step) + 2)
         if hi - lo < 3:
             lo, hi = max(0, min(lo, size - 3)), min(size, max(hi, lo + 3))
-        ll = _player_loglik(rec, p, values[lo:hi], fit.elo, shifts, n)
+        ll = _player_loglik(rec, p, values[lo:hi], fit.elo, n)
         while True:
             top = float(ll.max())
             grow_left = lo > 0 and ll[0] > top - _WINDOW_NATS
@@ -501,12 +369,12 @@ def _exact_intervals(pairs: Pairs, fit: MMResult, info: FloatArray,
             if grow_left:
                 new_lo = max(0, lo - width)
                 ll = np.concatenate(
-                    [_player_loglik(rec, p, values[new_lo:lo], fit.elo, shifts, n), ll])
+                    [_player_loglik(rec, p, values[new_lo:lo], fit.elo, n), ll])
                 lo = new_lo
             if grow_right:
                 new_hi = min(size, hi + width)
                 ll = np.concatenate(
-                    [ll, _player_loglik(rec, p, values[hi:new_hi], fit.elo, shifts, n)])
+                    [ll, _player_loglik(rec, p, values[hi:new_hi], fit.elo, n)])
                 hi = new_hi
         dist = np.zeros(size)
         dist[lo:hi] = np.exp(ll - ll.max())
@@ -573,10 +441,10 @@ def bayeselo_round(x: float) -> int:
 
 @dataclass(frozen=True)
 class Ratings:
-    """A rating list: players best first, the LOS matrix in the same order, the fit."""
+    """A rating list: players best first, the LOS matrix in the same order (worked out
+    when first used: a rating list without it needs none), the fit."""
 
     players: tuple[PlayerRating, ...]
-    los: FloatArray = field(repr=False)
     covariance: FloatArray = field(repr=False)
     advantage: float
     drawelo: float
@@ -587,10 +455,19 @@ class Ratings:
     iterations: int
     converged: bool
     connected: bool
+    _los_of: tuple[FloatArray, FloatArray, IntArray] = field(repr=False, compare=False)
+    """What ``los`` is worked out from: the fit's ratings and covariance, in the players'
+    order in the table, and the table's index of each player in ``players``."""
 
     def __len__(self) -> int:
         """Number of players."""
         return len(self.players)
+
+    @functools.cached_property
+    def los(self) -> FloatArray:
+        """``los[i, j]``: the likelihood that ``players[i]`` is stronger than ``players[j]``."""
+        elo, covariance, index = self._los_of
+        return los_matrix(elo, covariance)[np.ix_(index, index)]
 
     @functools.cached_property
     def _index(self) -> dict[str, int]:
@@ -712,7 +589,6 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
         minus = plus = np.zeros(n)
     z = normal_quantile(params.confidence)
     cov_pm = z * np.sqrt(np.maximum(np.diag(cov), 0.0))
-    los = los_matrix(fit.elo, cov)
     scale = bayeselo_scale(fit.drawelo) if params.scale is None else params.scale
 
     wins = matrix[:, :, 0].sum(axis=1) + matrix[:, :, 2].sum(axis=0)
@@ -744,7 +620,6 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
     index = np.array(order, dtype=np.int64)
     return Ratings(
         players=players,
-        los=los[np.ix_(index, index)],
         covariance=scale * scale * cov[np.ix_(index, index)],
         advantage=fit.advantage,
         drawelo=fit.drawelo,
@@ -755,4 +630,5 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
         iterations=fit.iterations,
         converged=fit.converged,
         connected=connected,
+        _los_of=(fit.elo, cov, index),
     )

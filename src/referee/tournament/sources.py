@@ -15,8 +15,9 @@ from pathlib import Path
 from referee.core.errors import ConfigError
 from referee.tournament.pgn import PgnError, read_pgn_results
 from referee.tournament.ratings import BayesEloParams, Result
-from referee.tournament.results import pairwise
-from referee.tournament.store import Store
+
+# The store's modules (sqlite3, the tournament's records, rich tables) are imported when a
+# store is read: rating PGN files needs none of them.
 
 
 def is_store(path: Path) -> bool:
@@ -46,6 +47,9 @@ class ResultSource:
     def results(self) -> Iterator[Result]:
         """Stream ``(first, second, score of first)``; errors name the file (and line)."""
         if self.kind == "store":
+            from referee.tournament.results import pairwise
+            from referee.tournament.store import Store
+
             store = Store.open_existing(self.path)
             try:
                 yield from pairwise(store.games(status="done", by_finish=True))
@@ -53,8 +57,7 @@ class ResultSource:
                 store.close()
             return
         try:
-            for game in read_pgn_results(self.path):
-                yield game.white, game.black, game.score
+            yield from read_pgn_results(self.path)  # (white, black, score) tuples
         except PgnError as exc:
             raise ConfigError(str(exc)) from None
         except OSError as exc:
@@ -64,6 +67,8 @@ class ResultSource:
         """The BayesElo settings the store's tournament used (None for PGN or unknown)."""
         if self.kind != "store":
             return None
+        from referee.tournament.store import Store
+
         store = Store.open_existing(self.path)
         try:
             text = store.meta("tournament")
