@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.core.compressed import DataFileError, open_text
-from referee.core.files import BackgroundWriter, write_text_atomic
+from referee.core.files import write_text_atomic
 
 
 def test_text_that_utf8_cannot_encode_is_escaped_and_reads_back(tmp_path: Path) -> None:
@@ -74,22 +74,3 @@ def test_the_writer_names_the_file_it_cannot_create(tmp_path: Path) -> None:
     with pytest.raises(DataFileError) as error, open_text(tmp_path / "no" / "x.txt", "w"):
         pass
     assert "x.txt" in str(error.value) and "cannot create" in str(error.value)
-
-
-def test_a_background_writer_writes_every_file_and_raises_the_first_error(
-        tmp_path: Path) -> None:
-    with BackgroundWriter(threads=3, pending=4) as writer:
-        for k in range(50):
-            writer.write(tmp_path / f"page-{k}.html", f"page {k}\n")
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        f"page-{k}.html" for k in range(50))  # no temporaries left
-    assert all((tmp_path / f"page-{k}.html").read_text() == f"page {k}\n" for k in range(50))
-    missing = tmp_path / "no-such-folder"
-    with pytest.raises(OSError, match="no-such-folder"), BackgroundWriter() as writer:
-        writer.write(tmp_path / "fine.html", "fine\n")
-        writer.write(missing / "page.html", "lost\n")
-    assert (tmp_path / "fine.html").read_text() == "fine\n"
-    with pytest.raises(KeyError), BackgroundWriter(threads=1) as writer:  # the block's own
-        writer.write(tmp_path / "first.html", "x\n")
-        raise KeyError("the block failed")
-    assert not list(tmp_path.glob("*.tmp"))

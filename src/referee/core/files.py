@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-__all__ = ["BackgroundWriter", "atomic_binary", "atomic_text", "partial_path",
-           "write_bytes_atomic", "write_text_atomic"]
+__all__ = ["atomic_binary", "atomic_text", "partial_path", "write_bytes_atomic",
+           "write_text_atomic"]
 
 TEXT_ERRORS = "backslashreplace"
 """How text that UTF-8 cannot encode is written (see the module's docstring)."""
@@ -79,38 +77,3 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
     with atomic_binary(path) as handle:
         handle.write(data)
     return Path(path)
-
-
-class BackgroundWriter:
-    """Text files written whole or not at all (``write_text_atomic``) by a few threads,
-    while the caller makes the next ones: creating a file waits on the disk more than it
-    computes, and these waits then overlap. At most ``pending`` files wait to be written
-    (``write`` waits for the oldest beyond that). Leaving the ``with`` block waits for
-    every file and raises the first error (an error in the block itself is raised as it
-    is, the files not yet begun dropped)."""
-
-    def __init__(self, threads: int = 3, pending: int = 32) -> None:
-        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="file-writer")
-        self._futures: deque[Future[Path]] = deque()
-        self._pending = pending
-
-    def write(self, path: str | Path, text: str) -> None:
-        """Have ``text`` written to ``path`` (raises the error of an earlier file)."""
-        while len(self._futures) >= self._pending:
-            self._futures.popleft().result()
-        self._futures.append(self._pool.submit(write_text_atomic, path, text))
-
-    def __enter__(self) -> BackgroundWriter:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        try:
-            while self._futures:
-                future = self._futures.popleft()
-                if kind is None:
-                    future.result()
-                else:  # the block failed: its error is the one to raise
-                    future.cancel()
-        finally:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-

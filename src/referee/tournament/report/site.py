@@ -49,7 +49,7 @@ import jinja2
 
 from referee import __version__
 from referee.core.adapter import GameAdapter
-from referee.core.files import BackgroundWriter, write_bytes_atomic, write_text_atomic
+from referee.core.files import write_bytes_atomic, write_text_atomic
 from referee.core.outcome import Outcome
 from referee.core.players import folder_name
 from referee.core.record import GameRecord, result_text
@@ -253,14 +253,10 @@ class SiteBuilder:
 
     def _render(self, path: str, template: str, depth: int, scripts: Sequence[str] = (),
                 **context: Any) -> Path:
-        return write_text_atomic(self.out / path, self._text(template, depth, scripts,
-                                                             **context))
-
-    def _text(self, template: str, depth: int, scripts: Sequence[str] = (),
-              **context: Any) -> str:
-        return self.templates[template].render(
+        text = self.templates[template].render(
             root="../" * depth, site_name=self.info.name, generated=self.generated,
             version=__version__, scripts=scripts, **context)
+        return write_text_atomic(self.out / path, text)
 
     # -- downloads -------------------------------------------------------------------
     def write_logs(self) -> None:
@@ -357,38 +353,32 @@ class SiteBuilder:
         """Write the pages of the finished games at ``indices`` of ``done`` (schedule
         order) with their downloads; returns what the game lists and player pages need
         of each."""
-        facts = []
-        with BackgroundWriter() as writer:
-            for index in indices:
-                facts.append(self._game_page(index, writer))
-        return facts
-
-    def _game_page(self, index: int, writer: BackgroundWriter) -> GameFacts:
-        """Write the page of the finished game at ``index`` of ``done`` (the file itself by
-        ``writer``); what the lists need of it."""
         done = self.done
-        row = done[index]
-        data = self.store.record_json(row.key)
-        record = GameRecord.from_dict(json.loads(data), f"{self.store.folder}:{row.key}")
-        stem = Paths.game(row).removesuffix(".html")
-        files = [game_download(self.out, f"{stem}.json", data, "Record (JSON)",
-                               "the referee's game record")]
-        native = native_file(record, self._mjai, self.adapter(record.game))
-        if native is not None:
-            suffix, blob, label = native
-            files.append(game_download(self.out, f"{stem}{suffix}", blob, label))
-        files.extend(self.game_log_downloads(record, stem))
-        view = self.replay(record)
-        seconds = duration(record.started_at, record.finished_at)
-        before = done[index - 1] if index else None
-        after = done[index + 1] if index + 1 < len(done) else None
-        writer.write(self.out / Paths.game(row), self._text(
-            "game", 1, scripts=["static/replay.js"] if view is not None else [],
-            **self.game_context(row, record, view, before, after, files)))
-        return GameFacts(
-            index, row.key, tuple(view.roles) if view is not None and view.roles else (),
-            {p.name: dict(p.about) for p in record.players if p.about},
-            f"{seconds:.3f}" if seconds is not None else "")
+        facts = []
+        for index in indices:
+            row = done[index]
+            data = self.store.record_json(row.key)
+            record = GameRecord.from_dict(json.loads(data), f"{self.store.folder}:{row.key}")
+            stem = Paths.game(row).removesuffix(".html")
+            files = [game_download(self.out, f"{stem}.json", data, "Record (JSON)",
+                                   "the referee's game record")]
+            native = native_file(record, self._mjai, self.adapter(record.game))
+            if native is not None:
+                suffix, blob, label = native
+                files.append(game_download(self.out, f"{stem}{suffix}", blob, label))
+            files.extend(self.game_log_downloads(record, stem))
+            view = self.replay(record)
+            seconds = duration(record.started_at, record.finished_at)
+            facts.append(GameFacts(
+                index, row.key, tuple(view.roles) if view is not None and view.roles else (),
+                {p.name: dict(p.about) for p in record.players if p.about},
+                f"{seconds:.3f}" if seconds is not None else ""))
+            before = done[index - 1] if index else None
+            after = done[index + 1] if index + 1 < len(done) else None
+            self._render(Paths.game(row), "game", 1,
+                         scripts=["static/replay.js"] if view is not None else [],
+                         **self.game_context(row, record, view, before, after, files))
+        return facts
 
     def game_log_downloads(self, record: GameRecord, stem: str) -> list[Download]:
         """What each seat's program wrote on stderr during this game (the end of it), or
