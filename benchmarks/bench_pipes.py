@@ -132,22 +132,15 @@ def riichi_pipes(games: int, length: str, sandbox: SandboxConfig) -> dict[str, f
 
 def riichi_engine(games: int, length: str) -> float:
     """Seconds per game of the engine alone, tsumogiri players choosing among its legal
-    actions (the discard of the tile drawn, else a pass or the first discard)."""
-    from referee.games.riichi.rules import RiichiGame, RiichiRules
+    actions (``bench_riichi.tsumogiri_game``)."""
+    from bench_riichi import tsumogiri_game
+
+    from referee.games.riichi.rules import RiichiRules
 
     rules = RiichiRules(game_length=length)
     start = time.perf_counter()
     for seed in range(games):
-        game = RiichiGame(rules, seed=seed)
-        while not game.over:
-            for seat in sorted(game.pending()):
-                legal = game.legal_actions(seat)
-                pick = next((a for a in legal if a.type == "dahai" and a.tsumogiri), None)
-                if pick is None:
-                    pick = next((a for a in legal if a.type in ("none", "dahai")), legal[0])
-                game.apply(seat, pick)
-                if game.over:
-                    break
+        tsumogiri_game(rules, seed)
     return (time.perf_counter() - start) / games
 
 
@@ -203,20 +196,10 @@ def planowanie_messages(sandbox: SandboxConfig) -> int:
 
 def planowanie_engine(games: int) -> float:
     """Seconds per game of the engine alone with random players (each action checked
-    with ``illegal_reason``, as the referee does)."""
-    from referee.games.planowanie.rules import PlanowanieGame, Rules
+    with ``illegal_reason``, as the referee does: ``bench_planowanie.engine_random``)."""
+    from bench_planowanie import engine_random
 
-    rules = Rules()
-    rng = random.Random(1)
-    start = time.perf_counter()
-    for seed in range(games):
-        game = PlanowanieGame(rules, seed)
-        while (seat := game.to_play()) is not None:
-            action = rng.choice(game.legal_actions())
-            if game.illegal_reason(seat, action) is not None:
-                raise AssertionError("illegal")
-            game.apply(seat, action)
-    return (time.perf_counter() - start) / games
+    return engine_random(games)
 
 
 # ------------------------------------------------------------------------------ Mahjong

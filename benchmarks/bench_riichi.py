@@ -76,23 +76,29 @@ def in_process(policy: str, games: int) -> dict[str, float]:
     return {"games_per_s": games / wall, "hands_per_s": hands / wall}
 
 
+def tsumogiri_game(rules: RiichiRules, seed: int) -> RiichiGame:
+    """One game on the engine alone, four tsumogiri players choosing among its legal
+    actions (the discard of the tile drawn, else a pass or the first discard)."""
+    game = RiichiGame(rules, seed=seed)
+    while not game.over:
+        for seat in sorted(game.pending()):
+            legal = game.legal_actions(seat)
+            pick = next((a for a in legal if a.type == "dahai" and a.tsumogiri), None)
+            if pick is None:
+                pick = next((a for a in legal if a.type in ("none", "dahai")), legal[0])
+            game.apply(seat, pick)
+            if game.over:
+                break
+    return game
+
+
 def engine_only(games: int) -> dict[str, float]:
     """Games and hands per second of the engine alone with four tsumogiri players that
     decide from the engine's own legal actions (no seat views): what the engine costs."""
     hands = 0
     start = time.perf_counter()
     for seed in range(games):
-        game = RiichiGame(RiichiRules(), seed=seed)
-        while not game.over:
-            for seat in sorted(game.pending()):
-                legal = game.legal_actions(seat)
-                pick = next((a for a in legal if a.type == "dahai" and a.tsumogiri), None)
-                if pick is None:
-                    pick = next((a for a in legal if a.type in ("none", "dahai")), legal[0])
-                game.apply(seat, pick)
-                if game.over:
-                    break
-        hands += len(game.results)
+        hands += len(tsumogiri_game(RiichiRules(), seed).results)
     wall = time.perf_counter() - start
     return {"games_per_s": games / wall, "hands_per_s": hands / wall}
 
