@@ -38,6 +38,19 @@ def test_parse_point(text: str, point: tuple[int, int] | None) -> None:
     assert parse_point(text) == point
 
 
+def test_points_are_remembered_but_long_lines_are_not() -> None:
+    from referee.games.gomoku import protocol
+
+    protocol._parse_short.cache_clear()
+    assert parse_point("7,8") == (7, 8) and parse_point("7,8") == (7, 8)
+    assert protocol._parse_short.cache_info().hits == 1
+    spaced = " " * 40 + "3 , 4" + " " * 40  # a point all the same, too long to remember
+    assert parse_point(spaced) == (3, 4)
+    for k in range(100):  # a bot's long lines, each different: none is kept
+        assert parse_point(f"{k}," + "x" * 1000) is None
+    assert protocol._parse_short.cache_info().currsize == 1
+
+
 def test_parse_about_pairs_and_free_text() -> None:
     assert parse_about('name="Swine", version="3.0",author="P S" , country="CZ"') == {
         "name": "Swine", "version": "3.0", "author": "P S", "country": "CZ"}

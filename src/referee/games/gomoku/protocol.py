@@ -45,11 +45,25 @@ _ABOUT_PAIR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
 NoteSink = Callable[[str, str], None]
 
 
-@functools.lru_cache(maxsize=4096)
 def parse_point(text: str) -> tuple[int, int] | None:
     """Parse ``x,y`` (spaces allowed around the numbers); ``None`` if it is not one.
-    Remembered for the last 4,096 distinct texts (a board has at most 1,024 points, and
-    every record and replay reads each of its moves again)."""
+    Short texts are remembered, the last 4,096 distinct ones (a board has at most 1,024
+    points, and every record and replay reads each of its moves again); a long line a
+    bot sends is read afresh, so that bots cannot fill the memory."""
+    return _parse_short(text) if len(text) <= SHORT_POINT else _parse_point(text)
+
+
+SHORT_POINT = 32
+"""Texts up to this long are remembered by ``parse_point`` (a point is at most 15
+characters without spaces)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_short(text: str) -> tuple[int, int] | None:
+    return _parse_point(text)
+
+
+def _parse_point(text: str) -> tuple[int, int] | None:
     x, comma, y = text.partition(",")
     if comma:
         x, y = x.strip(), y.strip()
