@@ -1,13 +1,17 @@
 """Shared test set-up: this folder is on ``sys.path``, so helpers such as ``proctags``
 can be imported by the tests of every subfolder; the hypothesis profile that bounds every
-property test is loaded here."""
+property test is loaded here; the browser tests' Chromium is a fixture here."""
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
 from hypothesis.internal.conjecture import engine as hypothesis_engine
+
+from browsing import chromium, playwright_api
 
 HYPOTHESIS_MAX_EXAMPLES = 100
 """Examples per property test unless the test says fewer (or, cheap, more)."""
@@ -37,3 +41,11 @@ def tmp_path(tmp_path: Path) -> Path:
     there, as an organiser's bot folders must be readable (docs/sandbox.md)."""
     os.chmod(tmp_path, 0o755)
     return tmp_path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Chromium for a test module (Debian's, through Playwright: ``browsing``);
+    the test is skipped, saying why, without either."""
+    with chromium(playwright_api()) as launched:
+        yield launched

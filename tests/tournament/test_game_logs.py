@@ -6,7 +6,6 @@ earlier releases still load; a log that is gone gives a warning, not an error.""
 
 from __future__ import annotations
 
-import io
 import itertools
 import logging
 import re
@@ -16,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 
 from referee.core.adapter import GameTask
 from referee.core.errors import ConfigError
@@ -27,8 +25,8 @@ from referee.tournament.report import build_site
 from referee.tournament.report.downloads import LOG_TAIL, GameLog, download_bytes, game_logs
 from referee.tournament.report.site import Paths
 from referee.tournament.runner import play_task
-from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
+from tournament_runs import run_quietly
 
 BRAINS = Path(__file__).resolve().parents[1] / "brains"
 CHATTY = BRAINS / "chatty.py"
@@ -87,9 +85,7 @@ def expected_stderr(record: GameRecord, seat: int) -> bytes:
 def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[GameRecord]]:
     """Three chatty brains, a round robin of 6 games played 2 at a time (2 slots)."""
     folder = tmp_path_factory.mktemp("gamelogs")
-    (folder / "t.toml").write_text(TOURNAMENT, encoding="utf-8")
-    run_tournament(folder / "t.toml", Console(file=io.StringIO(), width=120))
-    store = Store.open_existing(folder / "out")
+    store = Store.open_existing(run_quietly(folder, TOURNAMENT))
     try:
         return folder / "out", list(store.records())
     finally:

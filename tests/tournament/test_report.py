@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import io
 import json
 import re
 from collections.abc import Iterator
@@ -14,7 +13,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from rich.console import Console
 
 from referee.core.errors import ConfigError
 from referee.core.outcome import Outcome
@@ -26,8 +24,8 @@ from referee.tournament.report.plot import checkpoint_step, nice_ticks, rating_h
 from referee.tournament.report.site import Paths
 from referee.tournament.results import crosstable, pairwise, rate_results, standings
 from referee.tournament.schedule import RoundRobin
-from referee.tournament.session import run_tournament
 from referee.tournament.store import GameRow, Store
+from tournament_runs import run_quietly
 
 TOURNAMENT = """
 name = "report-test"
@@ -171,10 +169,7 @@ def check_links(site: Path) -> int:
 def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A real 9x9 tournament of the built-in brains (6 games) and its site."""
     folder = tmp_path_factory.mktemp("report")
-    (folder / "openings.txt").write_text("0,0\n0,0 1,1 -1,1\n", encoding="utf-8")
-    (folder / "t.toml").write_text(TOURNAMENT, encoding="utf-8")
-    run_tournament(folder / "t.toml", Console(file=io.StringIO(), width=120))
-    store_folder = folder / "out"
+    store_folder = run_quietly(folder, TOURNAMENT, **{"openings.txt": "0,0\n0,0 1,1 -1,1\n"})
     index = build_site(store_folder, folder / "site")
     return store_folder, index
 

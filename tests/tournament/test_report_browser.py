@@ -9,22 +9,20 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
-from browsing import Tab, chromium, playwright_api
+from browsing import Tab, playwright_api
 from referee.core.record import GameRecord
 from referee.games.gomoku.protocol import parse_point
 from referee.games.gomoku.psq import read_psq
 from referee.tournament.report import build_site
 from referee.tournament.report.site import Paths
-from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
+from tournament_runs import run_quietly
 
-sync_api = playwright_api()
+playwright_api()  # the module is skipped, saying why, without Chromium or Playwright
 
 TOURNAMENT = """
 name = "browser-test"
@@ -62,16 +60,9 @@ VISIBLE_WIN = f"""() => Array.from(document.querySelectorAll('svg.board .gk-win'
 def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A real two-game tournament on 9x9 with a three-stone opening, and its site."""
     folder = tmp_path_factory.mktemp("browser")
-    (folder / "openings.txt").write_text("0,0 1,1 -1,1\n", encoding="utf-8")
-    (folder / "t.toml").write_text(TOURNAMENT, encoding="utf-8")
-    run_tournament(folder / "t.toml", Console(file=io.StringIO(), width=120))
-    return folder / "out", build_site(folder / "out", folder / "site")
+    out = run_quietly(folder, TOURNAMENT, **{"openings.txt": "0,0 1,1 -1,1\n"})
+    return out, build_site(out, folder / "site")
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with chromium(sync_api) as launched:
-        yield launched
 
 
 def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) -> None:

@@ -4,19 +4,17 @@ match (its LLR, bounds and verdict as the tournament counted them), and the rati
 
 from __future__ import annotations
 
-import io
 import re
 import sys
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from referee.tournament.report import build_site
 from referee.tournament.report.plot import HIGHLIGHTED
-from referee.tournament.session import run_tournament
 from referee.tournament.stats import SPRT, HeadToHead
 from referee.tournament.store import Store
+from tournament_runs import run_quietly
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from bench_site import make_store  # the benchmark's store of random games
@@ -57,10 +55,7 @@ def section(text: str, ident: str) -> str:
 
 
 def test_the_sprt_of_a_match_is_shown_as_the_tournament_counted_it(tmp_path: Path) -> None:
-    (tmp_path / "t.toml").write_text(SPRT_MATCH, encoding="utf-8")
-    run_tournament(tmp_path / "t.toml", Console(file=io.StringIO(), width=120),
-                   concurrency=2)
-    out = tmp_path / "out"
+    out = run_quietly(tmp_path, SPRT_MATCH, concurrency=2)
     store = Store.open_existing(out)
     try:
         assert store.meta("sprt_verdict") == "H1 accepted"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import gzip
-import io
 import json
 import re
 import shutil
@@ -14,7 +13,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from referee.core.record import GameRecord, PlayerInfo, result_text
 from referee.core.replay import Picture
@@ -43,8 +41,8 @@ from referee.tournament.report.readable import (
 from referee.tournament.report.site import Paths
 from referee.tournament.report.summary import TournamentInfo
 from referee.tournament.report.workers import PageJob, run_workers
-from referee.tournament.session import run_tournament
 from referee.tournament.store import GameRow, Store
+from tournament_runs import run_quietly
 
 TOURNAMENT = """
 name = "downloads-test"
@@ -77,10 +75,8 @@ builtin = "random"
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A real 9x9 tournament of two built-in brains (4 games) and its site."""
     folder = tmp_path_factory.mktemp("downloads")
-    (folder / "openings.txt").write_text("0,0\n0,0 1,1 -1,1\n", encoding="utf-8")
-    (folder / "t.toml").write_text(TOURNAMENT, encoding="utf-8")
-    run_tournament(folder / "t.toml", Console(file=io.StringIO(), width=120))
-    return folder / "out", build_site(folder / "out", folder / "site")
+    out = run_quietly(folder, TOURNAMENT, **{"openings.txt": "0,0\n0,0 1,1 -1,1\n"})
+    return out, build_site(out, folder / "site")
 
 
 def stored(store_folder: Path) -> tuple[list[GameRow], dict[str, GameRecord]]:

@@ -11,13 +11,11 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
-from browsing import Tab, chromium, playwright_api
+from browsing import Tab, playwright_api
 from referee.core.checking import record_seed
 from referee.core.record import GameRecord, result_text
 from referee.games.planowanie.replay import parse_move, record_rules
@@ -25,10 +23,10 @@ from referee.games.planowanie.rules import PlanowanieGame, cards_of
 from referee.tournament.pgn import read_pgn_results
 from referee.tournament.report import build_site
 from referee.tournament.report.site import Paths
-from referee.tournament.session import run_tournament
 from referee.tournament.store import GameRow, Store
+from tournament_runs import run_quietly
 
-sync_api = playwright_api()
+playwright_api()  # the module is skipped, saying why, without Chromium or Playwright
 
 TOURNAMENT = """
 name = "planowanie-browser"
@@ -70,15 +68,9 @@ VISIBLE_TEXT = """() => Array.from(document.querySelectorAll('svg.board text')).
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("planowanie-browser")
-    (folder / "t.toml").write_text(TOURNAMENT, encoding="utf-8")
-    run_tournament(folder / "t.toml", Console(file=io.StringIO(), width=120))
-    return folder / "out", build_site(folder / "out", folder / "site")
+    out = run_quietly(folder, TOURNAMENT)
+    return out, build_site(out, folder / "site")
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with chromium(sync_api) as launched:
-        yield launched
 
 
 def engine_at(record: GameRecord, steps: int) -> PlanowanieGame:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gzip
-import io
 import json
 import re
 import subprocess
@@ -26,9 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 
-from browsing import ARTIFACTS, Tab, chromium, playwright_api
+from browsing import ARTIFACTS, Tab, playwright_api
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayView, split_pond, split_tiles
 from referee.games.registry import game_adapters
@@ -36,10 +34,10 @@ from referee.tournament.report import build_site
 from referee.tournament.report.downloads import game_logs, mjai_logs
 from referee.tournament.report.frames_markup import frames_json
 from referee.tournament.report.site import Paths
-from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
+from tournament_runs import run_quietly
 
-sync_api = playwright_api()
+playwright_api()  # the module is skipped, saying why, without Chromium or Playwright
 
 GAMES = {
     "riichi": ('game = "riichi"', 'game = "east"\ndecision_time = 10.0',
@@ -81,9 +79,7 @@ def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     """A game's tournament, its site, and the replay of its first game."""
     game = str(request.param)
     folder = tmp_path_factory.mktemp(f"tiles-{game}")
-    (folder / "t.toml").write_text(tournament_text(game), encoding="utf-8")
-    run_tournament(folder / "t.toml", Console(file=io.StringIO(), width=120))
-    store = Store.open_existing(folder / "out")
+    store = Store.open_existing(run_quietly(folder, tournament_text(game)))
     try:
         row = min(store.games(status="done"), key=lambda r: r.seq)
         record = store.record(row.key)
@@ -94,11 +90,6 @@ def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     return Built(game, folder / "out", index.parent, index.parent / Paths.game(row), record,
                  view)
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(sync_api) as launched:
-        yield launched
 
 
 class TableTab(Tab):
