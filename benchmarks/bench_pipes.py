@@ -169,28 +169,18 @@ def planowanie_pipes(games: int, sandbox: SandboxConfig) -> dict[str, float]:
 
 def planowanie_messages(sandbox: SandboxConfig) -> int:
     """The commands of one game (each answered), counted in a game not timed."""
+    from bench_planowanie import commands_counted
+
     from referee.games.planowanie.match import (
         BUILTIN_PLAYERS,
         PlanowanieSettings,
         play_planowanie,
     )
-    from referee.games.planowanie.protocol import PlayerProgram
 
-    count = [0]
-    exchange = PlayerProgram.exchange
-
-    def counting(self: PlayerProgram, commands: list[str], **kw: bool) -> list[str]:
-        count[0] += len(commands)
-        return exchange(self, commands, **kw)
-
-    PlayerProgram.exchange = counting  # type: ignore[method-assign,assignment]
     players = [PlayerSpec(f"random{s}", timed(BUILTIN_PLAYERS["random"])) for s in range(4)]
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            play_planowanie(players, PlanowanieSettings(quit_at_end=True, sandbox=sandbox),
-                            0, Path(tmp))
-    finally:
-        PlayerProgram.exchange = exchange  # type: ignore[method-assign]
+    with commands_counted() as count, tempfile.TemporaryDirectory() as tmp:
+        play_planowanie(players, PlanowanieSettings(quit_at_end=True, sandbox=sandbox),
+                        0, Path(tmp))
     return count[0]
 
 

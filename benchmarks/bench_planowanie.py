@@ -18,6 +18,7 @@ Run: ``.venv/bin/python benchmarks/bench_planowanie.py`` (``--json`` for one JSO
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -26,6 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from bench_referee import baseline
@@ -79,8 +81,10 @@ def local_games(games: int, heuristic: bool) -> float:
     return (time.perf_counter() - start) / games
 
 
-def referee_cpu(games: int) -> tuple[float, int, float]:
-    """(referee CPU seconds per message, messages per game, wall seconds per game)."""
+@contextlib.contextmanager
+def commands_counted() -> Iterator[list[int]]:
+    """For the block, ``PlayerProgram.exchange`` counts the commands it sends: the
+    ``[count]`` yielded."""
     count = [0]
     exchange = PlayerProgram.exchange
 
@@ -89,20 +93,25 @@ def referee_cpu(games: int) -> tuple[float, int, float]:
         return exchange(self, commands, **kw)
 
     PlayerProgram.exchange = counting  # type: ignore[method-assign,assignment]
-    players = [PlayerSpec(f"r{k}", builtin_command(BUILTIN_PLAYERS["random"]))
-               for k in range(4)]
     try:
-        with tempfile.TemporaryDirectory() as folder:
-            cpu = time.process_time()
-            wall = time.perf_counter()
-            for seed in range(games):
-                record = play_planowanie(players, PlanowanieSettings(), seed, Path(folder))
-                if record.outcome is None or record.outcome.value != "normal":
-                    raise AssertionError(record.reason)
-            cpu = time.process_time() - cpu
-            wall = time.perf_counter() - wall
+        yield count
     finally:
         PlayerProgram.exchange = exchange  # type: ignore[method-assign]
+
+
+def referee_cpu(games: int) -> tuple[float, int, float]:
+    """(referee CPU seconds per message, messages per game, wall seconds per game)."""
+    players = [PlayerSpec(f"r{k}", builtin_command(BUILTIN_PLAYERS["random"]))
+               for k in range(4)]
+    with commands_counted() as count, tempfile.TemporaryDirectory() as folder:
+        cpu = time.process_time()
+        wall = time.perf_counter()
+        for seed in range(games):
+            record = play_planowanie(players, PlanowanieSettings(), seed, Path(folder))
+            if record.outcome is None or record.outcome.value != "normal":
+                raise AssertionError(record.reason)
+        cpu = time.process_time() - cpu
+        wall = time.perf_counter() - wall
     return cpu / count[0], count[0] // games, wall / games
 
 
