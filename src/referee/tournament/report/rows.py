@@ -60,7 +60,7 @@ class Links:
     def game(self, row: GameRow, root: str, text: str | None = None) -> str:
         """``#seq`` (or ``text``), linked to the game's page once it is finished."""
         label = self.esc(text) if text is not None else f"#{row.seq}"
-        return (f'<a href="{root}games/g{row.seq:05d}.html">{label}</a>'
+        return (f'<a href="{root}{game_page(row)}">{label}</a>'
                 if row.status == "done" else label)
 
     def short(self, text: str | None, limit: int = 160) -> str:
