@@ -550,19 +550,31 @@ class Ratings:
         return "\n".join(lines) + "\n"
 
 
+def _fitted(table: ResultTable, params: BayesEloParams
+            ) -> tuple[IntArray, Pairs, bool, MMResult, float]:
+    """BayesElo's ``mm`` on a table: its counts, pairs, whether every player is connected,
+    the fit and the Elo scale. Raises ``ValueError`` for fewer than two players or
+    ratings that would be infinite."""
+    names = table.players
+    if len(names) < 2:
+        raise ValueError("ratings need games between at least two players")
+    matrix = table.matrix()
+    pairs = mm.condense(matrix, params.prior)
+    mm.check_finite(pairs, names)
+    connected = mm.connected(pairs)
+    fit = mm.fit(pairs, params, connected)
+    scale = bayeselo_scale(fit.drawelo) if params.scale is None else params.scale
+    return matrix, pairs, connected, fit, scale
+
+
 def rate_elo(table: ResultTable, params: BayesEloParams | None = None) -> dict[str, float]:
     """Only the BayesElo ratings of a result table, by player name: ``rate``'s ``elo``
     without its intervals, covariance and LOS (a rating history's many points need no
     more). Raises ``ValueError`` as ``rate`` does."""
     params = params or BayesEloParams()
-    names = table.players
-    if len(names) < 2:
-        raise ValueError("ratings need games between at least two players")
-    pairs = mm.condense(table.matrix(), params.prior)
-    mm.check_finite(pairs, names)
-    fit = mm.fit(pairs, params, mm.connected(pairs))
-    scale = bayeselo_scale(fit.drawelo) if params.scale is None else params.scale
-    return {name: scale * float(fit.elo[i]) + params.offset for i, name in enumerate(names)}
+    _, _, _, fit, scale = _fitted(table, params)
+    return {name: scale * float(fit.elo[i]) + params.offset
+            for i, name in enumerate(table.players)}
 
 
 def rate(table: ResultTable, params: BayesEloParams | None = None, *,
@@ -573,13 +585,7 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
     """
     params = params or BayesEloParams()
     names = table.players
-    if len(names) < 2:
-        raise ValueError("ratings need games between at least two players")
-    matrix = table.matrix()
-    pairs = mm.condense(matrix, params.prior)
-    mm.check_finite(pairs, names)
-    connected = mm.connected(pairs)
-    fit = mm.fit(pairs, params, connected)
+    matrix, pairs, connected, fit, scale = _fitted(table, params)
     info = _information(pairs, fit.elo, fit.advantage, fit.drawelo)
     cov = _covariance(info, connected)
     n = len(names)
@@ -589,7 +595,6 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
         minus = plus = np.zeros(n)
     z = normal_quantile(params.confidence)
     cov_pm = z * np.sqrt(np.maximum(np.diag(cov), 0.0))
-    scale = bayeselo_scale(fit.drawelo) if params.scale is None else params.scale
 
     wins = matrix[:, :, 0].sum(axis=1) + matrix[:, :, 2].sum(axis=0)
     draws = matrix[:, :, 1].sum(axis=1) + matrix[:, :, 1].sum(axis=0)
