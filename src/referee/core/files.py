@@ -66,14 +66,22 @@ def atomic_binary(path: str | Path) -> Iterator[BinaryIO]:
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` whole or not at all; returns the path."""
-    with atomic_text(path) as handle:
-        handle.write(text)
-    return Path(path)
+    """Write ``text`` to ``path`` whole or not at all (UTF-8, as ``atomic_text``); returns
+    the path."""
+    return write_bytes_atomic(path, text.encode("utf-8", TEXT_ERRORS))
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` whole or not at all; returns the path."""
-    with atomic_binary(path) as handle:
-        handle.write(data)
-    return Path(path)
+    """Write ``data`` to ``path`` whole or not at all; returns the path. (The file is
+    written with ``os.write``, no buffer between: the results site writes 20,000 pages.)"""
+    target = Path(path)
+    partial = partial_path(target)
+    with _committed(target, partial):
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+    return target

@@ -48,6 +48,7 @@ from typing import Any
 import orjson
 
 from referee.core.errors import BotFault
+from referee.core.json_read import json_value
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, play_rotations, start_player
 from referee.core.process import BotProcess
@@ -152,12 +153,6 @@ def _line(event: dict[str, Any]) -> str:
     return orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE).decode()
 
 
-def _loads(line: str) -> Any:
-    """The JSON value of ``line`` (``ValueError`` with the standard library's message)."""
-    try:
-        return orjson.loads(line)
-    except ValueError:
-        return json.loads(line)  # its message; and what orjson refuses (NaN, huge numbers)
 
 
 def encode_event(event: dict[str, Any]) -> list[str]:
@@ -217,7 +212,7 @@ class AnswerError(ValueError):
 def read_answer(game: RiichiGame, seat: int, line: str) -> Action:
     """The action of ``seat``'s answer line if it is a legal one now, else ``AnswerError``."""
     try:
-        action = action_from_mjai(_loads(line), seat)
+        action = action_from_mjai(json_value(line), seat)
     except ValueError as exc:
         raise AnswerError("garbage", str(exc)) from None
     reason = game.illegal_reason(seat, action)
@@ -375,7 +370,7 @@ class _Referee:
         if line in _NONE_LINES:
             return
         try:
-            obj = _loads(line)
+            obj = json_value(line)
         except ValueError:
             self.failure(seat, "garbage", "not JSON", line)
             return

@@ -109,19 +109,24 @@ def value_text(key: str, value: Any) -> str:
     return scalar(value)
 
 
+def visible_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings a page shows, in their order: all but the bookkeeping (``HIDDEN``)."""
+    return {key: value for key, value in settings.items() if key not in HIDDEN}
+
+
 def readable_settings(game: str, settings: Mapping[str, Any],
                       adapter: object = None) -> list[Setting]:
     """The settings worth showing, in words, in the order given (bookkeeping keys left
     out). A game adapter with a ``setting_items(key, value, settings)`` method writes the
     settings it knows better (Gomoku's openings on small boards, captioned ``h8 i7``;
-    ``None`` for the others)."""
+    ``None`` for the others); it is given the shown settings only, so the result depends
+    on nothing else (``visible_settings``: what a page may keep it by)."""
     own = getattr(adapter, "setting_items", None)
+    visible = visible_settings(settings)
     shown = []
-    for key, value in settings.items():
-        if key in HIDDEN:
-            continue
+    for key, value in visible.items():
         label = label_of(key)
-        items = own(key, value, settings) if callable(own) else None
+        items = own(key, value, visible) if callable(own) else None
         if items is not None:
             shown.append(Setting(f"{label} ({len(value)})" if isinstance(value, list)
                                  else label, items=list(items) or ["none"]))
@@ -188,4 +193,4 @@ def about_text(about: Mapping[str, Any]) -> str:
 
 __all__ = ["SHOWN_ITEMS", "Setting", "about_text", "duration", "label_of", "megabytes", "ms",
            "percent", "points", "readable_settings", "scalar", "seconds",
-           "short_name", "value_text", "when"]
+           "short_name", "value_text", "visible_settings", "when"]

@@ -19,7 +19,7 @@ Pages are Jinja2 templates (``templates/``, one per kind of page), loaded from t
 with autoescaping on and ``StrictUndefined``, compiled once per build. Every value from
 users and bots (names, reasons, messages, settings) reaches a page through the templates'
 escaping; the only markup inserted as it is is what this package writes (``Markup``): the
-replay (``SiteBuilder.replay_markup``) and the rating plot. Nothing is loaded from the
+replay (``replay_markup``) and the rating plot. Nothing is loaded from the
 network: the CSS and the one script are files of the site and every link is relative, so
 the site works from ``file://`` URLs and from any web server. Only the replay needs
 JavaScript; without it a game page shows the final position.
@@ -35,21 +35,22 @@ without one gets the plain list of moves.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from referee import __version__
 from referee.core.adapter import GameAdapter
 from referee.core.files import write_bytes_atomic, write_text_atomic
+from referee.core.json_read import json_value
 from referee.core.outcome import Outcome
 from referee.core.players import folder_name
 from referee.core.record import GameRecord, result_text
@@ -67,8 +68,6 @@ from referee.tournament.report.downloads import (
     stderr_logs,
     with_cut_note,
 )
-from referee.tournament.report.frames_markup import frames_board
-from referee.tournament.report.markup import Html, h
 from referee.tournament.report.plot import (
     rating_chart,
     rating_history,
@@ -77,15 +76,18 @@ from referee.tournament.report.plot import (
 )
 from referee.tournament.report.readable import (
     SHOWN_ITEMS,
+    Setting,
     about_text,
     duration,
     percent,
     points,
     readable_settings,
     short_name,
+    visible_settings,
     when,
 )
 from referee.tournament.report.readable import ms as _ms
+from referee.tournament.report.replay_markup import move_list, replay_section
 from referee.tournament.report.rows import Links, game_page
 from referee.tournament.report.summary import Summary, summarize
 from referee.tournament.report.workers import GameFacts, PageJob, PageWorkers
@@ -108,6 +110,8 @@ CELL_TITLES = 40
 PARALLEL_FROM = 1000
 """Finished games from which game pages are written by several processes."""
 MAX_WORKERS = 8
+SETTINGS_KEPT = 256
+"""Distinct game settings whose markup a build remembers (``settings_markup``)."""
 
 
 # -- file names -----------------------------------------------------------------------
@@ -216,6 +220,9 @@ class SiteBuilder:
         env.globals.update(self.links.globals())
         self.templates = {name: env.get_template(f"{name}.html")
                           for name in ("index", "crosstable", "games", "game", "player")}
+        macros = vars(env.get_template("macros.html").module)  # the macros by name
+        self._settings_list: Callable[[list[Setting]], Markup] = macros["settings_list"]
+        self._settings_markup: dict[tuple[str, str], Markup] = {}
 
     @classmethod
     def for_pages(cls, job: PageJob) -> SiteBuilder:
@@ -358,7 +365,7 @@ class SiteBuilder:
         for index in indices:
             row = done[index]
             data = self.store.record_json(row.key)
-            record = GameRecord.from_dict(json.loads(data), f"{self.store.folder}:{row.key}")
+            record = GameRecord.from_dict(json_value(data), f"{self.store.folder}:{row.key}")
             stem = Paths.game(row).removesuffix(".html")
             files = [game_download(self.out, f"{stem}.json", data, "Record (JSON)",
                                    "the referee's game record")]
@@ -419,78 +426,25 @@ class SiteBuilder:
                          and 0 <= record.offender < len(names) else None),
             "duration": f"{seconds:.1f} s" if seconds is not None else "",
             "seats": seats, "replay": view is not None,
-            "board": (self.replay_markup(record, view) if view is not None
-                      else self.move_list(record)),
+            "board": (replay_section(record, view, self.links.esc) if view is not None
+                      else move_list(record, self.links.esc)),
             "notes": notes,
             "notes_more": len(record.notes) - MAX_NOTES + record.notes_dropped,
-            "settings": readable_settings(record.game, record.settings,
-                                          self.adapter(record.game)),
+            "settings": self.settings_markup(record.game, record.settings),
         }
 
-    def _move_items(self, record: GameRecord, steps: Iterable[tuple[int | None, str, str]],
-                    current: int) -> Html:
-        """The ``<li>`` of each move: number, text, player, note, time (the hot loop: plain
-        f-strings, every text value through ``esc``)."""
-        esc = self.links.esc
-        names = [esc(p.name) for p in record.players]
-        moves = record.moves
-        parts = []
-        for k, (seat, text, note) in enumerate(steps, start=1):
-            who = names[seat] if seat is not None and 0 <= seat < len(names) else ""
-            extra = f' <em class="mv-note">{esc(note)}</em>' if note else ""
-            if k <= len(moves):
-                extra += f" <small>{_ms(moves[k - 1].ms)}</small>"
-            css = ' class="current"' if k == current else ""
-            parts.append(f'<li id="m{k}"{css}><a href="#m{k}" data-step="{k}"><span '
-                         f'class="mv-no">{k}.</span> <b>{esc(text)}</b> {who}{extra}</a></li>')
-        return Html("".join(parts))
-
-    def replay_markup(self, record: GameRecord, view: ReplayView) -> Html:
-        """The board (final position without JS), the controls and the clickable moves.
-
-        Step ``k``'s fragment is ``<g data-step="k">``, its mark ``<g data-mark="k">``
-        (hidden but for the last step); static/replay.js shows and hides them.
-        """
-        total = len(view.steps)
-        steps = "".join(f'<g data-step="{k}">{step.svg}</g>'
-                        for k, step in enumerate(view.steps, start=1) if step.svg)
-        hidden = ' display="none"'
-        marks = "".join(f'<g data-mark="{k}"{"" if k == total else hidden}>{step.mark}</g>'
-                        for k, step in enumerate(view.steps, start=1) if step.mark)
-        style = h("<style>{}</style>", Html(view.style)) if view.style else ""
-        svg = h('<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{w}" '
-                'height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="board">'
-                '{}<g class="replay-bg">{}</g>{}{}</svg>',
-                style, Html(view.background), Html(steps), Html(marks), w=view.width,
-                h=view.height)
-        svg = frames_board(view, "../") or svg  # a tile table drawn from its frames
-        items = self._move_items(record, ((s.seat, s.text, s.note) for s in view.steps),
-                                 total)
-        controls = Html(
-            '<div class="replay-controls" hidden>'
-            '<button type="button" data-go="first" title="First (Home)">\u00ab First</button>'
-            '<button type="button" data-go="prev" title="Previous (\u2190)">\u2039 Prev</button>'
-            '<button type="button" data-go="next" title="Next (\u2192)">Next \u203a</button>'
-            '<button type="button" data-go="last" title="Last (End)">Last \u00bb</button>'
-            "</div>")
-        counter = h('<p class="replay-counter">Move <span class="replay-pos">{}</span> / '
-                    '<span class="replay-total">{}</span></p>', total, total)
-        moves = (h('<ol class="replay-moves">{}</ol>', items) if total
-                 else Html('<p class="empty">No moves.</p>'))
-        return h('<section class="replay" data-steps="{}">{}{}<div class="replay-body">'
-                 '<div class="replay-board">{}</div>{}</div>'
-                 '<p class="hint">Keys: \u2190 \u2192 step, Home / End first / last; '
-                 "click a move to go there.</p></section>",
-                 total, controls, counter, svg, moves)
-
-    def move_list(self, record: GameRecord) -> Html:
-        """The moves as a plain list (games without a replay)."""
-        if not record.moves:
-            return Html('<p class="empty">No moves.</p>')
-        items = self._move_items(record, ((m.seat, m.move, "illegal" if m.info.get("illegal")
-                                           else "") for m in record.moves), 0)
-        return h('<ol class="moves">{}</ol>', items)
-
+    def settings_markup(self, game: str, settings: dict[str, Any]) -> Markup:
+        """A game's settings as its page shows them (the ``settings_list`` macro), made
+        once per distinct shown settings: most games of a tournament share theirs."""
+        visible = visible_settings(settings)
+        key = (game, repr(visible))
+        made = self._settings_markup.get(key)
+        if made is None:
+            if len(self._settings_markup) >= SETTINGS_KEPT:
+                self._settings_markup.clear()
+            made = self._settings_markup[key] = self._settings_list(
+                readable_settings(game, visible, self.adapter(game)))
+        return made
 
     # -- player pages ----------------------------------------------------------------
     def player_context(self, name: str) -> dict[str, Any]:
