@@ -16,11 +16,12 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import operator
 import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,14 @@ class GameRow:
         """The schedule's view of this game."""
         return ScheduledGame(self.key, self.round, self.seats, self.seed, self.opening,
                              self.pair)
+
+    def values(self) -> tuple[Any, ...]:
+        """Its fields in order: ``GameRow(*row.values())`` is ``row`` again. (A list of
+        these pickles three times faster than the rows, for the site's workers.)"""
+        return _ROW_VALUES(self)
+
+
+_ROW_VALUES = operator.attrgetter(*(f.name for f in fields(GameRow)))
 
 
 class Store:
@@ -442,14 +451,15 @@ def _read_only(path: Path) -> sqlite3.Connection:
 
 
 def _row(data: dict[str, Any]) -> GameRow:
-    scores = json.loads(data["scores"]) if data["scores"] else None
+    scores = data["scores"]
+    faults = data.get("faults")
     return GameRow(
         key=data["key"], seq=data["seq"], round=data["round"],
-        seats=tuple(json.loads(data["seats"])), seed=data["seed"], opening=data["opening"],
+        seats=tuple(json_value(data["seats"])), seed=data["seed"], opening=data["opening"],
         pair=data["pair"], status=data["status"],
-        scores=tuple(scores) if scores is not None else None, outcome=data["outcome"],
+        scores=tuple(json_value(scores)) if scores else None, outcome=data["outcome"],
         reason=data["reason"], offender=data["offender"], plies=data["plies"],
         finished_seq=data["finished_seq"],
-        faults=tuple((int(seat), str(kind)) for seat, kind in
-                     json.loads(data.get("faults") or "[]")),
+        faults=tuple((int(seat), str(kind)) for seat, kind in json_value(faults))
+        if faults else (),
     )

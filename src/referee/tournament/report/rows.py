@@ -41,6 +41,8 @@ class Links:
 
     def esc(self, value: object) -> str:
         """``value`` as HTML text (escaped; a ``Markup`` value as it is)."""
+        if type(value) is int:  # a count: nothing to escape
+            return str(value)
         if not isinstance(value, str) or isinstance(value, Markup):
             return str(escape(value))
         done = self._escaped.get(value)
@@ -128,6 +130,15 @@ class Links:
                 f"</span></td><td>{self.esc(result_text(row.scores))}</td>"
                 f"<td>{self.outcome(row)}</td><td>{self.short(row.reason)}</td>"
                 f"<td class=\"n\">{'' if row.plies is None else row.plies}</td></tr>")
+        return Markup("".join(parts))
+
+    def opponent_rows(self, opponents: Iterable[Mapping[str, Any]], root: str) -> Markup:
+        """The ``<tr>`` of a player's results against each opponent (``player_context``'s
+        ``opponents``): the opponent, then one cell each of its ``cells``."""
+        parts = []
+        for o in opponents:
+            cells = "".join(f'<td class="n">{self.esc(cell)}</td>' for cell in o["cells"])
+            parts.append(f"<tr><td>{self.player(o['name'], root)}</td>{cells}</tr>")
         return Markup("".join(parts))
 
     def crosstable_rows(self, cross: Iterable[Mapping[str, Any]], order: Sequence[str],

@@ -228,7 +228,7 @@ class SiteBuilder:
     def for_pages(cls, job: PageJob) -> SiteBuilder:
         """A builder of game pages only, in a worker process (see ``start_game_pages``)."""
         builder = cls.__new__(cls)
-        summary = Summary(job.info, [], job.done, [], None, job.order)
+        summary = Summary(job.info, [], [GameRow(*v) for v in job.done], [], None, job.order)
         builder._setup(Store.open_existing(job.store_folder), job.out, summary, job.generated)
         builder.logs = job.logs
         return builder
@@ -342,7 +342,7 @@ class SiteBuilder:
         if workers == 1:
             return None
         job = PageJob(self.store.folder, self.out, self.info, self.summary.order,
-                      self.generated, self.logs, self.done)
+                      self.generated, self.logs, [row.values() for row in self.done])
         return PageWorkers(job, [range(k, count, workers) for k in range(workers)])
 
     def finish_game_pages(self, workers: PageWorkers | None) -> None:
@@ -491,7 +491,8 @@ class SiteBuilder:
                           else "", "others": [o for i, o in enumerate(row.seats) if i != seat],
                           "result": result, "score": score})
         return {"title": f"{self.info.name}: {name}", "name": name, "items": items,
-                "opponents": opponents, "games": games,
+                "opponents": opponents, "opponent_rows": self.links.opponent_rows(opponents, "../"),
+                "games": games,
                 "game_rows": self.links.player_games_rows(games, "../"),
                 "logs": self.logs.get(name, [])}
 

@@ -1,7 +1,8 @@
 """The worker processes of the results site, which write the game pages of a large site.
 
 ``PageWorkers`` starts ``python -m referee.tournament.report.page_worker`` once per share of
-the finished games, gives each a pickled ``(PageJob, indices)`` on its standard input, and
+the finished games, gives each a pickled ``PageJob`` then its pickled list of indices on
+its standard input, and
 later collects the pickled list of their ``GameFacts`` from their standard output. The
 site starts these itself, rather than through ``multiprocessing``, so that building a site
 never runs the caller's main script again in the workers (a script without an
@@ -19,10 +20,10 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee.tournament.report.downloads import Download
 from referee.tournament.report.summary import TournamentInfo
-from referee.tournament.store import GameRow
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ class PageJob:
     order: list[str]
     generated: str
     logs: dict[str, list[Download]]
-    done: list[GameRow]
+    done: list[tuple[Any, ...]]
+    """The finished games' rows in schedule order, as ``GameRow.values()``."""
 
 
 class PageWorkers:
@@ -64,10 +66,12 @@ class PageWorkers:
             subprocess.Popen([sys.executable, "-m", "referee.tournament.report.page_worker"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
             for _ in shares]
-        # each is given its share as soon as it has started (it imports first): by threads,
-        # so that no worker waits for another one's start, nor the caller for any
-        self._feeding = [threading.Thread(target=_give, args=(process, pickle.dumps(
-            (job, list(share)), protocol=pickle.HIGHEST_PROTOCOL)), daemon=True)
+        # each is given the job (pickled once) and its share as soon as it has started (it
+        # imports first): by threads, so that no worker waits for another one's start, nor
+        # the caller for any
+        common = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+        self._feeding = [threading.Thread(target=_give, args=(process, common, pickle.dumps(
+            list(share), protocol=pickle.HIGHEST_PROTOCOL)), daemon=True)
             for process, share in zip(self.started, shares, strict=True)]
         for thread in self._feeding:
             thread.start()
@@ -93,12 +97,13 @@ class PageWorkers:
         return facts
 
 
-def _give(process: subprocess.Popen[bytes], data: bytes) -> None:
-    """Write ``data`` to a worker's standard input and close it (a dead worker: its exit
+def _give(process: subprocess.Popen[bytes], *pieces: bytes) -> None:
+    """Write ``pieces`` to a worker's standard input and close it (a dead worker: its exit
     status tells)."""
     assert process.stdin is not None
     with contextlib.suppress(BrokenPipeError), process.stdin:
-        process.stdin.write(data)
+        for data in pieces:
+            process.stdin.write(data)
 
 
 def run_workers(job: PageJob, shares: Sequence[Sequence[int]]) -> list[GameFacts]:
