@@ -73,15 +73,29 @@ class _Grid(NamedTuple):
     """``x=".." y=".."``: where its number goes."""
     rings: tuple[str, ...]
     """The mark of the last move there."""
+    index_of: dict[str, int]
+    """The point of each move text as the referee records it (``7,7``)."""
+    numbered: tuple[tuple[str, ...], tuple[str, ...]]
+    """A white, then a black stone at each point, up to the text of its number (which
+    goes next, then ``</text>``), for numbers under 100 (the fast path of a replay)."""
 
 
 @functools.lru_cache(maxsize=16)
 def _grid(width: int, height: int) -> _Grid:
     points = [(x, y) for y in range(height) for x in range(width)]
-    return _Grid(width, tuple(point_name(x, y) for x, y in points),
-                 tuple(f'cx="{_pos(x)}" cy="{_pos(y)}"' for x, y in points),
-                 tuple(f'x="{_pos(x)}" y="{_pos(y)}"' for x, y in points),
-                 tuple(_ring(x, y) for x, y in points))
+    labels = tuple(f'x="{_pos(x)}" y="{_pos(y)}"' for x, y in points)
+    circles = tuple(f'cx="{_pos(x)}" cy="{_pos(y)}"' for x, y in points)
+    numbered = tuple(tuple(
+        f'<circle class="stone {"gk-b" if black else "gk-w"}" {circle} r="{RADIUS}"/>'
+        f'<text class="gk-n {"gk-nb" if black else "gk-nw"}" {label}>'
+        for circle, label in zip(circles, labels, strict=True)) for black in (False, True))
+    return _Grid(width, tuple(point_name(x, y) for x, y in points), circles, labels,
+                 tuple(_ring(x, y) for x, y in points),
+                 {f"{x},{y}": x + y * width for x, y in points}, (numbered[0], numbered[1]))
+
+
+_new_step = tuple.__new__
+"""Makes a ``ReplayStep`` from all its fields, without its Python-level ``__new__``."""
 
 
 def _stone(grid: _Grid, x: int, y: int, black: bool, number: int | None) -> str:
@@ -246,16 +260,16 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
     placed = len(opening)  # stones on the board: the next one is black when even
     number = 0
     steps: list[ReplayStep] = []
+    index_of, names, rings, numbered = grid.index_of, grid.names, grid.rings, grid.numbered
     for move in record.moves:
-        point = parse_point(move.move)
-        if (point is not None and 0 <= point[0] < width and 0 <= point[1] < height
-                and not move.info.get("illegal")):  # one stone: the common case, fast
-            x, y = point
+        index = index_of.get(move.move)
+        if index is not None and number < 99 and not move.info.get("illegal"):
+            # one stone as the referee records it: the common case, fast
             number += 1
-            step = ReplayStep(move.seat, grid.names[x + y * width],
-                              _stone(grid, x, y, placed % 2 == 0, number),
-                              grid.rings[x + y * width])
-            stones = [point]
+            stone = numbered[placed % 2 == 0][index]
+            step = _new_step(ReplayStep, (move.seat, names[index], f"{stone}{number}</text>",
+                                          rings[index], ""))
+            stones = [(index % width, index // width)]
         else:
             step, stones = _step(grid, move, placed, number, on_board)
             number += len(stones)

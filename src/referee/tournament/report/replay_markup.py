@@ -68,8 +68,9 @@ def _move_items(parts: list[str], record: GameRecord,
                 esc: Escape) -> None:
     """Append the ``<li>`` of each move to ``parts``: number, text, player, note, time;
     the one numbered ``current`` has the class ``current``."""
-    names = [esc(p.name) for p in record.players]
-    times = [f" <small>{ms(m.ms)}</small>" for m in record.moves]
+    names = {seat: esc(p.name) for seat, p in enumerate(record.players)}
+    moves = record.moves
+    count = len(moves)
     items = _TAGS.item
     for k, (seat, text, note) in enumerate(steps, start=1):
         if k >= len(items):
@@ -77,13 +78,12 @@ def _move_items(parts: list[str], record: GameRecord,
         head = items[k]
         if k == current:
             head = head.replace('">', '" class="current">', 1)
-        parts += (head, esc(text), "</b> ",
-                  names[seat] if seat is not None and 0 <= seat < len(names) else "")
-        if note:
-            parts += (' <em class="mv-note">', esc(note), "</em>")
-        if k <= len(times):
-            parts.append(times[k - 1])
-        parts.append("</a></li>")
+        shown = text if text.isalnum() else esc(text)  # letters and digits: nothing to escape
+        extra = f' <em class="mv-note">{esc(note)}</em>' if note else ""
+        if k <= count:
+            extra += f" <small>{ms(moves[k - 1].ms)}</small>"
+        parts.append(f"{head}{shown}</b> {names.get(seat, '') if seat is not None else ''}"
+                     f"{extra}</a></li>")
 
 
 def replay_section(record: GameRecord, view: ReplayView, esc: Escape) -> Html:
@@ -105,13 +105,14 @@ def replay_section(record: GameRecord, view: ReplayView, esc: Escape) -> Html:
         if view.style:
             parts += ("<style>", view.style, "</style>")
         parts += ('<g class="replay-bg">', view.background, "</g>")
-        for k, step in enumerate(steps, start=1):
-            if step.svg:
-                parts += (tags.step[k], step.svg, "</g>")
-        for k, step in enumerate(steps, start=1):
-            if step.mark:
-                parts += (tags.mark[k] if k < total else f'<g data-mark="{k}">', step.mark,
-                          "</g>")
+        step_tags = tags.step[1:total + 1]
+        parts += [f"{tag}{step.svg}</g>" for tag, step in zip(step_tags, steps, strict=True)
+                  if step.svg]
+        mark_tags = tags.mark[1:total]  # all but the last step's: hidden
+        parts += [f"{tag}{step.mark}</g>" for tag, step in zip(mark_tags, steps, strict=False)
+                  if step.mark]
+        if total and steps[-1].mark:  # the last step's mark is shown
+            parts.append(f'<g data-mark="{total}">{steps[-1].mark}</g>')
         parts.append("</svg>")
     parts.append("</div>")
     if total:
