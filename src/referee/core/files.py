@@ -29,19 +29,28 @@ def partial_path(path: Path) -> Path:
     return path.with_name(f"{path.name}.{os.getpid()}.tmp")
 
 
+def _failed(path: str | Path, partial: str | Path, exc: BaseException) -> BaseException:
+    """Remove ``partial`` after ``exc``; the error to raise: an ``OSError`` again naming
+    ``path`` (the file the user asked for), any other error as it is."""
+    with contextlib.suppress(OSError):
+        os.unlink(partial)
+    if isinstance(exc, OSError):
+        return OSError(exc.errno, exc.strerror, str(path))
+    return exc
+
+
 @contextlib.contextmanager
 def _committed(path: Path, partial: Path) -> Iterator[None]:
-    """Rename ``partial`` over ``path`` when the block ends normally; remove it otherwise.
-    An ``OSError`` is raised again naming ``path``, the file the user asked for."""
+    """Rename ``partial`` over ``path`` when the block ends normally; remove it otherwise
+    (``_failed``)."""
     try:
         yield
         os.replace(partial, path)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+    except BaseException as exc:
+        error = _failed(path, partial, exc)
+        if error is exc:
+            raise
+        raise error from None
 
 
 @contextlib.contextmanager
@@ -74,9 +83,9 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` whole or not at all; returns the path. (The file is
     written with ``os.write``, no buffer between: the results site writes 20,000 pages.)"""
-    target = Path(path)
-    partial = partial_path(target)
-    with _committed(target, partial):
+    name = os.fspath(path)
+    partial = f"{name}.{os.getpid()}.tmp"  # partial_path, without making Paths
+    try:
         fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
         try:
             view = memoryview(data)
@@ -84,4 +93,10 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
                 view = view[os.write(fd, view):]
         finally:
             os.close(fd)
-    return target
+        os.replace(partial, name)
+    except BaseException as exc:
+        error = _failed(name, partial, exc)
+        if error is exc:
+            raise
+        raise error from None
+    return Path(path)

@@ -7,6 +7,7 @@ not timed one by one), then the two players' names and ``-1``.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from referee.core.errors import ConfigError
 from referee.core.files import write_text_atomic
 from referee.core.record import GameRecord
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE
-from referee.games.gomoku.protocol import parse_point
+from referee.games.gomoku.protocol import SHORT_POINT, parse_point
 
 
 def record_to_psq(record: GameRecord) -> str:
@@ -31,8 +32,11 @@ def record_to_psq(record: GameRecord) -> str:
         if move.move == "SWAP" or move.info.get("illegal"):
             continue
         ms = round(move.ms)
-        single = parse_point(move.move)  # one stone: the common case
-        for point in [single] if single is not None else map(parse_point, move.move.split()):
+        single = _stone_head(move.move) if len(move.move) <= SHORT_POINT else None
+        if single is not None:  # one stone: the common case
+            lines.append(f"{single}{ms}")
+            continue
+        for point in map(parse_point, move.move.split()):
             if point is None:
                 continue
             lines.append(f"{point[0] + 1},{point[1] + 1},{ms}")
@@ -40,6 +44,14 @@ def record_to_psq(record: GameRecord) -> str:
     lines.extend(player.name for player in record.players)
     lines.append("-1")
     return "\n".join(lines) + "\n"
+
+
+@functools.lru_cache(maxsize=4096)
+def _stone_head(text: str) -> str | None:
+    """``x,y,`` (1-based) of a move of one stone, ``None`` for any other move (remembered
+    per text, as ``parse_point``: a board has at most 1,024 points)."""
+    point = parse_point(text)
+    return None if point is None else f"{point[0] + 1},{point[1] + 1},"
 
 
 def write_psq(record: GameRecord, path: Path | str) -> Path:
