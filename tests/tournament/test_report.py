@@ -6,6 +6,7 @@ import base64
 import csv
 import json
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import asdict
 from html.parser import HTMLParser
@@ -18,6 +19,7 @@ from referee.core.errors import ConfigError
 from referee.core.outcome import Outcome
 from referee.core.players import folder_name
 from referee.core.record import GameRecord, PlayerInfo
+from referee.games.gomoku.replay import gomoku_replay
 from referee.tournament.ratings import BayesEloParams
 from referee.tournament.report import build_site
 from referee.tournament.report.plot import checkpoint_step, nice_ticks, rating_history
@@ -225,6 +227,30 @@ def test_every_link_points_to_an_existing_file(tournament: tuple[Path, Path]) ->
     assert check_links(site) > 100
     text = index.read_text(encoding="utf-8")
     assert "players/random_2.html" in text  # the '#' of the name is not in the file name
+
+
+def test_game_pages_share_one_board_image_and_one_style_sheet(
+        tournament: tuple[Path, Path]) -> None:
+    """The board without stones and the stones' style are files of static/shared/, named
+    by their content, which every game page links instead of holding a copy."""
+    store_folder, index = tournament
+    site = index.parent
+    shared = sorted((site / "static" / "shared").iterdir(), key=lambda p: p.suffix)
+    assert [p.suffix for p in shared] == [".css", ".svg"]
+    css, svg = shared
+    store = Store.open_existing(store_folder)
+    try:
+        view = gomoku_replay(store.record(done_rows(store_folder)[0].key))
+    finally:
+        store.close()
+    assert css.read_text(encoding="utf-8") == view.style
+    board = ET.fromstring(svg.read_text(encoding="utf-8"))  # a whole SVG document
+    assert board.get("width") == str(view.width) and view.base in svg.read_text(encoding="utf-8")
+    assert "stone" not in svg.read_text(encoding="utf-8")
+    for page in (site / "games").glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert f'<image href="../static/shared/{svg.name}"' in text
+        assert f'href="../static/shared/{css.name}"' in text and view.base not in text
 
 
 def test_standings_match_the_ratings_and_the_standings(tournament: tuple[Path, Path]) -> None:

@@ -55,6 +55,17 @@ VISIBLE_STONES = f"""() => Array.from(document.querySelectorAll('svg.board circl
 VISIBLE_WIN = f"""() => Array.from(document.querySelectorAll('svg.board .gk-win'))
     .filter({SHOWN}).length"""
 
+BOARD_IMAGE_LOADS = """() => new Promise(done => {
+    const image = document.querySelector('svg.board g.replay-bg image');
+    const img = new Image();
+    img.onload = () => done(img.naturalWidth === +image.getAttribute('width') &&
+        img.naturalHeight === +image.getAttribute('height') ?
+        [img.naturalWidth, img.naturalHeight] : 'not the size of its place');
+    img.onerror = () => done(null);
+    img.src = new URL(image.getAttribute('href'), document.baseURI).href; })"""
+STONE_FILLS = """() => ['gk-b', 'gk-w'].map(c => getComputedStyle(
+    document.querySelector('svg.board circle.stone.' + c)).fill)"""
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
@@ -116,6 +127,10 @@ def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) 
         psq = read_psq(data.decode("utf-8"))
         assert [(s.x, s.y) for s in psq.stones] == [tuple(p) for p in record.opening] + [
             parse_point(m.move) for m in record.moves]
+
+        # the board without stones is one shared SVG image, styled as the page's stones
+        assert page.evaluate(BOARD_IMAGE_LOADS) == [324, 324]  # 9x9: as big as the board
+        assert page.evaluate(STONE_FILLS) == ["rgb(27, 27, 27)", "rgb(250, 250, 250)"]
 
         def state() -> tuple[str, int]:
             return (page.locator(".replay-pos").inner_text(),

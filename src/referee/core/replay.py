@@ -2,8 +2,11 @@
 
 A game slice turns a record into a ``ReplayView`` (``GameAdapter.replay``); whoever shows
 it (the tournament site) knows nothing of the game. The picture after ``k`` steps is the
-``background``, then the ``svg`` fragments of steps ``1..k`` in order, then the ``mark`` of
-step ``k`` alone (what only the current step shows: the last move, a winning line).
+``base``, the ``background``, then the ``svg`` fragments of steps ``1..k`` in order, then
+the ``mark`` of step ``k`` alone (what only the current step shows: the last move, a
+winning line). The ``base`` is what many games draw alike (a Gomoku board of one size,
+without its stones), and ``style`` is the same for every game of its kind, so a viewer
+showing many games may keep one copy of each (the site links them as shared files).
 
 Fragments are SVG markup that goes inside one ``<svg>`` element whose ``viewBox`` is
 ``0 0 width height``; the classes they use are styled by ``style`` (CSS). The game slice
@@ -83,11 +86,13 @@ class ReplayStep(NamedTuple):
 
 @dataclass(frozen=True)
 class ReplayView:
-    """A whole game as an SVG board: background, then one fragment per step.
+    """A whole game as an SVG board: base and background, then one fragment per step.
 
     ``roles`` says what each seat played, in seat order (``("black", "white")``), for
     labels; it may be empty. ``frames`` (``len(steps) + 1`` of them, or none), drawn by
     the viewer ``renderer`` with ``frame_info``, show the table as data (module docstring).
+    ``base`` is drawn under ``background`` and is the same for many games (module
+    docstring).
     """
 
     width: int
@@ -99,6 +104,7 @@ class ReplayView:
     frames: tuple[Frame, ...] = field(default=())
     renderer: str = ""
     frame_info: Frame = field(default_factory=dict)
+    base: str = ""
 
     def __post_init__(self) -> None:
         if self.frames and len(self.frames) != len(self.steps) + 1:
@@ -108,7 +114,7 @@ class ReplayView:
     def frame(self, k: int) -> str:
         """The SVG markup (inside ``<svg>``) of the board after ``k`` steps (0: the start)."""
         k = max(0, min(k, len(self.steps)))
-        parts = [self.background]
+        parts = [self.base, self.background]
         parts.extend(step.svg for step in self.steps[:k])
         if k:
             parts.append(self.steps[k - 1].mark)

@@ -69,7 +69,7 @@ def test_one_step_per_move_with_numbered_stones_and_colours() -> None:
     assert placed == [[(4, 4, "black", "1")], [(3, 3, "white", "2")], [(5, 4, "black", "3")],
                       [(3, 4, "white", "4")], [(6, 4, "black", "5")], [(3, 5, "white", "6")],
                       [(7, 4, "black", "7")], [(3, 6, "white", "8")], [(8, 4, "black", "9")]]
-    assert stones(view.background) == []
+    assert stones(view.background) == [] and stones(view.base) == []
     # the mark of each step rings its own stone; the last one also draws the winning line
     for step, move in zip(view.steps, r.moves, strict=True):
         rings = [point(c) for c in parse(step.mark).iter()
@@ -79,7 +79,7 @@ def test_one_step_per_move_with_numbered_stones_and_colours() -> None:
     assert len(win) == 1
     assert {point(win[0], "x1", "y1"), point(win[0], "x2", "y2")} == {(4, 4), (8, 4)}
     assert all("gk-win" not in s.mark for s in view.steps[:-1])
-    # frames: background + steps 1..k + the mark of step k
+    # frames: base + background + steps 1..k + the mark of step k
     assert len(stones(view.frame(0))) == 0
     assert len(stones(view.frame(3))) == 3
     assert "gk-win" in view.frame(9) and "gk-win" not in view.frame(8)
@@ -119,10 +119,19 @@ def test_rectangular_board_coordinates_are_labelled() -> None:
     r = record([(0, "11,2")], width=12, height=7)
     view = gomoku_replay(r)
     assert (view.width, view.height) == (2 * MARGIN + 11 * CELL, 2 * MARGIN + 6 * CELL)
-    labels = [t.text for t in parse(view.background).iter()
-              if "gk-lbl" in t.get("class", "")]
+    labels = [t.text for t in parse(view.base).iter() if "gk-lbl" in t.get("class", "")]
     assert labels == list("abcdefghijkl") + [str(y) for y in range(1, 8)]
     assert stones(view.steps[0].svg) == [(11, 2, "black", "1")]
+
+
+def test_the_base_is_the_board_alone_the_same_for_every_game_of_its_size() -> None:
+    """What the site keeps once for all pages (static/shared/): no stone, no game's text."""
+    a = gomoku_replay(record([(0, "4,4"), (1, "3,3")], opening=[[1, 1]]))
+    b = gomoku_replay(record([(0, "0,0")], win_line=[[0, 0]], rule="renju"))
+    assert a.base == b.base and a.style == b.style
+    assert "gk-board" in a.base and "gk-grid" in a.base and stones(a.base) == []
+    assert a.base != gomoku_replay(record([], width=11, height=11)).base
+    assert a.frame(0).startswith(a.base) and stones(a.frame(0)) == [(1, 1, "black", None)]
 
 
 def test_the_adapter_offers_the_replay_and_refuses_other_games() -> None:
@@ -138,7 +147,7 @@ def test_a_game_lost_before_the_first_move_has_no_steps() -> None:
     r = record([])
     r.finish([0.0, 1.0], Outcome.CRASH, "alice: crashed", 0)
     view = gomoku_replay(r)
-    assert view.steps == () and view.frame(5) == view.background
+    assert view.steps == () and view.frame(5) == view.base + view.background
 
 
 def test_columns_past_z_and_point_names() -> None:

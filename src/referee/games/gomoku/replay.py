@@ -1,8 +1,9 @@
 """A Gomoku record as a replay: the board in SVG, one step per recorded move.
 
-The background is the board (grid, coordinates as players read them: letters along the
-top for ``x``, ``a`` = 0, and numbers down the left for ``y``, ``1`` = 0, so the centre of
-15x15, ``7,7`` on the wire, is ``h8``) with the opening stones, unnumbered. Each step's
+The base is the board (grid, coordinates as players read them: letters along the top for
+``x``, ``a`` = 0, and numbers down the left for ``y``, ``1`` = 0, so the centre of 15x15,
+``7,7`` on the wire, is ``h8``), the same for every game of its size; the background is
+the opening stones, unnumbered. Each step's
 text is its move in that notation (``h8``; swap2's stones ``h8 i9 j9``), or as recorded
 when it is not points on the board (``SWAP``, an unreadable answer). Stones alternate
 black / white from the first stone on the board (opening stones included), as the engine
@@ -119,8 +120,9 @@ def _cross(x: int, y: int) -> str:
             f'M{cx - d},{cy + d}L{cx + d},{cy - d}"/>')
 
 
-@functools.lru_cache(maxsize=64)
-def _background(width: int, height: int, opening: tuple[tuple[int, int], ...]) -> str:
+@functools.lru_cache(maxsize=16)
+def _board(width: int, height: int) -> str:
+    """The board without stones: wood, grid, coordinates, centre point."""
     w_px, h_px = _size(width), _size(height)
     lines = "".join(f"M{_pos(x)},{MARGIN}V{_pos(height - 1)}" for x in range(width))
     lines += "".join(f"M{MARGIN},{_pos(y)}H{_pos(width - 1)}" for y in range(height))
@@ -135,8 +137,6 @@ def _background(width: int, height: int, opening: tuple[tuple[int, int], ...]) -
     if width % 2 and height % 2:
         parts.append(f'<circle class="gk-dot" cx="{_pos(width // 2)}" '
                      f'cy="{_pos(height // 2)}" r="3"/>')
-    grid = _grid(width, height)
-    parts.extend(_stone(grid, x, y, k % 2 == 0, None) for k, (x, y) in enumerate(opening))
     return "".join(parts)
 
 
@@ -288,10 +288,12 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
     return ReplayView(
         width=_size(width),
         height=_size(height),
-        background=_background(width, height, tuple(opening)),
+        background="".join(_stone(grid, x, y, k % 2 == 0, None)
+                           for k, (x, y) in enumerate(opening)),
         steps=tuple(steps),
         style=STYLE,
         roles=_roles(settings),
+        base=_board(width, height),
     )
 
 

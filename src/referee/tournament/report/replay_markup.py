@@ -25,6 +25,8 @@ __all__ = ["move_list", "replay_section"]
 
 Escape = Callable[[object], str]
 """Text to HTML text (``Links.esc``; a ``Markup`` value as it is)."""
+SharedFile = Callable[[str, str], str]
+"""Keeps a file the pages share (suffix, text) and gives its link from a game page."""
 
 _CONTROLS = (
     '<div class="replay-controls" hidden>'
@@ -86,8 +88,11 @@ def _move_items(parts: list[str], record: GameRecord,
                      f"{extra}</a></li>")
 
 
-def replay_section(record: GameRecord, view: ReplayView, esc: Escape) -> Html:
-    """The replay of ``record`` as ``view`` shows it: board, controls, counter, moves."""
+def replay_section(record: GameRecord, view: ReplayView, esc: Escape,
+                   shared: SharedFile | None = None) -> Html:
+    """The replay of ``record`` as ``view`` shows it: board, controls, counter, moves.
+    When the caller keeps ``shared`` files, the view's base (with its style) is linked as
+    an SVG image and its style as a style sheet, rather than written into each page."""
     steps = view.steps
     total = len(steps)
     tags = _TAGS.upto(total)
@@ -99,12 +104,25 @@ def replay_section(record: GameRecord, view: ReplayView, esc: Escape) -> Html:
     if frames is not None:
         parts.append(str(frames))
     else:
-        parts.append(f'<svg class="board" xmlns="http://www.w3.org/2000/svg" '
-                     f'width="{view.width}" height="{view.height}" '
-                     f'viewBox="0 0 {view.width} {view.height}" role="img" aria-label="board">')
-        if view.style:
-            parts += ("<style>", view.style, "</style>")
-        parts += ('<g class="replay-bg">', view.background, "</g>")
+        size = f'width="{view.width}" height="{view.height}"'
+        svg = (f'<svg class="board" xmlns="http://www.w3.org/2000/svg" {size} '
+               f'viewBox="0 0 {view.width} {view.height}" role="img" aria-label="board">')
+        if shared is not None:
+            if view.style:
+                parts.append(f'<link rel="stylesheet" href="{shared(".css", view.style)}">')
+            parts += (svg, '<g class="replay-bg">')
+            if view.base:
+                style = f"<style>{view.style}</style>" if view.style else ""
+                image = shared(".svg", f'<svg xmlns="http://www.w3.org/2000/svg" {size} '
+                                       f'viewBox="0 0 {view.width} {view.height}">'
+                                       f"{style}{view.base}</svg>")
+                parts.append(f'<image href="{image}" {size}/>')
+        else:
+            parts.append(svg)
+            if view.style:
+                parts += ("<style>", view.style, "</style>")
+            parts += ('<g class="replay-bg">', view.base)
+        parts += (view.background, "</g>")
         step_tags = tags.step[1:total + 1]
         parts += [f"{tag}{step.svg}</g>" for tag, step in zip(step_tags, steps, strict=True)
                   if step.svg]

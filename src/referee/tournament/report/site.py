@@ -13,7 +13,9 @@
     players/<name>.html   one page per player: results per opponent, its games, its logs
     logs/                 the bots' stderr logs the tournament kept (their last 64 KB)
     results.csv           one line per scheduled game; results.pgn: the pairwise results
-    static/               site.css and replay.js (copied from this package)
+    static/               site.css and replay.js (copied from this package); shared/: what
+                          many game pages show alike (a Gomoku board without its stones:
+                          an SVG image and its style sheet, named by their content)
 
 Pages are Jinja2 templates (``templates/``, one per kind of page), loaded from this package
 with autoescaping on and ``StrictUndefined``, compiled once per build. Every value from
@@ -35,6 +37,7 @@ without one gets the plain list of moves.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 import os
 import re
@@ -223,6 +226,8 @@ class SiteBuilder:
         macros = vars(env.get_template("macros.html").module)  # the macros by name
         self._settings_list: Callable[[list[Setting]], Markup] = macros["settings_list"]
         self._settings_markup: dict[tuple[str, str], Markup] = {}
+        self._shared: dict[tuple[str, str], str] = {}
+        """The files of static/shared/ this process has written: their links by content."""
 
     @classmethod
     def for_pages(cls, job: PageJob) -> SiteBuilder:
@@ -426,12 +431,26 @@ class SiteBuilder:
                          and 0 <= record.offender < len(names) else None),
             "duration": f"{seconds:.1f} s" if seconds is not None else "",
             "seats": seats, "replay": view is not None,
-            "board": (replay_section(record, view, self.links.esc) if view is not None
+            "board": (replay_section(record, view, self.links.esc, self.shared_file)
+                      if view is not None
                       else move_list(record, self.links.esc)),
             "notes": notes,
             "notes_more": len(record.notes) - MAX_NOTES + record.notes_dropped,
             "settings": self.settings_markup(record.game, record.settings),
         }
+
+    def shared_file(self, suffix: str, text: str) -> str:
+        """Keep ``text`` as a file of the site that many game pages share (``static/shared/``,
+        named by its content: several processes may write it, with the same bytes); its
+        link from a game page."""
+        link = self._shared.get((suffix, text))
+        if link is None:
+            name = f"{hashlib.sha256(text.encode()).hexdigest()[:20]}{suffix}"
+            folder = self.out / "static" / "shared"
+            folder.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(folder / name, text)
+            link = self._shared[suffix, text] = f"../static/shared/{name}"
+        return link
 
     def settings_markup(self, game: str, settings: dict[str, Any]) -> Markup:
         """A game's settings as its page shows them (the ``settings_list`` macro), made
