@@ -2,7 +2,9 @@
 thread after games finish, one build at a time, at most every ``interval`` seconds (and
 never more often than three times the last build took, so that a large site does not take
 the machine from the games). Every page is written whole, then renamed into place: a
-browser opening the site meanwhile reads the old page or the new one.
+browser opening the site meanwhile reads the old page or the new one. A build writes only
+the game pages that changed since this process last wrote them (``written_pages``): the
+new games' and their neighbours'.
 """
 
 from __future__ import annotations

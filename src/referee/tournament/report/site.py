@@ -26,6 +26,10 @@ network: the CSS and the one script are files of the site and every link is rela
 the site works from ``file://`` URLs and from any web server. Only the replay needs
 JavaScript; without it a game page shows the final position.
 
+A game page does not say when it was built, so that building the site again writes only
+the game pages that changed: the first build of a process writes them all, the next ones
+only those whose game, neighbours or logs changed (``written_pages``).
+
 Memory stays flat in the number of games: records are read from the store one at a time
 and each game page is written and dropped at once; what is kept per game is its store row
 and a few words (the seats' roles, its duration) for the game lists.
@@ -94,6 +98,7 @@ from referee.tournament.report.replay_markup import move_list, replay_section
 from referee.tournament.report.rows import Links, game_page
 from referee.tournament.report.summary import Summary, summarize
 from referee.tournament.report.workers import GameFacts, PageJob, PageWorkers
+from referee.tournament.report.written_pages import PageKey, written_pages
 from referee.tournament.results import (
     write_results_pgn,
 )
@@ -264,10 +269,13 @@ class SiteBuilder:
         return self._render("index.html", "index", 0, **self.index_context(files), **charts)
 
     def _render(self, path: str, template: str, depth: int, scripts: Sequence[str] = (),
-                **context: Any) -> Path:
+                stamped: bool = True, **context: Any) -> Path:
+        """Write page ``path`` from ``template``; ``stamped``: its footer says when (game
+        pages do not, so that a page written again would be the same)."""
         text = self.templates[template].render(
-            root="../" * depth, site_name=self.info.name, generated=self.generated,
-            version=__version__, scripts=scripts, **context)
+            root="../" * depth, site_name=self.info.name,
+            generated=self.generated if stamped else "", version=__version__,
+            scripts=scripts, **context)
         return write_text_atomic(self.out / path, text)
 
     # -- downloads -------------------------------------------------------------------
@@ -338,7 +346,9 @@ class SiteBuilder:
         """Start the worker processes writing the game pages when there are many
         (``workers``; each reads its records one at a time); ``None`` when this process is
         to write them (in ``finish_game_pages``)."""
-        count = len(self.done)
+        self._plan_game_pages()
+        todo = self._todo
+        count = len(todo)
         workers = self.workers
         if workers is None:
             workers = min(MAX_WORKERS, len(os.sched_getaffinity(0))) if (
@@ -348,12 +358,37 @@ class SiteBuilder:
             return None
         job = PageJob(self.store.folder, self.out, self.info, self.summary.order,
                       self.generated, self.logs, [row.values() for row in self.done])
-        return PageWorkers(job, [range(k, count, workers) for k in range(workers)])
+        return PageWorkers(job, [todo[k::workers] for k in range(workers)])
+
+    def _plan_game_pages(self) -> None:
+        """Which game pages to write (``_todo``): those this process has not written as
+        they would come out now (``written_pages``); the facts of the others (``_kept``)."""
+        memo = written_pages(self.out, self.store.folder)
+        done = self.done
+        last = len(done) - 1
+        logs = self.logs
+        self._todo: list[int] = []
+        self._kept: list[GameFacts] = []
+        self._page_keys: dict[int, PageKey] = {}
+        for index, row in enumerate(done):
+            page = (self.info.name, row.values(), done[index - 1].seq if index else None,
+                    done[index + 1].seq if index < last else None,
+                    tuple(tuple(logs.get(name, ())) for name in row.seats))
+            kept = memo.kept(row.key, page, self.out / Paths.game(row), index)
+            if kept is None:
+                self._todo.append(index)
+                self._page_keys[index] = page
+            else:
+                self._kept.append(kept)
+        self._memo = memo
 
     def finish_game_pages(self, workers: PageWorkers | None) -> None:
         """Have every game page written (by ``workers``, or here), and keep what the game
         lists and player pages need of each game."""
-        facts = self.game_pages(range(len(self.done))) if workers is None else workers.collect()
+        written = self.game_pages(self._todo) if workers is None else workers.collect()
+        for fact in written:
+            self._memo.remember(self._page_keys[fact.index], fact)
+        facts = written + self._kept
         for fact in sorted(facts, key=lambda f: f.index):  # the first game's facts first
             self.roles[fact.key] = self._role_tuples.setdefault(fact.roles, fact.roles)
             for name, about in fact.about.items():
@@ -387,7 +422,7 @@ class SiteBuilder:
                 f"{seconds:.3f}" if seconds is not None else ""))
             before = done[index - 1] if index else None
             after = done[index + 1] if index + 1 < len(done) else None
-            self._render(Paths.game(row), "game", 1,
+            self._render(Paths.game(row), "game", 1, stamped=False,
                          scripts=["static/replay.js"] if view is not None else [],
                          **self.game_context(row, record, view, before, after, files))
         return facts
