@@ -14,7 +14,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, NoReturn, TextIO
 
 __all__ = ["atomic_binary", "atomic_text", "partial_path", "write_bytes_atomic",
            "write_text_atomic"]
@@ -29,14 +29,14 @@ def partial_path(path: Path) -> Path:
     return path.with_name(f"{path.name}.{os.getpid()}.tmp")
 
 
-def _failed(path: str | Path, partial: str | Path, exc: BaseException) -> BaseException:
-    """Remove ``partial`` after ``exc``; the error to raise: an ``OSError`` again naming
-    ``path`` (the file the user asked for), any other error as it is."""
+def _failed(path: str | Path, partial: str | Path, exc: BaseException) -> NoReturn:
+    """Remove ``partial`` after ``exc`` and raise: an ``OSError`` again naming ``path``
+    (the file the user asked for), any other error as it is."""
     with contextlib.suppress(OSError):
         os.unlink(partial)
     if isinstance(exc, OSError):
-        return OSError(exc.errno, exc.strerror, str(path))
-    return exc
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    raise exc
 
 
 @contextlib.contextmanager
@@ -47,10 +47,7 @@ def _committed(path: Path, partial: Path) -> Iterator[None]:
         yield
         os.replace(partial, path)
     except BaseException as exc:
-        error = _failed(path, partial, exc)
-        if error is exc:
-            raise
-        raise error from None
+        _failed(path, partial, exc)
 
 
 @contextlib.contextmanager
@@ -95,8 +92,5 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
             os.close(fd)
         os.replace(partial, name)
     except BaseException as exc:
-        error = _failed(name, partial, exc)
-        if error is exc:
-            raise
-        raise error from None
+        _failed(name, partial, exc)
     return Path(path)
