@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import asdict
 from pathlib import Path
 
@@ -97,9 +98,15 @@ def test_a_rebuild_writes_only_the_new_game_and_its_neighbours(tmp_path: Path,
     third = game_pages(site)
     assert {name for name in third if third[name] != second[name]} == {gone.name}
 
+    shutil.rmtree(site / "static")  # what the pages link: every page is written again
+    build_site(folder, site, workers=workers)
+    fourth = game_pages(site)
+    assert all(fourth[name] != third[name] for name in third)
+    assert len(list((site / "static" / "shared").iterdir())) == 2
+
     fresh = tmp_path / "fresh"  # what another build writes is what was kept
     build_site(folder, fresh, workers=workers)
-    for name in third:
+    for name in fourth:
         assert (site / "games" / name).read_bytes() == (fresh / "games" / name).read_bytes()
 
 

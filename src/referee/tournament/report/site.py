@@ -364,6 +364,8 @@ class SiteBuilder:
         """Which game pages to write (``_todo``): those this process has not written as
         they would come out now (``written_pages``); the facts of the others (``_kept``)."""
         memo = written_pages(self.out, self.store.folder)
+        if not (self.out / "static" / "shared").is_dir():  # what the kept pages link is gone
+            memo.forget()
         done = self.done
         last = len(done) - 1
         logs = self.logs

@@ -7,8 +7,9 @@ the pages of the build before (a finished game's record never changes). A ``Page
 holds everything a game page shows besides its record: the site's name, the game's row,
 the numbers of the games it links as previous and next, the logs it offers. A build
 writes a game page only when its key differs from the one this process last wrote there,
-or the file is gone. Only this process's own pages are trusted (its code made them), so
-nothing is kept on disk: the first build of a process writes every page.
+or the file is gone (or the shared files the pages link, ``static/shared/``). Only this
+process's own pages are trusted (its code made them), so nothing is kept on disk: the
+first build of a process writes every page.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ class WrittenPages:
             return None
         facts = known[1]
         return facts if facts.index == index else replace(facts, index=index)
+
+    def forget(self) -> None:
+        """Trust none of the pages (what they link is gone): the next build writes all."""
+        with self._lock:
+            self._pages.clear()
 
     def remember(self, page: PageKey, facts: GameFacts) -> None:
         """Game ``facts.key``'s page was written for ``page``."""
