@@ -43,6 +43,7 @@ from typing import IO
 
 from referee.core.confine import Confined, confine
 from referee.core.errors import BotFault
+from referee.core.folder_meter import FolderMeter
 from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
 from referee.core.outcome import Outcome
 from referee.core.sandbox import SandboxPlan
@@ -160,6 +161,8 @@ class BotProcess:
         limits = sandbox.limits if sandbox is not None else None
         self.output_limit = limits.output if limits is not None else None
         self.folder_limit = limits.folder if limits is not None else None
+        self._folder_meters: list[FolderMeter] | None = None
+        """What measures its folders after each turn (made at the first check)."""
         self.process_limit = limits.processes if limits is not None and sandbox is not None \
             and sandbox.isolated else None
         self.suspended = False
@@ -322,7 +325,10 @@ class BotProcess:
         private ones) hold more than the sandbox's folder limit."""
         if self.folder_limit is None or self.cwd is None:
             return
-        used = sum(folder_size(f) for f in (self.cwd, *(host for host, _ in self.private)))
+        if self._folder_meters is None:
+            self._folder_meters = [FolderMeter(f) for f in (self.cwd, *(
+                host for host, _ in self.private))]
+        used = sum(meter.size() for meter in self._folder_meters)
         if used > self.folder_limit:
             raise BotFault(Outcome.FOLDER_LIMIT,
                            f"its folders hold {used / _MB:.1f} MB, over the limit of "
@@ -743,26 +749,6 @@ def _bytes(size: int) -> str:
     if size >= 1024 and size % 1024 == 0:
         return f"{size // 1024} KB"
     return f"{size} bytes"
-
-
-def folder_size(folder: Path) -> int:
-    """Bytes in the files under ``folder`` (0 if it does not exist); links not followed."""
-    total = 0
-    todo = [str(folder)]
-    while todo:
-        try:
-            entries = list(os.scandir(todo.pop()))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    todo.append(entry.path)
-                else:
-                    total += entry.stat(follow_symlinks=False).st_size
-            except OSError:
-                continue
-    return total
 
 
 def _ms_until(deadline: float | None) -> int | None:

@@ -1,0 +1,138 @@
+"""``FolderMeter`` measures what a walk of the folder measures, after any change a bot can
+make, while listing only the folders whose entries may have changed."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.core import folder_meter
+from referee.core.folder_meter import FolderMeter
+
+NAMES = st.sampled_from(["a", "b", "c", "sub/d", "sub/e", "sub/deep/f", "g"])
+OPS = st.lists(st.tuples(
+    st.sampled_from(["write", "append", "truncate", "delete", "mkdir", "rmtree", "rename",
+                     "link", "symlink", "utime"]), NAMES, NAMES, st.integers(0, 5000)),
+    max_size=25)
+
+
+def walked(root: Path) -> int:
+    """Bytes under ``root`` by a plain walk (links not followed): the reference."""
+    total = 0
+    for folder, dirs, files in os.walk(root):
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
+            total += os.lstat(os.path.join(folder, name)).st_size
+    return total
+
+
+def apply(root: Path, op: str, name: str, other: str, size: int) -> None:
+    """One change a bot could make (one that cannot be made is skipped)."""
+    path, target = root / name, root / other
+    try:
+        if op in ("write", "append"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "wb" if op == "write" else "ab") as f:
+                f.write(b"x" * size)
+        elif op == "truncate":
+            os.truncate(path, size)
+        elif op == "delete":
+            path.unlink()
+        elif op == "mkdir":
+            path.mkdir(parents=True)
+        elif op == "rmtree":
+            for folder, _, files in os.walk(path, topdown=False):
+                for f in files:
+                    os.unlink(os.path.join(folder, f))
+                os.rmdir(folder)
+        elif op == "rename":
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(path, target)
+        elif op == "link":
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.link(path, target)
+        elif op == "symlink":
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink("/etc/passwd", target)
+        elif op == "utime":  # the modification time set back: the change time still moves
+            os.utime(path.parent, ns=(0, 0))
+            os.utime(path, ns=(0, 0))
+    except OSError:
+        pass
+
+
+@pytest.fixture
+def listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The folders the meter lists."""
+    listed: list[str] = []
+    scandir = os.scandir
+
+    def counting(path: str) -> object:
+        listed.append(path)
+        return scandir(path)
+
+    monkeypatch.setattr(folder_meter.os, "scandir", counting)
+    yield listed
+
+
+@settings(max_examples=60, deadline=None)
+@given(OPS)
+def test_every_measure_is_the_walk_s(tmp_path_factory: pytest.TempPathFactory,
+                                     ops: list[tuple[str, str, str, int]]) -> None:
+    root = tmp_path_factory.mktemp("meter")
+    meter = FolderMeter(root)
+    assert meter.size() == 0
+    for op in ops:
+        apply(root, *op)
+        assert meter.size() == walked(root), op
+
+
+@settings(max_examples=15, deadline=None)
+@given(OPS)
+def test_trusted_listings_still_see_every_change(tmp_path_factory: pytest.TempPathFactory,
+                                                 ops: list[tuple[str, str, str, int]]) -> None:
+    """With every listing settled (the clock read as 10 s later), a folder is listed
+    again only when its change time moves, and no change is missed. A pause after each
+    measure lets the next change get a later time stamp, as a bot's next move does."""
+    root = tmp_path_factory.mktemp("trusted")
+    meter = FolderMeter(root)
+    real = time.time_ns
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(folder_meter.time, "time_ns", lambda: real() + 10**10)
+        for op in ops:
+            apply(root, *op)
+            assert meter.size() == walked(root), op
+            time.sleep(0.005)
+
+
+def test_an_unchanged_folder_is_not_listed_again(tmp_path: Path, listings: list[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "f").write_bytes(b"12345")
+    (tmp_path / "g").write_bytes(b"12")
+    meter = FolderMeter(tmp_path)
+    assert meter.size() == 7 and len(listings) == 2
+    assert meter.size() == 7 and len(listings) == 4  # just listed: not settled yet
+    real = time.time_ns
+    monkeypatch.setattr(folder_meter.time, "time_ns", lambda: real() + 10**10)
+    assert meter.size() == 7 and len(listings) == 6  # listed, settled
+    listings.clear()
+    (tmp_path / "sub" / "f").write_bytes(b"1234567890")  # grows: its folder is unchanged
+    assert meter.size() == 12 and listings == []
+    time.sleep(0.005)
+    before = os.stat(tmp_path)
+    (tmp_path / "new").write_bytes(b"x" * 100)  # a new entry: the root is listed again,
+    os.utime(tmp_path, ns=(before.st_atime_ns, before.st_mtime_ns))  # even time set back
+    assert os.stat(tmp_path).st_mtime_ns == before.st_mtime_ns
+    assert meter.size() == 112 and listings == [str(tmp_path)]
+
+
+def test_a_missing_folder_or_a_file_measures_nothing(tmp_path: Path) -> None:
+    assert FolderMeter(tmp_path / "none").size() == 0
+    (tmp_path / "file").write_bytes(b"abc")
+    assert FolderMeter(tmp_path / "file").size() == 0
