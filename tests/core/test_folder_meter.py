@@ -136,3 +136,14 @@ def test_a_missing_folder_or_a_file_measures_nothing(tmp_path: Path) -> None:
     assert FolderMeter(tmp_path / "none").size() == 0
     (tmp_path / "file").write_bytes(b"abc")
     assert FolderMeter(tmp_path / "file").size() == 0
+
+
+def test_a_folder_given_as_a_link_is_measured_through_it(tmp_path: Path) -> None:
+    """As the working folder an organiser links elsewhere; links under it still count as
+    links, not as what they point to."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "f").write_bytes(b"x" * 10)
+    (real / "big").symlink_to("/etc/passwd")
+    (tmp_path / "link").symlink_to(real)
+    assert FolderMeter(tmp_path / "link").size() == 10 + os.lstat(real / "big").st_size

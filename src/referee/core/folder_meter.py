@@ -24,16 +24,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["SETTLED", "FolderMeter", "folder_size"]
+__all__ = ["SETTLED", "FolderMeter"]
 
 SETTLED = 0.1
 """Seconds between a folder's change time and its listing for the listing to be trusted
 until the time changes (far above any file system's clock tick)."""
-
-
-def folder_size(folder: Path | str) -> int:
-    """Bytes in the files under ``folder`` (0 if it does not exist); links not followed."""
-    return FolderMeter(folder).size()
 
 
 @dataclass
@@ -49,7 +44,8 @@ class _Listing:
 
 class FolderMeter:
     """Measures again and again the bytes in the files under one folder (0 if it does not
-    exist; links not followed), listing only the folders whose entries may have changed."""
+    exist; links under it not followed), listing only the folders whose entries may have
+    changed."""
 
     def __init__(self, root: Path | str) -> None:
         self.root = os.fspath(root)
@@ -59,11 +55,11 @@ class FolderMeter:
         """Bytes in the files under the folder now."""
         total = 0
         seen: dict[str, _Listing] = {}
-        todo = [self.root]
+        todo = [(self.root, True)]  # the folder itself may be a link to one; not under it
         while todo:
-            path = todo.pop()
+            path, follow = todo.pop()
             try:
-                info = os.stat(path, follow_symlinks=False)
+                info = os.stat(path, follow_symlinks=follow)
             except OSError:
                 continue
             if not stat.S_ISDIR(info.st_mode):
@@ -78,7 +74,7 @@ class FolderMeter:
             else:
                 total += _sizes(listing.files)
             seen[path] = listing
-            todo += listing.folders
+            todo += [(folder, False) for folder in listing.folders]
         self._listings = seen
         return total
 
