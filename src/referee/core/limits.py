@@ -212,13 +212,11 @@ class ProcessTree:
             if known is not None and abs(known - ident[1]) > 0.01:
                 continue  # the pid was reused by an unrelated process
             candidates[pid] = proc
-        for proc in list(candidates.values()):
-            try:
-                children = proc.children(recursive=True)
-            except psutil.Error:
-                continue
-            for child in children:
-                candidates.setdefault(child.pid, child)
+        for pid in list(candidates):  # the kernel's children lists: not every process's
+            for child in descendants(pid):  # parent, as psutil's ``children`` reads them
+                if child not in candidates:
+                    with contextlib.suppress(psutil.Error):
+                        candidates[child] = psutil.Process(child)
         with self._lock:
             for proc in candidates.values():
                 ident = _ident(proc)
