@@ -1,0 +1,85 @@
+"""The referee's CPU to start a bot and kill it while it runs, with 0 and with 2,000
+unrelated idle processes on the machine (issue 25: no cost may grow with them).
+
+Each cycle starts ``/bin/cat`` as a ``BotProcess`` (its stderr to a log, its working
+folder in a temporary folder), then kills it while it waits for input: what a referee
+does to a bot that overran its time, and to every program of an ICGA Mahjong hand. The
+figure is this process's CPU (user + system, all its threads) per cycle, for the sandbox
+``off`` (the bot's processes found from its session and the kernel's children lists) and
+``auto`` (bubblewrap and its pid namespace, where it runs); then the same with ``--idle``
+``sleep`` processes, each in a session of its own, started before and killed after.
+
+Run: ``.venv/bin/python benchmarks/bench_bot_lifecycle.py [--cycles 100] [--idle 2000]
+[--json]`` (``PYTHONPATH=OTHER/src`` to time another build).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import platform
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from figures import print_figures
+
+import referee
+from referee.core.process import BotProcess
+from referee.core.sandbox import SandboxConfig, SandboxLevel, plan_sandbox
+
+
+def cycles(count: int, level: SandboxLevel, folder: Path) -> float:
+    """Referee CPU milliseconds per start and kill of a waiting bot."""
+    work = folder / "work"
+    work.mkdir(exist_ok=True)
+    plan = plan_sandbox(SandboxConfig(level))
+    used = time.process_time()
+    for _ in range(count):
+        bot = BotProcess(["/bin/cat"], cwd=work, stderr_log=folder / "cat.log", sandbox=plan)
+        bot.start()
+        bot.kill()
+    return (time.process_time() - used) / count * 1000
+
+
+@contextlib.contextmanager
+def idle_processes(count: int) -> Iterator[None]:
+    """``count`` sleeping processes, each in a session of its own, for the block."""
+    started = [subprocess.Popen(["sleep", "3600"], start_new_session=True)
+               for _ in range(count)]
+    try:
+        time.sleep(0.5)
+        yield
+    finally:
+        for process in started:
+            process.kill()
+        for process in started:
+            process.wait()
+
+
+def main() -> None:
+    """Time the cycles with each sandbox, without and with the idle processes."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cycles", type=int, default=100)
+    parser.add_argument("--idle", type=int, default=2000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result: dict[str, object] = {
+        "machine": f"{platform.machine()}, Python {platform.python_version()}",
+        "referee": str(Path(referee.__file__).parent)}
+    with tempfile.TemporaryDirectory(prefix="bench-lifecycle-") as tmp:
+        folder = Path(tmp)
+        for level in (SandboxLevel.OFF, SandboxLevel.AUTO):
+            cycles(5, level, folder)  # warm
+            result[f"{level.value}_ms_per_cycle"] = round(cycles(args.cycles, level, folder), 3)
+        with idle_processes(args.idle):
+            for level in (SandboxLevel.OFF, SandboxLevel.AUTO):
+                result[f"{level.value}_ms_per_cycle_with_{args.idle}_idle"] = round(
+                    cycles(args.cycles, level, folder), 3)
+    print_figures(result, args.json)
+
+
+if __name__ == "__main__":
+    main()
