@@ -80,7 +80,7 @@ def listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield listed
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=5000)
 @given(OPS)
 def test_every_measure_is_the_walk_s(tmp_path_factory: pytest.TempPathFactory,
                                      ops: list[tuple[str, str, str, int]]) -> None:
@@ -92,7 +92,7 @@ def test_every_measure_is_the_walk_s(tmp_path_factory: pytest.TempPathFactory,
         assert meter.size() == walked(root), op
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15, deadline=5000)
 @given(OPS)
 def test_trusted_listings_still_see_every_change(tmp_path_factory: pytest.TempPathFactory,
                                                  ops: list[tuple[str, str, str, int]]) -> None:
