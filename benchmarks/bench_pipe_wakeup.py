@@ -1,0 +1,69 @@
+"""What a pipe round trip to another process costs the caller, when the other process runs
+on another CPU and when both share one (issue 25: the floor under every referee loop).
+
+A child echoes what it reads; the parent writes a short line and reads the echo, ``--n``
+times. Figures per round trip: wall time, the parent's CPU (user + system), and the time
+of the ``os.write`` call alone (it wakes the child). First with the scheduler free to put
+them anywhere (on a machine with two idle CPUs, on two), then with both pinned to CPU 0
+(``os.sched_setaffinity``, set before the child is forked).
+
+Run: ``.venv/bin/python benchmarks/bench_pipe_wakeup.py [--n 20000] [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+from figures import print_figures
+
+
+def round_trips(count: int) -> dict[str, float]:
+    """Microseconds per round trip: wall, the parent's CPU, the write call."""
+    to_child, child_in = os.pipe()
+    child_out, from_child = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the echo
+        os.close(child_in)
+        os.close(child_out)
+        while data := os.read(to_child, 4096):
+            os.write(from_child, data)
+        os._exit(0)
+    os.close(to_child)
+    os.close(from_child)
+    writing = 0.0
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(count):
+        began = time.perf_counter()
+        os.write(child_in, b"x\n")
+        writing += time.perf_counter() - began
+        os.read(child_out, 4096)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    os.close(child_in)
+    os.waitpid(pid, 0)
+    os.close(child_out)
+    return {"wall_us": round(wall / count * 1e6, 1), "cpu_us": round(cpu / count * 1e6, 1),
+            "write_us": round(writing / count * 1e6, 1)}
+
+
+def main() -> None:
+    """Time the round trips free, then on one CPU."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=20_000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result: dict[str, object] = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, "
+                   f"Python {platform.python_version()}"}
+    for name, value in round_trips(args.n).items():
+        result[f"free_{name}"] = value
+    os.sched_setaffinity(0, {0})
+    for name, value in round_trips(args.n).items():
+        result[f"one_cpu_{name}"] = value
+    print_figures(result, args.json)
+
+
+if __name__ == "__main__":
+    main()
