@@ -140,6 +140,13 @@ def _board(width: int, height: int) -> str:
     return "".join(parts)
 
 
+@functools.lru_cache(maxsize=256)
+def _opening_stones(width: int, height: int, opening: tuple[tuple[int, int], ...]) -> str:
+    """The opening's stones, unnumbered, black first (a tournament has few openings)."""
+    grid = _grid(width, height)
+    return "".join(_stone(grid, x, y, k % 2 == 0, None) for k, (x, y) in enumerate(opening))
+
+
 MINI_CELL = 6
 """Distance between two lines of a small board (``mini_board``), in its own units."""
 MINI_SIZE = 96
@@ -288,8 +295,7 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
     return ReplayView(
         width=_size(width),
         height=_size(height),
-        background="".join(_stone(grid, x, y, k % 2 == 0, None)
-                           for k, (x, y) in enumerate(opening)),
+        background=_opening_stones(width, height, tuple(opening)),
         steps=tuple(steps),
         style=STYLE,
         roles=_roles(settings),

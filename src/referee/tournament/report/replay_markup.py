@@ -13,6 +13,7 @@ it is.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 
 from referee.core.record import GameRecord
@@ -88,6 +89,15 @@ def _move_items(parts: list[str], record: GameRecord,
                      f"{extra}</a></li>")
 
 
+@functools.lru_cache(maxsize=64)
+def _base_image(width: int, height: int, style: str, base: str) -> str:
+    """A view's base as a standalone SVG document with its style (the same string for the
+    same view parts: a shared file is looked up by its text)."""
+    styled = f"<style>{style}</style>" if style else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">{styled}{base}</svg>')
+
+
 def replay_section(record: GameRecord, view: ReplayView, esc: Escape,
                    shared: SharedFile | None = None) -> Html:
     """The replay of ``record`` as ``view`` shows it: board, controls, counter, moves.
@@ -112,10 +122,8 @@ def replay_section(record: GameRecord, view: ReplayView, esc: Escape,
                 parts.append(f'<link rel="stylesheet" href="{shared(".css", view.style)}">')
             parts += (svg, '<g class="replay-bg">')
             if view.base:
-                style = f"<style>{view.style}</style>" if view.style else ""
-                image = shared(".svg", f'<svg xmlns="http://www.w3.org/2000/svg" {size} '
-                                       f'viewBox="0 0 {view.width} {view.height}">'
-                                       f"{style}{view.base}</svg>")
+                image = shared(".svg", _base_image(view.width, view.height, view.style,
+                                                   view.base))
                 parts.append(f'<image href="{image}" {size}/>')
         else:
             parts.append(svg)

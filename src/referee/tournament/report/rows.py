@@ -13,6 +13,7 @@ links they write themselves, so there is one way to write each.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -21,10 +22,23 @@ from referee.core.record import result_text
 from referee.tournament.report.readable import points
 from referee.tournament.store import GameRow
 
-__all__ = ["Links", "game_page"]
+__all__ = ["Links", "SeatLine", "game_page"]
 
 ESCAPES_KEPT = 50_000
 """Distinct strings whose escaped form is remembered (then the memory is cleared)."""
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat of a game page's player table (text; ``Links.seat_rows`` escapes it)."""
+
+    name: str
+    role: str
+    score: str
+    moves: int
+    time: str
+    longest: str
+    about: str
 
 
 def game_page(row: GameRow) -> str:
@@ -130,6 +144,18 @@ class Links:
                 f"</span></td><td>{self.esc(result_text(row.scores))}</td>"
                 f"<td>{self.outcome(row)}</td><td>{self.short(row.reason)}</td>"
                 f"<td class=\"n\">{'' if row.plies is None else row.plies}</td></tr>")
+        return Markup("".join(parts))
+
+    def seat_rows(self, seats: Iterable[SeatLine], root: str) -> Markup:
+        """The ``<tr>`` of each seat of a game page: number, player, role, score, moves,
+        time, longest move, what the bot said of itself."""
+        parts = []
+        for k, s in enumerate(seats, start=1):
+            parts.append(
+                f'<tr><td class="n">{k}</td><td>{self.player(s.name, root)}</td>'
+                f'<td>{self.esc(s.role)}</td>\n<td class="n">{self.esc(s.score)}</td>'
+                f'<td class="n">{self.esc(s.moves)}</td><td class="n">{self.esc(s.time)}</td>\n'
+                f'<td class="n">{self.esc(s.longest)}</td><td>{self.short(s.about, 200)}</td></tr>')
         return Markup("".join(parts))
 
     def opponent_rows(self, opponents: Iterable[Mapping[str, Any]], root: str) -> Markup:

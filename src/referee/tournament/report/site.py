@@ -46,7 +46,6 @@ import logging
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -95,7 +94,7 @@ from referee.tournament.report.readable import (
 )
 from referee.tournament.report.readable import ms as _ms
 from referee.tournament.report.replay_markup import move_list, replay_section
-from referee.tournament.report.rows import Links, game_page
+from referee.tournament.report.rows import Links, SeatLine, game_page
 from referee.tournament.report.summary import Summary, summarize
 from referee.tournament.report.workers import GameFacts, PageJob, PageWorkers
 from referee.tournament.report.written_pages import PageKey, written_pages
@@ -177,19 +176,6 @@ def template_environment() -> jinja2.Environment:
 
 
 # -- the site ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SeatLine:
-    """One seat of a game page's player table (text; the template escapes it)."""
-
-    name: str
-    role: str
-    score: str
-    moves: int
-    time: str
-    longest: str
-    about: str
-
-
 class SiteBuilder:
     """Writes the pages of one store's site (see the module docstring)."""
 
@@ -467,7 +453,8 @@ class SiteBuilder:
             "offender": (names[record.offender] if record.offender is not None
                          and 0 <= record.offender < len(names) else None),
             "duration": f"{seconds:.1f} s" if seconds is not None else "",
-            "seats": seats, "replay": view is not None,
+            "seat_rows": self.links.seat_rows(seats, "../"),
+            "replay": view is not None,
             "board": (replay_section(record, view, self.links.esc, self.shared_file)
                       if view is not None
                       else move_list(record, self.links.esc)),
