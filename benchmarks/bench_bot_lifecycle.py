@@ -8,7 +8,8 @@ does to a bot that overran its time, and to every program of an ICGA Mahjong han
 figure is this process's CPU (user + system, all its threads) per cycle, for the sandbox
 ``off`` (the bot's processes found from its session and the kernel's children lists) and
 ``auto`` (bubblewrap and its pid namespace, where it runs); then the same with ``--idle``
-``sleep`` processes, each in a session of its own, started before and killed after. And
+``sleep`` processes, each in a session of its own, started before and killed after
+(``bench_tournament_cpu.idle_processes``). And
 the referee's CPU, in percent of a core, while two bots with a memory limit wait
 ``--wait`` seconds: the memory watchdog measures their process trees ten times a second.
 
@@ -19,14 +20,12 @@ Run: ``.venv/bin/python benchmarks/bench_bot_lifecycle.py [--cycles 100] [--idle
 from __future__ import annotations
 
 import argparse
-import contextlib
 import platform
-import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
+from bench_tournament_cpu import idle_processes
 from figures import print_figures
 
 import referee
@@ -66,21 +65,6 @@ def waiting(seconds: float, level: SandboxLevel, folder: Path) -> float:
     finally:
         for bot in bots:
             bot.kill()
-
-
-@contextlib.contextmanager
-def idle_processes(count: int) -> Iterator[None]:
-    """``count`` sleeping processes, each in a session of its own, for the block."""
-    started = [subprocess.Popen(["sleep", "3600"], start_new_session=True)
-               for _ in range(count)]
-    try:
-        time.sleep(0.5)
-        yield
-    finally:
-        for process in started:
-            process.kill()
-        for process in started:
-            process.wait()
 
 
 def main() -> None:
