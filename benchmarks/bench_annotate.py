@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -40,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from figures import print_figures
+from figures import machine, print_figures
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "riichi"
@@ -120,8 +119,7 @@ def main() -> None:
                              "checkout's pure-Python one")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    head = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
-                       f"{platform.python_version()}"}
+    head = {"machine": machine()}
     if args.compiled is None:
         result = measure(args.selfplay, args.rounds)
         print_figures({**head, "load_average": round(os.getloadavg()[0], 2), **result},

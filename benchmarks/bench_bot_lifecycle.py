@@ -20,13 +20,12 @@ Run: ``.venv/bin/python benchmarks/bench_bot_lifecycle.py [--cycles 100] [--idle
 from __future__ import annotations
 
 import argparse
-import platform
 import tempfile
 import time
 from pathlib import Path
 
 from bench_tournament_cpu import idle_processes
-from figures import print_figures
+from figures import machine, print_figures
 
 import referee
 from referee.core.process import BotProcess
@@ -77,7 +76,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result: dict[str, object] = {
-        "machine": f"{platform.machine()}, Python {platform.python_version()}",
+        "machine": machine(),
         "referee": str(Path(referee.__file__).parent)}
     with tempfile.TemporaryDirectory(prefix="bench-lifecycle-") as tmp:
         folder = Path(tmp)

@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import time
 from collections import Counter
 from collections.abc import Callable
 
-from figures import print_figures
+from figures import machine, print_figures
 
 from referee.games.gomoku.board import BLACK, WHITE, Board, Rule
 from referee.games.gomoku.forbidden_track import ForbiddenTracker
@@ -128,8 +127,7 @@ def main() -> None:
         return f"{1000 * total / len(games):.2f} ms"
 
     print_figures({
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "load average (1 min) at start, end": f"{load_start:.2f}, {os.getloadavg()[0]:.2f}",
         "games": f"{len(games)} random {SIZE}x{SIZE} games, {stones} stones "
                  f"({stones / len(games):.0f} a game), seed {args.seed}, judge {judge.value}",

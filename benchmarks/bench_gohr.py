@@ -22,7 +22,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -31,7 +30,7 @@ import threading
 import time
 from pathlib import Path
 
-from figures import print_figures
+from figures import machine, print_figures
 
 from referee.games.gohr.board import GenParams, generate_board
 from referee.games.gohr.client import CaptiveClient
@@ -277,8 +276,7 @@ def main() -> None:
     pipe, pipe_base = pipe_rate(args.moves)
     sockets = socket_figures(args.socket_moves, args.pace)
     result = {
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "engine_attempts_per_s": round(engine),
         "engine_baseline_per_s": round(engine_base),
         "engine_ratio": round(engine / engine_base, 3),

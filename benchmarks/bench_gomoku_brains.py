@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 
-from figures import print_figures
+from figures import machine, print_figures
 
 from referee.games.gomoku.board import BLACK, EMPTY, WHITE, Board, opponent
 from referee.games.gomoku.bots.brain import Strategy
@@ -78,8 +77,7 @@ def main() -> None:
     base_wall, _, _ = series(args.games, strong=False)
     wall, wins, threat = series(args.games, strong=True)
     print_figures({
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "load_average_1min": round(os.getloadavg()[0], 2),
         "games": args.games,
         "random_vs_random_s (baseline)": round(base_wall, 2),

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import tempfile
 import time
 import zlib
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_annotate import corpus_files
-from figures import print_figures
+from figures import machine, print_figures
 
 
 def corpus(selfplay_games: int) -> bytes:
@@ -59,8 +58,7 @@ def main() -> None:
             best = min(best, time.process_time() - start)
         times[level] = best
     figures: dict[str, Any] = {
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
-                   f"{platform.python_version()}",
+        "machine": machine(),
         "load_average": round(os.getloadavg()[0], 2), "lines": lines,
         "bytes_per_line": round(len(text) / lines)}
     for level in range(1, 10):

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from figures import print_figures
+from figures import machine, print_figures
 
 from referee.core.players import PlayerSpec, builtin_command
 from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
@@ -120,8 +119,7 @@ def main() -> None:
         ratings = ratings[: ratings.find("Results (PGN)")].rstrip()
     games = 12 * args.rounds
     result = {
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "rounds": args.rounds, "jobs": args.jobs, "games": games, "done": total,
         "killed_at": killed_at, "resume_exit": second.returncode,
         "wall_s": round(wall, 1), "games_per_s": round(total / wall, 2),

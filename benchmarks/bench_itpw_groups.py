@@ -16,14 +16,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
-import platform
 import random
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
 
-from figures import print_figures
+from figures import machine, print_figures
 
 from referee.tournament.itpw import Result, random_groups, variance_groups
 from referee.tournament.ratings import BayesEloParams, ResultTable, rate
@@ -79,8 +78,7 @@ def main() -> None:
     grouping = median_seconds(lambda: variance_groups(names, 4, results, params, met),
                               args.repeat)
     print_figures({
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "load_average_1min": round(os.getloadavg()[0], 2),
         "players": args.players, "results": len(results), "repeat": args.repeat,
         "rate_alone_s (baseline)": round(baseline, 4),

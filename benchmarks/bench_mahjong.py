@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import resource
 import tempfile
 import time
 from pathlib import Path
 
-from figures import print_figures
+from figures import machine, print_figures
 
 from referee.core.players import PlayerSpec, builtin_command
 from referee.games.mahjong.bots.policies import POLICIES
@@ -102,8 +101,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result: dict[str, object] = {
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "load": os.getloadavg()[0],
         "random_hands_per_s": round(hands_per_second("random", args.hands)),
         "greedy_hands_per_s": round(hands_per_second("greedy", args.hands // 10)),

@@ -25,7 +25,6 @@ import argparse
 import datetime as dt
 import json
 import os
-import platform
 import re
 import statistics
 import subprocess
@@ -35,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from figures import print_figures
+from figures import machine, print_figures
 
 from referee.core.players import PlayerSpec, builtin_command
 from referee.core.record import GameRecord
@@ -108,8 +107,7 @@ def main() -> None:
             answers = len(local.moves)
     local_s, network_s = statistics.median(local_times), statistics.median(network_times)
     result: dict[str, object] = {
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "load_1min_before": round(load_before, 2),
         "load_1min_after": round(os.getloadavg()[0], 2),
         "hands": args.hands,

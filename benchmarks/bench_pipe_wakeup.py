@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 
-from figures import print_figures
+from figures import machine, print_figures
 
 
 def round_trips(count: int) -> dict[str, float]:
@@ -55,8 +54,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result: dict[str, object] = {
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, "
-                   f"Python {platform.python_version()}"}
+        "machine": machine()}
     for name, value in round_trips(args.n).items():
         result[f"free_{name}"] = value
     os.sched_setaffinity(0, {0})

@@ -47,7 +47,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import resource
 import statistics
@@ -58,7 +57,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from figures import print_figures
+from figures import machine, print_figures
 
 import referee
 from referee.core.players import PlayerSpec
@@ -378,8 +377,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
     result: dict[str, object] = {
-        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "load_before": round(os.getloadavg()[0], 2),
         "sandbox": args.sandbox,
         "riichi_length": "east-south" if args.riichi_length == "south" else "east",

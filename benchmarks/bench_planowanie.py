@@ -20,8 +20,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -31,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bench_referee import baseline
+from figures import machine
 
 from referee.core.players import PlayerSpec, builtin_command
 from referee.games.planowanie.bots.heuristic_player import HeuristicStrategy
@@ -137,8 +136,7 @@ def main() -> None:
         runs["wall"].append(wall)
     med = {k: statistics.median(v) for k, v in runs.items()}
     result = {
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "repeat": args.repeat,
         "baseline_loop_games_per_s": round(1 / med["loop"]),
         "engine_games_per_s": round(1 / med["engine"]),

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import select
 import statistics
 import subprocess
@@ -25,6 +24,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from figures import machine
 
 from referee.core.clock import TimeControl
 from referee.core.players import PlayerSpec
@@ -96,8 +97,7 @@ def main() -> None:
         moves_cpu.append(per_move)
     base, per_move = statistics.median(bases), statistics.median(moves_cpu)
     result = {
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "repeat": args.repeat,
         "baseline_us_per_roundtrip": round(base * 1e6, 1),
         "referee_us_per_move": round(per_move * 1e6, 1),

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import resource
 import tempfile
 import time
@@ -32,7 +31,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
-from figures import print_figures
+from figures import machine, print_figures
 
 from referee.training.shuffle import parse_size, shuffle_lines
 
@@ -111,8 +110,7 @@ def main() -> None:
         moved = source.open("rb").readline() != output.open("rb").readline()
 
     print_figures({
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
         "load average (1 min) at start, end": f"{load_start:.2f}, {os.getloadavg()[0]:.2f}",
         "file": f"{size / MB:.0f} MB, {lines} lines, {size / lines:.0f} bytes a line "
                 f"(generated in {generated:.1f} s)",

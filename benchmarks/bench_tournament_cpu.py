@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import platform
 import signal
 import statistics
 import subprocess
@@ -40,7 +39,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bench_referee import INSTANT, referee
-from figures import print_figures
+from figures import machine, print_figures
 
 from referee.core.sandbox import SandboxConfig, SandboxLevel
 from referee.tournament.runner import TournamentRunner
@@ -135,8 +134,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result: dict[str, object] = {
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
-                   f"{platform.python_version()}",
+        "machine": machine(),
         "games": args.games, "moves_per_game": SIZE * SIZE, "repeat": args.repeat,
         "load_before": round(os.getloadavg()[0], 2),
     }

@@ -8,6 +8,8 @@ puts this folder first on the path).
 from __future__ import annotations
 
 import json
+import os
+import platform
 import resource
 from collections.abc import Mapping
 
@@ -21,6 +23,11 @@ def print_figures(result: Mapping[str, object], as_json: bool) -> None:
         return
     for key, value in result.items():
         print(f"{key}: {value}")
+
+
+def machine() -> str:
+    """The machine a figure was measured on: ``x86_64, 2 cores, Python 3.11.7``."""
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def children_cpu() -> float:
