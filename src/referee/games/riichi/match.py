@@ -153,8 +153,6 @@ def _line(event: dict[str, Any]) -> str:
     return orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE).decode()
 
 
-
-
 def encode_event(event: dict[str, Any]) -> list[str]:
     """The compact JSON line of ``event`` (newline-terminated) as each seat may see it
     (index: the seat), serialised once per distinct view: one line shared by the four
@@ -269,9 +267,9 @@ class _Seat:
         were sent, how many, the seconds the first answer has, whether the last asks a
         decision."""
         self.last_read = 0.0
+        """When its last answer was read (``time.monotonic()``)."""
         self.inbox: deque[str] = deque()
         """Answers received and not read yet."""
-        """When its last answer was read (``time.monotonic()``)."""
         self.buffer: list[str] = []
         """Batched mode: the JSON of the events since its last answer."""
         self.failures = 0
