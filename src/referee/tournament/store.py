@@ -389,8 +389,12 @@ class Store:
 
     def record(self, key: str) -> GameRecord:
         """The record of a finished game."""
-        return GameRecord.from_dict(json_value(self.record_json(key)),
-                                    f"{self.records_path}:{key}")
+        return self.record_and_json(key)[0]
+
+    def record_and_json(self, key: str) -> tuple[GameRecord, bytes]:
+        """The record of a finished game, and its JSON as stored (``record_json``)."""
+        data = self.record_json(key)
+        return GameRecord.from_dict(json_value(data), f"{self.records_path}:{key}"), data
 
     def record_json(self, key: str) -> bytes:
         """The record of a finished game as stored: one line of compact JSON."""

@@ -56,7 +56,6 @@ from markupsafe import Markup
 from referee import __version__
 from referee.core.adapter import GameAdapter
 from referee.core.files import write_bytes_atomic, write_text_atomic
-from referee.core.json_read import json_value
 from referee.core.outcome import Outcome
 from referee.core.players import folder_name
 from referee.core.record import GameRecord, result_text
@@ -392,8 +391,7 @@ class SiteBuilder:
         facts = []
         for index in indices:
             row = done[index]
-            data = self.store.record_json(row.key)
-            record = GameRecord.from_dict(json_value(data), f"{self.store.folder}:{row.key}")
+            record, data = self.store.record_and_json(row.key)
             stem = Paths.game(row).removesuffix(".html")
             files = [game_download(self.out, f"{stem}.json", data, "Record (JSON)",
                                    "the referee's game record")]
