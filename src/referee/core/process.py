@@ -37,15 +37,15 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO
 
 from referee.core.confine import Confined, confine
 from referee.core.errors import BotFault
 from referee.core.folder_meter import FolderMeter
 from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
 from referee.core.outcome import Outcome
+from referee.core.pipe_drain import CappedLog, PipeDrain
 from referee.core.sandbox import SandboxPlan
 from referee.core.scoped import scoped_value
 
@@ -167,8 +167,6 @@ class BotProcess:
             and sandbox.isolated else None
         self.suspended = False
         self.stdout_bytes = 0
-        self.stderr_bytes = 0
-        self.stderr_dropped = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._tree: ProcessTree | None = None
         self._buf = bytearray()
@@ -179,8 +177,9 @@ class BotProcess:
         self._stdin_fd = -1
         self._stdout_fd = -1
         self._kill_reason: tuple[Outcome, str] | None = None
-        self._stderr_thread: threading.Thread | None = None
-        self._stdout_thread: threading.Thread | None = None
+        self._stderr: PipeDrain | None = None
+        self._stderr_log: CappedLog | None = None
+        self._stdout: PipeDrain | None = None
         self._confined: Confined | None = None
         self._cpu_clock: int | None = None
         self._cpu = 0.0
@@ -247,13 +246,17 @@ class BotProcess:
         except (AttributeError, OSError):
             self._pidfd = None
         self._tree = ProcessTree(self._proc.pid, token, self._confined.contained)
-        self._stderr_thread = threading.Thread(
-            target=self._drain_stderr,
-            args=(self._proc.stderr,),
-            name=f"stderr-{self.name}",
-            daemon=True,
-        )
-        self._stderr_thread.start()
+        self._stderr_log = None
+        if self.stderr_log is not None:
+            try:
+                self._stderr_log = CappedLog(self.stderr_log, self.stderr_cap)
+            except OSError as exc:
+                log.warning("%s: its stderr is not kept: %s", self.name, exc)
+        self._stderr = PipeDrain(self._proc.stderr, f"stderr-{self.name}",
+                                 self._stderr_log or _ignore, limit=self.output_limit,
+                                 on_flood=lambda: self._flooded("error output"),
+                                 on_end=self._stderr_log.close if self._stderr_log else None
+                                 ).start()
         if self.memory_limit or self.process_limit:
             self.watchdog.watch(self._tree, self.memory_limit or None, self._on_limit_kill,
                                 max(2, self.process_limit - 2) if self.process_limit else None)
@@ -266,6 +269,27 @@ class BotProcess:
         log.debug("started %s (pid %d): %s", self.name, self._proc.pid, self.argv)
         if listener is not None:
             listener(self)
+
+    def begin_game(self, seat: int | None) -> None:
+        """A running bot kept from an earlier game begins another, in ``seat``: its part
+        of the stderr log starts here, its memory peak is measured afresh, and this
+        thread's spawn listeners hear of it as of a bot started (``core.seat_logs``
+        counts it for the game)."""
+        self.seat = seat
+        self.stderr_start = _file_size(self.stderr_log)
+        self.stderr_end = None
+        self.watchdog.peaks.pop(self.pid or -1, None)
+        listener = getattr(_LOCAL, "listener", None)
+        if listener is not None:
+            listener(self)
+
+    def end_game(self, timeout: float = 1.0) -> None:
+        """The game is over and the bot is kept for another: wait up to ``timeout`` for
+        what it wrote on stderr to be in its log, and end its part of the log there
+        (until :meth:`begin_game`)."""
+        if self._stderr is not None:
+            self._stderr.settle(timeout)
+        self.stderr_end = _file_size(self.stderr_log)
 
     @property
     def pid(self) -> int | None:
@@ -294,8 +318,8 @@ class BotProcess:
     def wait_stderr(self, timeout: float = 1.0) -> None:
         """Wait up to ``timeout`` seconds for the stderr log to have everything the bot
         wrote (it is complete once the bot and its children have closed stderr)."""
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(timeout)
+        if self._stderr is not None:
+            self._stderr.thread.join(timeout)
 
     # -- turns: suspension, CPU time, folders ----------------------------------------------
     def suspend(self) -> None:
@@ -377,7 +401,8 @@ class BotProcess:
             self._proc.wait(timeout=5)
         if self._confined is not None:
             self._confined.release()
-        _end_drain(self._stdout_thread, None)  # before its pipe closes under it
+        if self._stdout is not None:  # before its pipe closes under it
+            self._stdout.end(close=False)
         for stream in (self._proc.stdin, self._proc.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -386,7 +411,8 @@ class BotProcess:
             with contextlib.suppress(OSError):
                 os.close(self._pidfd)
             self._pidfd = None
-        _end_drain(self._stderr_thread, self._proc.stderr)
+        if self._stderr is not None:
+            self._stderr.end(close=True)
         if self.stderr_end is None:  # the first kill's: a later one must not count what
             self.stderr_end = _file_size(self.stderr_log)  # another bot wrote since
 
@@ -462,21 +488,36 @@ class BotProcess:
         must not be used then). When the output ends (the bot closed it, exited or was
         killed) ``on_end`` is told why; past the sandbox's output limit the bot is killed
         for flooding. :meth:`kill` waits for the thread."""
-        if self._proc is None or self._proc.stdout is None or self._stdout_thread is not None:
+        if self._proc is None or self._proc.stdout is None or self._stdout is not None:
             raise RuntimeError(f"{self.name}: output already streamed, or not started")
         os.set_blocking(self._stdout_fd, True)
-        self._stdout_thread = threading.Thread(
-            target=self._stream, args=(self._proc.stdout, sink, on_end),
-            name=f"stdout-{self.name}", daemon=True)
-        self._stdout_thread.start()
 
-    def _stream(self, stream: IO[bytes], sink: Callable[[bytes], None],
-                on_end: Callable[[BotFault], None] | None) -> None:
-        for data in self._chunks(stream, "output"):
+        def counted(data: bytes) -> None:
             self.stdout_bytes += len(data)
             sink(data)
-        if on_end is not None:
-            on_end(self._dead_fault("closed its output"))
+
+        self._stdout = PipeDrain(
+            self._proc.stdout, f"stdout-{self.name}", counted, limit=self.output_limit,
+            on_flood=lambda: self._flooded("output"),
+            on_end=None if on_end is None else
+            lambda: on_end(self._dead_fault("closed its output"))).start()
+
+    @property
+    def stderr_bytes(self) -> int:
+        """Bytes the bot wrote on its stderr (kept in its log or not)."""
+        return self._stderr.total if self._stderr is not None else 0
+
+    @property
+    def stderr_dropped(self) -> int:
+        """Bytes of its stderr not kept in its log (past the cap)."""
+        return self._stderr_log.dropped if self._stderr_log is not None else 0
+
+    def _flooded(self, what: str) -> None:
+        """Past the output limit on its ``what``: the bot is killed for flooding."""
+        if self._kill_reason is None and self._tree is not None:
+            self._kill_reason = (Outcome.PROTOCOL_ERROR, f"flooded its {what}: more "
+                                 f"than {(self.output_limit or 0) / _MB:g} MB")
+            self._tree.kill()
 
     def read_line(self, deadline: float | None, *, keep_empty: bool = False) -> str:
         """Return the next non-empty line (without its line end).
@@ -670,68 +711,6 @@ class BotProcess:
         last = next((line for line in reversed(lines) if line), "")
         return last if len(last) <= limit else last[: limit - 1] + "\u2026"
 
-    # -- stderr -------------------------------------------------------------------------
-    def _drain_stderr(self, stream: IO[bytes]) -> None:
-        sink: IO[bytes] | None = None
-        written = 0
-        notice = f"\n[referee: stderr cut at {self.stderr_cap} bytes]\n".encode()
-        if len(notice) > self.stderr_cap:
-            notice = b""
-        keep = self.stderr_cap - len(notice)  # the notice counts toward the cap
-        try:
-            if self.stderr_log is not None:
-                self.stderr_log.parent.mkdir(parents=True, exist_ok=True)
-                sink = open(self.stderr_log, "ab")  # noqa: SIM115 - closed in finally
-            for data in self._chunks(stream, "error output"):
-                self.stderr_bytes += len(data)
-                if sink is None:
-                    continue
-                room = max(keep - written, 0)
-                if room > 0:
-                    sink.write(data[:room])
-                    written += min(room, len(data))
-                if len(data) > room:
-                    if not self.stderr_dropped:  # the first byte dropped: say so, once
-                        sink.write(notice)
-                    self.stderr_dropped += len(data) - room
-                sink.flush()
-        except (OSError, ValueError):
-            pass
-        finally:
-            if sink is not None:
-                sink.close()
-
-    def _chunks(self, stream: IO[bytes], what: str) -> Iterator[bytes]:
-        """What the bot writes on ``stream`` (its ``what``), chunk by chunk, until it is
-        closed; past the sandbox's output limit the bot is killed for flooding it (and
-        the rest is still read, so that it never blocks)."""
-        total = 0
-        try:
-            fd = stream.fileno()
-            while data := os.read(fd, _READ_CHUNK):
-                total += len(data)
-                if self.output_limit is not None and total > self.output_limit \
-                        and self._kill_reason is None and self._tree is not None:
-                    self._kill_reason = (Outcome.PROTOCOL_ERROR, f"flooded its {what}: "
-                                         f"more than {self.output_limit / _MB:g} MB")
-                    self._tree.kill()
-                yield data
-        except (OSError, ValueError):
-            return
-
-
-def _end_drain(thread: threading.Thread | None, stream: IO[bytes] | None) -> None:
-    """Wait a moment for a drain thread to read the end of its pipe (the bot is dead);
-    if it does not (a stray process still holds the pipe), close ``stream`` under it."""
-    if thread is None or thread is threading.current_thread():
-        return
-    thread.join(timeout=2)
-    if stream is not None and thread.is_alive():
-        with contextlib.suppress(OSError):
-            stream.close()
-        thread.join(timeout=0.5)  # it ends at its next read: let it write what it had
-
-
 def _file_size(path: Path | None) -> int | None:
     """The size of the file at ``path`` (0 if there is none yet; ``None`` without a path)."""
     if path is None:
@@ -767,3 +746,7 @@ def process_cpu_clock(pid: int) -> int:
     ``clock_getcpuclockid`` makes it: ``time.clock_gettime`` of it is that process's CPU
     seconds, to the nanosecond."""
     return (~pid << 3) | 2  # CPUCLOCK_SCHED of the whole process (not one thread)
+
+
+def _ignore(data: bytes) -> None:
+    """A sink that keeps nothing (a bot without a stderr log)."""
