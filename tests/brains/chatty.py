@@ -4,9 +4,11 @@ It plays the first empty point in scan order. A token of its own (random, one pe
 process) starts every line it writes on stderr, and its ABOUT answer gives it
 (``token="..."``), so a test finds in a game's record which process played each seat:
 ``TOKEN start`` when it starts (then ``--noise N`` bytes of filler lines), ``TOKEN move
-X,Y`` before each move it answers, ``TOKEN end`` on END. With ``--crash-at N`` it writes
-``TOKEN dying`` and exits (code 4) when asked for its ``N``-th move. Everything a game made
-it write is thus known from the record: ``expected_stderr`` in the tests.
+X,Y`` before each move it answers, ``TOKEN restart`` on RESTART (``TOKEN refuse`` and an
+UNKNOWN answer with ``--no-restart``), ``TOKEN end`` on END. With ``--crash-at N`` it writes
+``TOKEN dying`` and exits (code 4) when asked for its ``N``-th move (of all its games).
+Everything a game made it write is thus known from the record: ``expected_stderr`` in the
+tests.
 """
 
 import secrets
@@ -17,6 +19,7 @@ def main() -> int:
     args = sys.argv[1:]
     crash_at = int(args[args.index("--crash-at") + 1]) if "--crash-at" in args else 0
     noise = int(args[args.index("--noise") + 1]) if "--noise" in args else 0
+    restarts = "--no-restart" not in args
     token = secrets.token_hex(8)
     err = sys.stderr
 
@@ -51,7 +54,12 @@ def main() -> int:
     for raw in sys.stdin:
         word, _, rest = raw.strip().partition(" ")
         word = word.upper()
-        if word in ("START", "RESTART"):
+        if word == "RESTART" and not restarts:
+            say("refuse")
+            answer("UNKNOWN no RESTART here")
+        elif word in ("START", "RESTART"):
+            if word == "RESTART":
+                say("restart")
             size = int(rest) if word == "START" else size
             taken.clear()
             answer("OK")

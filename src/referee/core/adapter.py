@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -20,6 +20,9 @@ from referee.core.record import GameRecord
 from referee.core.replay import ReplayView
 from referee.core.sandbox import SandboxConfig
 from referee.core.validation import errors_in, validate_table
+
+if TYPE_CHECKING:  # (the pool's module starts processes: not imported for the settings)
+    from referee.core.bot_pool import BotPool
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,9 @@ class GameTask:
     round: int = 1
     slot: int = 0
     """Which of the concurrent game slots plays it (each slot has its own work folders)."""
+    pool: BotPool | None = field(default=None, compare=False, repr=False)
+    """The slot's programs kept alive from earlier games (``keep_bots``; ``None``: every
+    game starts its own). Only for adapters that :attr:`GameAdapter.keeps_bots`."""
 
 
 class GameAdapter(Protocol):
@@ -51,6 +57,11 @@ class GameAdapter(Protocol):
     scores_are_points: bool
     """Whether a game's scores are the game's own points (cards, tiles) rather than
     results (1 win, ½ draw, 0 loss); a fault's scores are results either way."""
+    keeps_bots: bool
+    """Whether a program can play several games without being started again (a protocol
+    with a new game, as Gomocup's ``RESTART``): :meth:`play` then takes its players'
+    programs from the task's :attr:`GameTask.pool` and gives back those that did not
+    fault."""
 
     def seat_count(self, settings: Any) -> int:
         """Players in one game under ``settings``."""
@@ -79,7 +90,8 @@ class GameAdapter(Protocol):
         """
 
     def play(self, settings: Any, task: GameTask, work_dir: Path) -> GameRecord:
-        """Play one game with fresh bot processes and return its finished record.
+        """Play one game and return its finished record: with fresh bot processes, or
+        with the task's kept ones (:attr:`keeps_bots`).
 
         Bots run in folders under ``work_dir``; their stderr logs go there too.
         """
@@ -111,6 +123,7 @@ class SettingsTableAdapter(ABC, Generic[TableT, SettingsT]):
 
     settings_table: type[TableT]
     suspends_off_turn: bool = False
+    keeps_bots: bool = False
 
     def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> SettingsT:
         """Validate the game's settings table; ``ConfigError`` names ``source`` and the key."""

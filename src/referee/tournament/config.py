@@ -14,6 +14,7 @@ A file looks like this (every key but ``game`` and ``players`` has a default)::
     output = "out/demo"      # relative to the file (default: referee-out/<name>)
 
     affinity = true          # pin each game's players to CPUs of their own
+    keep_bots = true         # programs play game after game (Gomoku: RESTART)
     sandbox = "auto"         # auto | strict | off, or a [sandbox] table (docs/sandbox.md)
 
     [schedule]
@@ -177,6 +178,9 @@ class TournamentFile(_Strict):
     records_gzip: bool = False
     affinity: bool = False
     """Pin each concurrent game's players to CPUs of their own (when cores allow)."""
+    keep_bots: bool = False
+    """Keep each program alive between its games (games whose protocol can begin a new
+    game with a running program: Gomoku's ``RESTART``)."""
     sandbox: SandboxEntry = SandboxEntry()
     """``sandbox = "strict"`` (a level) or a ``[sandbox]`` table."""
     schedule: ScheduleEntry = ScheduleEntry()
@@ -285,6 +289,10 @@ def parse_tournament(raw: Mapping[str, Any], path: Path,
     base = path.parent.resolve()
     settings = adapter.parse_settings(spec.settings, base, source)
     seats = adapter.seat_count(settings)
+    if spec.keep_bots and not adapter.keeps_bots:
+        raise ConfigError(f"{source}: keep_bots: {spec.game} programs cannot play another "
+                          "game without being started again (its protocol has no new "
+                          "game): remove keep_bots")
     kind = spec.schedule.kind
     if kind not in adapter.schedules:
         raise ConfigError(f"{source}: schedule.kind: {spec.game} is played with "

@@ -12,6 +12,11 @@ share a folder. The games played in a slot append to the same logs; each record 
 which log each seat's bot wrote and which bytes of it during that game
 (``PlayerInfo.stderr``, the path relative to the store's folder: ``slots/<slot>/logs/...``).
 
+With ``keep_bots = true`` (for games whose protocol can begin a new game with a running
+program), each slot keeps the programs of its last games alive (``core.bot_pool``) and a
+game is given the free slot that holds most of its players' programs; the kept processes
+stay noted in the store (under ``kept:<slot>``) until they end.
+
 An interrupt (Ctrl-C) kills every bot process at once, starts no new one and commits
 nothing more: the games that were running are played again on resume. After a ``kill
 -9`` of the referee, the bot processes it had started are found through the store and
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import dataclasses
 import itertools
 import logging
 import os
@@ -34,6 +40,7 @@ from pathlib import Path
 import psutil
 
 from referee.core.adapter import GameAdapter, GameTask
+from referee.core.bot_pool import BotPool
 from referee.core.limits import ProcessTree, marked_any
 from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
 from referee.core.record import GameRecord, move_listener
@@ -50,6 +57,9 @@ from referee.tournament.store import GameRow, Store
 log = logging.getLogger(__name__)
 
 PlayGame = Callable[[GameTask], GameRecord]
+
+KEPT_PER_SEAT = 2
+"""With ``keep_bots``: idle programs each slot keeps, per seat of a game."""
 
 
 @dataclass
@@ -120,9 +130,13 @@ class TournamentRunner:
         self.live = LiveBoard(tournament.output / LIVE_FILE)
         """The games in progress, for the live view (``OUTPUT/live.json``)."""
         self._cpus = available_cpus()
-        self._pinning = (slot_cpus(self._cpus, self.concurrency,
-                                   tournament.adapter.seat_count(tournament.settings))
+        seats = tournament.adapter.seat_count(tournament.settings)
+        self._pinning = (slot_cpus(self._cpus, self.concurrency, seats)
                          if spec.affinity and play is None else None)
+        self.pools: dict[int, BotPool] = {
+            slot: BotPool(KEPT_PER_SEAT * seats) for slot in range(1, self.concurrency + 1)
+        } if spec.keep_bots and play is None and tournament.adapter.keeps_bots else {}
+        """Each slot's programs kept alive between games (``keep_bots``), by slot."""
 
     def affinity_text(self) -> str:
         """How games are pinned to CPUs (``affinity = true``), or "" if they are not
@@ -133,11 +147,40 @@ class TournamentRunner:
             return "affinity: not on Ray workers (each worker's CPUs are its own)"
         return describe_plan(self._pinning, self._cpus, self.concurrency)
 
+    def keeping_text(self) -> str:
+        """Whether programs are kept running between games (``keep_bots = true``), or ""
+        if they are not asked to be."""
+        if not self.tournament.spec.keep_bots:
+            return ""
+        if not self.pools:
+            return "keep_bots: not on Ray workers (each game starts its programs)"
+        capacity = next(iter(self.pools.values())).capacity
+        return (f"keep_bots: programs kept running between games, up to {capacity} per "
+                "game slot")
+
     # -- running ------------------------------------------------------------------------
     def run(self) -> int:
         """Play every game not played yet; returns how many were played now."""
         allow_processes()
         kill_orphans(self.store)
+        # One set of game threads for the whole run: a sandboxed bot dies with the thread
+        # that started it (bubblewrap's parent-death signal), and a kept bot must outlive
+        # its first game's round
+        executor = cf.ThreadPoolExecutor(max_workers=self.concurrency,
+                                         thread_name_prefix="referee-game")
+        try:
+            return self._run(executor)
+        finally:
+            self._end_kept()
+            executor.shutdown(wait=True, cancel_futures=True)
+
+    def _end_kept(self) -> None:
+        """End the programs kept alive for later games, and forget them."""
+        for slot, pool in self.pools.items():
+            pool.close()
+            self.store.settle_processes("", _kept_key(slot), ())
+
+    def _run(self, executor: cf.ThreadPoolExecutor) -> int:
         if self.schedule.static:
             for number in range(1, self.schedule.rounds + 1):
                 self.store.add_games(self.schedule.round_games(number, {}, {}))
@@ -154,7 +197,8 @@ class TournamentRunner:
         while True:
             if not self.schedule.static:
                 self._schedule_round(number)
-            played += self._run_games(row.scheduled() for row in self.store.pending())
+            played += self._run_games(executor, (row.scheduled()
+                                                 for row in self.store.pending()))
             if self.sprt_verdict or number >= self.schedule.rounds:
                 break
             number += 1
@@ -191,13 +235,12 @@ class TournamentRunner:
         """Games in the whole schedule."""
         return self.schedule.total_games()
 
-    def _run_games(self, games: Iterator[ScheduledGame]) -> int:
+    def _run_games(self, pool: cf.ThreadPoolExecutor, games: Iterator[ScheduledGame]) -> int:
         total = self.total_games()
         started = time.monotonic()
         played = 0
-        pool = cf.ThreadPoolExecutor(max_workers=self.concurrency,
-                                     thread_name_prefix="referee-game")
         running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]] = {}
+        stopped: list[cf.Future[GameRecord]] = []
         try:
             self._fill(pool, games, running)
             while running:
@@ -207,7 +250,7 @@ class TournamentRunner:
                     record = future.result()  # (raised: _stop clears the live board)
                     rebase_stderr_logs(record, self._slot_prefix(slot))
                     self.store.commit(game.key, record)
-                    self.store.forget_processes(game.key)
+                    self._settle_processes(game.key, slot)
                     self.tally.add(game.seats, record.scores or (), game.pair,
                                    record.offender)
                     self.done += 1
@@ -220,20 +263,33 @@ class TournamentRunner:
                                                   self.tally.head_to_head))
                 if self.sprt_verdict:
                     self.store.cancel_pending()
-                    self._stop(running)
+                    stopped = self._stop(running)
                     break
                 self._fill(pool, games, running)
         except BaseException:
-            self._stop(running)
+            stopped = self._stop(running)
             raise
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            cf.wait(stopped)  # (their threads end before bots may start again)
             allow_processes()
         return played
 
-    def _stop(self, running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]]) -> None:
-        """Stop the games in flight: their bots are killed and no new bot starts."""
-        for future in running:
+    def _settle_processes(self, key: str, slot: int) -> None:
+        """Forget the processes of game ``key``, played in ``slot``, but those the slot
+        keeps alive."""
+        pool = self.pools.get(slot)
+        if pool is None:
+            self.store.forget_processes(key)
+            return
+        pids = [p.pid for p in pool.processes() if p.pid is not None]
+        self.store.settle_processes(key, _kept_key(slot), pids)
+
+    def _stop(self, running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]]
+              ) -> list[cf.Future[GameRecord]]:
+        """Stop the games in flight: their bots are killed and no new bot starts; returns
+        their futures."""
+        stopped = list(running)
+        for future in stopped:
             future.cancel()
         running.clear()
         self.live.clear(self.done)
@@ -241,6 +297,7 @@ class TournamentRunner:
         cancel = getattr(self._play, "cancel", None)
         if callable(cancel):
             cancel()
+        return stopped
 
     def _fill(self, pool: cf.ThreadPoolExecutor, games: Iterator[ScheduledGame],
               running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]]) -> None:
@@ -248,11 +305,19 @@ class TournamentRunner:
             game = next(games, None)
             if game is None:
                 return
-            busy = {slot for _, slot in running.values()}
-            slot = min(set(range(1, self.concurrency + 1)) - busy)
+            slot = self.slot_for(game, {slot for _, slot in running.values()})
             self.store.mark_running(game.key)
             self.live.start(game.key, game.round, list(game.seats))
             running[pool.submit(self._play, self.task(game, slot))] = (game, slot)
+
+    def slot_for(self, game: ScheduledGame, busy: set[int]) -> int:
+        """The free slot to play ``game`` in: the first, or with ``keep_bots`` the first
+        of those where most of its players' programs wait."""
+        free = sorted(set(range(1, self.concurrency + 1)) - busy)
+        if not self.pools:
+            return free[0]
+        players = [self.players[name] for name in game.seats]
+        return max(free, key=lambda s: self.pools[s].holding(players))
 
     def _slot_prefix(self, slot: int) -> str:
         """Game slot ``slot``'s folder relative to the store's, ``/``-separated."""
@@ -267,6 +332,8 @@ class TournamentRunner:
     def _play_locally(self, task: GameTask) -> GameRecord:
         work = slot_folder(self.tournament.output, task.slot)
         task = pin_task(task, self._pinning)
+        if task.slot in self.pools:
+            task = dataclasses.replace(task, pool=self.pools[task.slot])
 
         def note(process: BotProcess) -> None:
             if process.pid is None:  # about to start: its mark first, so that a crash of
@@ -329,6 +396,11 @@ def kill_orphans(store: Store) -> None:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     store.clear_processes()
+
+
+def _kept_key(slot: int) -> str:
+    """What the store notes slot ``slot``'s kept programs under, between games."""
+    return f"kept:{slot}"
 
 
 def slot_folder(output: Path, slot: int) -> Path:

@@ -163,9 +163,9 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
         console.print(f"Store: {store.path}", markup=False)
         console.print(sandbox_line(tournament) + (" (on each Ray worker: what it allows)"
                                                   if ray_address else ""), markup=False)
-        pinning = runner.affinity_text()
-        if pinning:
-            console.print(pinning, markup=False)
+        for line in (runner.affinity_text(), runner.keeping_text()):
+            if line:
+                console.print(line, markup=False)
         openings = runner.schedule.openings
         if openings:
             used = runner.schedule.openings_used()

@@ -20,7 +20,7 @@ import operator
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -425,6 +425,18 @@ class Store:
         """Forget the processes of a finished game."""
         with self._transaction() as db:
             db.execute("DELETE FROM processes WHERE game=?", (game,))
+
+    def settle_processes(self, game: str, kept: str, pids: Collection[int]) -> None:
+        """Forget the processes of the finished ``game`` but those in ``pids`` (bots kept
+        alive for later games), which are noted under ``kept`` instead; of what ``kept``
+        held, only ``pids`` stay (the others were ended)."""
+        marks = ",".join("?" * len(pids))
+        with self._transaction() as db:
+            if pids:
+                db.execute(f"UPDATE processes SET game=? WHERE game=? AND pid IN ({marks})",
+                           (kept, game, *pids))
+            db.execute(f"DELETE FROM processes WHERE game=? OR (game=? AND pid NOT IN "
+                       f"({marks}))", (game, kept, *pids))
 
     def noted_processes(self) -> list[tuple[int, float]]:
         """Processes noted and not forgotten (left by a crash)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from referee.core.replay import Picture, ReplayView
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule, point_name
 from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
 from referee.games.gomoku.openings import place_opening, read_openings
+from referee.games.gomoku.protocol import Brain
 from referee.games.gomoku.renju import RenjuJudge
 from referee.games.gomoku.replay import gomoku_replay, mini_board
 
@@ -61,6 +63,7 @@ class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
     """The Gomoku slice for tournaments: two seats, seat 0 plays black (or opens swap2)."""
 
     suspends_off_turn = True
+    keeps_bots = True
 
     name = "gomoku"
     builtins: Mapping[str, str] = BUILTIN_BRAINS
@@ -109,17 +112,32 @@ class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
             raise ConfigError(f"player {player.name}: {exc}") from None
 
     def play(self, settings: GomokuSettings, task: GameTask, work_dir: Path) -> GameRecord:
-        """One game with fresh brains: seat 0 plays black (or opens swap2)."""
+        """One game: seat 0 plays black (or opens swap2). With the task's pool, the
+        brains kept from earlier games play it (after RESTART) and those that did not
+        fault go back to the pool; otherwise fresh brains, ended after the game."""
         match = GomokuMatch(task.seats, replace(settings, seed=task.seed), work_dir,
                             write_files=False)
+        pool = task.pool
+        if pool is not None:
+            for seat, player in enumerate(task.seats):
+                brain = pool.take(player, Brain)
+                if brain is not None:
+                    match.adopt(seat, brain)
         opening = []
         if task.opening is not None:
             opening = place_opening(settings.openings[task.opening], settings.width,
                                     settings.height)
         try:
             record = match.play_game(0, first=0, opening=opening)
-        finally:
+        except BaseException:
             match.close()
+            raise
+        if pool is None:
+            match.close()
+        else:
+            for seat, brain in match.release():
+                pool.keep(task.seats[seat], brain, brain.process,
+                          partial(brain.end, settings.end_grace))
         record.seed = task.seed
         record.settings["game_key"] = task.key
         return record

@@ -198,6 +198,22 @@ class GomokuMatch:
                 brain.end(self.settings.end_grace)
                 self._brains[seat] = None
 
+    def adopt(self, seat: int, brain: Brain) -> None:
+        """Play ``seat`` with ``brain``, a running brain kept from another match (a
+        tournament's ``keep_bots``): its next game begins with RESTART, as here between
+        games."""
+        brain.on_note = self._note(seat)
+        brain.process.begin_game(seat)
+        self._brains[seat] = brain
+
+    def release(self) -> list[tuple[int, Brain]]:
+        """The brains still running, by seat, handed over instead of ended (the match no
+        longer has them): a brain that faulted was already stopped."""
+        kept = [(seat, brain) for seat, brain in enumerate(self._brains)
+                if brain is not None and brain.process.running]
+        self._brains = [None, None]
+        return kept
+
     def check_player(self, seat: int) -> dict[str, str]:
         """Start the brain of ``seat`` and set it up as for a first game, then END it.
 
