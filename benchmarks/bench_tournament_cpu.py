@@ -10,7 +10,10 @@ the brains' own CPU is not counted), divided by the moves played:
 * tournament: a real tournament file of the same two brains, the same board and the same
   number of games, loaded by ``referee.tournament.session.prepare`` and played by
   ``TournamentRunner`` (one game at a time): each game's slot, the brains' start and end,
-  the record committed to the SQLite store, the live board.
+  the record committed to the SQLite store, the live board;
+* kept: the same tournament with ``keep_bots = true``: the brains are started once and
+  play every game (``RESTART``), so the tournament's cost of a process start and kill per
+  game and brain is gone.
 
 Each is run with the sandbox at its default (``auto``: bubblewrap when it works, the bots
 suspended off turn), ``off`` (no isolation; still suspended off turn, as tournaments do)
@@ -60,6 +63,7 @@ name = "instant"
 game = "gomoku"
 seed = 1
 output = "out"
+keep_bots = {keep}
 {sandbox}
 
 [schedule]
@@ -87,13 +91,14 @@ def match_cpu(games: int, sandbox: str) -> float:
     return per_move
 
 
-def tournament_cpu(games: int, sandbox: str) -> float:
+def tournament_cpu(games: int, sandbox: str, keep: bool = False) -> float:
     """Referee CPU seconds per move of a tournament of ``games`` games (checks before the
-    first game not counted)."""
+    first game not counted); ``keep``: with ``keep_bots``."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
         command = f"{sys.executable} {INSTANT} --pattern"
         path.write_text(TOURNAMENT.format(sandbox=SANDBOXES[sandbox][1],
+                                          keep="true" if keep else "false",
                                           rounds=max(1, games // 2),
                                           size=SIZE, command=command), encoding="utf-8")
         tournament, store = prepare(path, None, 1, None)
@@ -103,6 +108,9 @@ def tournament_cpu(games: int, sandbox: str) -> float:
             runner.run()
             spent = time.process_time() - start
             moves = sum(row.plies or 0 for row in store.games(status="done"))
+            if keep:  # every game after the first two brains' first took them from the pool
+                assert runner.pools[1].taken == 2 * (2 * max(1, games // 2) - 1), \
+                    runner.pools[1].taken
         finally:
             store.close()
     assert moves == 2 * max(1, games // 2) * SIZE * SIZE, moves
@@ -141,18 +149,21 @@ def main() -> None:
     for idle in (0, args.idle):
         with idle_processes(idle):
             for sandbox in SANDBOXES:
-                matches, tournaments = [], []
+                figures: dict[str, list[float]] = {"match": [], "tournament": [], "kept": []}
                 for k in range(args.repeat):
-                    order = (match_cpu, tournament_cpu) if k % 2 == 0 else (
-                        tournament_cpu, match_cpu)
-                    for measure in order:
-                        figure = measure(args.games, sandbox) * 1e6
-                        (matches if measure is match_cpu else tournaments).append(figure)
-                match, tournament = statistics.median(matches), statistics.median(tournaments)
+                    order = list(figures) if k % 2 == 0 else list(reversed(figures))
+                    for kind in order:
+                        figures[kind].append(1e6 * (
+                            match_cpu(args.games, sandbox) if kind == "match" else
+                            tournament_cpu(args.games, sandbox, keep=kind == "kept")))
+                match, tournament, kept = (statistics.median(figures[kind])
+                                           for kind in ("match", "tournament", "kept"))
                 key = f"idle_{idle}_sandbox_{sandbox}"
                 result[f"{key}_match_us_per_move"] = round(match, 1)
                 result[f"{key}_tournament_us_per_move"] = round(tournament, 1)
                 result[f"{key}_tournament_over_match"] = round(tournament / match, 2)
+                result[f"{key}_kept_us_per_move"] = round(kept, 1)
+                result[f"{key}_kept_over_match"] = round(kept / match, 2)
     for sandbox in SANDBOXES:
         result[f"sandbox_{sandbox}_tournament_idle_over_none"] = round(
             float(result[f"idle_{args.idle}_sandbox_{sandbox}_tournament_us_per_move"])  # type: ignore[arg-type]

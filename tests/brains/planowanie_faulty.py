@@ -32,6 +32,7 @@ MODES = {
     "hang": "never answers the first gen_move",
     "slow": "takes 0.3 s over every gen_move",
     "refuse-setup": "answers '? unsupported deck' to set_deck",
+    "one-game": "plays one game: answers '? one game only' to a second set_deck",
     "crash-start": "exits (code 3) before reading anything",
 }
 
@@ -50,6 +51,7 @@ def main() -> int:
     blank = True
     moves = 0
     plays = 0
+    decks = 0
     log = open("received.txt", "a", encoding="utf-8")  # noqa: SIM115
     for line in sys.stdin:
         log.write(line)
@@ -96,6 +98,10 @@ def main() -> int:
             answer = "? unknown command"
         elif command == "set_deck" and mode == "refuse-setup":
             answer = "? unsupported deck"
+        elif command == "set_deck" and mode == "one-game":
+            decks += 1
+            if decks > 1:
+                answer = "? one game only"
         if answer is None:
             try:
                 text = loop.handle(words)

@@ -35,6 +35,7 @@ from referee.tournament.store import Store
 from tournament_runs import run_quietly
 
 CHATTY = Path(__file__).resolve().parents[1] / "brains" / "chatty.py"
+FAULTY = Path(__file__).resolve().parents[1] / "brains" / "planowanie_faulty.py"
 
 
 def tournament(players: dict[str, str], *, keep: bool = True, concurrency: int = 1,
@@ -216,11 +217,34 @@ def test_games_played_elsewhere_start_their_programs(tmp_path: Path) -> None:
 
 def test_only_games_with_a_new_game_command_can_keep_their_programs(tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
-    path.write_text(tournament({"ann": "", "bob": ""}, game="planowanie")
+    path.write_text(tournament({"ann": "", "bob": ""}, game="mahjong")
                     .replace("timeout_turn = 5000", ""))
-    with pytest.raises(ConfigError, match="keep_bots: planowanie programs cannot play "
+    with pytest.raises(ConfigError, match="keep_bots: mahjong programs cannot play "
                                           "another game"):
         load_tournament(path, game_adapters())
+
+
+def test_planowanie_programs_are_set_up_again_for_each_game(tmp_path: Path) -> None:
+    """An ITPW tournament of 4 programs: each plays the 4 seat rotations of every round
+    with one process, set up again for each game (``set_players`` with its new seat)."""
+    lines = ['name = "cards"', 'game = "planowanie"', "seed = 5", "concurrency = 1",
+             'output = "out"', "keep_bots = true", "[schedule]", 'kind = "itpw"',
+             "rounds = 2", "random_rounds = 1", "[settings]", "time = 60000"]
+    for name in ("p1", "p2", "p3", "p4"):
+        lines += ["[[players]]", f'name = "{name}"',
+                  f'command = "{sys.executable} {FAULTY} ok"']
+    out = run_quietly(tmp_path, "\n".join(lines) + "\n")
+    games = records(out)
+    assert len(games) == 8 and all(r.offender is None for r in games)
+    folders = sorted((out / "slots" / "1" / "work").iterdir())
+    assert len(folders) == 4  # one process per player: started once, in its first seat
+    for folder in folders:
+        received = (folder / "received.txt").read_text().splitlines()
+        seats = [line for line in received if line.startswith("set_players")]
+        assert sorted(seats) == [f"set_players 4 {k}" for k in range(4) for _ in (1, 2)]
+    for record in games:  # and each game's part of its log: that game's (nothing here)
+        assert all(p.stderr is not None and p.stderr.start == p.stderr.end
+                   for p in record.players)
 
 
 # -- the pool ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ A file looks like this (every key but ``game`` and ``players`` has a default)::
     output = "out/demo"      # relative to the file (default: referee-out/<name>)
 
     affinity = true          # pin each game's players to CPUs of their own
-    keep_bots = true         # programs play game after game (Gomoku: RESTART)
+    keep_bots = true         # programs play game after game (Gomoku's RESTART)
     sandbox = "auto"         # auto | strict | off, or a [sandbox] table (docs/sandbox.md)
 
     [schedule]
@@ -180,7 +180,7 @@ class TournamentFile(_Strict):
     """Pin each concurrent game's players to CPUs of their own (when cores allow)."""
     keep_bots: bool = False
     """Keep each program alive between its games (games whose protocol can begin a new
-    game with a running program: Gomoku's ``RESTART``)."""
+    game with a running program: Gomoku's ``RESTART``, Planowanie's set-up commands)."""
     sandbox: SandboxEntry = SandboxEntry()
     """``sandbox = "strict"`` (a level) or a ``[sandbox]`` table."""
     schedule: ScheduleEntry = ScheduleEntry()

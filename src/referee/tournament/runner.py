@@ -175,10 +175,15 @@ class TournamentRunner:
             executor.shutdown(wait=True, cancel_futures=True)
 
     def _end_kept(self) -> None:
-        """End the programs kept alive for later games, and forget them."""
+        """End the programs kept alive for later games, and forget them (a store that
+        cannot be written leaves their notes to the next run, which finds them gone)."""
         for slot, pool in self.pools.items():
             pool.close()
-            self.store.settle_processes("", _kept_key(slot), ())
+            try:
+                self.store.settle_processes("", _kept_key(slot), ())
+            except Exception as exc:  # (on the way out of a failed run: not to hide why)
+                log.warning("the kept programs of slot %d stay noted in the store: %s",
+                            slot, exc)
 
     def _run(self, executor: cf.ThreadPoolExecutor) -> int:
         if self.schedule.static:

@@ -41,6 +41,7 @@ class PlanowanieAdapter(PointsGameAdapter[PlanowanieTable, PlanowanieSettings]):
     """The Planowanie slice for tournaments: 2 to 4 seats, one deal per seed."""
 
     name = "planowanie"
+    keeps_bots = True
     builtins: Mapping[str, str] = BUILTIN_PLAYERS
 
     settings_table = PlanowanieTable
@@ -79,9 +80,12 @@ class PlanowanieAdapter(PointsGameAdapter[PlanowanieTable, PlanowanieSettings]):
                     program.finish(settings.end_grace, polite=True)
 
     def play(self, settings: PlanowanieSettings, task: GameTask, work_dir: Path) -> GameRecord:
-        """One game with fresh programs, seats as scheduled, the deals from the task's seed."""
+        """One game, seats as scheduled, the deals from the task's seed: fresh programs,
+        or the task's pool's (set up again for the game; those that did not fault go
+        back)."""
         bot_seed = zlib.crc32(task.key.encode())  # each game's own, the deals the round's
-        record = play_planowanie(task.seats, settings, task.seed, work_dir, bot_seed=bot_seed)
+        record = play_planowanie(task.seats, settings, task.seed, work_dir, bot_seed=bot_seed,
+                                 pool=task.pool)
         record.settings["game_key"] = task.key
         return record
 

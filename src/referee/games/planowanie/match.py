@@ -1,7 +1,11 @@
 """A Planowanie game between player programs: start them, set them up, play, record.
 
 Every game starts fresh programs (one per seat) and ends them: killed, as the contest's
-referee does, or with ``quit`` if the settings ask for it. A program that cannot start or
+referee does, or with ``quit`` if the settings ask for it. A tournament with
+``keep_bots`` gives a pool of programs kept from earlier games instead: a kept program is
+set up for the new game as a fresh one is (``set_deck``, ``set_players``, ``set_game``:
+GTP style, a new configuration), and started afresh if it refuses; after the game, the
+programs that did not fault go back to the pool. A program that cannot start or
 refuses the configuration loses the game before it begins; during the game every fault
 (an invalid declaration or card, a crash, the game clock, a broken answer) ends it: the
 offender loses, every other seat wins, and the record says why.
@@ -12,9 +16,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from referee.core.bot_pool import BotPool
 from referee.core.clock import Clock, TimeControl
 from referee.core.errors import BotFault, ConfigError
 from referee.core.limits import megabytes
@@ -86,8 +92,10 @@ class PlanowanieSettings:
 
 
 def play_planowanie(players: Sequence[PlayerSpec], settings: PlanowanieSettings, seed: int,
-                    work_dir: Path, index: int = 1, bot_seed: int | None = None) -> GameRecord:
-    """Play one game with fresh programs in seat order and return its finished record.
+                    work_dir: Path, index: int = 1, bot_seed: int | None = None,
+                    pool: BotPool | None = None) -> GameRecord:
+    """Play one game with programs in seat order and return its finished record: fresh
+    ones, or those ``pool`` keeps (see the module).
 
     ``seed`` decides the deals; ``bot_seed`` (default: ``seed``) the seeds handed to the
     programs (``REFEREE_BRAIN_SEED``), so games on the same deals can differ in play.
@@ -107,45 +115,84 @@ def play_planowanie(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
     record.sandbox = plan.describe(suspend)
     engine = PlanowanieGame(rules, seed)
     programs: list[PlayerProgram] = []
+    game = _Game(players, settings, seed if bot_seed is None else bot_seed, work_dir,
+                 (plan, suspend), pool)
     try:
-        _start_and_play(players, settings, seed if bot_seed is None else bot_seed, work_dir,
-                        engine, programs, record, (plan, suspend))
-    finally:
-        for program in programs:
-            program.finish(settings.end_grace, settings.quit_at_end)
+        game.start_and_play(engine, programs, record)
+    except BaseException:
+        game.finish(programs, None)
+        raise
+    game.finish(programs, record.offender)
     record.settings["points"] = list(engine.table.points)
     over = engine.to_play() is None
     record.settings["deals_played"] = engine.table.deal + (1 if over else 0)
     return record
 
 
-def _start_and_play(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
-                    bot_seed: int, work_dir: Path, engine: PlanowanieGame,
-                    programs: list[PlayerProgram], record: GameRecord,
-                    sandbox: tuple[SandboxPlan, bool]) -> None:
-    """Start every program (into ``programs``) in ``sandbox`` (the plan, suspended or
-    not), set it up, play; a fault closes the record."""
-    rules = settings.rules
-    for seat, player in enumerate(players):
+@dataclass
+class _Game:
+    """How one game gets its programs: started, or taken from a pool and set up again."""
+
+    players: Sequence[PlayerSpec]
+    settings: PlanowanieSettings
+    bot_seed: int
+    work_dir: Path
+    sandbox: tuple[SandboxPlan, bool]
+    """The sandbox plan, and whether programs are suspended off turn."""
+    pool: BotPool | None
+
+    def program(self, seat: int) -> PlayerProgram:
+        """A program for ``seat``, set up for this game: one kept if the pool has one that
+        takes the new configuration, else a fresh one (``BotFault`` if it cannot start or
+        get ready)."""
+        player, settings = self.players[seat], self.settings
+        kept = self.pool.take(player, PlayerProgram) if self.pool is not None else None
+        if kept is not None:
+            kept.process.begin_game(seat)
+            kept.clock = Clock(settings.time)
+            try:
+                kept.setup(settings.rules, seat)
+                return kept
+            except BotFault as fault:
+                log.info("%s does not take a new game (%s): starting it again",
+                         player.name, fault)
+                kept.finish(settings.end_grace, settings.quit_at_end)
+        process = start_player(player, self.work_dir, seed=self.bot_seed * 7 + seat,
+                               memory_limit=settings.memory_limit, tag=f"{seat}-",
+                               sandbox=self.sandbox[0], suspend=self.sandbox[1], seat=seat)
+        program = PlayerProgram(process, player.name, Clock(settings.time))
         try:
-            process = start_player(player, work_dir, seed=bot_seed * 7 + seat,
-                                   memory_limit=settings.memory_limit, tag=f"{seat}-",
-                                   sandbox=sandbox[0], suspend=sandbox[1], seat=seat)
+            program.setup(settings.rules, seat)
         except BotFault as fault:
-            forfeit(record, seat, rules.players, fault, player.name)
-            return
-        programs.append(PlayerProgram(process, player.name, Clock(settings.time)))
-    for seat, program in enumerate(programs):
-        try:
-            program.setup(rules, seat)
-        except BotFault as fault:
+            program.finish(settings.end_grace, settings.quit_at_end)
             if fault.outcome is Outcome.TIMEOUT:
                 fault = BotFault(fault.outcome,
                                  "not ready in time (set_deck, set_players, set_game)")
-            forfeit(record, seat, rules.players, fault, program.name)
-            return
-    seats: list[Any] = [PlanowanieSeat(p, seat) for seat, p in enumerate(programs)]
-    play_game(engine, seats, record)
+            raise fault from None
+        return program
+
+    def start_and_play(self, engine: PlanowanieGame, programs: list[PlayerProgram],
+                       record: GameRecord) -> None:
+        """Get every seat's program (into ``programs``) and play; a fault closes the
+        record."""
+        for seat, player in enumerate(self.players):
+            try:
+                programs.append(self.program(seat))
+            except BotFault as fault:
+                forfeit(record, seat, self.settings.rules.players, fault, player.name)
+                return
+        seats: list[Any] = [PlanowanieSeat(p, seat) for seat, p in enumerate(programs)]
+        play_game(engine, seats, record)
+
+    def finish(self, programs: list[PlayerProgram], offender: int | None) -> None:
+        """End the programs, or give those that did not fault back to the pool."""
+        grace, polite = self.settings.end_grace, self.settings.quit_at_end
+        for seat, program in enumerate(programs):
+            if self.pool is None or seat == offender or not program.process.running:
+                program.finish(grace, polite)
+            else:
+                self.pool.keep(self.players[seat], program, program.process,
+                               partial(program.finish, grace, polite))
 
 
 def run_match(players: Sequence[PlayerSpec], settings: PlanowanieSettings, seed: int,
