@@ -116,7 +116,7 @@ class RiichiKyoku(KyokuSettle):
 
     def apply(self, seat: int, action: Action) -> None:
         """Play a legal answer; ``ValueError`` (with the reason) if it is not legal."""
-        legal = self._legal(seat)
+        legal = self._legal(seat, action.type == "reach")
         found = self._match(action, legal)
         if found is None:
             found = self._match(self._normalize(action, legal), legal)

@@ -207,15 +207,26 @@ class AnswerError(ValueError):
         self.reason = reason
 
 
+_ANSWERS: dict[tuple[int, str], Action] = {}
+"""Answer lines already read, by seat: the action each says (the same discards and calls
+recur from game to game, and are parsed once)."""
+_ANSWERS_KEPT = 4096
+
+
 def read_answer(game: RiichiGame, seat: int, line: str) -> Action:
     """The action of ``seat``'s answer line if it is a legal one now, else ``AnswerError``."""
-    try:
-        action = action_from_mjai(json_value(line), seat)
-    except ValueError as exc:
-        raise AnswerError("garbage", str(exc)) from None
-    reason = game.illegal_reason(seat, action)
-    if reason is not None:
-        raise AnswerError("illegal", reason)
+    key = (seat, line)
+    action = _ANSWERS.get(key)
+    if action is None:
+        try:
+            action = action_from_mjai(json_value(line), seat)
+        except ValueError as exc:
+            raise AnswerError("garbage", str(exc)) from None
+        if len(_ANSWERS) >= _ANSWERS_KEPT:
+            _ANSWERS.clear()
+        _ANSWERS[key] = action
+    if game.find_legal(seat, action) is None:
+        raise AnswerError("illegal", game.illegal_reason(seat, action) or "not legal now")
     return action
 
 

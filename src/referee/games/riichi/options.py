@@ -69,16 +69,20 @@ class KyokuOptions(KyokuState):
         """Every legal answer of ``seat`` now (empty if it has nothing to answer)."""
         return list(self._legal(seat))
 
-    def _legal(self, seat: int) -> Sequence[Action]:
+    def _legal(self, seat: int, reach: bool = True) -> Sequence[Action]:
+        """The legal actions of ``seat`` now; without ``reach``, on its own turn the riichi
+        declaration may be left out (not looked for: enough to check any other action)."""
         if self.result is not None:
             return ()
         if self.phase in ("respond", "chankan"):
             return self._options.get(seat, ()) if seat in self._waiting else ()
         if seat != self.actor:
             return ()
-        if self._self_cache is None:
-            self._self_cache = self._self_options()
-        return self._self_cache
+        cache = self._self_cache
+        if cache is None or (reach and not self._self_full):
+            self._self_full = reach
+            cache = self._self_cache = self._self_options(reach)
+        return cache
 
     def find_legal(self, seat: int, action: Action) -> Action | None:
         """The engine's own legal action of ``seat`` equal to ``action`` (a discard
@@ -86,7 +90,7 @@ class KyokuOptions(KyokuState):
         legal (:meth:`illegal_reason` says why). Applying the one found is quickest."""
         if self.result is not None or action.actor != seat:
             return None
-        legal = self._legal(seat)
+        legal = self._legal(seat, action.type == "reach")
         found = self._match(action, legal)
         if found is None:
             found = self._match(self._normalize(action, legal), legal)
@@ -162,7 +166,7 @@ class KyokuOptions(KyokuState):
 
     # ---------------------------------------------------------------- own turn
 
-    def _self_options(self) -> list[Action]:
+    def _self_options(self, reach: bool = True) -> list[Action]:
         seat = self.actor
         names = self.names
         hand = self.hands[seat]
@@ -194,7 +198,7 @@ class KyokuOptions(KyokuState):
                 base = self._dahai_options(seat, sorted(t for t in hand if t != drawn), -1, -1)
                 self._base[seat] = base
             out = [*base, self._dahai_table[seat][drawn][True]]
-            if (not self.opened[seat] and self.scores[seat] >= 1000 and live >= 4
+            if (reach and not self.opened[seat] and self.scores[seat] >= 1000 and live >= 4
                     and self._riichi_possible(seat)):
                 out.append(REACH_ACTIONS[seat])
             if kan_ok and 4 in counts:

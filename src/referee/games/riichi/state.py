@@ -139,6 +139,9 @@ class KyokuState:
         self._answers: dict[int, Action] = {}
         self._waiting: set[int] = set()
         self._self_cache: list[Action] | None = None
+        self._self_full = True
+        """Whether ``_self_cache`` has the riichi declaration, if possible (else it was
+        not looked for: answers other than ``reach`` are checked without it)."""
         self._base: list[list[Action] | None] = [None] * SEATS
         """Per seat, the discards of the hand without its drawn tile (kept while a
         tsumogiri leaves that hand as it was)."""
@@ -209,7 +212,7 @@ class KyokuState:
                      "deal", "oya", "bakaze", "kyoku", "honba", "kyotaku", "clean",
                      "pending_dora", "phase", "actor", "drawn", "rinshan", "last_discard",
                      "result", "_reach_by", "_reach_double", "_kuikae", "_kan_check",
-                     "_robbing", "_self_cache"):
+                     "_robbing", "_self_cache", "_self_full"):
             setattr(self, name, getattr(old, name))
         self.source = old.source.copy()
         self.events = events
