@@ -303,33 +303,45 @@ def _within(path: Path, folder: Path) -> bool:
     return inside == outer or inside.startswith(outer.rstrip("/") + "/")
 
 
+_ROOT = Path("/")
+_TMP = Path("/tmp")
+
+
 class _Mounts:
     """The mount options of one sandbox, in order, creating the folders they need."""
 
     def __init__(self) -> None:
         self.args: list[str] = []
         self.after_tmp: list[str] = []
-        self._mounts: list[tuple[Path, bool]] = [(Path("/"), False)]
-        """(mount point, shows the host's files) in mount order."""
+        self._mounts: list[tuple[str, str, int, bool]] = []
+        """(mount point, its text followed by ``/``, its depth, shows the host's files),
+        in mount order (as text: this is asked for every folder of every mount)."""
+        self._add(_ROOT, False)
         self._tmp_done = False
         self._covers: list[Path] = []
         """The empty folders over hidden paths (sealed read-only at the end)."""
 
+    def _add(self, point: Path, host: bool) -> None:
+        text = str(point)
+        self._mounts.append((text, text.rstrip("/") + "/", len(point.parts), host))
+
     def _shows_host(self, path: Path) -> bool:
         """Whether ``path`` in the sandbox lies in a read-only view of the host's
-        files (so it exists there) rather than in an empty tmpfs."""
-        best: tuple[int, int, bool] = (-1, -1, False)
-        for order, (point, host) in enumerate(self._mounts):
-            if _within(path, point) and (len(point.parts), order) >= best[:2]:
-                best = (len(point.parts), order, host)
-        return best[2]
+        files (so it exists there) rather than in an empty tmpfs: the deepest mount
+        point that holds it decides (the last of equal depth)."""
+        text = str(path)
+        depth, host = -1, False
+        for point, prefix, level, shows in self._mounts:
+            if level >= depth and (text == point or text.startswith(prefix)):
+                depth, host = level, shows
+        return host
 
     def _out(self, path: Path) -> list[str]:
-        return self.after_tmp if self._tmp_done or _within(path, Path("/tmp")) else self.args
+        return self.after_tmp if self._tmp_done or _within(path, _TMP) else self.args
 
     def _parents(self, path: Path) -> None:
         for parent in reversed(path.parents):
-            if parent != Path("/") and not self._shows_host(parent):
+            if parent != _ROOT and not self._shows_host(parent):
                 self._out(path).extend(["--perms", "0755", "--dir", str(parent)])
 
     def system(self) -> None:
@@ -339,9 +351,9 @@ class _Mounts:
                 self.args += ["--symlink", os.readlink(name), name]
             elif os.path.isdir(name):
                 self.args += ["--ro-bind", name, name]
-                self._mounts.append((Path(name), True))
+                self._add(Path(name), True)
         self.args += ["--proc", "/proc", "--dev", "/dev"]
-        self._mounts.append((Path("/tmp"), False))
+        self._add(_TMP, False)
 
     def readable(self, paths: Sequence[Path]) -> None:
         """Read-only views of ``paths`` (files or folders)."""
@@ -350,7 +362,7 @@ class _Mounts:
                 continue
             self._parents(path)
             self._out(path).extend(["--ro-bind", str(path), str(path)])
-            self._mounts.append((path, True))
+            self._add(path, True)
 
     def hide(self, paths: Sequence[Path]) -> None:
         """An empty folder over each of ``paths`` that a readable view shows."""
@@ -359,7 +371,7 @@ class _Mounts:
             if path.is_dir() and self._shows_host(path):  # the inner ones (no cover)
                 self.after_tmp += ["--tmpfs", str(path)]
                 self._covers.append(path)
-                self._mounts.append((path, False))
+                self._add(path, False)
 
     def sealed(self) -> list[str]:
         """The last options: every folder bubblewrap made (the root, ``/dev``, the
@@ -375,7 +387,7 @@ class _Mounts:
         self._tmp_done = True
         self._parents(inside)
         self.after_tmp += ["--bind" if writable else "--ro-bind", str(folder), str(inside)]
-        self._mounts.append((inside, True))
+        self._add(inside, True)
 
 
 def _lock_dir() -> Path:
