@@ -25,9 +25,19 @@ MODES = {
     "late-none": "answers none 3 s late to the first line after the deal that asks nothing",
     "crash": "exits",
     "slow-start": "spends 0.8 s of CPU before it reads anything, then plays well",
+    "busy": "spends 0.05 s of CPU before answering (plays well)",
+    "busy-after": "spends 0.05 s of CPU just after answering (plays well)",
 }
+BUSY = 0.05
 ASKS_NOTHING = ("unasked", "late-none")
 """The modes that break an answer to a line that asks nothing."""
+
+
+def spin(seconds: float) -> None:
+    """Use ``seconds`` of CPU."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
 
 
 def main() -> int:
@@ -37,6 +47,7 @@ def main() -> int:
     times = int(args[args.index("--times") + 1]) if "--times" in args else 1
     view = View()
     broken = 0
+    after = False
     if mode == "slow-start":
         end = time.process_time() + 0.8
         while time.process_time() < end:
@@ -61,6 +72,9 @@ def main() -> int:
             elif (mode not in ("ok", *ASKS_NOTHING) and view.decision in ("tsumo", "call", "reach")
                   and broken < times):
                 broken += 1
+                if mode == "busy":
+                    spin(BUSY)
+                after = mode == "busy-after"
                 if mode == "garbage":
                     answer = "hello referee"
                 elif mode == "unknown":
@@ -79,6 +93,9 @@ def main() -> int:
                     return 3
             sys.stdout.write(answer + "\n")
             sys.stdout.flush()
+            if after:
+                spin(BUSY)
+                after = False
             if any(e.get("type") == "end_game" for e in events):
                 return 0
     return 0

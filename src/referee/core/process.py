@@ -554,6 +554,8 @@ class BotProcess:
         lines :meth:`pending_line` would give one by one (up to a line over ``max_line``,
         which the next read raises on), split at once."""
         buf = self._buf
+        if not buf:  # (the common case while an answer is awaited)
+            return []
         end = buf.rfind(b"\n")
         if end < 0 or self._skip_lf or b"\r" in buf:
             lines = []

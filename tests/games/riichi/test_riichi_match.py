@@ -145,6 +145,26 @@ def test_a_decision_is_timed_without_the_bots_start_up(tmp_path: Path) -> None:
     assert all("cpu_ms" in m.info for m in record.moves)
 
 
+@pytest.mark.parametrize("mode", ["busy", "busy-after"])
+def test_a_moves_cpu_is_what_its_bot_spent_from_the_question_to_its_answer(
+        tmp_path: Path, mode: str) -> None:
+    # seat 0's bot spends 50 ms of CPU on each of its first 3 decisions: before its
+    # answer (counted), or just after it (not the move's: the figure ends at the answer)
+    players = [faulty(mode, times=3), builtin("tsumogiri", "-a"),
+               builtin("tsumogiri", "-b"), builtin("tsumogiri", "-c")]
+    record = play_riichi(players, RiichiMatchSettings(EAST, seed=3), tmp_path)
+    assert record.notes == []
+    own = [m for m in record.moves if m.seat == 0 and "cpu_ms" in m.info]
+    assert len(own) > 6
+    if mode == "busy":
+        assert all(m.info["cpu_ms"] >= 45 and m.ms >= 45 for m in own[:3]), own[:3]
+    else:
+        assert all(m.info["cpu_ms"] < 45 for m in own[:3]), own[:3]
+    assert all(m.info["cpu_ms"] < 45 for m in own[3:]), own[3:]
+    others = [m for m in record.moves if m.seat != 0]
+    assert others and all(0 <= m.info["cpu_ms"] < 45 for m in others)
+
+
 def test_repeated_faults_forfeit(tmp_path: Path) -> None:
     players = [builtin("tsumogiri", "-a"), faulty("garbage", times=50),
                builtin("tsumogiri", "-b"), builtin("tsumogiri", "-c")]
