@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,25 @@ def test_cancel_and_processes(tmp_path: Path) -> None:
     assert store.noted_processes() == [(123, 4.5)]
     store.forget_processes("g")
     assert store.noted_processes() == []
+
+
+def test_a_commit_forgets_the_games_processes_but_the_kept_ones(tmp_path: Path) -> None:
+    store = opened(tmp_path)
+    first, second = (g.key for g in store.games())
+    for pid in (11, 12, 13):
+        store.note_process(pid, 1.0, first, f"t{pid}")
+    store.note_process(9, 1.0, "kept:1", "t9")  # kept from an earlier game
+    store.note_process(8, 1.0, "kept:1", "t8")  # kept, then ended since
+    store.note_process(21, 1.0, second, "t21")  # another game's, still running
+    store.commit(first, record(first, [1.0, 0.0]), ("kept:1", [12, 9]))
+    with sqlite3.connect(store.path) as db:
+        rows = sorted(db.execute("SELECT pid, game, token FROM processes").fetchall())
+    assert rows == [(9, "kept:1", "t9"), (12, "kept:1", "t12"), (21, second, "t21")]
+    store.commit(second, record(second, [0.0, 1.0]))  # nothing kept: all its processes go
+    assert sorted(p for p, _ in store.noted_processes()) == [9, 12]
+    store.settle_processes("", "kept:1", ())  # the end of the run: the kept ones ended
+    assert store.noted_processes() == []
+    store.close()
 
 
 def test_faults_a_replacement_survived_are_stored_and_counted(tmp_path: Path) -> None:

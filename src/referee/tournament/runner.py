@@ -254,8 +254,7 @@ class TournamentRunner:
                     game, slot = running.pop(future)
                     record = future.result()  # (raised: _stop clears the live board)
                     rebase_stderr_logs(record, self._slot_prefix(slot))
-                    self.store.commit(game.key, record)
-                    self._settle_processes(game.key, slot)
+                    self.store.commit(game.key, record, self._kept(slot))
                     self.tally.add(game.seats, record.scores or (), game.pair,
                                    record.offender)
                     self.done += 1
@@ -279,15 +278,13 @@ class TournamentRunner:
             allow_processes()
         return played
 
-    def _settle_processes(self, key: str, slot: int) -> None:
-        """Forget the processes of game ``key``, played in ``slot``, but those the slot
-        keeps alive."""
+    def _kept(self, slot: int) -> tuple[str, list[int]] | None:
+        """The processes ``slot`` keeps alive (``keep_bots``), as the store notes them
+        when a game of the slot is committed (``None``: none kept)."""
         pool = self.pools.get(slot)
         if pool is None:
-            self.store.forget_processes(key)
-            return
-        pids = [p.pid for p in pool.processes() if p.pid is not None]
-        self.store.settle_processes(key, _kept_key(slot), pids)
+            return None
+        return _kept_key(slot), [p.pid for p in pool.processes() if p.pid is not None]
 
     def _stop(self, running: dict[cf.Future[GameRecord], tuple[ScheduledGame, int]]
               ) -> list[cf.Future[GameRecord]]:

@@ -351,16 +351,22 @@ class Store:
                               "WHERE status IN ('pending', 'running')").rowcount
 
     # -- results ------------------------------------------------------------------------
-    def commit(self, key: str, record: GameRecord) -> None:
-        """Append the record, then mark the game done in one transaction (see module doc)."""
+    def commit(self, key: str, record: GameRecord,
+               kept: tuple[str, Collection[int]] | None = None) -> None:
+        """Append the record, then mark the game done in one transaction (see module doc),
+        in which its bot processes are forgotten too: all of them, or with ``kept`` (a
+        name and pids) those kept alive for later games are noted under that name
+        instead (see :meth:`settle_processes`)."""
         line = (record.to_compact_json() + "\n").encode()
         data = gzip.compress(line, mtime=0) if self.gzip else line
         with self._lock:
             row = self.db.execute("SELECT status FROM games WHERE key=?", (key,)).fetchone()
             if row is None:
                 raise KeyError(f"game {key!r} is not in the store")
-            if row[0] == "done":
-                return  # already counted: never twice
+            if row[0] == "done":  # already counted: never twice
+                with self._transaction() as db:
+                    _settle(db, key, *(kept or ("", ())))
+                return
             committed = int(self.meta("committed") or 0)
             try:  # bytes past ``committed`` are never read, and cut by the next commit
                 with open(self.records_path, "ab") as handle:
@@ -386,6 +392,7 @@ class Store:
                 )
                 db.execute("UPDATE meta SET value=? WHERE key='committed'",
                            (str(committed + len(data)),))
+                _settle(db, key, *(kept or ("", ())))
 
     def record(self, key: str) -> GameRecord:
         """The record of a finished game."""
@@ -424,19 +431,14 @@ class Store:
     def forget_processes(self, game: str) -> None:
         """Forget the processes of a finished game."""
         with self._transaction() as db:
-            db.execute("DELETE FROM processes WHERE game=?", (game,))
+            _settle(db, game, "", ())
 
     def settle_processes(self, game: str, kept: str, pids: Collection[int]) -> None:
         """Forget the processes of the finished ``game`` but those in ``pids`` (bots kept
         alive for later games), which are noted under ``kept`` instead; of what ``kept``
         held, only ``pids`` stay (the others were ended)."""
-        marks = ",".join("?" * len(pids))
         with self._transaction() as db:
-            if pids:
-                db.execute(f"UPDATE processes SET game=? WHERE game=? AND pid IN ({marks})",
-                           (kept, game, *pids))
-            db.execute(f"DELETE FROM processes WHERE game=? OR (game=? AND pid NOT IN "
-                       f"({marks}))", (game, kept, *pids))
+            _settle(db, game, kept, pids)
 
     def noted_processes(self) -> list[tuple[int, float]]:
         """Processes noted and not forgotten (left by a crash)."""
@@ -452,6 +454,17 @@ class Store:
         """Forget every noted process."""
         with self._transaction() as db:
             db.execute("DELETE FROM processes")
+
+
+def _settle(db: sqlite3.Connection, game: str, kept: str, pids: Collection[int]) -> None:
+    """Forget the processes noted under ``game`` but ``pids``, noted under ``kept``
+    instead; of what ``kept`` held, only ``pids`` stay."""
+    marks = ",".join("?" * len(pids))
+    if pids:
+        db.execute(f"UPDATE processes SET game=? WHERE game=? AND pid IN ({marks})",
+                   (kept, game, *pids))
+    db.execute(f"DELETE FROM processes WHERE game=? OR (game=? AND pid NOT IN ({marks}))",
+               (game, kept, *pids))
 
 
 def _read_only(path: Path) -> sqlite3.Connection:
