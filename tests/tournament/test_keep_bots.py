@@ -285,7 +285,9 @@ def test_another_command_or_other_cpus_is_another_program(tmp_path: Path) -> Non
     player = PlayerSpec("a", [sys.executable, str(CHATTY)])
     b = brain(tmp_path, "a")
     pool.keep(player, b, b.process, lambda: b.end(1.0))
+    pinned = PlayerSpec("a", player.command, cpus=(0,))
+    assert pool.holding([pinned]) == 1  # by name: a game's CPUs are known once it has a slot
     assert pool.take(PlayerSpec("a", [sys.executable, str(CHATTY), "-x"]), Brain) is None
-    assert pool.take(PlayerSpec("a", player.command, cpus=(0,)), Brain) is None
+    assert pool.take(pinned, Brain) is None
     assert pool.take(player, str) is None  # not what the game keeps: dropped
     assert not b.process.running

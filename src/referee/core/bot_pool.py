@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Hashable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -30,6 +30,8 @@ from referee.core.process import BotProcess
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+_Key = tuple[str, tuple[str, ...], tuple[int, ...]]
+"""A player's name, command and CPUs."""
 
 __all__ = ["BotPool"]
 
@@ -41,7 +43,7 @@ class _Kept:
     stop: Callable[[], None]
 
 
-def _key(player: PlayerSpec) -> Hashable:
+def _key(player: PlayerSpec) -> _Key:
     """What makes two players' programs interchangeable: the name, the command and the
     CPUs it is pinned to."""
     return player.name, tuple(player.command), player.cpus
@@ -53,7 +55,7 @@ class BotPool:
     def __init__(self, capacity: int) -> None:
         """An empty pool that keeps at most ``capacity`` idle programs."""
         self.capacity = max(0, capacity)
-        self._idle: OrderedDict[Hashable, _Kept] = OrderedDict()
+        self._idle: OrderedDict[_Key, _Kept] = OrderedDict()
         self._lock = threading.Lock()
         self.taken = 0
         """How many programs games took from the pool (reused instead of started)."""
@@ -93,9 +95,11 @@ class BotPool:
             _end(kept)
 
     def holding(self, players: Collection[PlayerSpec]) -> int:
-        """How many of ``players`` have an idle program here."""
+        """How many of ``players`` have an idle program here (by name: the CPUs a game
+        pins them to are known only once it has its slot)."""
         with self._lock:
-            return sum(_key(p) in self._idle for p in players)
+            names = {key[0] for key in self._idle}
+        return sum(p.name in names for p in players)
 
     def processes(self) -> list[BotProcess]:
         """The idle programs' processes."""
