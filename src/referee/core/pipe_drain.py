@@ -16,6 +16,7 @@ from __future__ import annotations
 import array
 import contextlib
 import fcntl
+import logging
 import os
 import select
 import termios
@@ -24,6 +25,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
+
+log = logging.getLogger(__name__)
 
 _READ_CHUNK = 65536
 _POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
@@ -40,25 +43,39 @@ class CappedLog:
         self._notice = notice if len(notice) <= cap else b""
         self._room = cap - len(self._notice)
         self.dropped = 0
-        """Bytes not written, past the cap."""
+        """Bytes not written: past the cap, or once the file could not be written."""
+        self._broken = False
+        self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[bytes] = open(path, "ab")  # noqa: SIM115 - closed by close()
 
     def __call__(self, data: bytes) -> None:
-        """Append ``data`` (what fits) and flush."""
+        """Append ``data`` (what fits) and flush. A file that cannot be written (a full
+        disk) takes nothing more: the rest is counted as dropped, and the pipe is still
+        drained."""
+        if self._broken:
+            self.dropped += len(data)
+            return
         room = max(self._room, 0)
-        if room > 0:
-            self._file.write(data[:room])
-            self._room -= min(room, len(data))
-        if len(data) > room:
-            if not self.dropped:  # the first byte dropped: say so, once
-                self._file.write(self._notice)
-            self.dropped += len(data) - room
-        self._file.flush()
+        try:
+            if room > 0:
+                self._file.write(data[:room])
+                self._room -= min(room, len(data))
+            if len(data) > room:
+                if not self.dropped:  # the first byte dropped: say so, once
+                    self._file.write(self._notice)
+                self.dropped += len(data) - room
+            self._file.flush()
+        except (OSError, ValueError) as exc:
+            log.warning("%s: not written (%s): the rest of this stderr is dropped",
+                        self.path, exc)
+            self._broken = True
+            self.dropped += len(data)
 
     def close(self) -> None:
         """Close the file."""
-        self._file.close()
+        with contextlib.suppress(OSError):  # (a full disk's buffered bytes: dropped)
+            self._file.close()
 
 
 class PipeDrain:
