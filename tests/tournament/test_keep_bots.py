@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -170,6 +171,40 @@ def test_kept_programs_are_noted_and_a_resumed_run_kills_them_after_a_kill_9(
         run_tournament(path, Console(file=io.StringIO()), concurrency=1)
         assert Store.peek_done(out) == 20
         assert not orphans & {p.pid for p in tagged(tag)}
+    finally:
+        proc.kill()
+    assert not left_behind(tag)
+
+
+def test_ctrl_c_ends_the_kept_programs_too_and_the_run_resumes(tmp_path: Path) -> None:
+    tag = f"kept-int-{time.time_ns()}"
+    path = tmp_path / "t.toml"
+    path.write_text(tournament({"ann": "", "bob": ""}, rounds=10, concurrency=2))
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from referee.cli import main; sys.exit(main())")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-c", code, "tournament", str(path)],
+                            cwd=tmp_path, env={**os.environ, TAG: tag},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        limit = time.monotonic() + 60
+        while not (out / "tournament.sqlite").exists() or Store.peek_done(out) < 3:
+            assert proc.poll() is None and time.monotonic() < limit
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=30)
+        assert proc.returncode == 130 and "resume" in stderr
+        assert not left_behind(tag, 2.0), "programs left running after Ctrl-C"
+        done = Store.peek_done(out)
+        assert done < 20
+        run_tournament(path, Console(file=io.StringIO()))
+        assert Store.peek_done(out) == 20
+        store = Store.open_existing(out)
+        try:
+            assert store.noted_bots() == []
+            assert len({r.settings["game_key"] for r in store.records()}) == 20
+        finally:
+            store.close()
     finally:
         proc.kill()
     assert not left_behind(tag)
