@@ -1,4 +1,5 @@
-"""Build hook: ``REFEREE_COMPILE=1`` compiles the Riichi engine and the annotator with mypyc.
+"""Build hook: ``REFEREE_COMPILE=1`` compiles the Riichi engine, its mjai referee and the
+annotator with mypyc.
 
 Without it (the default) the package is pure Python. With it, the modules of
 :data:`COMPILED` become C extensions (the same code, faster: ``docs/benchmarks.md``); see
@@ -18,6 +19,7 @@ COMPILED = [
     "src/referee/games/riichi/game.py",
     "src/referee/games/riichi/kyoku.py",
     "src/referee/games/riichi/logrules.py",
+    "src/referee/games/riichi/match.py",
     "src/referee/games/riichi/melds.py",
     "src/referee/games/riichi/mirror.py",
     "src/referee/games/riichi/mjlog.py",

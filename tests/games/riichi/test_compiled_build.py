@@ -4,6 +4,7 @@ mypy only then, and the compiled package writes exactly the pure package's annot
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -99,8 +100,9 @@ def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(compiled)
     pure = ROOT / "src"
-    where = "import referee.games.riichi.rules as r, " \
-            "referee.games.riichi.kanachan.annotate as a; print(r.__file__, a.__file__)"
+    where = ("import referee.games.riichi.rules as r, referee.games.riichi.match as m, "
+             "referee.games.riichi.kanachan.annotate as a; "
+             "print(r.__file__, m.__file__, a.__file__)")
     files = _run(["-c", where], compiled, tmp_path).stdout.split()
     assert files and all(not f.endswith(".py") for f in files)
     outputs = {}
@@ -120,8 +122,17 @@ def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path
         done = _run(["-m", "referee.cli", "annotate", "riichi", str(out / "records"),
                      "-o", str(out / "own.txt")], package, tmp_path)
         assert done.returncode == 0, done.stderr
+        # The mjai referee (compiled too) plays a game over pipes with built-in bots.
+        done = _run(["-m", "referee.cli", "match", "riichi", *["tsumogiri"] * 4,
+                     "--game", "east", "--seed", "5", "--sandbox", "off",
+                     "--out", str(out / "match")], package, tmp_path)
+        assert done.returncode == 0, done.stderr
+        (game,) = (out / "match").glob("game-*.json")
+        played = json.loads(game.read_text())
+        moves = "".join(f"{m['seat']} {m['move']}\n" for m in played["moves"])
         outputs[label] = [(out / name).read_text()
-                          for name in ("logs.txt", "selfplay.txt", "own.txt")]
+                          for name in ("logs.txt", "selfplay.txt", "own.txt")] + [
+            moves + json.dumps([played["scores"], played["reason"], played["notes"]])]
     assert outputs["compiled"] == outputs["pure"]
     assert outputs["pure"][2] == outputs["pure"][1]  # a log's annotation is selfplay's
     assert len(outputs["pure"][0].splitlines()) == 3073  # kanachan's points (3005 real choices)
