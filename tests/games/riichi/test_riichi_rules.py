@@ -218,34 +218,6 @@ def test_find_legal_gives_the_engines_own_action() -> None:
     assert game.find_legal(seat, Action("dahai", seat, absent)) is None
 
 
-@settings(max_examples=15, deadline=10_000)
-@given(st.integers(0, 2**31 - 1), st.randoms(use_true_random=False))
-def test_answers_are_checked_alike_with_or_without_looking_for_riichi(
-        seed: int, rng: random.Random) -> None:
-    """A referee checks an answer (``find_legal``) and applies it without the engine
-    looking for a riichi declaration unless the answer is one: every answer is found or
-    refused as against the whole legal list, and the game goes on alike."""
-    lazy, full = RiichiGame(RiichiRules(game_length="east"), seed=seed), \
-        RiichiGame(RiichiRules(game_length="east"), seed=seed)
-    for _ in range(3000):
-        if full.over:
-            break
-        assert lazy.pending() == full.pending()
-        for seat in sorted(full.pending()):
-            legal = full.legal_actions(seat)
-            choice = rng.choice(legal)
-            others = [a for a in legal if a.type != "reach"]
-            probes = [choice, rng.choice(others) if others else choice,
-                      Action("reach", seat)]
-            for probe in probes:  # asked before the lazy side ever made its whole list
-                found = lazy.find_legal(seat, probe)
-                assert (found is not None) == (probe in legal), probe
-                assert found is None or found == probe
-            lazy.apply(seat, lazy.find_legal(seat, choice) or choice)
-            full.apply(seat, choice)
-    assert lazy.events == full.events
-
-
 def test_seeded_wall_layout() -> None:
     wall = SeededWall(42)
     assert sorted(wall.tiles) == list(range(136))
