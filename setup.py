@@ -1,5 +1,5 @@
-"""Build hook: ``REFEREE_COMPILE=1`` compiles the Riichi engine, its mjai referee and the
-annotator with mypyc.
+"""Build hook: ``REFEREE_COMPILE=1`` compiles the Riichi engine, its mjai referee, the
+annotator, and the bot processes' wire and records with mypyc.
 
 Without it (the default) the package is pure Python. With it, the modules of
 :data:`COMPILED` become C extensions (the same code, faster: ``docs/benchmarks.md``); see
@@ -15,6 +15,8 @@ import os
 from setuptools import setup
 
 COMPILED = [
+    "src/referee/core/process.py",
+    "src/referee/core/record.py",
     "src/referee/games/riichi/actions.py",
     "src/referee/games/riichi/game.py",
     "src/referee/games/riichi/kyoku.py",

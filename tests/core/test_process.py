@@ -452,3 +452,26 @@ def test_spawn_listeners_nest(tmp_path: Path) -> None:
             pass
     assert seen == [("outer", None), ("inner", None), ("outer", process.pid),
                     ("inner", process.pid), ("outer", None), ("outer", other.pid)]
+
+
+# -- the list of live bots ----------------------------------------------------------------
+def test_the_live_bots_are_killed_at_once_and_none_is_kept_once_gone(tmp_path: Path) -> None:
+    import gc
+    import weakref
+
+    from referee.core import process as module
+
+    quick = bot(tmp_path, "pass")  # exits by itself: never killed by the caller
+    quick.start()
+    while quick.running:
+        time.sleep(0.01)
+    quick.wait_stderr(5)  # (its drain thread, which holds it, ends with its pipe)
+    gone = weakref.ref(quick)
+    del quick
+    sleeper = bot(tmp_path, "import time; time.sleep(60)")
+    sleeper.start()  # each start drops the bots that exited
+    gc.collect()
+    assert gone() is None, "a bot that exited was kept alive by the list of live bots"
+    assert sleeper in module._LIVE
+    assert module.kill_all_processes() >= 1
+    assert not sleeper.running and sleeper not in module._LIVE

@@ -36,7 +36,6 @@ import signal
 import subprocess
 import threading
 import time
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -60,7 +59,11 @@ _CR = 13
 _LF = 10
 
 
-_LIVE: weakref.WeakSet[BotProcess] = weakref.WeakSet()
+_LIVE: set[BotProcess] = set()
+"""The bot processes started and not killed yet (for :func:`kill_all_processes`). Not a
+weak set: the compiled build's classes take no weak references. A process that exited by
+itself without being killed is dropped at the next start, so the set never keeps one
+alive for long."""
 _LIVE_LOCK = threading.Lock()
 _LOCAL = threading.local()
 
@@ -261,6 +264,7 @@ class BotProcess:
             self.watchdog.watch(self._tree, self.memory_limit or None, self._on_limit_kill,
                                 max(2, self.process_limit - 2) if self.process_limit else None)
         with _LIVE_LOCK:  # from here on ``stop_all_processes`` sees it, or it sees the stop
+            _LIVE.difference_update([p for p in _LIVE if not p.running])
             _LIVE.add(self)
             stopping = _stopping.is_set()
         if stopping:
@@ -417,6 +421,8 @@ class BotProcess:
             self._stderr.end(close=True)
         if self.stderr_end is None:  # the first kill's: a later one must not count what
             self.stderr_end = _file_size(self.stderr_log)  # another bot wrote since
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
 
     def stderr_span(self) -> tuple[int, int] | None:
         """The bytes of its stderr log this bot wrote: ``(start, end)``, offsets in the

@@ -76,6 +76,18 @@ def _run(args: list[str], package: Path, cwd: Path) -> subprocess.CompletedProce
                           text=True, timeout=300)
 
 
+def _played(folder: Path) -> str:
+    """The games of a match folder as text: each move, then the scores, reason and notes
+    (not the times, which differ from run to run)."""
+    text = ""
+    for game in sorted(folder.glob("game-*.json")):
+        played = json.loads(game.read_text())
+        text += "".join(f"{m['seat']} {m['move']}\n" for m in played["moves"])
+        text += json.dumps([played["scores"], played["reason"], played["notes"]]) + "\n"
+    assert text, f"no game in {folder}"
+    return text
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path) -> None:
@@ -101,8 +113,8 @@ def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path
         archive.extractall(compiled)
     pure = ROOT / "src"
     where = ("import referee.games.riichi.rules as r, referee.games.riichi.match as m, "
-             "referee.games.riichi.kanachan.annotate as a; "
-             "print(r.__file__, m.__file__, a.__file__)")
+             "referee.games.riichi.kanachan.annotate as a, referee.core.process as p; "
+             "print(r.__file__, m.__file__, a.__file__, p.__file__)")
     files = _run(["-c", where], compiled, tmp_path).stdout.split()
     assert files and all(not f.endswith(".py") for f in files)
     outputs = {}
@@ -127,12 +139,16 @@ def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path
                      "--game", "east", "--seed", "5", "--sandbox", "off",
                      "--out", str(out / "match")], package, tmp_path)
         assert done.returncode == 0, done.stderr
-        (game,) = (out / "match").glob("game-*.json")
-        played = json.loads(game.read_text())
-        moves = "".join(f"{m['seat']} {m['move']}\n" for m in played["moves"])
+        # The compiled bot processes and records, in the other games' matches too: a
+        # Gomoku match (brains suspended off turn) and a Planowanie game.
+        for game, args in (("gomoku", ["random", "random", "--size", "9", "--games", "2"]),
+                           ("planowanie", ["random"] * 4)):
+            done = _run(["-m", "referee.cli", "match", game, *args, "--seed", "3",
+                         "--sandbox", "off", "--out", str(out / game)], package, tmp_path)
+            assert done.returncode == 0, done.stderr
         outputs[label] = [(out / name).read_text()
                           for name in ("logs.txt", "selfplay.txt", "own.txt")] + [
-            moves + json.dumps([played["scores"], played["reason"], played["notes"]])]
+            _played(out / folder) for folder in ("match", "gomoku", "planowanie")]
     assert outputs["compiled"] == outputs["pure"]
     assert outputs["pure"][2] == outputs["pure"][1]  # a log's annotation is selfplay's
     assert len(outputs["pure"][0].splitlines()) == 3073  # kanachan's points (3005 real choices)
