@@ -109,7 +109,7 @@ def test_a_commit_forgets_the_games_processes_but_the_kept_ones(tmp_path: Path) 
     assert rows == [(9, "kept:1", "t9"), (12, "kept:1", "t12"), (21, second, "t21")]
     store.commit(second, record(second, [0.0, 1.0]))  # nothing kept: all its processes go
     assert sorted(p for p, _ in store.noted_processes()) == [9, 12]
-    store.settle_processes("", "kept:1", ())  # the end of the run: the kept ones ended
+    store.forget_processes("kept:1")  # the end of the run: the kept ones ended
     assert store.noted_processes() == []
     store.close()
 

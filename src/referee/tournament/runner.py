@@ -180,7 +180,7 @@ class TournamentRunner:
         for slot, pool in self.pools.items():
             pool.close()
             try:
-                self.store.settle_processes("", _kept_key(slot), ())
+                self.store.forget_processes(_kept_key(slot))
             except Exception as exc:  # (on the way out of a failed run: not to hide why)
                 log.warning("the kept programs of slot %d stay noted in the store: %s",
                             slot, exc)

@@ -356,7 +356,7 @@ class Store:
         """Append the record, then mark the game done in one transaction (see module doc),
         in which its bot processes are forgotten too: all of them, or with ``kept`` (a
         name and pids) those kept alive for later games are noted under that name
-        instead (see :meth:`settle_processes`)."""
+        instead, where they are the only ones noted (the name's others were ended)."""
         line = (record.to_compact_json() + "\n").encode()
         data = gzip.compress(line, mtime=0) if self.gzip else line
         with self._lock:
@@ -429,16 +429,10 @@ class Store:
                        "VALUES (?, ?, ?, ?)", (pid, started, game, token or None))
 
     def forget_processes(self, game: str) -> None:
-        """Forget the processes of a finished game."""
+        """Forget the processes noted under ``game`` (a finished game's, or the name the
+        kept bots of a slot are noted under, once they are ended)."""
         with self._transaction() as db:
-            _settle(db, game, "", ())
-
-    def settle_processes(self, game: str, kept: str, pids: Collection[int]) -> None:
-        """Forget the processes of the finished ``game`` but those in ``pids`` (bots kept
-        alive for later games), which are noted under ``kept`` instead; of what ``kept``
-        held, only ``pids`` stay (the others were ended)."""
-        with self._transaction() as db:
-            _settle(db, game, kept, pids)
+            db.execute("DELETE FROM processes WHERE game=?", (game,))
 
     def noted_processes(self) -> list[tuple[int, float]]:
         """Processes noted and not forgotten (left by a crash)."""
