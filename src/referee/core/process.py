@@ -72,7 +72,8 @@ def spawn_listener(listener: Callable[[BotProcess], None]
                    ) -> contextlib.AbstractContextManager[None]:
     """Call ``listener`` for every bot process this thread starts inside the block: once
     just before it is spawned (its ``token`` set, its ``pid`` still ``None``: what must
-    survive a crash of the referee can be noted then) and once when it runs. Blocks nest:
+    survive a crash of the referee can be noted then) and once when it runs; and for a
+    process kept from an earlier game when it begins another (``games`` over 1). Blocks nest:
     the listeners of the blocks around this one are called too (theirs first)."""
     outer: Callable[[BotProcess], None] | None = getattr(_LOCAL, "listener", None)
     if outer is None:
@@ -187,6 +188,8 @@ class BotProcess:
         self._cpu_clock: int | None = None
         self._cpu = 0.0
         self.started_at = 0.0
+        self.games = 0
+        """The games it has begun: 1 once started, one more for each :meth:`begin_game`."""
         self.token = ""
         self._stopped: frozenset[int] = frozenset()
         """The mark in the environment of every process of the bot (set at start): a
@@ -200,6 +203,7 @@ class BotProcess:
         token = self.token = secrets.token_hex(12)  # marks every process of the bot
         self.stderr_start = _file_size(self.stderr_log)  # before anything can write it
         self.stderr_end = None
+        self.games = 1
         env = dict(self.env if self.env is not None else os.environ)
         env[TOKEN_VAR] = token
         if _stopping.is_set():
@@ -280,6 +284,7 @@ class BotProcess:
         thread's spawn listeners hear of it as of a bot started (``core.seat_logs``
         counts it for the game)."""
         self.seat = seat
+        self.games += 1
         self.stderr_start = _file_size(self.stderr_log)
         self.stderr_end = None
         self.watchdog.peaks.pop(self.pid or -1, None)

@@ -338,6 +338,8 @@ class TournamentRunner:
             task = dataclasses.replace(task, pool=self.pools[task.slot])
 
         def note(process: BotProcess) -> None:
+            if process.games > 1:  # kept from an earlier game: noted since its first
+                return  # (under its slot's kept name, see ``commit``)
             if process.pid is None:  # about to start: its mark first, so that a crash of
                 # the referee at any instant leaves a trace the next run can kill it by
                 self.store.note_process(0, time.time(), task.key, process.token)
