@@ -182,7 +182,8 @@ class BotProcess:
         self._stdout_fd = -1
         self._kill_reason: tuple[Outcome, str] | None = None
         self._stderr: PipeDrain | None = None
-        self._stderr_log: CappedLog | None = None
+        self._stderr_file: CappedLog | None = None
+        """What writes its stderr into ``stderr_log`` (capped), while it runs."""
         self._stdout: PipeDrain | None = None
         self._confined: Confined | None = None
         self._cpu_clock: int | None = None
@@ -253,16 +254,16 @@ class BotProcess:
         except (AttributeError, OSError):
             self._pidfd = None
         self._tree = ProcessTree(self._proc.pid, token, self._confined.contained)
-        self._stderr_log = None
+        self._stderr_file = None
         if self.stderr_log is not None:
             try:
-                self._stderr_log = CappedLog(self.stderr_log, self.stderr_cap)
+                self._stderr_file = CappedLog(self.stderr_log, self.stderr_cap)
             except OSError as exc:
                 log.warning("%s: its stderr is not kept: %s", self.name, exc)
         self._stderr = PipeDrain(self._proc.stderr, f"stderr-{self.name}",
-                                 self._stderr_log or _ignore, limit=self.output_limit,
+                                 self._stderr_file or _ignore, limit=self.output_limit,
                                  on_flood=lambda: self._flooded("error output"),
-                                 on_end=self._stderr_log.close if self._stderr_log else None
+                                 on_end=self._stderr_file.close if self._stderr_file else None
                                  ).start()
         if self.memory_limit or self.process_limit:
             self.watchdog.watch(self._tree, self.memory_limit or None, self._on_limit_kill,
@@ -523,7 +524,7 @@ class BotProcess:
     @property
     def stderr_dropped(self) -> int:
         """Bytes of its stderr not kept in its log (past the cap)."""
-        return self._stderr_log.dropped if self._stderr_log is not None else 0
+        return self._stderr_file.dropped if self._stderr_file is not None else 0
 
     def _flooded(self, what: str) -> None:
         """Past the output limit on its ``what``: the bot is killed for flooding."""
