@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from referee.core.bot_pool import BotPool
 from referee.core.outcome import Outcome
@@ -78,3 +81,21 @@ def test_a_program_that_faulted_is_not_kept(tmp_path: Path) -> None:
         assert pool.take(player("bad", "bad-declare"), PlayerProgram) is None
     finally:
         pool.close()
+
+
+def test_a_game_that_fails_ends_its_programs_instead_of_keeping_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.games.planowanie import match
+
+    started: list[PlayerProgram] = []
+
+    def broken(engine: object, seats: list[Any], record: object) -> None:
+        started.extend(seat.program for seat in seats)
+        raise RuntimeError("the referee broke")
+
+    monkeypatch.setattr(match, "play_game", broken)
+    pool = BotPool(4)
+    with pytest.raises(RuntimeError, match="the referee broke"):
+        play_planowanie([player("a"), player("b")], SMALL, 7, tmp_path, pool=pool)
+    assert len(started) == 2 and not any(p.process.running for p in started)
+    assert pool.processes() == []

@@ -120,9 +120,9 @@ def play_planowanie(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
     try:
         game.start_and_play(engine, programs, record)
     except BaseException:
-        game.finish(programs, None)
+        game.finish(programs, keep=False)
         raise
-    game.finish(programs, record.offender)
+    game.finish(programs, keep=True, offender=record.offender)
     record.settings["points"] = list(engine.table.points)
     over = engine.to_play() is None
     record.settings["deals_played"] = engine.table.deal + (1 if over else 0)
@@ -184,11 +184,14 @@ class _Game:
         seats: list[Any] = [PlanowanieSeat(p, seat) for seat, p in enumerate(programs)]
         play_game(engine, seats, record)
 
-    def finish(self, programs: list[PlayerProgram], offender: int | None) -> None:
-        """End the programs, or give those that did not fault back to the pool."""
+    def finish(self, programs: list[PlayerProgram], *, keep: bool,
+               offender: int | None = None) -> None:
+        """End the programs, or with ``keep`` (a game played to its end) give those that
+        did not fault back to the pool."""
         grace, polite = self.settings.end_grace, self.settings.quit_at_end
         for seat, program in enumerate(programs):
-            if self.pool is None or seat == offender or not program.process.running:
+            if (self.pool is None or not keep or seat == offender
+                    or not program.process.running):
                 program.finish(grace, polite)
             else:
                 self.pool.keep(self.players[seat], program, program.process,
