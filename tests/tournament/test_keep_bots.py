@@ -9,10 +9,8 @@ writes on stderr (so each game's part of the log says which process wrote it, an
 from __future__ import annotations
 
 import io
-import os
 import signal
 import sqlite3
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -20,8 +18,9 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from test_runner import done_count, referee_cli
 
-from proctags import TAG, left_behind, tagged
+from proctags import left_behind, tagged
 from referee.core.bot_pool import BotPool
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec, start_player
@@ -148,14 +147,11 @@ def test_kept_programs_are_noted_and_a_resumed_run_kills_them_after_a_kill_9(
     # (not sandboxed: bubblewrap's programs die with the referee; these are left running,
     # suspended as they wait for their next game)
     path.write_text(tournament({"ann": "", "bob": ""}, rounds=10, sandbox="off"))
-    code = "import sys; from referee.cli import main; sys.exit(main())"
-    proc = subprocess.Popen([sys.executable, "-c", code, "tournament", str(path)],
-                            cwd=tmp_path, env={**os.environ, TAG: tag},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = referee_cli("tournament", str(path), cwd=tmp_path, tag=tag)
     out = tmp_path / "out"
     try:
         limit = time.monotonic() + 60
-        while not (out / "tournament.sqlite").exists() or Store.peek_done(out) < 3:
+        while done_count(out) < 3:
             assert proc.poll() is None and time.monotonic() < limit
             time.sleep(0.01)
         proc.kill()
@@ -169,7 +165,7 @@ def test_kept_programs_are_noted_and_a_resumed_run_kills_them_after_a_kill_9(
         assert len(rows) == 2 and {g for _, g in rows} == {"kept:1"}
         assert orphans and orphans <= {pid for pid, _ in rows}
         run_tournament(path, Console(file=io.StringIO()), concurrency=1)
-        assert Store.peek_done(out) == 20
+        assert done_count(out) == 20
         assert not orphans & {p.pid for p in tagged(tag)}
     finally:
         proc.kill()
@@ -180,25 +176,20 @@ def test_ctrl_c_ends_the_kept_programs_too_and_the_run_resumes(tmp_path: Path) -
     tag = f"kept-int-{time.time_ns()}"
     path = tmp_path / "t.toml"
     path.write_text(tournament({"ann": "", "bob": ""}, rounds=10, concurrency=2))
-    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-            "from referee.cli import main; sys.exit(main())")
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-c", code, "tournament", str(path)],
-                            cwd=tmp_path, env={**os.environ, TAG: tag},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = referee_cli("tournament", str(path), cwd=tmp_path, tag=tag)
     try:
         limit = time.monotonic() + 60
-        while not (out / "tournament.sqlite").exists() or Store.peek_done(out) < 3:
+        while done_count(out) < 3:
             assert proc.poll() is None and time.monotonic() < limit
             time.sleep(0.01)
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=30)
         assert proc.returncode == 130 and "resume" in stderr
         assert not left_behind(tag, 2.0), "programs left running after Ctrl-C"
-        done = Store.peek_done(out)
-        assert done < 20
+        assert done_count(out) < 20
         run_tournament(path, Console(file=io.StringIO()))
-        assert Store.peek_done(out) == 20
+        assert done_count(out) == 20
         store = Store.open_existing(out)
         try:
             assert store.noted_bots() == []
