@@ -5,7 +5,10 @@ A child echoes what it reads; the parent writes a short line and reads the echo,
 times. Figures per round trip: wall time, the parent's CPU (user + system), and the time
 of the ``os.write`` call alone (it wakes the child). First with the scheduler free to put
 them anywhere (on a machine with two idle CPUs, on two), then with both pinned to CPU 0
-(``os.sched_setaffinity``, set before the child is forked).
+(``os.sched_setaffinity``, set before the child is forked). Each also with the child
+suspended between round trips as the referee suspends a bot off turn (``SIGSTOP`` after
+its answer, ``SIGCONT`` before the next line): the floor of a suspended turn, with no
+referee logic around it.
 
 Run: ``.venv/bin/python benchmarks/bench_pipe_wakeup.py [--n 20000] [--json]``
 """
@@ -14,13 +17,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import time
 
 from figures import machine, print_figures
 
 
-def round_trips(count: int) -> dict[str, float]:
-    """Microseconds per round trip: wall, the parent's CPU, the write call."""
+def round_trips(count: int, suspend: bool = False) -> dict[str, float]:
+    """Microseconds per round trip: wall, the parent's CPU, the write call; ``suspend``:
+    the child stopped after each echo and continued before the next line."""
     to_child, child_in = os.pipe()
     child_out, from_child = os.pipe()
     pid = os.fork()
@@ -35,11 +40,16 @@ def round_trips(count: int) -> dict[str, float]:
     writing = 0.0
     cpu, wall = time.process_time(), time.perf_counter()
     for _ in range(count):
+        if suspend:
+            os.kill(pid, signal.SIGCONT)
         began = time.perf_counter()
         os.write(child_in, b"x\n")
         writing += time.perf_counter() - began
         os.read(child_out, 4096)
+        if suspend:
+            os.kill(pid, signal.SIGSTOP)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    os.kill(pid, signal.SIGCONT)
     os.close(child_in)
     os.waitpid(pid, 0)
     os.close(child_out)
@@ -55,11 +65,13 @@ def main() -> None:
     args = parser.parse_args()
     result: dict[str, object] = {
         "machine": machine()}
-    for name, value in round_trips(args.n).items():
-        result[f"free_{name}"] = value
-    os.sched_setaffinity(0, {0})
-    for name, value in round_trips(args.n).items():
-        result[f"one_cpu_{name}"] = value
+    for place in ("free", "one_cpu"):
+        if place == "one_cpu":
+            os.sched_setaffinity(0, {0})
+        for suspend in (False, True):
+            label = f"{place}_suspended" if suspend else place
+            for name, value in round_trips(args.n, suspend).items():
+                result[f"{label}_{name}"] = value
     print_figures(result, args.json)
 
 

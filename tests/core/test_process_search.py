@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -114,3 +115,52 @@ def test_a_tree_s_descendants_are_found_from_its_children_lists_alone() -> None:
     finally:
         bot.kill()
         bot.wait()
+
+
+def state_soon(pid: int, state: bytes) -> bool:
+    """Whether process ``pid`` is in ``state`` (``/proc/PID/stat``) within 5 s."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        if Path(f"/proc/{pid}/stat").read_bytes().rsplit(b") ", 1)[1][:1] == state:
+            return True
+        time.sleep(0.005)
+    return False
+
+
+THREADS = """
+import sys, threading
+stay = threading.Event()
+for _ in range(int(sys.argv[1])):
+    threading.Thread(target=stay.wait, daemon=True).start()
+print("ready", flush=True)
+stay.wait()
+"""
+
+
+@pytest.mark.parametrize("extra", [0, 2])
+def test_suspension_lists_a_bots_threads_only_when_it_has_several(extra: int) -> None:
+    """The walk of a suspension counts a process's threads (one ``fstat`` of its ``task``
+    folder, kept open) and lists them only when there are several; once the process
+    has ended the folder kept open counts none: it is closed and the pid looked up
+    afresh, so that a process that reused the pid would be seen."""
+    bot = subprocess.Popen([sys.executable, "-c", THREADS, str(extra)],
+                           stdout=subprocess.PIPE, start_new_session=True)
+    tree = limits.ProcessTree(bot.pid)
+    try:
+        assert bot.stdout is not None and bot.stdout.readline() == b"ready\n"
+        with mock.patch("os.listdir", wraps=os.listdir) as listed:
+            threads = tree._tasks(bot.pid)
+        assert sorted(threads) == sorted(os.listdir(f"/proc/{bot.pid}/task"))
+        assert len(threads) == 1 + extra and listed.called == (extra > 0)
+        assert bot.pid in tree._task_fds
+        assert tree.stop() == {bot.pid}
+        assert state_soon(bot.pid, b"T")  # (a signal is taken when the process next runs)
+        tree.cont(frozenset({bot.pid}))
+        assert state_soon(bot.pid, b"S")
+    finally:
+        bot.kill()
+        bot.wait()
+    with pytest.raises(OSError):
+        tree._tasks(bot.pid)
+    assert bot.pid not in tree._task_fds
+    tree.close()

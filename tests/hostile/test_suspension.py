@@ -1,6 +1,7 @@
 """Fair time with real processes: a hostile Gomocup brain that computes on its opponent's
 turn gets no CPU then when it is suspended off-turn (and plenty when it is not), also
-when its computing runs in a process that left its process group and session."""
+when its computing runs in a process that left its process group and session, forked by
+the bot's main thread or by another of its threads."""
 
 from __future__ import annotations
 
@@ -85,8 +86,11 @@ def test_a_suspended_brain_gets_no_cpu_on_its_opponents_turn(
     assert min(free) > max(suspended), (free, suspended)
 
 
+@pytest.mark.parametrize("mode", ["busy-escape", "busy-thread-escape"])
 @pytest.mark.parametrize("support", supports())
 def test_a_worker_that_leaves_the_process_group_is_suspended_too(
-        tmp_path: Path, tag: str, support: SandboxSupport) -> None:
-    reports = off_turn_cpu_ms(tmp_path, "busy-escape", support, suspend=True)
+        tmp_path: Path, tag: str, support: SandboxSupport, mode: str) -> None:
+    """Forked by the bot's main thread, or by another of its threads (the kernel lists a
+    child under the thread that forked it: the walk must read every thread's list)."""
+    reports = off_turn_cpu_ms(tmp_path, mode, support, suspend=True)
     assert max(reports) <= 30, reports

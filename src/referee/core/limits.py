@@ -130,21 +130,25 @@ def _pid_limits() -> tuple[int, int] | None:
 
 
 def descendants(pid: int, read: Callable[[str], bytes] | None = None,
-                one_thread: Collection[int] = ()) -> list[int]:
+                one_thread: Collection[int] = (),
+                tasks: Callable[[int], list[str]] | None = None) -> list[int]:
     """Pids of ``pid``'s live descendants, from the kernel's children lists (empty if
     they cannot be read). ``read(key)`` reads the list ``/proc/<key>/children`` (``key``
-    is ``PID/task/TID``; ``OSError`` if it cannot): by default it opens the file. The
-    processes of ``one_thread`` are known to have one thread (their list is not read)."""
+    is ``PID/task/TID``; ``OSError`` if it cannot): by default it opens the file.
+    ``tasks(pid)`` lists the thread ids of ``pid`` (``OSError`` if it cannot): by default
+    its ``task`` folder is listed. The processes of ``one_thread`` are known to have one
+    thread (their threads are not asked)."""
     found: list[int] = []
     todo = [pid]
     while todo:
         parent = todo.pop()
         try:
-            tasks = ([str(parent)] if parent in one_thread
-                     else os.listdir(f"/proc/{parent}/task"))
+            threads = ([str(parent)] if parent in one_thread
+                       else tasks(parent) if tasks is not None
+                       else os.listdir(f"/proc/{parent}/task"))
         except OSError:
             continue
-        for task in tasks:
+        for task in threads:
             key = f"{parent}/task/{task}"
             try:
                 data = read(key) if read is not None else _read_children(key)
@@ -175,6 +179,7 @@ class ProcessTree:
         :meth:`processes`."""
         self._seen: dict[int, float] = {}
         self._children_fds: dict[str, int] = {}
+        self._task_fds: dict[int, int] = {}
         self._bot: int | None = None
         self._bot_fd = -1
         self._init: int | None = None
@@ -256,14 +261,16 @@ class ProcessTree:
             for group in self.groups:
                 with contextlib.suppress(OSError):
                     os.killpg(group, signal.SIGSTOP)
+            with contextlib.suppress(OSError):  # also if it left its groups (the root is
+                os.kill(self.root_pid, signal.SIGSTOP)  # our child, not reaped: its pid)
         elif not self._signal_bot(signal.SIGSTOP):
             return frozenset()
         top = self._bot if self.contained else self.root_pid
         start = self._init if self.contained else top
         assert top is not None and start is not None
-        stopped: set[int] = {top} if self.contained else set()  # (signalled above)
+        stopped: set[int] = {top}  # (signalled above: it cannot fork any more)
         for _ in range(8):
-            new = {top, *self._descendants(start)} - stopped
+            new = set(self._descendants(start)) - stopped
             if not new:
                 break
             for pid in new:
@@ -276,9 +283,51 @@ class ProcessTree:
         """As :func:`descendants`, keeping the kernel's children lists open between calls
         (suspension walks the tree at every turn; a dead task's list fails and is
         dropped, so a reused pid is read afresh). Bubblewrap's init has one thread: its
-        thread list is not read."""
+        thread list is not read; another process's threads are counted first (one
+        ``fstat`` of its ``task`` folder, kept open) and listed only when there are
+        several."""
         return descendants(pid, self._read_children,
-                           () if self._init is None else (self._init,))
+                           () if self._init is None else (self._init,), self._tasks)
+
+    def _tasks(self, pid: int) -> list[str]:
+        """The thread ids of ``pid``: its own alone when its ``task`` folder counts one
+        thread (a folder's link count is 2 and one per thread), else the folder listed.
+        ``OSError`` if it is gone (a folder kept open for a pid that has ended counts no
+        thread: it is closed, and the pid's folder opened again in case it was reused)."""
+        fds = self._task_fds
+        fd = fds.get(pid)
+        if fd is not None:
+            try:
+                return self._count_tasks(pid, fd)
+            except OSError:
+                self._close_tasks(pid)  # ended: the pid may be another process's now
+        fd = os.open(f"/proc/{pid}/task", os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            threads = self._count_tasks(pid, fd)
+        except OSError:
+            os.close(fd)
+            raise
+        if len(fds) < 256:
+            fds[pid] = fd
+        else:
+            os.close(fd)
+        return threads
+
+    @staticmethod
+    def _count_tasks(pid: int, fd: int) -> list[str]:
+        """The threads of ``pid`` through its open ``task`` folder ``fd``."""
+        threads = os.fstat(fd).st_nlink - 2
+        if threads == 1:
+            return [str(pid)]
+        if threads < 1:
+            raise ProcessLookupError(pid)
+        return os.listdir(fd)
+
+    def _close_tasks(self, pid: int) -> None:
+        fd = self._task_fds.pop(pid, None)
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def _read_children(self, key: str) -> bytes:
         fds = self._children_fds
@@ -306,6 +355,8 @@ class ProcessTree:
         """Close the children lists kept open (the tree is no longer walked)."""
         for key, fd in list(self._children_fds.items()):
             self._drop_fd(key, fd)
+        for pid in list(self._task_fds):
+            self._close_tasks(pid)
         for fd in (self._bot_fd, self._init_fd):
             if fd >= 0:
                 with contextlib.suppress(OSError):

@@ -335,8 +335,10 @@ class BotProcess:
     def suspend(self) -> None:
         """Stop the bot (SIGSTOP to every process of its tree, also those that left its
         process group) until the referee waits for its answer (:meth:`resume`); nothing
-        if it is not running."""
-        if self.suspended or self._tree is None or not self.running:
+        if it has not started, or has ended and been reaped (no ``waitpid`` here: it is
+        called after every answer)."""
+        if self.suspended or self._tree is None or self._proc is None \
+                or self._proc.returncode is not None:  # (not reaped: its pid is still its)
             return
         self._stopped = self._tree.stop()
         self.suspended = True

@@ -29,6 +29,9 @@ records as a note, or a line on stderr, which goes to the bot's log). Modes:
 - ``busy-escape``: as ``busy``, but the computing is done by a child process that leaves
   the bot's process group and session (``setsid``), a new one made at each of its turns
   just before it answers; at each turn it reports the CPU time the last one used.
+- ``busy-thread-escape``: as ``busy-escape``, but each child is forked by a new thread of
+  the bot, which then waits for ever (the kernel lists the child under that thread, not
+  under the bot's main thread).
 - ``endless-line``: at its first turn prints one line that never ends.
 - ``daemon``: at its first turn double-forks a daemon that sleeps for minutes, then exits.
 - ``ignore-term``: ignores SIGTERM, SIGINT and SIGHUP from the start, plays on, and does
@@ -48,7 +51,7 @@ import time
 from collections.abc import Callable
 
 MODES = ("ok", "slow", "fork-bomb", "snoop", "net", "kill-all", "big-file", "big-folder",
-         "busy", "busy-escape", "endless-line", "daemon", "ignore-term")
+         "busy", "busy-escape", "busy-thread-escape", "endless-line", "daemon", "ignore-term")
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -96,7 +99,7 @@ class Hostility:
             assert self.cpu_at_end is not None
             used = (cpu_seconds() - self.cpu_at_end) * 1000
             self.report(f"busy-cpu-ms {used:.0f}")
-        elif self.mode == "busy-escape":
+        elif self.mode in ("busy-escape", "busy-thread-escape"):
             self._new_worker()
         elif self.mode == "slow":
             time.sleep(float(self.args[0]) if self.args else 0.2)
@@ -118,16 +121,24 @@ class Hostility:
 
     def _new_worker(self) -> None:
         """Report the last worker's CPU time and end it; start a new one in a session of
-        its own (``busy-escape``)."""
+        its own (``busy-escape``), forked by a thread that stays (``busy-thread-escape``)."""
         if self.worker:
             used = cpu_seconds(self.worker) * 1000
             os.kill(self.worker, signal.SIGKILL)
-            os.waitpid(self.worker, 0)
+            os.waitpid(self.worker, 0)  # (a child of any thread of this process)
             self.report(f"busy-cpu-ms {used:.0f}")
-        self.worker = os.fork()
-        if self.worker == 0:
-            os.setsid()
-            _spin()
+        if self.mode == "busy-escape":
+            self.worker = _fork_worker()
+            return
+        forked = threading.Event()
+
+        def fork_and_stay() -> None:
+            self.worker = _fork_worker()
+            forked.set()
+            threading.Event().wait()
+
+        threading.Thread(target=fork_and_stay, daemon=True).start()
+        forked.wait()
 
     # -- the acts -------------------------------------------------------------------------
     def _fork_bomb(self) -> None:
@@ -209,6 +220,15 @@ class Hostility:
         self.report("daemon: started, leaving")
         sys.stdout.flush()
         os._exit(0)
+
+
+def _fork_worker() -> int:
+    """Fork a child that leaves the session and computes without end; its pid."""
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        _spin()
+    return pid
 
 
 def _spin() -> None:
