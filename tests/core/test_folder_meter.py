@@ -3,6 +3,7 @@ make, while listing only the folders whose entries may have changed."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Iterator
@@ -72,8 +73,9 @@ def listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     listed: list[str] = []
     scandir = os.scandir
 
-    def counting(path: str) -> object:
-        listed.append(path)
+    def counting(path: str | int) -> object:  # (the meter lists open folders)
+        listed.append(os.readlink(f"/proc/self/fd/{path}") if isinstance(path, int)
+                      else path)
         return scandir(path)
 
     monkeypatch.setattr(folder_meter.os, "scandir", counting)
@@ -147,3 +149,35 @@ def test_a_folder_given_as_a_link_is_measured_through_it(tmp_path: Path) -> None
     (real / "big").symlink_to("/etc/passwd")
     (tmp_path / "link").symlink_to(real)
     assert FolderMeter(tmp_path / "link").size() == 10 + os.lstat(real / "big").st_size
+
+
+def open_on(folder: Path) -> list[str]:
+    """This process's descriptors open on ``folder``."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/self/fd/{fd}") == str(folder.resolve()):
+                found.append(fd)
+    return found
+
+
+def test_the_folder_is_measured_where_it_went_and_let_go_when_closed(tmp_path: Path) -> None:
+    """The meter keeps the folder it was given open: a bot whose folder was moved away
+    still writes in it, and that is what counts (not what is at the old path); its
+    descriptor is closed by ``close`` (a later measure opens the path again)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    meter = FolderMeter(work)
+    assert meter.size() == 0 and len(open_on(work)) == 1
+    moved = tmp_path / "moved"
+    work.rename(moved)
+    work.mkdir()  # an empty folder at the old path
+    (moved / "sub").mkdir()
+    (moved / "sub" / "f").write_bytes(b"x" * 1000)
+    assert meter.size() == 1000
+    meter.close()
+    assert open_on(moved) == [] and meter.size() == 0  # the path's folder now
+    (work / "g").write_bytes(b"x" * 7)
+    assert meter.size() == 7
+    meter.close()
+    assert open_on(work) == []

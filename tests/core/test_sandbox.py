@@ -3,6 +3,7 @@ resource limits, suspension off-turn, CPU time, and what each level says it give
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -326,7 +327,18 @@ def test_the_private_tmp_and_the_folders_have_their_limits(tmp_path: Path, tag: 
         process.end_turn()
     assert fault.value.outcome is Outcome.FOLDER_LIMIT
     assert fault.value.reason == "its folders hold 3.0 MB, over the limit of 2 MB"
+    work = (tmp_path / "out" / "work" / "bot").resolve()
+    assert any(opened_on(work))  # (the meter keeps its folder open between turns)
     process.kill()
+    assert not any(opened_on(work))  # and lets it go with the bot
+
+
+def opened_on(folder: Path) -> Iterator[str]:
+    """This process's descriptors open on ``folder``."""
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/self/fd/{fd}") == str(folder):
+                yield fd
 
 
 @pytest.mark.parametrize("stream", [1, 2])

@@ -7,8 +7,9 @@ so the measure runs tens of thousands of times a game. ``FolderMeter`` lists a f
 cannot set it back (``utime`` sets the modification time and moves the change time too);
 while it stays as it was when the folder was listed, the files listed then are all there
 is, and a ``stat`` of each tells its size now (a file that grows changes its own size,
-not its folder). An empty working folder costs one ``stat`` instead of a listing (1.8 µs
-instead of 5.8 µs here).
+not its folder). The folder is kept open and everything under it is looked up from it:
+an empty working folder costs one ``fstat`` (1.6 µs here, five folders deep; a ``stat``
+of its path took 4.8 µs and a listing 5.8 µs).
 
 A file system stamps times with a coarse clock: an entry added in the same tick as the
 listing could leave the folder's time as the listing saw it. A listing is therefore
@@ -18,6 +19,7 @@ time; otherwise the folder is listed again at the next measure.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import time
@@ -45,68 +47,113 @@ class _Listing:
 class FolderMeter:
     """Measures again and again the bytes in the files under one folder (0 if it does not
     exist; links under it not followed), listing only the folders whose entries may have
-    changed."""
+    changed.
+
+    The folder is opened once (through a link if ``root`` is one) and everything under
+    it is looked up from that descriptor: the measure follows the folder the bot was
+    given, and costs no lookup of the folder's whole path at every turn. :meth:`close`
+    lets it go."""
 
     def __init__(self, root: Path | str) -> None:
         self.root = os.fspath(root)
+        self._fd: int | None = None
         self._listings: dict[str, _Listing] = {}
+        """By path under the folder ("" for the folder itself)."""
 
     def size(self) -> int:
         """Bytes in the files under the folder now."""
+        fd = self._open()
+        if fd is None:
+            return 0
+        top = self._listings.get("")
+        if top is not None and top.trusted and not top.folders:  # (the common case: a
+            try:  # folder of files, all known; what the loop below does, in short)
+                if os.fstat(fd).st_ctime_ns == top.ctime_ns:
+                    return _sizes(fd, top.files) if top.files else 0
+            except OSError:
+                pass
         total = 0
         seen: dict[str, _Listing] = {}
-        todo = [(self.root, True)]  # the folder itself may be a link to one; not under it
+        todo = [""]
         while todo:
-            path, follow = todo.pop()
+            path = todo.pop()
             try:
-                info = os.stat(path, follow_symlinks=follow)
+                info = os.stat(path, dir_fd=fd, follow_symlinks=False) if path \
+                    else os.fstat(fd)
             except OSError:
                 continue
             if not stat.S_ISDIR(info.st_mode):
                 continue
             listing = self._listings.get(path)
             if listing is None or not listing.trusted or listing.ctime_ns != info.st_ctime_ns:
-                made = _list(path, info.st_ctime_ns)
+                made = _list(fd, path, info.st_ctime_ns)
                 if made is None:
                     continue
                 listing, counted = made
                 total += counted
             else:
-                total += _sizes(listing.files)
+                total += _sizes(fd, listing.files)
             seen[path] = listing
-            todo += [(folder, False) for folder in listing.folders]
+            todo += listing.folders
         self._listings = seen
         return total
 
+    def _open(self) -> int | None:
+        """The folder's descriptor, opened at the first measure that finds it."""
+        if self._fd is None:
+            try:
+                self._fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            except OSError:
+                return None
+        return self._fd
 
-def _list(path: str, ctime_ns: int) -> tuple[_Listing, int] | None:
-    """List the folder at ``path`` (``None`` if it cannot be), with its files' bytes."""
+    def close(self) -> None:
+        """Close the folder's descriptor (a later measure opens it again)."""
+        fd, self._fd = self._fd, None
+        self._listings = {}
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _list(root: int, path: str, ctime_ns: int) -> tuple[_Listing, int] | None:
+    """List the folder at ``path`` under the folder ``root`` (``None`` if it cannot be),
+    with its files' bytes."""
     listed_ns = time.time_ns()
     try:
-        entries = list(os.scandir(path))
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     dir_fd=root) if path else root
     except OSError:
         return None
     listing = _Listing(ctime_ns, listed_ns - ctime_ns >= SETTLED * 1e9)
     counted = 0
-    for entry in entries:
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                listing.folders.append(entry.path)
-            else:
-                counted += entry.stat(follow_symlinks=False).st_size
-                listing.files.append(entry.path)
-        except OSError:
-            continue
+    prefix = path + "/" if path else ""
+    try:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        listing.folders.append(prefix + entry.name)
+                    else:
+                        counted += entry.stat(follow_symlinks=False).st_size
+                        listing.files.append(prefix + entry.name)
+                except OSError:
+                    continue
+    except OSError:
+        return None
+    finally:
+        if fd != root:
+            os.close(fd)
     return listing, counted
 
 
-def _sizes(files: list[str]) -> int:
-    """Bytes in ``files`` now (one that is gone counts nothing: its folder's change time
-    has moved, so it is listed again next time)."""
+def _sizes(root: int, files: list[str]) -> int:
+    """Bytes in ``files`` (paths under the folder ``root``) now (one that is gone counts
+    nothing: its folder's change time has moved, so it is listed again next time)."""
     total = 0
     for name in files:
         try:
-            total += os.stat(name, follow_symlinks=False).st_size
+            total += os.stat(name, dir_fd=root, follow_symlinks=False).st_size
         except OSError:
             continue
     return total

@@ -413,6 +413,8 @@ class BotProcess:
         self.cpu_time()  # the last figure, while it can be read (before it is reaped)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=5)
+        for meter in self._folder_meters or ():
+            meter.close()  # (its folder's descriptor; a later check opens it again)
         if self._confined is not None:
             self._confined.release()
         if self._stdout is not None:  # before its pipe closes under it
