@@ -407,6 +407,8 @@ class _Referee:
         sent = time.monotonic()
         cpu: dict[int, float] = {}
         plain = [s for s in self.seats if not s.batched and s.alive]
+        plain.sort(key=lambda s: s.seat not in pending)  # the deciders first: they think
+        # while the others are told, so their answers are more often there when awaited
         for s in plain:
             seat = s.seat
             decides = seat in pending
