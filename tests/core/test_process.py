@@ -8,12 +8,15 @@ arrive in separate chunks.
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
 import sys
 import textwrap
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from unittest import mock
 
 import psutil
 import pytest
@@ -22,7 +25,7 @@ from referee.core.errors import BotFault
 from referee.core.limits import MemoryWatchdog
 from referee.core.outcome import Outcome
 from referee.core.process import BotProcess, spawn_listener
-from referee.core.sandbox import SandboxConfig, SandboxLimits, plan_sandbox
+from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, plan_sandbox
 
 MB = 2**20
 
@@ -475,3 +478,28 @@ def test_the_live_bots_are_killed_at_once_and_none_is_kept_once_gone(tmp_path: P
     assert sleeper in module._LIVE
     assert module.kill_all_processes() >= 1
     assert not sleeper.running and sleeper not in module._LIVE
+
+
+def test_a_suspended_bot_reaped_since_gets_no_signal(tmp_path: Path) -> None:
+    """Suspending asks no ``waitpid`` (it runs after every answer); a bot that died while
+    suspended and has been reaped since is not sent ``SIGCONT`` when resumed: its pid may
+    be another process's by then."""
+    process = bot(tmp_path, "import sys; print('ready', flush=True); sys.stdin.readline()",
+                  sandbox=plan_sandbox(SandboxConfig(SandboxLevel.OFF)), suspend=True)
+    process.start()
+    try:
+        assert process.read_line(soon()) == "ready"  # (and suspended after it)
+        assert process.suspended
+        pid = process.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        deadline = soon()
+        while process.returncode is None and time.monotonic() < deadline:
+            time.sleep(0.01)  # (reaped here)
+        assert process.returncode == -signal.SIGKILL
+        with mock.patch("referee.core.limits.os.kill") as kill, \
+                mock.patch("referee.core.limits.os.killpg") as killpg:
+            process.resume()
+        assert not process.suspended and not kill.called and not killpg.called
+    finally:
+        process.kill()

@@ -344,11 +344,13 @@ class BotProcess:
         self.suspended = True
 
     def resume(self) -> None:
-        """Continue a suspended bot (SIGCONT to what :meth:`suspend` stopped)."""
+        """Continue a suspended bot (SIGCONT to what :meth:`suspend` stopped; nothing once
+        its own process has been reaped, when its pid may be another's)."""
         if not self.suspended or self._tree is None:
             return
         self.suspended = False
-        self._tree.cont(self._stopped)
+        if self._proc is not None and self._proc.returncode is None:
+            self._tree.cont(self._stopped)
         self._stopped = frozenset()
 
     def end_turn(self) -> None:
