@@ -37,7 +37,12 @@ sandboxed bots may read, not under ``/tmp``), alternating the two builds ``--rep
 times in fresh interpreters; the bots run from the tree of the referee that starts them.
 Medians are reported. The floors (``floors``): a raw pipe round trip per answered
 message and a program start and stop per program, the least any referee of the protocol
-spends, and the best ratio to the engine they allow.
+spends, and the best ratio to the engine they allow. For Riichi, per exchange a round
+trip (the bot that decides) and three writes that each wake a bot (``write_wake_us``,
+``bench_pipe_wakeup``: the others are told; their ``none`` answers, read in bulk, are not
+counted), plus the engine's own time and four program starts and stops: the best games/s
+per core and the least share of the match's CPU (with the bots' CPU measured) an mjai
+referee could reach here.
 
 Run: ``.venv/bin/python benchmarks/bench_pipes.py`` (``--only riichi``, ``--json``).
 """
@@ -56,6 +61,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from figures import machine, print_figures
 
@@ -127,6 +133,31 @@ def riichi_pipes(games: int, length: str, sandbox: SandboxConfig) -> dict[str, f
             raise AssertionError(f"game {number}: {record.notes[0].text}")
 
     return measure(play, games)
+
+
+def riichi_exchanges(length: str, sandbox: SandboxConfig) -> int:
+    """The exchanges of one game (each writes to the four bots and reads what it needs),
+    counted in a game not timed."""
+    from referee.games.riichi import match
+    from referee.games.riichi.rules import RiichiRules
+
+    players = [PlayerSpec(f"tsumogiri{s}", timed(match.BUILTIN_PLAYERS["tsumogiri"]))
+               for s in range(4)]
+    count = [0]
+    exchange = match._Referee.exchange
+
+    def counting(self: match._Referee, *args: Any) -> Any:
+        count[0] += 1
+        return exchange(self, *args)
+
+    match._Referee.exchange = counting  # type: ignore[method-assign]
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            match.play_riichi(players, match.RiichiMatchSettings(
+                RiichiRules(game_length=length), seed=0, sandbox=sandbox), Path(tmp))
+    finally:
+        match._Referee.exchange = exchange  # type: ignore[method-assign]
+    return count[0]
 
 
 def riichi_engine(games: int, length: str) -> float:
@@ -256,11 +287,13 @@ def floors(args: argparse.Namespace, sandbox: SandboxConfig) -> dict[str, float]
     """The least a referee of each protocol costs: its raw pipe round trips (``os.write``,
     ``poll``, ``os.read`` with an echo child, ``bench_referee.baseline``) and its program
     starts and stops (``program_cost``), in referee CPU ms per game."""
+    from bench_pipe_wakeup import round_trips
     from bench_referee import baseline
 
     trip = baseline(3000)
     start_stop = program_cost(10, sandbox)
-    return {"round_trip_us": trip * 1e6, "program_start_stop_ms": start_stop * 1000}
+    return {"round_trip_us": trip * 1e6, "program_start_stop_ms": start_stop * 1000,
+            "write_wake_us": round_trips(3000)["write_us"]}
 
 
 # ------------------------------------------------------------------------------ the run
@@ -288,10 +321,20 @@ def run_parts(args: argparse.Namespace) -> dict[str, dict[str, float]]:
             games = args.mahjong_games
         engine = float("inf") if args.pipes_only else engines[game]()
         out[game] = summary(games, engine, pipes)
-    if not args.pipes_only and {"planowanie", "mahjong"} & set(out):
+    if not args.pipes_only and out:
         least = floors(args, sandbox)
         out["floors"] = least
         trip, start = least["round_trip_us"] / 1000, least["program_start_stop_ms"]
+        if "riichi" in out:
+            part = out["riichi"]
+            exchanges = riichi_exchanges(args.riichi_length, sandbox)
+            wake = least["write_wake_us"] / 1000
+            floor = (exchanges * (trip + 3 * wake) + 1000 / part["engine_games_per_s"]
+                     + 4 * start)
+            part.update(exchanges_per_game=exchanges, floor_ms_per_game=floor,
+                        best_games_per_s_per_core=1000 / floor,
+                        best_share_of_cpu=floor / (floor + part["bots_cpu_ms_per_game"]),
+                        best_ratio=1000 / part["engine_games_per_s"] / floor)
         if "planowanie" in out:
             messages = planowanie_messages(sandbox)
             floor = messages * trip + 4 * start
