@@ -164,3 +164,47 @@ def test_suspension_lists_a_bots_threads_only_when_it_has_several(extra: int) ->
         tree._tasks(bot.pid)
     assert bot.pid not in tree._task_fds
     tree.close()
+
+
+CHURN = """
+import os, time
+print("ready", flush=True)
+while True:
+    if os.fork() == 0:
+        time.sleep(0.005)
+        os._exit(0)
+    time.sleep(0.002)
+    while True:  # reap what has ended
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                break
+        except ChildProcessError:
+            break
+"""
+
+
+def test_a_walk_forgets_the_processes_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the walk keeps open (a task folder, a children list) for a process that has
+    ended is closed every so many stops: a bot whose children come and go does not make
+    the referee hold hundreds of descriptors."""
+    monkeypatch.setattr(limits, "_PRUNE_EVERY", 8)
+    bot = subprocess.Popen([sys.executable, "-c", CHURN], stdout=subprocess.PIPE,
+                           start_new_session=True)
+    tree = limits.ProcessTree(bot.pid)
+    try:
+        assert bot.stdout is not None and bot.stdout.readline() == b"ready\n"
+        seen: set[int] = set()
+        for turn in range(1, 81):
+            stopped = tree.stop()
+            seen |= stopped
+            if turn % 8 == 0:  # just pruned: only what this stop found is kept
+                kept = set(tree._task_fds) | {
+                    int(key.partition("/")[0]) for key in tree._children_fds}
+                assert kept <= stopped, (kept, stopped)
+            tree.cont(stopped)
+            time.sleep(0.004)
+        assert len(seen) > 20  # (children did come and go)
+    finally:
+        bot.kill()
+        bot.wait()
+        tree.close()

@@ -165,6 +165,10 @@ def _read_children(key: str) -> bytes:
         return f.read()
 
 
+_PRUNE_EVERY = 64
+"""Stops of a tree between two closings of what its walk keeps open for processes gone."""
+
+
 class ProcessTree:
     """Every process belonging to one bot: its root, its session, its descendants."""
 
@@ -180,6 +184,7 @@ class ProcessTree:
         self._seen: dict[int, float] = {}
         self._children_fds: dict[str, int] = {}
         self._task_fds: dict[int, int] = {}
+        self._stops = 0
         self._bot: int | None = None
         self._bot_fd = -1
         self._init: int | None = None
@@ -277,7 +282,19 @@ class ProcessTree:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGSTOP)
             stopped |= new
+        self._stops += 1
+        if self._stops % _PRUNE_EVERY == 0:
+            self._forget_gone(stopped | {start})
         return frozenset(stopped)
+
+    def _forget_gone(self, live: set[int]) -> None:
+        """Close the lists kept open for processes no longer in the tree (a bot whose
+        children come and go would otherwise keep up to 256 of each open)."""
+        for pid in [pid for pid in self._task_fds if pid not in live]:
+            self._close_tasks(pid)
+        for key in [key for key in self._children_fds
+                    if int(key.partition("/")[0]) not in live]:
+            self._drop_fd(key, self._children_fds[key])
 
     def _descendants(self, pid: int) -> list[int]:
         """As :func:`descendants`, keeping the kernel's children lists open between calls
