@@ -568,10 +568,11 @@ class MahjongHand:
     # ---------------------------------------------------------------- checks
 
     def tile_count(self) -> int:
-        """Every tile accounted for: in hands, melds, flowers, discards and the wall."""
+        """Every tile accounted for: in hands, melds, flowers, discards and the wall, and
+        the tile that promotes a kong while the others are asked whether they rob it."""
         return (sum(map(len, self.hands)) + sum(len(m.tiles) for ms in self.melds for m in ms)
                 + sum(map(len, self.flowers)) + sum(map(len, self.discards))
-                + (self.back - self.front))
+                + (self.back - self.front) + (self._robbing is not None))
 
 
 def _plus(counts: list[int], kind: int) -> list[int]:
