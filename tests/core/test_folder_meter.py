@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import stat
+import tempfile
 import time
-from collections.abc import Iterator
+import traceback
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -181,3 +185,67 @@ def test_the_folder_is_measured_where_it_went_and_let_go_when_closed(tmp_path: P
     assert meter.size() == 7
     meter.close()
     assert open_on(work) == []
+
+
+def as_bots_user(check: Callable[[Path], None]) -> None:
+    """Run ``check(folder)`` on a fresh folder as a user that owns it and is not root, as
+    a bot runs when the referee is not root (as root: in a child process that becomes
+    ``nobody``; root reads every folder whatever its rights, so the test could not fail
+    as root)."""
+    folder = Path(tempfile.mkdtemp(prefix="meter-rights-", dir="/tmp"))
+    try:
+        if os.geteuid() != 0:
+            check(folder)
+            return
+        os.chown(folder, NOBODY, NOBODY)
+        pid = os.fork()
+        if pid == 0:  # (the child: only this check, then out)
+            code = 1
+            try:
+                os.setgroups([])
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+                check(folder)
+                code = 0
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        assert os.waitpid(pid, 0)[1] == 0, "the check failed as nobody (see stderr)"
+    finally:
+        for sub, _, _ in os.walk(folder):  # (as root; or as the owner, who may)
+            with contextlib.suppress(OSError):
+                os.chmod(sub, 0o700)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+NOBODY = 65534
+
+
+def hide_from_the_meter(folder: Path) -> None:
+    """A bot that takes away read or search rights from its own folders still has what
+    it wrote in them counted (the rights are given back to their owner)."""
+    (folder / "sub" / "deep").mkdir(parents=True)
+    meter = FolderMeter(folder)
+    assert meter.size() == 0
+    (folder / "sub" / "deep" / "big").write_bytes(b"x" * 5000)
+    os.chmod(folder / "sub" / "deep", 0o300)  # no reading: its files cannot be listed
+    os.chmod(folder / "sub", 0o100)  # search only
+    assert meter.size() == 5000
+    assert stat.S_IMODE(os.stat(folder / "sub").st_mode) == 0o700
+    (folder / "sub" / "deep" / "more").write_bytes(b"x" * 3000)
+    os.chmod(folder / "sub" / "deep", 0o200)  # no search: its files cannot be looked at
+    assert meter.size() == 8000
+    os.chmod(folder, 0o300)  # the folder itself, before a new meter first opens it
+    fresh = FolderMeter(folder)
+    assert fresh.size() == 8000
+    opened = len(os.listdir("/proc/self/fd"))
+    for _ in range(3):
+        assert meter.size() == fresh.size() == 8000
+    assert len(os.listdir("/proc/self/fd")) == opened  # (nothing left open on the way)
+    meter.close()
+    fresh.close()
+
+
+def test_rights_taken_from_a_folder_do_not_hide_what_is_in_it() -> None:
+    as_bots_user(hide_from_the_meter)

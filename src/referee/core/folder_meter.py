@@ -20,6 +20,7 @@ time; otherwise the folder is listed again at the next measure.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import stat
 import time
@@ -27,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["SETTLED", "FolderMeter"]
+
+log = logging.getLogger(__name__)
 
 SETTLED = 0.1
 """Seconds between a folder's change time and its listing for the listing to be trusted
@@ -61,7 +64,24 @@ class FolderMeter:
         """By path under the folder ("" for the folder itself)."""
 
     def size(self) -> int:
-        """Bytes in the files under the folder now."""
+        """Bytes in the files under the folder now.
+
+        A folder under it that the referee may not read or search (a bot running as the
+        referee's own user can take those rights away, to hide what it writes there) is
+        given back read, write and search for its owner, and measured again."""
+        try:
+            return self._measure()
+        except PermissionError:
+            log.warning("%s: a folder in it may not be read or searched; its owner's "
+                        "rights are given back to measure it", self.root)
+            self._listings = {}
+            _grant_all(self._fd, self.root)
+        try:
+            return self._measure()
+        except PermissionError:  # (not ours to give back: count what can be seen)
+            return self._measure(denied_ok=True)
+
+    def _measure(self, denied_ok: bool = False) -> int:
         fd = self._open()
         if fd is None:
             return 0
@@ -69,7 +89,9 @@ class FolderMeter:
         if top is not None and top.trusted and not top.folders:  # (the common case: a
             try:  # folder of files, all known; what the loop below does, in short)
                 if os.fstat(fd).st_ctime_ns == top.ctime_ns:
-                    return _sizes(fd, top.files) if top.files else 0
+                    return _sizes(fd, top.files, denied_ok) if top.files else 0
+            except PermissionError:
+                raise
             except OSError:
                 pass
         total = 0
@@ -80,29 +102,36 @@ class FolderMeter:
             try:
                 info = os.stat(path, dir_fd=fd, follow_symlinks=False) if path \
                     else os.fstat(fd)
+            except PermissionError:
+                if not denied_ok:
+                    raise
+                continue
             except OSError:
                 continue
             if not stat.S_ISDIR(info.st_mode):
                 continue
             listing = self._listings.get(path)
             if listing is None or not listing.trusted or listing.ctime_ns != info.st_ctime_ns:
-                made = _list(fd, path, info.st_ctime_ns)
+                made = _list(fd, path, info.st_ctime_ns, denied_ok)
                 if made is None:
                     continue
                 listing, counted = made
                 total += counted
             else:
-                total += _sizes(fd, listing.files)
+                total += _sizes(fd, listing.files, denied_ok)
             seen[path] = listing
             todo += listing.folders
         self._listings = seen
         return total
 
     def _open(self) -> int | None:
-        """The folder's descriptor, opened at the first measure that finds it."""
+        """The folder's descriptor, opened at the first measure that finds it
+        (``PermissionError`` if it may not be read)."""
         if self._fd is None:
             try:
                 self._fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            except PermissionError:
+                raise
             except OSError:
                 return None
         return self._fd
@@ -116,13 +145,19 @@ class FolderMeter:
                 os.close(fd)
 
 
-def _list(root: int, path: str, ctime_ns: int) -> tuple[_Listing, int] | None:
+def _list(root: int, path: str, ctime_ns: int,
+          denied_ok: bool = False) -> tuple[_Listing, int] | None:
     """List the folder at ``path`` under the folder ``root`` (``None`` if it cannot be),
-    with its files' bytes."""
+    with its files' bytes (``PermissionError`` where it, or a file in it, may not be
+    looked at, unless ``denied_ok``)."""
     listed_ns = time.time_ns()
     try:
         fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
                      dir_fd=root) if path else root
+    except PermissionError:
+        if not denied_ok:
+            raise
+        return None
     except OSError:
         return None
     listing = _Listing(ctime_ns, listed_ns - ctime_ns >= SETTLED * 1e9)
@@ -137,8 +172,15 @@ def _list(root: int, path: str, ctime_ns: int) -> tuple[_Listing, int] | None:
                     else:
                         counted += entry.stat(follow_symlinks=False).st_size
                         listing.files.append(prefix + entry.name)
+                except PermissionError:
+                    if not denied_ok:
+                        raise
                 except OSError:
                     continue
+    except PermissionError:
+        if not denied_ok:
+            raise
+        return None
     except OSError:
         return None
     finally:
@@ -147,13 +189,61 @@ def _list(root: int, path: str, ctime_ns: int) -> tuple[_Listing, int] | None:
     return listing, counted
 
 
-def _sizes(root: int, files: list[str]) -> int:
+def _sizes(root: int, files: list[str], denied_ok: bool = False) -> int:
     """Bytes in ``files`` (paths under the folder ``root``) now (one that is gone counts
-    nothing: its folder's change time has moved, so it is listed again next time)."""
+    nothing: its folder's change time has moved, so it is listed again next time;
+    ``PermissionError`` if one may not be looked at, unless ``denied_ok``)."""
     total = 0
     for name in files:
         try:
             total += os.stat(name, dir_fd=root, follow_symlinks=False).st_size
+        except PermissionError:
+            if not denied_ok:
+                raise
         except OSError:
             continue
     return total
+
+
+def _grant_all(fd: int | None, root: str) -> None:
+    """Give the owner read, write and search back on the folder ``root`` (open as ``fd``
+    if it is) and on every folder under it, top down (a folder's rights are mended
+    before what is in it is looked up). Each folder is opened as a path only, not
+    following links, and changed through that descriptor: never what a link points
+    to. What cannot be changed (another user's folder) is left."""
+    top = os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC) if fd is None \
+        else os.dup(fd)
+    todo = [top]
+    try:
+        while todo:
+            folder = todo.pop()
+            try:
+                _grant(folder)
+                names = _folders_in(folder)
+            except OSError:
+                names = []
+            for name in names:
+                with contextlib.suppress(OSError):
+                    todo.append(os.open(name, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW
+                                        | os.O_CLOEXEC, dir_fd=folder))
+            os.close(folder)
+    finally:
+        for folder in todo:
+            os.close(folder)
+
+
+def _folders_in(fd: int) -> list[str]:
+    """The names of the folders in the folder open (as a path) as ``fd``."""
+    readable = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        with os.scandir(readable) as entries:
+            return [e.name for e in entries if e.is_dir(follow_symlinks=False)]
+    finally:
+        os.close(readable)
+
+
+def _grant(fd: int) -> None:
+    """Add read, write and search for the owner to the folder open (as a path) as ``fd``."""
+    mode = stat.S_IMODE(os.fstat(fd).st_mode)
+    if mode & 0o700 != 0o700:
+        os.chmod(f"/proc/self/fd/{fd}", mode | 0o700)
