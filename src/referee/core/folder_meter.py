@@ -151,19 +151,14 @@ def _list(root: int, path: str, ctime_ns: int,
     with its files' bytes (``PermissionError`` where it, or a file in it, may not be
     looked at, unless ``denied_ok``)."""
     listed_ns = time.time_ns()
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
-                     dir_fd=root) if path else root
-    except PermissionError:
-        if not denied_ok:
-            raise
-        return None
-    except OSError:
-        return None
     listing = _Listing(ctime_ns, listed_ns - ctime_ns >= SETTLED * 1e9)
     counted = 0
     prefix = path + "/" if path else ""
+    fd = root
     try:
+        if path:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         dir_fd=root)
         with os.scandir(fd) as entries:
             for entry in entries:
                 try:
