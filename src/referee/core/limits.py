@@ -27,7 +27,7 @@ import select
 import signal
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 
 import psutil
 
@@ -130,21 +130,18 @@ def _pid_limits() -> tuple[int, int] | None:
 
 
 def descendants(pid: int, read: Callable[[str], bytes] | None = None,
-                one_thread: Collection[int] = (),
                 tasks: Callable[[int], list[str]] | None = None) -> list[int]:
     """Pids of ``pid``'s live descendants, from the kernel's children lists (empty if
     they cannot be read). ``read(key)`` reads the list ``/proc/<key>/children`` (``key``
     is ``PID/task/TID``; ``OSError`` if it cannot): by default it opens the file.
     ``tasks(pid)`` lists the thread ids of ``pid`` (``OSError`` if it cannot): by default
-    its ``task`` folder is listed. The processes of ``one_thread`` are known to have one
-    thread (their threads are not asked)."""
+    its ``task`` folder is listed."""
     found: list[int] = []
     todo = [pid]
     while todo:
         parent = todo.pop()
         try:
-            threads = ([str(parent)] if parent in one_thread
-                       else tasks(parent) if tasks is not None
+            threads = (tasks(parent) if tasks is not None
                        else os.listdir(f"/proc/{parent}/task"))
         except OSError:
             continue
@@ -303,14 +300,16 @@ class ProcessTree:
         thread list is not read; another process's threads are counted first (one
         ``fstat`` of its ``task`` folder, kept open) and listed only when there are
         several."""
-        return descendants(pid, self._read_children,
-                           () if self._init is None else (self._init,), self._tasks)
+        return descendants(pid, self._read_children, self._tasks)
 
     def _tasks(self, pid: int) -> list[str]:
-        """The thread ids of ``pid``: its own alone when its ``task`` folder counts one
-        thread (a folder's link count is 2 and one per thread), else the folder listed.
-        ``OSError`` if it is gone (a folder kept open for a pid that has ended counts no
-        thread: it is closed, and the pid's folder opened again in case it was reused)."""
+        """The thread ids of ``pid``: its own alone for bubblewrap's init (one thread) or
+        when its ``task`` folder counts one thread (a folder's link count is 2 and one per
+        thread), else the folder listed. ``OSError`` if it is gone (a folder kept open for
+        a pid that has ended counts no thread: it is closed, and the pid's folder opened
+        again in case it was reused)."""
+        if pid == self._init:
+            return [str(pid)]
         fds = self._task_fds
         fd = fds.get(pid)
         if fd is not None:
