@@ -116,12 +116,9 @@ class RiichiKyoku(KyokuSettle):
 
     def apply(self, seat: int, action: Action) -> None:
         """Play a legal answer; ``ValueError`` (with the reason) if it is not legal."""
-        legal = self._legal(seat, action.type == "reach")
-        found = self._match(action, legal)
+        found = self.find_legal(seat, action)
         if found is None:
-            found = self._match(self._normalize(action, legal), legal)
-            if found is None:
-                raise ValueError(self.illegal_reason(seat, action) or "not legal now")
+            raise ValueError(self.illegal_reason(seat, action) or "not legal now")
         action = found
         self._self_cache = None
         if self.phase in ("respond", "chankan"):
