@@ -312,6 +312,12 @@ class BotProcess:
         return self._proc.poll() if self._proc is not None else None
 
     @property
+    def _reaped(self) -> bool:
+        """Not started, or ended and reaped: its pid may be another process's (asks no
+        ``waitpid``, unlike :attr:`running`: read at every turn)."""
+        return self._proc is None or self._proc.returncode is not None
+
+    @property
     def running(self) -> bool:
         """Whether the bot's own process is still running."""
         return self._proc is not None and self._proc.poll() is None
@@ -337,8 +343,7 @@ class BotProcess:
         process group) until the referee waits for its answer (:meth:`resume`); nothing
         if it has not started, or has ended and been reaped (no ``waitpid`` here: it is
         called after every answer)."""
-        if self.suspended or self._tree is None or self._proc is None \
-                or self._proc.returncode is not None:  # (not reaped: its pid is still its)
+        if self.suspended or self._tree is None or self._reaped:
             return
         self._stopped = self._tree.stop()
         self.suspended = True
@@ -349,7 +354,7 @@ class BotProcess:
         if not self.suspended or self._tree is None:
             return
         self.suspended = False
-        if self._proc is not None and self._proc.returncode is None:
+        if not self._reaped:
             self._tree.cont(self._stopped)
         self._stopped = frozenset()
 
