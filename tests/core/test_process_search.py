@@ -208,3 +208,18 @@ def test_a_walk_forgets_the_processes_gone(monkeypatch: pytest.MonkeyPatch) -> N
         bot.kill()
         bot.wait()
         tree.close()
+
+
+def test_the_pid_counter_tells_whether_a_pid_was_given_between_two_readings() -> None:
+    """Equal readings close together: no pid given; a process started between them, or
+    readings too far apart for the counter to be trusted not to have gone round: given."""
+    counter = limits.PidCounter()
+    before = counter.read()
+    assert before is not None and counter.window > 0
+    assert counter.unchanged(before, (before[0], before[1] + counter.window / 2))
+    assert not counter.unchanged(before, (before[0], before[1] + counter.window * 2))
+    assert not counter.unchanged(None, before) and not counter.unchanged(before, None)
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    after = counter.read()
+    assert after is not None and after[0] != before[0]
+    assert not counter.unchanged(before, after)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from proctags import TAG, left_behind
+from referee.core import limits
 from referee.core.process import BotProcess
 from referee.core.sandbox import SandboxConfig, SandboxSupport, plan_sandbox, sandbox_support
 
@@ -42,11 +43,13 @@ def tag(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 def off_turn_cpu_ms(tmp_path: Path, mode: str, support: SandboxSupport,
-                    suspend: bool, turns: int = 5) -> list[int]:
-    """Play ``turns`` moves with the hostile brain in ``mode``, the opponent thinking
-    ``OPPONENT_TIME`` between them; the off-turn CPU milliseconds it reports."""
+                    suspend: bool, turns: int = 5, quick: int = 0) -> list[int]:
+    """Play ``quick`` moves at once, then ``turns`` moves with the hostile brain in
+    ``mode``, the opponent thinking ``OPPONENT_TIME`` between them; the off-turn CPU
+    milliseconds it reports (``quick`` is given to the mode: its first hostile turn)."""
     plan = plan_sandbox(SandboxConfig(), support)
-    brain = BotProcess([sys.executable, str(HOSTILE), "--mode", mode], name="hostile",
+    args = [str(quick + 1)] if quick else []
+    brain = BotProcess([sys.executable, str(HOSTILE), "--mode", mode, *args], name="hostile",
                        cwd=tmp_path / "work", stderr_log=tmp_path / "hostile.log",
                        sandbox=plan, suspend=suspend)
     brain.start()
@@ -60,10 +63,12 @@ def off_turn_cpu_ms(tmp_path: Path, mode: str, support: SandboxSupport,
         brain.end_turn()
 
     try:
-        brain.send("START 10\n")
+        brain.send("START 20\n")
         assert brain.read_line(time.monotonic() + 10) == "OK"
         brain.end_turn()
         move("BEGIN")
+        for turn in range(quick):
+            move(f"TURN {turn % 20},{turn // 20}")
         for turn in range(turns):
             time.sleep(OPPONENT_TIME)
             move(f"TURN {turn},9")
@@ -103,3 +108,27 @@ def test_a_worker_that_leaves_the_process_group_is_suspended_too(
     """Forked by the bot's main thread, or by another of its threads (the kernel lists a
     child under the thread that forked it: the walk must read every thread's list)."""
     assert_suspended(off_turn_cpu_ms(tmp_path, mode, support, suspend=True))
+
+
+@pytest.mark.skipif(not SUPPORT.usable, reason=f"no isolation: {SUPPORT.problem}")
+def test_a_bot_alone_for_many_turns_is_walked_again_once_it_forks(
+        tmp_path: Path, tag: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A contained bot found alone is not walked again at its next stop while no pid has
+    been given on the machine (``ProcessTree._alone``): most of 150 quick turns are not
+    walked, and the worker it forks at the next one is found and stopped all the same
+    (the fork gave a pid). The time within which equal readings are trusted is made
+    long, so that this holds on a slow machine too."""
+    limits.PIDS.read()
+    monkeypatch.setattr(limits.PIDS, "window", 60.0)
+    walks: list[int] = []
+    walk = limits.ProcessTree._descendants
+
+    def counted(tree: limits.ProcessTree, pid: int) -> list[int]:
+        walks.append(pid)
+        return walk(tree, pid)
+
+    monkeypatch.setattr(limits.ProcessTree, "_descendants", counted)
+    reports = off_turn_cpu_ms(tmp_path, "busy-escape", SUPPORT, suspend=True, quick=150)
+    assert_suspended(reports)
+    # (walked at the first stops, at the forking turns, when another process started)
+    assert len(walks) < 75, len(walks)

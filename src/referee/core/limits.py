@@ -165,6 +165,58 @@ def _read_children(key: str) -> bytes:
 _PRUNE_EVERY = 64
 """Stops of a tree between two closings of what its walk keeps open for processes gone."""
 
+_PIDS_PER_SECOND = 1e8
+"""More pids than any machine can give in a second (each costs a ``clone``, under one
+kernel lock): two equal readings of the last pid given, less than ``pid_max`` over this
+apart, mean that no pid was given between them (the counter cannot have gone round)."""
+
+
+class PidCounter:
+    """The last pid given in the referee's pid namespace (``ns_last_pid``), read through
+    a descriptor kept open: whether any process or thread was started on the machine
+    between two readings. Processes in a sandbox's own pid namespace have a pid in the
+    referee's too, so they count; they cannot set this counter back (that takes
+    privileges over the referee's namespace)."""
+
+    def __init__(self) -> None:
+        self._fd = -1
+        self.window = 0.0
+        """Seconds within which two equal readings are trusted (``pid_max`` over
+        :data:`_PIDS_PER_SECOND`; 0 until the first reading)."""
+        self._opened = False
+        self._lock = threading.Lock()
+
+    def read(self) -> tuple[int, float] | None:
+        """The last pid given and the monotonic time of the reading (``None``: the
+        kernel does not say)."""
+        if not self._opened:
+            self._open()
+        try:
+            return int(os.pread(self._fd, 32, 0)), time.monotonic()
+        except (OSError, ValueError):
+            return None
+
+    def unchanged(self, before: tuple[int, float] | None,
+                  now: tuple[int, float] | None) -> bool:
+        """Whether no pid was given between the readings ``before`` and ``now``."""
+        return (before is not None and now is not None and before[0] == now[0]
+                and now[1] - before[1] < self.window)
+
+    def _open(self) -> None:
+        with self._lock:
+            if self._opened:
+                return
+            limits = _pid_limits()
+            if limits is not None:
+                with contextlib.suppress(OSError):
+                    self._fd = os.open("/proc/sys/kernel/ns_last_pid", os.O_RDONLY)
+                    self.window = limits[1] / _PIDS_PER_SECOND
+            self._opened = True
+
+
+PIDS = PidCounter()
+"""The referee's one reader of the last pid given."""
+
 
 class ProcessTree:
     """Every process belonging to one bot: its root, its session, its descendants."""
@@ -182,6 +234,9 @@ class ProcessTree:
         self._children_fds: dict[str, int] = {}
         self._task_fds: dict[int, int] = {}
         self._stops = 0
+        self._mark: tuple[int, float] | None = None
+        """The last pid given, read at the last stop (see :meth:`_alone`)."""
+        self._last_stop: frozenset[int] = frozenset()
         self._bot: int | None = None
         self._bot_fd = -1
         self._init: int | None = None
@@ -267,6 +322,8 @@ class ProcessTree:
                 os.kill(self.root_pid, signal.SIGSTOP)  # our child, not reaped: its pid)
         elif not self._signal_bot(signal.SIGSTOP):
             return frozenset()
+        elif self._alone():
+            return self._last_stop
         top = self._bot if self.contained else self.root_pid
         start = self._init if self.contained else top
         assert top is not None and start is not None
@@ -282,7 +339,17 @@ class ProcessTree:
         self._stops += 1
         if self._stops % _PRUNE_EVERY == 0:
             self._forget_gone(stopped | {start})
-        return frozenset(stopped)
+        self._last_stop = frozenset(stopped)
+        return self._last_stop
+
+    def _alone(self) -> bool:
+        """Whether the contained bot, just stopped, is still its tree's one process and
+        need not be walked: the last walk found it alone, and no pid has been given on
+        the machine since (a stopped process cannot fork: one that forked before its
+        stop gave a pid first). Most bots are one process, so most stops are this one
+        reading; a bot whose children come and go is walked at every stop."""
+        mark, self._mark = self._mark, PIDS.read()
+        return self._last_stop == {self._bot} and PIDS.unchanged(mark, self._mark)
 
     def _forget_gone(self, live: set[int]) -> None:
         """Close the lists kept open for processes no longer in the tree (a bot whose

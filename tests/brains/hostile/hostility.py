@@ -26,9 +26,11 @@ records as a note, or a line on stderr, which goes to the bot's log). Modes:
   until they hold more than BYTES (default 21 MB), then plays on.
 - ``busy``: a thread computes without end; at each turn it reports the CPU time it used
   since the end of its previous turn (from ``/proc/self/stat``: ``busy-cpu-ms N``).
-- ``busy-escape``: as ``busy``, but the computing is done by a child process that leaves
-  the bot's process group and session (``setsid``), a new one made at each of its turns
-  just before it answers; at each turn it reports the CPU time the last one used.
+- ``busy-escape [TURN]``: as ``busy``, but the computing is done by a child process that
+  leaves the bot's process group and session (``setsid``), a new one made at each of its
+  turns just before it answers (from its turn ``TURN`` on, 1 by default: before it, it
+  is one process that answers at once); at each turn it reports the CPU time the last
+  one used.
 - ``busy-thread-escape``: as ``busy-escape``, but each child is forked by a new thread of
   the bot, which then waits for ever (the kernel lists the child under that thread, not
   under the bot's main thread).
@@ -100,7 +102,8 @@ class Hostility:
             used = (cpu_seconds() - self.cpu_at_end) * 1000
             self.report(f"busy-cpu-ms {used:.0f}")
         elif self.mode in ("busy-escape", "busy-thread-escape"):
-            self._new_worker()
+            if self.turns >= (int(self.args[0]) if self.args else 1):
+                self._new_worker()
         elif self.mode == "slow":
             time.sleep(float(self.args[0]) if self.args else 0.2)
         if self.turns == 1:
