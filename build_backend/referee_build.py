@@ -5,16 +5,21 @@ Only :func:`build_wheel` may compile. Every other hook runs ``setup.py`` pure: a
 requirements (mypy may not be installed yet), the metadata (it needs no C code), the
 sdist (sources only) and the editable install (compiled modules beside the sources would
 shadow them, and an edited source would silently not take effect).
+
+A wheel is built from a clean slate: setuptools packages whatever its ``build/lib*``
+folder holds, so the modules an earlier build compiled (another configuration, or older
+sources) would end up in the wheel and shadow the sources it was asked to build.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from setuptools import build_meta
-from setuptools.build_meta import build_wheel
 
 __all__ = [
     "build_editable", "build_sdist", "build_wheel", "get_requires_for_build_editable",
@@ -35,6 +40,27 @@ def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) 
     """setuptools' requirements, and mypy for a compiled build."""
     requires: list[str] = _pure(build_meta.get_requires_for_build_wheel, config_settings)
     return requires + (COMPILER if os.environ.get("REFEREE_COMPILE", "") == "1" else [])
+
+
+def build_wheel(wheel_directory: str, config_settings: dict[str, Any] | None = None,
+                metadata_directory: str | None = None) -> str:
+    """setuptools' wheel (compiled if ``REFEREE_COMPILE=1``), after forgetting what
+    earlier builds left in ``build/``."""
+    forget_earlier_builds(Path.cwd())
+    name: str = build_meta.build_wheel(wheel_directory, config_settings, metadata_directory)
+    return name
+
+
+def forget_earlier_builds(source: Path) -> None:
+    """Remove the folders of ``source/build`` that setuptools packages as they are
+    (``lib*``: modules, compiled or not; ``bdist*``: the wheel's staging area); the C
+    files mypyc writes there are written again at each compiled build."""
+    build = source / "build"
+    if not build.is_dir():
+        return
+    for folder in build.iterdir():
+        if folder.is_dir() and folder.name.startswith(("lib", "bdist")):
+            shutil.rmtree(folder)
 
 
 def prepare_metadata_for_build_wheel(metadata_directory: str,

@@ -67,7 +67,46 @@ def test_only_build_wheel_may_compile(monkeypatch: pytest.MonkeyPatch) -> None:
         assert getattr(backend, name)("folder") == name
     assert seen == dict.fromkeys(hooks, "1")
     assert backend.PURE not in os.environ
-    assert backend.build_wheel is backend.build_meta.build_wheel  # it compiles when asked
+    monkeypatch.setattr(backend.build_meta, "build_wheel", spy("build_wheel"))
+    monkeypatch.setattr(backend, "forget_earlier_builds", lambda source: None)
+    assert backend.build_wheel("folder") == "build_wheel"
+    assert seen["build_wheel"] is None  # it compiles when asked
+
+
+def _source_copy(target: Path) -> Path:
+    """A copy of what a wheel is built from (the build leaves its files beside it)."""
+    shutil.copytree(ROOT / "src", target / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info"))
+    shutil.copytree(ROOT / "build_backend", target / "build_backend",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, target / name)
+    return target
+
+
+def test_a_wheel_holds_nothing_an_earlier_build_left(tmp_path: Path) -> None:
+    """setuptools packages what ``build/lib*`` holds: a module compiled by an earlier
+    build (another configuration, older sources) would shadow its source in the wheel,
+    and a module since removed from the sources would still be shipped."""
+    source = _source_copy(tmp_path / "source")
+    stale = source / "build" / "lib" / "referee" / "core"  # (a pure build's folder)
+    stale.mkdir(parents=True)
+    (stale / "clock.cpython-311-x86_64-linux-gnu.so").write_bytes(b"stale")
+    (stale / "gone.py").write_text("STALE = True\n")
+    (source / "build" / "kept.c").write_text("/* mypyc's C files stay */\n")
+    wheels = tmp_path / "wheels"
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(wheels), str(source)], env={
+            k: v for k, v in os.environ.items() if k != "REFEREE_COMPILE"},
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr[-3000:]
+    (wheel,) = wheels.glob("referee-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    assert "referee/core/clock.py" in names
+    assert not [n for n in names if n.endswith(".so") or n.endswith("gone.py")], names
+    assert (source / "build" / "kept.c").exists()
 
 
 def _run(args: list[str], package: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -94,13 +133,7 @@ def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path
     headers = Path(sysconfig.get_paths()["include"], "Python.h")
     if shutil.which("cc") is None or not headers.exists():
         pytest.skip("the compiled build needs a C compiler and Python's headers")
-    source = tmp_path / "source"  # a copy: the build leaves its files beside the sources
-    shutil.copytree(ROOT / "src", source / "src",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info"))
-    shutil.copytree(ROOT / "build_backend", source / "build_backend",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("setup.py", "pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, source / name)
+    source = _source_copy(tmp_path / "source")
     wheels = tmp_path / "wheels"
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
