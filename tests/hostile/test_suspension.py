@@ -46,9 +46,9 @@ def off_turn_cpu_ms(tmp_path: Path, mode: str, support: SandboxSupport,
                     suspend: bool, turns: int = 5, quick: int = 0) -> list[int]:
     """Play ``quick`` moves at once, then ``turns`` moves with the hostile brain in
     ``mode``, the opponent thinking ``OPPONENT_TIME`` between them; the off-turn CPU
-    milliseconds it reports (``quick`` is given to the mode: its first hostile turn)."""
+    milliseconds it reports (with ``quick``, its first hostile turn is the first after them)."""
     plan = plan_sandbox(SandboxConfig(), support)
-    args = [str(quick + 1)] if quick else []
+    args = [str(quick + 2)] if quick else []  # (BEGIN is its turn 1)
     brain = BotProcess([sys.executable, str(HOSTILE), "--mode", mode, *args], name="hostile",
                        cwd=tmp_path / "work", stderr_log=tmp_path / "hostile.log",
                        sandbox=plan, suspend=suspend)
@@ -114,21 +114,35 @@ def test_a_worker_that_leaves_the_process_group_is_suspended_too(
 def test_a_bot_alone_for_many_turns_is_walked_again_once_it_forks(
         tmp_path: Path, tag: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A contained bot found alone is not walked again at its next stop while no pid has
-    been given on the machine (``ProcessTree._alone``): most of 150 quick turns are not
-    walked, and the worker it forks at the next one is found and stopped all the same
-    (the fork gave a pid). The time within which equal readings are trusted is made
-    long, so that this holds on a slow machine too."""
+    been given on the machine (``ProcessTree._alone``): in 150 quick turns every stop
+    that finds the counter as it was skips the walk, and the worker the bot forks at the
+    next turn is found and stopped all the same (the fork gave a pid). The time within
+    which equal readings are trusted is made long, so that this holds on a slow machine
+    too; how many stops find the counter unmoved depends on what else the machine
+    starts meanwhile (most of them, on a quiet one)."""
     limits.PIDS.read()
     monkeypatch.setattr(limits.PIDS, "window", 60.0)
-    walks: list[int] = []
-    walk = limits.ProcessTree._descendants
+    stops: list[tuple[bool, bool]] = []
+    """Per stop: whether the counter had not moved since the last one, and whether the
+    stop was walked."""
+    walked = [False]
+    walk, stop = limits.ProcessTree._descendants, limits.ProcessTree.stop
 
-    def counted(tree: limits.ProcessTree, pid: int) -> list[int]:
-        walks.append(pid)
+    def counted_walk(tree: limits.ProcessTree, pid: int) -> list[int]:
+        walked[0] = True
         return walk(tree, pid)
 
-    monkeypatch.setattr(limits.ProcessTree, "_descendants", counted)
+    def counted_stop(tree: limits.ProcessTree) -> frozenset[int]:
+        mark, walked[0] = tree._mark, False
+        stopped = stop(tree)
+        stops.append((limits.PIDS.unchanged(mark, tree._mark), walked[0]))
+        return stopped
+
+    monkeypatch.setattr(limits.ProcessTree, "_descendants", counted_walk)
+    monkeypatch.setattr(limits.ProcessTree, "stop", counted_stop)
     reports = off_turn_cpu_ms(tmp_path, "busy-escape", SUPPORT, suspend=True, quick=150)
     assert_suspended(reports)
-    # (walked at the first stops, at the forking turns, when another process started)
-    assert len(walks) < 75, len(walks)
+    alone = stops[1:152]  # (after the first walk, before the first fork: START, BEGIN,
+    # the quick turns)
+    assert [quiet for quiet, walk in alone if quiet == walk] == [], stops
+    assert all(walk for _, walk in stops[152:]), stops  # forked: walked at every stop
