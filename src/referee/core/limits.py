@@ -447,12 +447,17 @@ class ProcessTree:
         self._bot_fd = self._init_fd = -1
 
     def cont(self, stopped: frozenset[int]) -> None:
-        """SIGCONT what :meth:`stop` stopped (and, not contained, the process groups)."""
+        """SIGCONT what :meth:`stop` stopped (and, not contained, the process groups); a
+        contained bot's own process through its pidfd, as it was stopped (never a
+        process that took its pid after it ended)."""
         if not self.contained:
             for group in self.groups:
                 with contextlib.suppress(OSError):
                     os.killpg(group, signal.SIGCONT)
         for pid in stopped:
+            if pid == self._bot:
+                _pidfd_signal(self._bot_fd, signal.SIGCONT)
+                continue
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGCONT)
 
