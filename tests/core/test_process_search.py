@@ -152,7 +152,7 @@ def test_suspension_lists_a_bots_threads_only_when_it_has_several(extra: int) ->
             threads = tree._tasks(bot.pid)
         assert sorted(threads) == sorted(os.listdir(f"/proc/{bot.pid}/task"))
         assert len(threads) == 1 + extra and listed.called == (extra > 0)
-        assert bot.pid in tree._task_fds
+        assert bot.pid in tree._task_folders.pids()
         assert tree.stop() == {bot.pid}
         assert state_soon(bot.pid, b"T")  # (a signal is taken when the process next runs)
         tree.cont(frozenset({bot.pid}))
@@ -162,7 +162,7 @@ def test_suspension_lists_a_bots_threads_only_when_it_has_several(extra: int) ->
         bot.wait()
     with pytest.raises(OSError):
         tree._tasks(bot.pid)
-    assert bot.pid not in tree._task_fds
+    assert bot.pid not in tree._task_folders.pids()
     tree.close()
 
 
@@ -198,8 +198,7 @@ def test_a_walk_forgets_the_processes_gone(monkeypatch: pytest.MonkeyPatch) -> N
             stopped = tree.stop()
             seen |= stopped
             if turn % 8 == 0:  # just pruned: only what this stop found is kept
-                kept = set(tree._task_fds) | {
-                    int(key.partition("/")[0]) for key in tree._children_fds}
+                kept = tree._task_folders.pids() | tree._children_lists.pids()
                 assert kept <= stopped, (kept, stopped)
             tree.cont(stopped)
             time.sleep(0.004)

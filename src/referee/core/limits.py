@@ -28,10 +28,13 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 import psutil
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 Ident = tuple[int, float]
 """A process identity: pid and creation time (pids are reused, the pair is not)."""
@@ -165,6 +168,63 @@ def _read_children(key: str) -> bytes:
 _PRUNE_EVERY = 64
 """Stops of a tree between two closings of what its walk keeps open for processes gone."""
 
+_KEPT_MOST = 256
+"""Files of one kind a tree keeps open between its walks, at most."""
+
+
+class _KeptFiles:
+    """Files of one kind under ``/proc`` (``/proc/KEY/NAME``, ``KEY`` starting with a
+    pid) kept open between the walks of one tree, up to :data:`_KEPT_MOST`: a walk
+    reads each through its descriptor. One that cannot be read any more (its process
+    ended) is closed and its path opened afresh, once: the pid may be another
+    process's now."""
+
+    def __init__(self, name: str, flags: int) -> None:
+        self._name = name
+        self._flags = flags
+        self._fds: dict[str, int] = {}
+
+    def read(self, key: str, read: Callable[[int], _T]) -> _T:
+        """``read(fd)`` of the file of ``key`` (``OSError`` if it cannot be had)."""
+        fd = self._fds.get(key)
+        if fd is not None:
+            try:
+                return read(fd)
+            except OSError:
+                self._close(key)
+        fd = os.open(f"/proc/{key}/{self._name}", self._flags)
+        try:
+            value = read(fd)
+        except OSError:
+            os.close(fd)
+            raise
+        if len(self._fds) < _KEPT_MOST:
+            self._fds[key] = fd
+        else:
+            os.close(fd)
+        return value
+
+    def pids(self) -> set[int]:
+        """The processes whose files are kept open."""
+        return {int(key.partition("/")[0]) for key in self._fds}
+
+    def forget(self, live: set[int]) -> None:
+        """Close the files of the processes not in ``live``."""
+        for key in [key for key in self._fds if int(key.partition("/")[0]) not in live]:
+            self._close(key)
+
+    def close(self) -> None:
+        """Close every file kept open."""
+        for key in list(self._fds):
+            self._close(key)
+
+    def _close(self, key: str) -> None:
+        fd = self._fds.pop(key, None)
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
 _PIDS_PER_SECOND = 1e8
 """More pids than any machine can give in a second (each costs a ``clone``, under one
 kernel lock): two equal readings of the last pid given, less than ``pid_max`` over this
@@ -231,8 +291,10 @@ class ProcessTree:
         """The process groups of the bot (``suspend`` stops each), refreshed by
         :meth:`processes`."""
         self._seen: dict[int, float] = {}
-        self._children_fds: dict[str, int] = {}
-        self._task_fds: dict[int, int] = {}
+        self._children_lists = _KeptFiles("children", os.O_RDONLY)
+        """``PID/task/TID`` -> that thread's children list (see :meth:`_descendants`)."""
+        self._task_folders = _KeptFiles("task", os.O_RDONLY | os.O_DIRECTORY)
+        """``PID`` -> its ``task`` folder (see :meth:`_tasks`)."""
         self._stops = 0
         self._mark: tuple[int, float] | None = None
         """The last pid given, read at the last stop (see :meth:`_alone`)."""
@@ -354,17 +416,14 @@ class ProcessTree:
     def _forget_gone(self, live: set[int]) -> None:
         """Close the lists kept open for processes no longer in the tree (a bot whose
         children come and go would otherwise keep up to 256 of each open)."""
-        for pid in [pid for pid in self._task_fds if pid not in live]:
-            self._close_tasks(pid)
-        for key in [key for key in self._children_fds
-                    if int(key.partition("/")[0]) not in live]:
-            self._drop_fd(key, self._children_fds[key])
+        self._task_folders.forget(live)
+        self._children_lists.forget(live)
 
     def _descendants(self, pid: int) -> list[int]:
         """As :func:`descendants`, keeping the kernel's children lists open between calls
-        (suspension walks the tree at every turn; a dead task's list fails and is
-        dropped, so a reused pid is read afresh). Bubblewrap's init has one thread: its
-        thread list is not read; another process's threads are counted first (one
+        (suspension walks the tree at every turn; a dead task's list fails and is opened
+        afresh, so a reused pid is read as it is now). Bubblewrap's init has one thread:
+        its thread list is not read; another process's threads are counted first (one
         ``fstat`` of its ``task`` folder, kept open) and listed only when there are
         several."""
         return descendants(pid, self._read_children, self._tasks)
@@ -377,69 +436,15 @@ class ProcessTree:
         again in case it was reused)."""
         if pid == self._init:
             return [str(pid)]
-        fds = self._task_fds
-        fd = fds.get(pid)
-        if fd is not None:
-            try:
-                return self._count_tasks(pid, fd)
-            except OSError:
-                self._close_tasks(pid)  # ended: the pid may be another process's now
-        fd = os.open(f"/proc/{pid}/task", os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            threads = self._count_tasks(pid, fd)
-        except OSError:
-            os.close(fd)
-            raise
-        if len(fds) < 256:
-            fds[pid] = fd
-        else:
-            os.close(fd)
-        return threads
-
-    @staticmethod
-    def _count_tasks(pid: int, fd: int) -> list[str]:
-        """The threads of ``pid`` through its open ``task`` folder ``fd``."""
-        threads = os.fstat(fd).st_nlink - 2
-        if threads == 1:
-            return [str(pid)]
-        if threads < 1:
-            raise ProcessLookupError(pid)
-        return os.listdir(fd)
-
-    def _close_tasks(self, pid: int) -> None:
-        fd = self._task_fds.pop(pid, None)
-        if fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        return self._task_folders.read(str(pid), lambda fd: _count_tasks(pid, fd))
 
     def _read_children(self, key: str) -> bytes:
-        fds = self._children_fds
-        fd = fds.get(key)
-        try:
-            if fd is None:
-                fd = os.open(f"/proc/{key}/children", os.O_RDONLY)
-                if len(fds) < 256:
-                    fds[key] = fd
-            data = os.pread(fd, 1 << 16, 0)
-        except OSError:
-            self._drop_fd(key, fd)
-            raise
-        if key not in fds:
-            os.close(fd)
-        return data
-
-    def _drop_fd(self, key: str, fd: int | None) -> None:
-        if fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._children_fds.pop(key, None)
+        return self._children_lists.read(key, _read_whole)
 
     def close(self) -> None:
         """Close the children lists kept open (the tree is no longer walked)."""
-        for key, fd in list(self._children_fds.items()):
-            self._drop_fd(key, fd)
-        for pid in list(self._task_fds):
-            self._close_tasks(pid)
+        self._children_lists.close()
+        self._task_folders.close()
         for fd in (self._bot_fd, self._init_fd):
             if fd >= 0:
                 with contextlib.suppress(OSError):
@@ -535,6 +540,22 @@ class ProcessTree:
     def alive(self) -> list[int]:
         """Pids of the tree's processes that are still running (not zombies)."""
         return [p.pid for p in self.processes(thorough=True) if _alive(p)]
+
+
+def _count_tasks(pid: int, fd: int) -> list[str]:
+    """The threads of ``pid`` through its open ``task`` folder ``fd`` (``OSError`` if it
+    has ended: its folder counts none)."""
+    threads = os.fstat(fd).st_nlink - 2
+    if threads == 1:
+        return [str(pid)]
+    if threads < 1:
+        raise ProcessLookupError(pid)
+    return os.listdir(fd)
+
+
+def _read_whole(fd: int) -> bytes:
+    """A small file of ``/proc`` open as ``fd``, read from its start."""
+    return os.pread(fd, 1 << 16, 0)
 
 
 def _first_child(pid: int) -> int | None:
