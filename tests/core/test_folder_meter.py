@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from descriptors import descriptors_on
 from referee.core import folder_meter
 from referee.core.folder_meter import FolderMeter
 
@@ -155,16 +156,6 @@ def test_a_folder_given_as_a_link_is_measured_through_it(tmp_path: Path) -> None
     assert FolderMeter(tmp_path / "link").size() == 10 + os.lstat(real / "big").st_size
 
 
-def open_on(folder: Path) -> list[str]:
-    """This process's descriptors open on ``folder``."""
-    found = []
-    for fd in os.listdir("/proc/self/fd"):
-        with contextlib.suppress(OSError):
-            if os.readlink(f"/proc/self/fd/{fd}") == str(folder.resolve()):
-                found.append(fd)
-    return found
-
-
 def test_the_folder_is_measured_where_it_went_and_let_go_when_closed(tmp_path: Path) -> None:
     """The meter keeps the folder it was given open: a bot whose folder was moved away
     still writes in it, and that is what counts (not what is at the old path); its
@@ -172,7 +163,7 @@ def test_the_folder_is_measured_where_it_went_and_let_go_when_closed(tmp_path: P
     work = tmp_path / "work"
     work.mkdir()
     meter = FolderMeter(work)
-    assert meter.size() == 0 and len(open_on(work)) == 1
+    assert meter.size() == 0 and len(descriptors_on(work)) == 1
     moved = tmp_path / "moved"
     work.rename(moved)
     work.mkdir()  # an empty folder at the old path
@@ -180,11 +171,11 @@ def test_the_folder_is_measured_where_it_went_and_let_go_when_closed(tmp_path: P
     (moved / "sub" / "f").write_bytes(b"x" * 1000)
     assert meter.size() == 1000
     meter.close()
-    assert open_on(moved) == [] and meter.size() == 0  # the path's folder now
+    assert descriptors_on(moved) == [] and meter.size() == 0  # the path's folder now
     (work / "g").write_bytes(b"x" * 7)
     assert meter.size() == 7
     meter.close()
-    assert open_on(work) == []
+    assert descriptors_on(work) == []
 
 
 def as_bots_user(check: Callable[[Path], None]) -> None:

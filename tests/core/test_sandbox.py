@@ -3,7 +3,6 @@ resource limits, suspension off-turn, CPU time, and what each level says it give
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import socket
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from descriptors import descriptors_on
 from proctags import TAG, left_behind, tagged
 from referee.core.errors import BotFault, ConfigError
 from referee.core.outcome import Outcome
@@ -328,17 +328,11 @@ def test_the_private_tmp_and_the_folders_have_their_limits(tmp_path: Path, tag: 
     assert fault.value.outcome is Outcome.FOLDER_LIMIT
     assert fault.value.reason == "its folders hold 3.0 MB, over the limit of 2 MB"
     work = (tmp_path / "out" / "work" / "bot").resolve()
-    assert any(opened_on(work))  # (the meter keeps its folder open between turns)
+    assert any(descriptors_on(work))  # (the meter keeps its folder open between turns)
     process.kill()
-    assert not any(opened_on(work))  # and lets it go with the bot
+    assert not any(descriptors_on(work))  # and lets it go with the bot
 
 
-def opened_on(folder: Path) -> Iterator[str]:
-    """This process's descriptors open on ``folder``."""
-    for fd in os.listdir("/proc/self/fd"):
-        with contextlib.suppress(OSError):
-            if os.readlink(f"/proc/self/fd/{fd}") == str(folder):
-                yield fd
 
 
 @pytest.mark.parametrize("stream", [1, 2])
