@@ -3,6 +3,7 @@ resource limits, suspension off-turn, CPU time, and what each level says it give
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -18,6 +19,7 @@ import pytest
 from descriptors import descriptors_on
 from proctags import TAG, left_behind, tagged
 from referee.core.errors import BotFault, ConfigError
+from referee.core.limits import descendants
 from referee.core.outcome import Outcome
 from referee.core.process import BotProcess
 from referee.core.sandbox import (
@@ -276,6 +278,58 @@ def test_a_fork_bomb_stops_at_the_process_limit_and_loses_by_it(
     assert fault.value.outcome is Outcome.PROCESS_LIMIT, fault.value
     assert "limit of 16 processes" in fault.value.reason
     process.kill()
+
+
+@needs_bwrap
+def test_the_watchdog_measures_a_sandboxed_tree_as_psutil_reads_it(
+        tmp_path: Path, tag: str) -> None:
+    """``usage`` (one walk through files kept open) counts the live processes and their
+    memory as ``count`` and ``rss`` do: a zombie is not counted, a sleeper is; memory the
+    bot takes is seen; once closed it keeps nothing of the tree open."""
+    script = """
+        import os, sys, time
+        if os.fork() == 0:
+            os._exit(0)  # never waited for: a zombie
+        if os.fork() == 0:
+            time.sleep(60)
+            os._exit(0)
+        time.sleep(0.2)
+        print("ready", flush=True)
+        kept = []
+        for line in sys.stdin:
+            kept.append(bytearray(64 * 2**20))
+            print("grown", flush=True)
+    """
+    process = start(tmp_path, script)
+    try:
+        assert process.read_line(soon()) == "ready"
+        tree = process._tree
+        assert tree is not None and tree.contained
+        count, rss = tree.usage()
+        assert (count, rss) == (tree.count(), tree.rss())
+        assert count == 2  # the bot and the sleeper, not the zombie
+        process.send("grow\n", soon())
+        assert process.read_line(soon()) == "grown"
+        grown = tree.usage()
+        assert grown == (tree.count(), tree.rss())
+        assert grown[0] == 2 and grown[1] - rss >= 60 * 2**20
+        members = {tree.root_pid, *descendants(tree.root_pid)}
+        assert kept_open(members)  # (the walk's and the readings' files, between ticks)
+    finally:
+        process.kill()
+    assert tree.usage() == (0, 0)
+    assert not kept_open(members)
+
+
+def kept_open(pids: set[int]) -> list[str]:
+    """The files of ``/proc/PID`` this process holds open, for these pids."""
+    links = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            links.append(os.readlink(f"/proc/self/fd/{fd}"))
+    return [link for link in links
+            if link.startswith("/proc/") and link.split("/")[2].isdigit()
+            and int(link.split("/")[2]) in pids]
 
 
 def test_limits_apply_without_bubblewrap_too(tmp_path: Path, tag: str,

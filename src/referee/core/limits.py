@@ -304,6 +304,9 @@ class ProcessTree:
         self._init: int | None = None
         self._init_fd = -1
         self._lock = threading.Lock()
+        self._usage_files: _UsageFiles | None = _UsageFiles() if contained else None
+        """The files :meth:`usage` keeps open (the watchdog's: its thread alone reads
+        them, under the lock; ``None`` once closed)."""
         try:
             root = psutil.Process(root_pid)
             self._seen[root_pid] = root.create_time()
@@ -442,9 +445,13 @@ class ProcessTree:
         return self._children_lists.read(key, _read_whole)
 
     def close(self) -> None:
-        """Close the children lists kept open (the tree is no longer walked)."""
+        """Close the files kept open (the tree is no longer walked or measured)."""
         self._children_lists.close()
         self._task_folders.close()
+        with self._lock:
+            if self._usage_files is not None:
+                self._usage_files.close()
+                self._usage_files = None
         for fd in (self._bot_fd, self._init_fd):
             if fd >= 0:
                 with contextlib.suppress(OSError):
@@ -496,6 +503,26 @@ class ProcessTree:
         left out)."""
         procs = [p for p in self.processes() if _alive(p)]
         return max(0, len(procs) - (2 if self.contained else 0))
+
+    def usage(self) -> tuple[int, int]:
+        """How many processes of the bot are alive, as :meth:`count`, and the resident
+        memory of the whole tree in bytes, as :meth:`rss`, from one walk: what the
+        watchdog measures at every tick. Contained, the walk and the readings go through
+        files of ``/proc`` kept open between calls (one ``pread`` of each process's
+        ``statm``); ``(0, 0)`` once the tree is closed."""
+        if not self.contained:
+            procs = [p for p in self.processes() if _alive(p)]
+            total = 0
+            for proc in procs:
+                with contextlib.suppress(psutil.Error):
+                    total += proc.memory_info().rss
+            return len(procs), total
+        with self._lock:
+            files = self._usage_files
+            if files is None:
+                return 0, 0
+            alive, pages = files.measure(self.root_pid, self._init)
+        return max(0, alive - 2), pages * _PAGE_SIZE
 
     def rss(self) -> int:
         """Total resident memory of the tree, in bytes."""
@@ -556,6 +583,59 @@ def _count_tasks(pid: int, fd: int) -> list[str]:
 def _read_whole(fd: int) -> bytes:
     """A small file of ``/proc`` open as ``fd``, read from its start."""
     return os.pread(fd, 1 << 16, 0)
+
+
+_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _statm_reading(fd: int) -> tuple[bool, int]:
+    """Whether the process of the ``/proc/PID/statm`` open as ``fd`` is alive and its
+    resident pages (the file's second field, what psutil reads as ``rss``); ``OSError``
+    if it has been reaped. A zombie, or a process whose exit has released its memory,
+    reads all zeros: a live process always has a size (the first field)."""
+    size, resident = os.pread(fd, 256, 0).split(maxsplit=2)[:2]
+    return size != b"0", int(resident)
+
+
+class _UsageFiles:
+    """What the watchdog keeps open to measure one contained tree: the walk's children
+    lists and ``task`` folders, and each process's ``statm``."""
+
+    def __init__(self) -> None:
+        self._children = _KeptFiles("children", os.O_RDONLY)
+        self._tasks = _KeptFiles("task", os.O_RDONLY | os.O_DIRECTORY)
+        self._stats = _KeptFiles("statm", os.O_RDONLY)
+        self._measures = 0
+
+    def measure(self, root: int, init: int | None) -> tuple[int, int]:
+        """The live processes of the tree of ``root`` (``init``: bubblewrap's init, one
+        thread, if known) and their resident pages."""
+        def tasks(pid: int) -> list[str]:
+            if pid == init:
+                return [str(pid)]
+            return self._tasks.read(str(pid), lambda fd: _count_tasks(pid, fd))
+
+        pids = [root, *descendants(root, lambda key: self._children.read(key, _read_whole),
+                                   tasks)]
+        alive = pages = 0
+        for pid in pids:
+            try:
+                live, resident = self._stats.read(str(pid), _statm_reading)
+            except (OSError, ValueError, IndexError):
+                continue
+            alive += live
+            pages += resident
+        self._measures += 1
+        if self._measures % _PRUNE_EVERY == 0:
+            live_pids = set(pids)
+            for files in (self._children, self._tasks, self._stats):
+                files.forget(live_pids)
+        return alive, pages
+
+    def close(self) -> None:
+        """Close every file kept open."""
+        for files in (self._children, self._tasks, self._stats):
+            files.close()
 
 
 def _first_child(pid: int) -> int | None:
@@ -644,18 +724,18 @@ class MemoryWatchdog:
         """Measure each tree once and kill those over a limit."""
         for tree, limit, processes, on_kill in entries:
             root = tree.root_pid
-            if processes is not None:
-                count = tree.count()
-                if count >= processes:
-                    log.warning("process tree %d has %d processes (limit %d): killing",
-                                root, count, processes)
-                    on_kill("processes", f"{count} processes")
-                    tree.kill()
-                    self.unwatch(tree)
-                    continue
+            if processes is None and limit is None:
+                continue
+            count, rss = tree.usage()
+            if processes is not None and count >= processes:
+                log.warning("process tree %d has %d processes (limit %d): killing",
+                            root, count, processes)
+                on_kill("processes", f"{count} processes")
+                tree.kill()
+                self.unwatch(tree)
+                continue
             if limit is None:
                 continue
-            rss = tree.rss()
             self.peaks[root] = max(self.peaks.get(root, 0), rss)
             if rss > limit:
                 log.warning("process tree %d uses %d bytes > limit %d: killing", root, rss, limit)
