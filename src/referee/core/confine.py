@@ -97,6 +97,13 @@ UID_SLOTS = 10_000
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 """The folder holding the ``referee`` package (``src/`` or site-packages)."""
 
+_RUNNING_PYTHON = frozenset({*(Path(p) for p in (sys.base_prefix, sys.prefix, sys.exec_prefix,
+                                                   sys.base_exec_prefix)), _PACKAGE_ROOT})
+"""What runs the built-in bots: this Python's installation and the referee's package."""
+
+_ROOT = Path("/")
+_TMP = Path("/tmp")
+
 
 @dataclass
 class Confined:
@@ -235,21 +242,20 @@ def _readable(config: SandboxConfig, argv: Sequence[str], program: str) -> list[
     referee of the built-in bots, its program's installation (a version manager's whole
     folder for its shims), the folders of the files its command line names, and the ones
     the user added."""
-    paths = {Path(p) for p in {sys.base_prefix, sys.prefix, sys.exec_prefix,
-                               sys.base_exec_prefix}}
-    paths.add(_PACKAGE_ROOT)
+    paths = set(_RUNNING_PYTHON)
+    home = Path.home()
     for name in (program, os.path.realpath(program)):
         path = Path(name)
         parent = path.parent
-        if parent.name == "shims" and _narrow(parent.parent):  # pyenv, rbenv, asdf: the
+        if parent.name == "shims" and _narrow(parent.parent, home):  # pyenv, rbenv, asdf: the
             paths.add(parent.parent)  # shim runs the tool, which runs its interpreters
-        paths.add(parent.parent if parent.name == "bin" and _narrow(parent.parent)
-                  else parent if _narrow(parent) else path)
+        paths.add(parent.parent if parent.name == "bin" and _narrow(parent.parent, home)
+                  else parent if _narrow(parent, home) else path)
     for arg in argv[1:]:
         if os.path.isabs(arg) and os.path.exists(arg) and not _in_own_dirs(Path(arg)):
             path = Path(os.path.normpath(arg))
             folder = path if path.is_dir() else path.parent
-            if _narrow(folder):
+            if _narrow(folder, home):
                 paths.add(folder)
             elif path.is_file():
                 paths.add(path)
@@ -282,18 +288,18 @@ def _check_others_may_read(files: Sequence[str], shown: Sequence[Path]) -> None:
                                "a normal user)")
 
 
-def _narrow(folder: Path) -> bool:
-    """Whether a folder may be shown whole: not ``/``, not ``$HOME`` or above it, not the
-    host's ``/tmp``, ``/dev`` or ``/proc`` (the bot has its own)."""
-    home = Path.home()
-    return (folder not in (Path("/"), Path("/tmp")) and not _within(home, folder)
+def _narrow(folder: Path, home: Path) -> bool:
+    """Whether a folder may be shown whole: not ``/``, not ``home`` (``$HOME``) or above
+    it, not the host's ``/tmp``, ``/dev`` or ``/proc`` (the bot has its own)."""
+    return (folder not in (_ROOT, _TMP) and not _within(home, folder)
             and not _in_own_dirs(folder))
 
 
 def _in_own_dirs(path: Path) -> bool:
     """Whether ``path`` lies in ``/dev`` or ``/proc``, which every isolated bot has of its
     own (a file named there on its command line, ``/dev/null``, is the bot's own)."""
-    return any(_within(path, Path(own)) for own in ("/dev", "/proc"))
+    text = str(path)
+    return any(text == own or text.startswith(own + "/") for own in ("/dev", "/proc"))
 
 
 def _within(path: Path, folder: Path) -> bool:
@@ -301,10 +307,6 @@ def _within(path: Path, folder: Path) -> bool:
     which is many times faster than ``Path.parents``)."""
     inside, outer = str(path), str(folder)
     return inside == outer or inside.startswith(outer.rstrip("/") + "/")
-
-
-_ROOT = Path("/")
-_TMP = Path("/tmp")
 
 
 class _Mounts:
@@ -329,7 +331,9 @@ class _Mounts:
         """Whether ``path`` in the sandbox lies in a read-only view of the host's
         files (so it exists there) rather than in an empty tmpfs: the deepest mount
         point that holds it decides (the last of equal depth)."""
-        text = str(path)
+        return self._shows_host_text(str(path))
+
+    def _shows_host_text(self, text: str) -> bool:
         depth, host = -1, False
         for point, prefix, level, shows in self._mounts:
             if level >= depth and (text == point or text.startswith(prefix)):
@@ -340,16 +344,23 @@ class _Mounts:
         return self.after_tmp if self._tmp_done or _within(path, _TMP) else self.args
 
     def _parents(self, path: Path) -> None:
-        for parent in reversed(path.parents):
-            if parent != _ROOT and not self._shows_host(parent):
-                self._out(path).extend(["--perms", "0755", "--dir", str(parent)])
+        """Make the folders above ``path`` that no view of the host shows, outer first
+        (each a prefix of its text: a ``Path`` for each costs more than the rest)."""
+        text = str(path)
+        out = self._out(path)
+        end = text.find("/", 1)
+        while end > 0:
+            parent = text[:end]
+            if not self._shows_host_text(parent):
+                out.extend(["--perms", "0755", "--dir", parent])
+            end = text.find("/", end + 1)
 
     def system(self) -> None:
         """The system's folders, read-only (symbolic links kept as links)."""
-        for name in SYSTEM_DIRS:
-            if os.path.islink(name):
-                self.args += ["--symlink", os.readlink(name), name]
-            elif os.path.isdir(name):
+        for name, link in _system_dirs():
+            if link is not None:
+                self.args += ["--symlink", link, name]
+            else:
                 self.args += ["--ro-bind", name, name]
                 self._add(Path(name), True)
         self.args += ["--proc", "/proc", "--dev", "/dev"]
@@ -388,6 +399,19 @@ class _Mounts:
         self._parents(inside)
         self.after_tmp += ["--bind" if writable else "--ro-bind", str(folder), str(inside)]
         self._add(inside, True)
+
+
+@functools.cache
+def _system_dirs() -> tuple[tuple[str, str | None], ...]:
+    """The folders of :data:`SYSTEM_DIRS` this machine has, each with what it links to
+    (``None``: a folder), looked at once: the system does not change while bots run."""
+    found: list[tuple[str, str | None]] = []
+    for name in SYSTEM_DIRS:
+        if os.path.islink(name):
+            found.append((name, os.readlink(name)))
+        elif os.path.isdir(name):
+            found.append((name, None))
+    return tuple(found)
 
 
 def _lock_dir() -> Path:

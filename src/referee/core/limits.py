@@ -307,11 +307,12 @@ class ProcessTree:
         self._usage_files: _UsageFiles | None = _UsageFiles() if contained else None
         """The files :meth:`usage` keeps open (the watchdog's: its thread alone reads
         them, under the lock; ``None`` once closed)."""
-        try:
-            root = psutil.Process(root_pid)
-            self._seen[root_pid] = root.create_time()
-        except psutil.Error:
-            pass
+        if not contained:  # (a contained tree is walked from its root alone)
+            try:
+                root = psutil.Process(root_pid)
+                self._seen[root_pid] = root.create_time()
+            except psutil.Error:
+                pass
 
     def processes(self, thorough: bool = False) -> list[psutil.Process]:
         """The live processes of the tree (root, session members, seen descendants).
