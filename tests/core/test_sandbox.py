@@ -250,6 +250,30 @@ def test_a_daemon_dies_with_the_bot_that_started_it(tmp_path: Path, tag: str) ->
     assert not tagged(tag)
 
 
+@needs_bwrap
+def test_a_killed_bot_leaves_nothing_behind_when_kill_returns(tmp_path: Path, tag: str) -> None:
+    """``kill`` returns once bubblewrap has reaped the namespace's init, whose exit
+    waits for every process of the namespace: daemons that left the bot's session and
+    lost their parent are gone by then, with no sweep of the machine."""
+    script = """
+        import os, time
+        for _ in range(3):
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    time.sleep(60)
+                os._exit(0)
+        time.sleep(0.2)
+        print("ready", flush=True)
+        time.sleep(60)
+    """
+    process = start(tmp_path, script)
+    assert process.read_line(soon()) == "ready"
+    assert len(tagged(tag)) >= 5  # bubblewrap, its init, the bot, three daemons
+    process.kill()
+    assert not tagged(tag)
+
+
 # -- limits ---------------------------------------------------------------------------
 
 @needs_bwrap

@@ -537,15 +537,17 @@ class ProcessTree:
 
     def kill(self) -> int:
         """SIGKILL every process of the tree; returns how many were signalled."""
+        count = 0
         if self.contained:  # the bot, then the namespace's first process (its init):
-            self._signal_bot(signal.SIGKILL)  # the kernel kills the rest
-            if _pidfd_signal(self._init_fd, signal.SIGKILL):
-                # bubblewrap reaps its init and exits: killed first, it would leave the
-                # init's remains to the machine's init, which may take its time
-                _wait_exit(self.root_pid, 1.0)
+            count = int(self._signal_bot(signal.SIGKILL))  # the kernel kills the rest
+            # bubblewrap reaps its init and exits (killed first, it would leave the init's
+            # remains to the machine's init, which may take its time); an init's exit
+            # waits for every process of its namespace to be gone: nothing is left
+            if (_pidfd_signal(self._init_fd, signal.SIGKILL)
+                    and _wait_exit(self.root_pid, 1.0)):
+                return count + 1
         with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
-        count = 0
         for sweep in range(3):  # children may fork while we kill; sweep until none is left
             # (the environments are read once: what later sweeps find descends from them)
             procs = [p for p in self.processes(thorough=sweep == 0) if _alive(p)]
@@ -669,13 +671,14 @@ def _pidfd_signal(fd: int, sig: int) -> bool:
     return True
 
 
-def _wait_exit(pid: int, seconds: float) -> None:
-    """Wait up to ``seconds`` for process ``pid`` to end (without reaping it)."""
+def _wait_exit(pid: int, seconds: float) -> bool:
+    """Wait up to ``seconds`` for process ``pid`` to end (without reaping it); whether
+    it has (``False`` also if it cannot be watched)."""
     fd = _pidfd(pid)
     if fd < 0:
-        return
+        return False
     try:
-        select.select([fd], [], [], seconds)
+        return bool(select.select([fd], [], [], seconds)[0])
     finally:
         os.close(fd)
 
