@@ -18,6 +18,7 @@ import pytest
 
 from descriptors import descriptors_on
 from proctags import TAG, left_behind, tagged
+from referee.core.confine import _give
 from referee.core.errors import BotFault, ConfigError
 from referee.core.limits import descendants
 from referee.core.outcome import Outcome
@@ -379,6 +380,31 @@ def test_limits_apply_without_bubblewrap_too(tmp_path: Path, tag: str,
     assert process.read_line(soon()) == "refused 27"  # EFBIG: the file size limit
     assert (tmp_path / "out" / "work" / "bot" / "big").stat().st_size == 2 * MB
     process.kill()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root gives a bot's folder its user")
+def test_giving_a_folder_to_its_bot_again_leaves_what_it_has_unchanged(
+        tmp_path: Path) -> None:
+    """A program started for every hand in the same folder (ICGA Mahjong) gets the same
+    user: what is the bot's already keeps its change time (the folder meter trusts an
+    unchanged folder), what is not becomes the bot's."""
+    uid = 3_999_999_999
+    folder = tmp_path / "work"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "notes.txt").write_text("kept")
+    (folder / "link").symlink_to("/etc/hostname")
+    _give(folder, uid)
+    paths = [folder, folder / "sub", folder / "sub" / "notes.txt", folder / "link"]
+    assert all((p.lstat().st_uid, p.lstat().st_gid) == (uid, uid) for p in paths)
+    assert Path("/etc/hostname").stat().st_uid != uid  # (a link's target is never given)
+    before = [p.lstat().st_ctime_ns for p in paths]
+    time.sleep(0.02)  # (a change would move the times past the file system's tick)
+    _give(folder, uid)
+    assert [p.lstat().st_ctime_ns for p in paths] == before
+    (folder / "sub" / "new.txt").write_text("the host's")
+    _give(folder, uid)
+    assert (folder / "sub" / "new.txt").stat().st_uid == uid
+    assert [p.lstat().st_ctime_ns for p in (folder, folder / "link")] == [before[0], before[3]]
 
 
 @needs_bwrap

@@ -439,13 +439,25 @@ def _lease_uid() -> tuple[IO[str], int]:
 
 
 def _give(folder: Path, uid: int) -> None:
-    """Make ``folder`` and what is in it the bot's (root only)."""
+    """Make ``folder`` and what is in it the bot's (root only). What is the bot's already
+    is left as it is: a change of owner, even to the same, moves a file's change time,
+    and a folder changed just before its bot plays is listed again at every check of the
+    folder limit (``FolderMeter``) until it has settled (a program started for each hand,
+    in the same folder, would find it changed every time)."""
     folder.mkdir(parents=True, exist_ok=True)
-    os.chown(folder, uid, uid)
+    _own(str(folder), uid)
     for root, dirs, files in os.walk(folder):
         for name in dirs + files:
-            with contextlib.suppress(OSError):
-                os.chown(os.path.join(root, name), uid, uid, follow_symlinks=False)
+            _own(os.path.join(root, name), uid)
+
+
+def _own(path: str, uid: int) -> None:
+    """Give ``path`` (not what a link points to) to user and group ``uid`` unless it is
+    theirs already."""
+    with contextlib.suppress(OSError):
+        info = os.lstat(path)
+        if info.st_uid != uid or info.st_gid != uid:
+            os.chown(path, uid, uid, follow_symlinks=False)
 
 
 @contextlib.contextmanager
