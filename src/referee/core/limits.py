@@ -502,15 +502,14 @@ class ProcessTree:
     def count(self) -> int:
         """How many processes of the bot are alive (a sandbox's own bubblewrap and init
         left out)."""
-        procs = [p for p in self.processes() if _alive(p)]
-        return max(0, len(procs) - (2 if self.contained else 0))
+        return self.usage()[0]
 
     def usage(self) -> tuple[int, int]:
-        """How many processes of the bot are alive, as :meth:`count`, and the resident
-        memory of the whole tree in bytes, as :meth:`rss`, from one walk: what the
-        watchdog measures at every tick. Contained, the walk and the readings go through
-        files of ``/proc`` kept open between calls (one ``pread`` of each process's
-        ``statm``); ``(0, 0)`` once the tree is closed."""
+        """How many processes of the bot are alive (a sandbox's own bubblewrap and init
+        left out) and the resident memory of the whole tree in bytes, from one walk:
+        what the watchdog measures at every tick. Contained, the walk and the readings
+        go through files of ``/proc`` kept open between calls (one ``pread`` of each
+        process's ``statm``); ``(0, 0)`` once the tree is closed."""
         if not self.contained:
             procs = [p for p in self.processes() if _alive(p)]
             total = 0
@@ -524,16 +523,6 @@ class ProcessTree:
                 return 0, 0
             alive, pages = files.measure(self.root_pid, self._init)
         return max(0, alive - 2), pages * _PAGE_SIZE
-
-    def rss(self) -> int:
-        """Total resident memory of the tree, in bytes."""
-        total = 0
-        for proc in self.processes():
-            try:
-                total += proc.memory_info().rss
-            except psutil.Error:
-                continue
-        return total
 
     def kill(self) -> int:
         """SIGKILL every process of the tree; returns how many were signalled."""
