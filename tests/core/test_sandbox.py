@@ -3,7 +3,6 @@ resource limits, suspension off-turn, CPU time, and what each level says it give
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import socket
@@ -17,7 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from descriptors import descriptors_on
+from descriptors import descriptors_on, proc_files_of
 from proctags import TAG, left_behind, tagged
 from referee.core.confine import _give
 from referee.core.errors import BotFault, ConfigError
@@ -340,11 +339,11 @@ def test_the_watchdog_measures_a_sandboxed_tree_as_psutil_reads_it(
         assert grown == as_psutil_reads(tree)
         assert grown[0] == 2 and grown[1] - rss >= 60 * 2**20
         members = {tree.root_pid, *descendants(tree.root_pid)}
-        assert kept_open(members)  # (the walk's and the readings' files, between ticks)
+        assert proc_files_of(members)  # (the walk's and the readings' files, between ticks)
     finally:
         process.kill()
     assert tree.usage() == (0, 0)
-    assert not kept_open(members)
+    assert not proc_files_of(members)
 
 
 def as_psutil_reads(tree: ProcessTree) -> tuple[int, int]:
@@ -353,17 +352,6 @@ def as_psutil_reads(tree: ProcessTree) -> tuple[int, int]:
     procs = [psutil.Process(pid) for pid in [tree.root_pid, *descendants(tree.root_pid)]]
     alive = [p for p in procs if p.status() != psutil.STATUS_ZOMBIE]
     return len(alive) - 2, sum(p.memory_info().rss for p in alive)
-
-
-def kept_open(pids: set[int]) -> list[str]:
-    """The files of ``/proc/PID`` this process holds open, for these pids."""
-    links = []
-    for fd in os.listdir("/proc/self/fd"):
-        with contextlib.suppress(OSError):
-            links.append(os.readlink(f"/proc/self/fd/{fd}"))
-    return [link for link in links
-            if link.startswith("/proc/") and link.split("/")[2].isdigit()
-            and int(link.split("/")[2]) in pids]
 
 
 def test_limits_apply_without_bubblewrap_too(tmp_path: Path, tag: str,
