@@ -6,7 +6,9 @@ bubblewrap where it works) or off:
 
 - Riichi: four ``tsumogiri`` mjai bots (they win when they can, otherwise discard the
   tile drawn), east-south games (``--riichi-length east`` for east only), the wall seeded
-  with the game's number;
+  with the game's number; each bot told every event as it happens, or with
+  ``--riichi-batched`` in mjai.app's style (the events since its last answer, only when
+  it decides: the floor then counts no write to the bots that do not decide);
 - Planowanie: four ``random`` player programs, tournament games (13 deals);
 - ICGA Mahjong: four ``random`` AIs, games of ``--mahjong-hands`` hands (each hand a
   session of its own: four programs started and stopped per hand, as the spec has it).
@@ -117,8 +119,9 @@ def measure(play: Callable[[Path, int], None], games: int) -> dict[str, float]:
 # ------------------------------------------------------------------------------ Riichi
 
 
-def riichi_pipes(games: int, length: str, sandbox: SandboxConfig) -> dict[str, float]:
-    """Four tsumogiri mjai bots over pipes."""
+def riichi_pipes(games: int, length: str, sandbox: SandboxConfig,
+                 batched: bool = False) -> dict[str, float]:
+    """Four tsumogiri mjai bots over pipes (``batched``: all four in mjai.app's style)."""
     from referee.games.riichi.match import BUILTIN_PLAYERS, RiichiMatchSettings, play_riichi
     from referee.games.riichi.rules import RiichiRules
 
@@ -127,7 +130,7 @@ def riichi_pipes(games: int, length: str, sandbox: SandboxConfig) -> dict[str, f
 
     def play(folder: Path, number: int) -> None:
         settings = RiichiMatchSettings(RiichiRules(game_length=length), seed=number,
-                                       sandbox=sandbox)
+                                       sandbox=sandbox, batched=(batched,) * 4)
         record = play_riichi(players, settings, folder)
         if record.notes:
             raise AssertionError(f"game {number}: {record.notes[0].text}")
@@ -311,7 +314,8 @@ def run_parts(args: argparse.Namespace) -> dict[str, dict[str, float]]:
     for game in args.only or GAMES:
         if game == "riichi":
             riichi_engine(2, args.riichi_length)  # warm the shape tables
-            pipes = riichi_pipes(args.riichi_games, args.riichi_length, sandbox)
+            pipes = riichi_pipes(args.riichi_games, args.riichi_length, sandbox,
+                                 args.riichi_batched)
             games = args.riichi_games
         elif game == "planowanie":
             pipes = planowanie_pipes(args.planowanie_games, sandbox)
@@ -328,8 +332,8 @@ def run_parts(args: argparse.Namespace) -> dict[str, dict[str, float]]:
         if "riichi" in out:
             part = out["riichi"]
             exchanges = riichi_exchanges(args.riichi_length, sandbox)
-            wake = least["write_wake_us"] / 1000
-            floor = (exchanges * (trip + 3 * wake) + 1000 / part["engine_games_per_s"]
+            told = 0 if args.riichi_batched else 3 * least["write_wake_us"] / 1000
+            floor = (exchanges * (trip + told) + 1000 / part["engine_games_per_s"]
                      + 4 * start)
             part.update(exchanges_per_game=exchanges, floor_ms_per_game=floor,
                         best_games_per_s_per_core=1000 / floor,
@@ -407,6 +411,9 @@ def main() -> None:
     parser.add_argument("--riichi-games", type=int, default=10)
     parser.add_argument("--riichi-length", choices=("east", "south"), default="south",
                         help="south: east-south games (the default), east: east only")
+    parser.add_argument("--riichi-batched", action="store_true",
+                        help="the four bots in mjai.app's batched style: a bot is written "
+                        "to only when it decides (and at the game's end)")
     parser.add_argument("--riichi-engine-games", type=int, default=30)
     parser.add_argument("--planowanie-games", type=int, default=6)
     parser.add_argument("--planowanie-engine-games", type=int, default=200)
@@ -424,6 +431,7 @@ def main() -> None:
         "load_before": round(os.getloadavg()[0], 2),
         "sandbox": args.sandbox,
         "riichi_length": "east-south" if args.riichi_length == "south" else "east",
+        "riichi_style": "batched (mjai.app)" if args.riichi_batched else "a line an event",
     }
     if args.against:
         result.update(against(args, sys.argv[1:]))
