@@ -305,8 +305,8 @@ class ProcessTree:
         self._init_fd = -1
         self._lock = threading.Lock()
         self._usage_files: _UsageFiles | None = _UsageFiles() if contained else None
-        """The files :meth:`usage` keeps open (the watchdog's: its thread alone reads
-        them, under the lock; ``None`` once closed)."""
+        """The files :meth:`usage` keeps open, read and closed under the lock (the
+        watchdog's thread and a game's both measure); ``None`` once closed."""
         if not contained:  # (a contained tree is walked from its root alone)
             try:
                 root = psutil.Process(root_pid)
