@@ -149,10 +149,10 @@ def test_suspension_lists_a_bots_threads_only_when_it_has_several(extra: int) ->
     try:
         assert bot.stdout is not None and bot.stdout.readline() == b"ready\n"
         with mock.patch("os.listdir", wraps=os.listdir) as listed:
-            threads = tree._tasks(bot.pid)
+            threads = tree._walk.tasks(bot.pid)
         assert sorted(threads) == sorted(os.listdir(f"/proc/{bot.pid}/task"))
         assert len(threads) == 1 + extra and listed.called == (extra > 0)
-        assert bot.pid in tree._task_folders.pids()
+        assert bot.pid in tree._walk.folders.pids()
         assert tree.stop() == {bot.pid}
         assert state_soon(bot.pid, b"T")  # (a signal is taken when the process next runs)
         tree.cont(frozenset({bot.pid}))
@@ -161,8 +161,8 @@ def test_suspension_lists_a_bots_threads_only_when_it_has_several(extra: int) ->
         bot.kill()
         bot.wait()
     with pytest.raises(OSError):
-        tree._tasks(bot.pid)
-    assert bot.pid not in tree._task_folders.pids()
+        tree._walk.tasks(bot.pid)
+    assert bot.pid not in tree._walk.folders.pids()
     tree.close()
 
 
@@ -198,7 +198,7 @@ def test_a_walk_forgets_the_processes_gone(monkeypatch: pytest.MonkeyPatch) -> N
             stopped = tree.stop()
             seen |= stopped
             if turn % 8 == 0:  # just pruned: only what this stop found is kept
-                kept = tree._task_folders.pids() | tree._children_lists.pids()
+                kept = tree._walk.folders.pids() | tree._walk.children.pids()
                 assert kept <= stopped, (kept, stopped)
             tree.cont(stopped)
             time.sleep(0.004)

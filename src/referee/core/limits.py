@@ -166,7 +166,8 @@ def _read_children(key: str) -> bytes:
 
 
 _PRUNE_EVERY = 64
-"""Stops of a tree between two closings of what its walk keeps open for processes gone."""
+"""Stops of a tree (or looks of the watchdog) between two closings of what its walk keeps
+open for processes gone."""
 
 _KEPT_MOST = 256
 """Files of one kind a tree keeps open between its walks, at most."""
@@ -223,6 +224,44 @@ class _KeptFiles:
         if fd is not None:
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+class _Walk:
+    """The kernel's children lists and ``task`` folders of one tree's processes, kept open
+    between its walks (:func:`descendants` through descriptors). Bubblewrap's init has
+    one thread: its thread list is not read; another process's threads are counted first
+    (one ``fstat`` of its ``task`` folder) and listed only when there are several."""
+
+    def __init__(self) -> None:
+        self.children = _KeptFiles("children", os.O_RDONLY)
+        """``PID/task/TID`` -> that thread's children list."""
+        self.folders = _KeptFiles("task", os.O_RDONLY | os.O_DIRECTORY)
+        """``PID`` -> its ``task`` folder."""
+
+    def descendants(self, pid: int, init: int | None) -> list[int]:
+        """As :func:`descendants` (``init``: bubblewrap's init, if known)."""
+        return descendants(pid, lambda key: self.children.read(key, _read_whole),
+                           lambda task: self.tasks(task, init))
+
+    def tasks(self, pid: int, init: int | None = None) -> list[str]:
+        """The thread ids of ``pid``: its own alone for ``init`` or when its ``task``
+        folder counts one thread (a folder's link count is 2 and one per thread), else
+        the folder listed. ``OSError`` if it is gone (a folder kept open for a pid that
+        has ended counts no thread: it is closed, and the pid's folder opened again in
+        case it was reused)."""
+        if pid == init:
+            return [str(pid)]
+        return self.folders.read(str(pid), lambda fd: _count_tasks(pid, fd))
+
+    def forget(self, live: set[int]) -> None:
+        """Close what is kept for the processes not in ``live``."""
+        self.folders.forget(live)
+        self.children.forget(live)
+
+    def close(self) -> None:
+        """Close everything kept open."""
+        self.children.close()
+        self.folders.close()
 
 
 _PIDS_PER_SECOND = 1e8
@@ -291,10 +330,8 @@ class ProcessTree:
         """The process groups of the bot (``suspend`` stops each), refreshed by
         :meth:`processes`."""
         self._seen: dict[int, float] = {}
-        self._children_lists = _KeptFiles("children", os.O_RDONLY)
-        """``PID/task/TID`` -> that thread's children list (see :meth:`_descendants`)."""
-        self._task_folders = _KeptFiles("task", os.O_RDONLY | os.O_DIRECTORY)
-        """``PID`` -> its ``task`` folder (see :meth:`_tasks`)."""
+        self._walk = _Walk()
+        """What the walks of suspension keep open (see :meth:`_descendants`)."""
         self._stops = 0
         self._mark: tuple[int, float] | None = None
         """The last pid given, read at the last stop (see :meth:`_alone`)."""
@@ -403,8 +440,8 @@ class ProcessTree:
                     os.kill(pid, signal.SIGSTOP)
             stopped |= new
         self._stops += 1
-        if self._stops % _PRUNE_EVERY == 0:
-            self._forget_gone(stopped | {start})
+        if self._stops % _PRUNE_EVERY == 0:  # (a bot whose children come and go would
+            self._walk.forget(stopped | {start})  # otherwise keep 256 of each open)
         self._last_stop = frozenset(stopped)
         return self._last_stop
 
@@ -417,38 +454,15 @@ class ProcessTree:
         mark, self._mark = self._mark, PIDS.read()
         return self._last_stop == {self._bot} and PIDS.unchanged(mark, self._mark)
 
-    def _forget_gone(self, live: set[int]) -> None:
-        """Close the lists kept open for processes no longer in the tree (a bot whose
-        children come and go would otherwise keep up to 256 of each open)."""
-        self._task_folders.forget(live)
-        self._children_lists.forget(live)
-
     def _descendants(self, pid: int) -> list[int]:
         """As :func:`descendants`, keeping the kernel's children lists open between calls
         (suspension walks the tree at every turn; a dead task's list fails and is opened
-        afresh, so a reused pid is read as it is now). Bubblewrap's init has one thread:
-        its thread list is not read; another process's threads are counted first (one
-        ``fstat`` of its ``task`` folder, kept open) and listed only when there are
-        several."""
-        return descendants(pid, self._read_children, self._tasks)
-
-    def _tasks(self, pid: int) -> list[str]:
-        """The thread ids of ``pid``: its own alone for bubblewrap's init (one thread) or
-        when its ``task`` folder counts one thread (a folder's link count is 2 and one per
-        thread), else the folder listed. ``OSError`` if it is gone (a folder kept open for
-        a pid that has ended counts no thread: it is closed, and the pid's folder opened
-        again in case it was reused)."""
-        if pid == self._init:
-            return [str(pid)]
-        return self._task_folders.read(str(pid), lambda fd: _count_tasks(pid, fd))
-
-    def _read_children(self, key: str) -> bytes:
-        return self._children_lists.read(key, _read_whole)
+        afresh, so a reused pid is read as it is now)."""
+        return self._walk.descendants(pid, self._init)
 
     def close(self) -> None:
         """Close the files kept open (the tree is no longer walked or measured)."""
-        self._children_lists.close()
-        self._task_folders.close()
+        self._walk.close()
         with self._lock:
             if self._usage_files is not None:
                 self._usage_files.close()
@@ -590,44 +604,37 @@ def _statm_reading(fd: int) -> tuple[bool, int]:
 
 
 class _UsageFiles:
-    """What the watchdog keeps open to measure one contained tree: the walk's children
-    lists and ``task`` folders, and each process's ``statm``."""
+    """What the watchdog keeps open to measure one contained tree: its own walk's files
+    (:class:`_Walk`) and each process's ``statm``."""
 
     def __init__(self) -> None:
-        self._children = _KeptFiles("children", os.O_RDONLY)
-        self._tasks = _KeptFiles("task", os.O_RDONLY | os.O_DIRECTORY)
+        self._walk = _Walk()
         self._stats = _KeptFiles("statm", os.O_RDONLY)
         self._measures = 0
 
     def measure(self, root: int, init: int | None) -> tuple[int, int]:
-        """The live processes of the tree of ``root`` (``init``: bubblewrap's init, one
-        thread, if known) and their resident pages."""
-        def tasks(pid: int) -> list[str]:
-            if pid == init:
-                return [str(pid)]
-            return self._tasks.read(str(pid), lambda fd: _count_tasks(pid, fd))
-
-        pids = [root, *descendants(root, lambda key: self._children.read(key, _read_whole),
-                                   tasks)]
+        """The live processes of the tree of ``root`` (``init``: bubblewrap's init, if
+        known) and their resident pages."""
+        pids = [root, *self._walk.descendants(root, init)]
         alive = pages = 0
         for pid in pids:
             try:
                 live, resident = self._stats.read(str(pid), _statm_reading)
-            except (OSError, ValueError, IndexError):
+            except (OSError, ValueError):
                 continue
             alive += live
             pages += resident
         self._measures += 1
         if self._measures % _PRUNE_EVERY == 0:
             live_pids = set(pids)
-            for files in (self._children, self._tasks, self._stats):
-                files.forget(live_pids)
+            self._walk.forget(live_pids)
+            self._stats.forget(live_pids)
         return alive, pages
 
     def close(self) -> None:
         """Close every file kept open."""
-        for files in (self._children, self._tasks, self._stats):
-            files.close()
+        self._walk.close()
+        self._stats.close()
 
 
 def _first_child(pid: int) -> int | None:
