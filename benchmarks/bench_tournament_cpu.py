@@ -13,7 +13,10 @@ the brains' own CPU is not counted), divided by the moves played:
   the record committed to the SQLite store, the live board;
 * kept: the same tournament with ``keep_bots = true``: the brains are started once and
   play every game (``RESTART``), so the tournament's cost of a process start and kill per
-  game and brain is gone.
+  game and brain is gone;
+* pinned and kept_pinned: the tournament and the kept one with ``affinity = true``: the
+  game's slot gets a CPU, which its brains (suspended off turn, they take turns) share
+  with the thread playing the game, so no write wakes a brain on another CPU.
 
 Each is run with the sandbox at its default (``auto``: bubblewrap when it works, the bots
 suspended off turn), ``off`` (no isolation; still suspended off turn, as tournaments do)
@@ -64,6 +67,7 @@ game = "gomoku"
 seed = 1
 output = "out"
 keep_bots = {keep}
+affinity = {affinity}
 {sandbox}
 
 [schedule]
@@ -84,6 +88,11 @@ command = {command!r}
 """
 
 
+KINDS = ("match", "tournament", "kept", "pinned", "kept_pinned")
+"""What is measured: the match, then the tournament without and with ``keep_bots`` and
+``affinity``."""
+
+
 def match_cpu(games: int, sandbox: str) -> float:
     """Referee CPU seconds per move of one match of ``games`` games."""
     per_move, moves = referee(games, SIZE, SANDBOXES[sandbox][0])
@@ -91,14 +100,17 @@ def match_cpu(games: int, sandbox: str) -> float:
     return per_move
 
 
-def tournament_cpu(games: int, sandbox: str, keep: bool = False) -> float:
+def tournament_cpu(games: int, sandbox: str, keep: bool = False,
+                   affinity: bool = False) -> float:
     """Referee CPU seconds per move of a tournament of ``games`` games (checks before the
-    first game not counted); ``keep``: with ``keep_bots``."""
+    first game not counted); ``keep``: with ``keep_bots``; ``affinity``: with
+    ``affinity``."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
         command = f"{sys.executable} {INSTANT} --pattern"
         path.write_text(TOURNAMENT.format(sandbox=SANDBOXES[sandbox][1],
                                           keep="true" if keep else "false",
+                                          affinity="true" if affinity else "false",
                                           rounds=max(1, games // 2),
                                           size=SIZE, command=command), encoding="utf-8")
         tournament, store = prepare(path, None, 1, None)
@@ -108,7 +120,9 @@ def tournament_cpu(games: int, sandbox: str, keep: bool = False) -> float:
             runner.run()
             spent = time.process_time() - start
             moves = sum(row.plies or 0 for row in store.games(status="done"))
-            if keep:  # every game after the first two brains' first took them from the pool
+            # every game after the first took its two brains from the pool (unless each
+            # seat has a CPU of its own: then a brain kept is taken only for its seat)
+            if keep and not (affinity and sandbox == "off-unsuspended"):
                 assert runner.pools[1].taken == 2 * (2 * max(1, games // 2) - 1), \
                     runner.pools[1].taken
         finally:
@@ -140,31 +154,36 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--idle", type=int, default=2000)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--kinds", default=",".join(KINDS),
+                        help="what to measure, of " + ", ".join(KINDS) + " (match first)")
     args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    if kinds[0] != "match" or not set(kinds) <= set(KINDS):
+        parser.error(f"--kinds: match first, then any of {', '.join(KINDS[1:])}")
     result: dict[str, object] = {
         "machine": machine(),
         "games": args.games, "moves_per_game": SIZE * SIZE, "repeat": args.repeat,
         "load_before": round(os.getloadavg()[0], 2),
     }
-    for idle in (0, args.idle):
+    for idle in dict.fromkeys((0, args.idle)):
         with idle_processes(idle):
             for sandbox in SANDBOXES:
-                figures: dict[str, list[float]] = {"match": [], "tournament": [], "kept": []}
+                figures: dict[str, list[float]] = {kind: [] for kind in kinds}
                 for k in range(args.repeat):
                     order = list(figures) if k % 2 == 0 else list(reversed(figures))
                     for kind in order:
                         figures[kind].append(1e6 * (
                             match_cpu(args.games, sandbox) if kind == "match" else
-                            tournament_cpu(args.games, sandbox, keep=kind == "kept")))
-                match, tournament, kept = (statistics.median(figures[kind])
-                                           for kind in ("match", "tournament", "kept"))
+                            tournament_cpu(args.games, sandbox, keep="kept" in kind,
+                                           affinity="pinned" in kind)))
+                medians = {kind: statistics.median(figures[kind]) for kind in kinds}
                 key = f"idle_{idle}_sandbox_{sandbox}"
-                result[f"{key}_match_us_per_move"] = round(match, 1)
-                result[f"{key}_tournament_us_per_move"] = round(tournament, 1)
-                result[f"{key}_tournament_over_match"] = round(tournament / match, 2)
-                result[f"{key}_kept_us_per_move"] = round(kept, 1)
-                result[f"{key}_kept_over_match"] = round(kept / match, 2)
-    for sandbox in SANDBOXES:
+                result[f"{key}_match_us_per_move"] = round(medians["match"], 1)
+                for kind in kinds[1:]:
+                    result[f"{key}_{kind}_us_per_move"] = round(medians[kind], 1)
+                    result[f"{key}_{kind}_over_match"] = round(
+                        medians[kind] / medians["match"], 2)
+    for sandbox in SANDBOXES if args.idle and "tournament" in kinds else ():
         result[f"sandbox_{sandbox}_tournament_idle_over_none"] = round(
             float(result[f"idle_{args.idle}_sandbox_{sandbox}_tournament_us_per_move"])  # type: ignore[arg-type]
             / float(result[f"idle_0_sandbox_{sandbox}_tournament_us_per_move"]), 2)  # type: ignore[arg-type]

@@ -330,6 +330,54 @@ def test_players_are_pinned_to_their_cpus(tmp_path: Path) -> None:
     assert len(seen) == 3 and set(seen) == {"0"}  # the start-up check and both games
 
 
+def test_a_game_of_suspended_players_and_its_referee_share_its_slots_cpu(
+        tmp_path: Path) -> None:
+    """With ``affinity = true`` and players suspended off turn (Gomoku's default), each
+    game slot gets one CPU: its players run there, and so does the thread playing its
+    game, during every move; other slots' games run on other CPUs."""
+    from referee.tournament.affinity import available_cpus
+    from referee.tournament.runner import TournamentRunner
+    from referee.tournament.session import prepare
+
+    cpus = available_cpus()
+    if len(cpus) < 2:
+        pytest.skip("one CPU: two slots cannot have CPUs of their own")
+    instant = Path(__file__).resolve().parents[1] / "brains" / "instant.py"
+    wrapper = tmp_path / "pinned.py"  # notes its CPUs, then becomes the instant brain
+    wrapper.write_text(
+        "import os, sys\n"
+        "with open('cpus.txt', 'a') as f:\n"
+        "    f.write(' '.join(map(str, sorted(os.sched_getaffinity(0)))) + '\\n')\n"
+        "os.execv(sys.executable, [sys.executable, sys.argv[1]])\n")
+    path = tournament_file(tmp_path, players=1, rounds=2, extra="affinity = true", player_lines=(
+        f'[[players]]\nname = "pinned"\ncommand = "{sys.executable} {wrapper} {instant}"\n'))
+    tournament, store = prepare(path, tmp_path / "out", 2, None)
+    seen: dict[str, set[tuple[int, ...]]] = {}
+    try:
+        runner = TournamentRunner(tournament, store, concurrency=2)
+        assert runner.affinity_text() == (
+            "affinity: each game on a CPU of its own, shared by its players (suspended off "
+            "turn: one runs at a time) and its referee")
+        moved = runner.live.moved
+
+        def noting(key: str, record: object) -> None:
+            seen.setdefault(key, set()).add(tuple(sorted(os.sched_getaffinity(0))))
+            moved(key, record)  # type: ignore[arg-type]
+
+        runner.live.moved = noting  # type: ignore[method-assign]
+        runner.run()
+    finally:
+        store.close()
+    assert len(seen) == 4 and all(len(game) == 1 for game in seen.values()), seen
+    assert {pinned for game in seen.values() for pinned in game} == {
+        (cpus[0],), (cpus[1],)}, seen  # every move of a game on its slot's CPU
+    for slot, cpu in ((1, cpus[0]), (2, cpus[1])):
+        noted = [line for notes in (tmp_path / "out" / "slots" / str(slot)).rglob("cpus.txt")
+                 for line in notes.read_text().split("\n")[:-1]]
+        assert noted and set(noted) == {str(cpu)}, (slot, noted)  # its players' too
+    assert os.sched_getaffinity(0) == set(cpus)  # this thread was never pinned
+
+
 def test_json_summary_of_a_tournament(reference: tuple[Path, dict[str, tuple]],
                                       tmp_path: Path, tag: str) -> None:
     path, games = reference

@@ -4,17 +4,29 @@ and how the game slots are given CPUs."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from referee.core.adapter import GameTask
 from referee.core.errors import ConfigError
+from referee.core.limits import MemoryWatchdog, ProcessTree
 from referee.core.players import PlayerSpec
 from referee.core.sandbox import MB, SandboxLevel
 from referee.games.registry import game_adapters
-from referee.tournament.affinity import describe_plan, pin_task, slot_cpus
+from referee.tournament.affinity import (
+    available_cpus,
+    describe_plan,
+    pin_task,
+    pinned_thread,
+    slot_cpus,
+    slot_thread_cpus,
+)
 from referee.tournament.config import load_tournament
 from referee.tournament.store import Store
 
@@ -115,6 +127,57 @@ def test_slots_share_a_cpu_per_game_with_fewer_and_none_with_too_few() -> None:
     assert "shared by its players" in describe_plan(plan, [2, 5], 2)
     assert slot_cpus([0, 1], slots=3, seats=2) is None
     assert "fewer CPUs than games" in describe_plan(None, [0, 1], 3)
+
+
+def test_players_taking_turns_share_one_cpu_a_slot_with_their_referee() -> None:
+    plan = slot_cpus([0, 1, 2, 3, 4, 5], slots=3, seats=2, turns=True)
+    assert plan == {1: ((0,), (0,)), 2: ((1,), (1,)), 3: ((2,), (2,))}
+    assert slot_thread_cpus(plan, 2) == {1}
+    assert describe_plan(plan, [0, 1, 2, 3, 4, 5], 3, turns=True) == (
+        "affinity: each game on a CPU of its own, shared by its players (suspended off "
+        "turn: one runs at a time) and its referee")
+    assert slot_cpus([0, 1], slots=3, seats=2, turns=True) is None
+    apart = slot_cpus([0, 1, 2, 3], slots=2, seats=2)
+    assert slot_thread_cpus(apart, 1) == {0, 1} and slot_thread_cpus(None, 1) is None
+
+
+def test_a_pinned_thread_gets_its_cpus_back_and_the_watchdog_never_keeps_them() -> None:
+    """``pinned_thread`` pins the calling thread alone, for its block; the memory
+    watchdog's thread, if a pinned game's thread starts it, runs on the referee's CPUs."""
+    cpus = available_cpus()
+    if len(cpus) < 2 or not hasattr(os, "sched_setaffinity"):
+        pytest.skip("one CPU: pinned and unpinned threads look the same")
+    seen: dict[str, set[int]] = {}
+    watchdog = MemoryWatchdog(interval=0.01)
+    sleeper = subprocess.Popen(["sleep", "60"])
+    tree = ProcessTree(sleeper.pid)
+
+    def over(kind: str, text: str) -> None:
+        raise AssertionError(f"a sleep is not over a terabyte: {kind} {text}")
+
+    def game() -> None:
+        with pinned_thread({cpus[1]}):
+            seen["in"] = os.sched_getaffinity(0)
+            seen["main"] = os.sched_getaffinity(threading.main_thread().native_id or 0)
+            watchdog.watch(tree, 1 << 40, over)
+            thread = watchdog._thread
+            assert thread is not None and thread.native_id is not None
+            deadline = time.monotonic() + 10
+            while sleeper.pid not in watchdog.peaks and time.monotonic() < deadline:
+                time.sleep(0.005)  # (its first look comes after it set its CPUs)
+            seen["watchdog"] = os.sched_getaffinity(thread.native_id)
+        seen["after"] = os.sched_getaffinity(0)
+
+    try:
+        thread = threading.Thread(target=game)
+        thread.start()
+        thread.join()
+    finally:
+        watchdog.unwatch(tree)
+        sleeper.kill()
+        sleeper.wait()
+    assert seen == {"in": {cpus[1]}, "main": set(cpus), "watchdog": set(cpus),
+                    "after": set(cpus)}
 
 
 def test_a_task_is_pinned_to_its_slots_cpus_unless_a_player_names_its_own() -> None:

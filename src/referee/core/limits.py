@@ -694,6 +694,10 @@ Watch = tuple["ProcessTree", int | None, int | None, "Callable[[str, str], None]
 """A watched tree: its memory limit (bytes), its process limit, what to call on a kill."""
 
 
+_STARTED_ON = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+"""The CPUs the referee runs on (read at import, before a game's thread is pinned)."""
+
+
 class MemoryWatchdog:
     """One thread that kills any watched process tree going over its memory limit or its
     process limit."""
@@ -748,6 +752,9 @@ class MemoryWatchdog:
                 self.unwatch(tree)
 
     def _run(self) -> None:
+        if _STARTED_ON is not None:  # not on the CPUs of the game whose thread started it
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(0, _STARTED_ON)
         while True:
             with self._lock:
                 entries = list(self._watched.values())

@@ -3,19 +3,27 @@
 Each game slot gets CPUs of its own, so that two games played at once never share a core
 and a player's speed does not depend on what the other games do. With enough cores every
 player of every slot has a CPU of its own; with fewer, the players of one slot share the
-slot's CPU; with fewer cores than slots nothing is pinned. A player whose ``cpus`` the file
-names keeps them.
+slot's CPU; with fewer cores than slots nothing is pinned. Players suspended off turn run
+one at a time, so their game needs one CPU: they share their slot's. A player whose
+``cpus`` the file names keeps them.
+
+The thread that plays a game (its referee: the pipes' writes and reads, the rules) runs
+on its slot's CPUs while it plays (:func:`pinned_thread`). A bot woken on the CPU of the
+thread that woke it costs both a fraction of a wake-up on another CPU (on a virtual
+machine, where waking another CPU exits to the hypervisor, most of a move's cost).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from referee.core.adapter import GameTask
 
-__all__ = ["SlotCpus", "available_cpus", "describe_plan", "pin_task", "slot_cpus"]
+__all__ = ["SlotCpus", "available_cpus", "describe_plan", "pin_task", "pinned_thread",
+           "slot_cpus", "slot_thread_cpus"]
 
 SlotCpus = dict[int, tuple[tuple[int, ...], ...]]
 """For each game slot (1, 2, ...), the CPUs of each seat."""
@@ -28,10 +36,13 @@ def available_cpus() -> list[int]:
     return list(range(os.cpu_count() or 1))
 
 
-def slot_cpus(cpus: Sequence[int], slots: int, seats: int) -> SlotCpus | None:
+def slot_cpus(cpus: Sequence[int], slots: int, seats: int,
+              turns: bool = False) -> SlotCpus | None:
     """Which CPUs each seat of each slot runs on: one per seat when ``slots * seats``
-    CPUs are there, else one per slot shared by its seats, else ``None`` (too few)."""
-    if slots * seats <= len(cpus):
+    CPUs are there, else one per slot shared by its seats, else ``None`` (too few).
+    ``turns``: the players are suspended off turn (one runs at a time), so one CPU per
+    slot, shared by its seats, whatever the number of CPUs."""
+    if slots * seats <= len(cpus) and not turns:
         return {slot: tuple((cpus[(slot - 1) * seats + seat],) for seat in range(seats))
                 for slot in range(1, slots + 1)}
     if slots <= len(cpus):
@@ -50,11 +61,39 @@ def pin_task(task: GameTask, plan: SlotCpus | None) -> GameTask:
     return dataclasses.replace(task, seats=seats + task.seats[len(seats):])
 
 
-def describe_plan(plan: SlotCpus | None, cpus: Sequence[int], slots: int) -> str:
-    """One line saying how the games are pinned."""
+def slot_thread_cpus(plan: SlotCpus | None, slot: int) -> set[int] | None:
+    """The CPUs the thread playing a game of ``slot`` runs on: those of its seats
+    (``None``: not pinned)."""
+    if plan is None or slot not in plan:
+        return None
+    return {cpu for seat in plan[slot] for cpu in seat}
+
+
+@contextlib.contextmanager
+def pinned_thread(cpus: set[int] | None) -> Iterator[None]:
+    """Run the calling thread on ``cpus`` for the block (nothing if ``None``), then on
+    the CPUs it had (a pool's thread plays games of other slots after). What it starts
+    meanwhile (its bots, their pipes' threads) starts on ``cpus``."""
+    if cpus is None or not hasattr(os, "sched_setaffinity"):
+        yield
+        return
+    before = os.sched_getaffinity(0)  # (0: the calling thread)
+    os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+def describe_plan(plan: SlotCpus | None, cpus: Sequence[int], slots: int,
+                  turns: bool = False) -> str:
+    """One line saying how the games are pinned (``turns``: as :func:`slot_cpus`)."""
     if plan is None:
         return (f"affinity: off ({slots} games at once, {len(cpus)} CPUs: fewer CPUs than "
                 "games)")
     shared = any(len(set(seats)) < len(seats) for seats in plan.values())
+    if shared and turns:
+        return ("affinity: each game on a CPU of its own, shared by its players (suspended "
+                "off turn: one runs at a time) and its referee")
     return ("affinity: each game on a CPU of its own, shared by its players" if shared
             else "affinity: each player of each game on a CPU of its own")

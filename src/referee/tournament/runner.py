@@ -46,7 +46,14 @@ from referee.core.process import BotProcess, allow_processes, spawn_listener, st
 from referee.core.record import GameRecord, move_listener
 from referee.core.seat_logs import rebase_stderr_logs, seat_logs
 from referee.core.standings import counted_points
-from referee.tournament.affinity import available_cpus, describe_plan, pin_task, slot_cpus
+from referee.tournament.affinity import (
+    available_cpus,
+    describe_plan,
+    pin_task,
+    pinned_thread,
+    slot_cpus,
+    slot_thread_cpus,
+)
 from referee.tournament.config import Tournament
 from referee.tournament.live import LIVE_FILE, LiveBoard
 from referee.tournament.results import pairwise
@@ -131,7 +138,9 @@ class TournamentRunner:
         """The games in progress, for the live view (``OUTPUT/live.json``)."""
         self._cpus = available_cpus()
         seats = tournament.adapter.seat_count(tournament.settings)
-        self._pinning = (slot_cpus(self._cpus, self.concurrency, seats)
+        self._turns = tournament.sandbox.suspends(tournament.adapter.suspends_off_turn)
+        """Whether the players are suspended off turn (one runs at a time)."""
+        self._pinning = (slot_cpus(self._cpus, self.concurrency, seats, self._turns)
                          if spec.affinity and play is None else None)
         self.pools: dict[int, BotPool] = {
             slot: BotPool(KEPT_PER_SEAT * seats) for slot in range(1, self.concurrency + 1)
@@ -145,7 +154,7 @@ class TournamentRunner:
             return ""
         if self._play != self._play_locally:
             return "affinity: not on Ray workers (each worker's CPUs are its own)"
-        return describe_plan(self._pinning, self._cpus, self.concurrency)
+        return describe_plan(self._pinning, self._cpus, self.concurrency, self._turns)
 
     def keeping_text(self) -> str:
         """Whether programs are kept running between games (``keep_bots = true``), or ""
@@ -353,7 +362,8 @@ class TournamentRunner:
         def moved(record: GameRecord) -> None:
             self.live.moved(task.key, record)
 
-        with spawn_listener(note), move_listener(moved):
+        with (spawn_listener(note), move_listener(moved),
+              pinned_thread(slot_thread_cpus(self._pinning, task.slot))):
             return play_task(self.tournament.adapter, self.tournament.settings, task, work)
 
     # -- SPRT and leftovers ---------------------------------------------------------------
