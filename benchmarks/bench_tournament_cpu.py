@@ -26,7 +26,7 @@ session of its own) started before and killed after, to show whether anything th
 does scans every process of the machine. Medians of ``--repeat`` runs, in alternating
 order.
 
-Run: ``.venv/bin/python benchmarks/bench_tournament_cpu.py [--games 20] [--repeat 3]
+Run: ``.venv/bin/python benchmarks/bench_tournament_cpu.py [--games 20] [--repeat 3] [--kinds K,...]
 [--idle 2000] [--json]``
 """
 
