@@ -120,9 +120,7 @@ def tournament_cpu(games: int, sandbox: str, keep: bool = False,
             runner.run()
             spent = time.process_time() - start
             moves = sum(row.plies or 0 for row in store.games(status="done"))
-            # every game after the first took its two brains from the pool (unless each
-            # seat has a CPU of its own: then a brain kept is taken only for its seat)
-            if keep and not (affinity and sandbox == "off-unsuspended"):
+            if keep:  # every game after the first two brains' first took them from the pool
                 assert runner.pools[1].taken == 2 * (2 * max(1, games // 2) - 1), \
                     runner.pools[1].taken
         finally:

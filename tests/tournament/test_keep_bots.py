@@ -9,6 +9,7 @@ writes on stderr (so each game's part of the log says which process wrote it, an
 from __future__ import annotations
 
 import io
+import os
 import signal
 import sqlite3
 import sys
@@ -24,6 +25,7 @@ from proctags import left_behind, tagged
 from referee.core.bot_pool import BotPool
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec, start_player
+from referee.core.process import BotProcess
 from referee.core.record import GameRecord
 from referee.games.gomoku.protocol import Brain
 from referee.games.registry import game_adapters
@@ -108,6 +110,22 @@ def test_each_program_plays_all_its_games_and_each_game_gets_its_own_log_part(
         assert store.noted_bots() == []
     finally:
         store.close()
+
+
+def test_with_a_cpu_per_player_a_kept_program_plays_either_seat(tmp_path: Path) -> None:
+    """Not suspended, each seat of a game has a CPU of its own (``affinity``): a kept
+    program whose next game seats it elsewhere is moved to that seat's CPU, and plays."""
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one CPU: no CPU per player")
+    text = tournament({"ann": "", "bob": ""}).replace('sandbox = "auto"', "affinity = true")
+    (tmp_path / "t.toml").write_text(text + '[sandbox]\nlevel = "auto"\nsuspend = false\n')
+    shown = io.StringIO()
+    run_tournament(tmp_path / "t.toml", Console(file=shown, width=120))
+    assert "affinity: each player of each game on a CPU of its own" in shown.getvalue()
+    games = records(tmp_path / "out")
+    assert len(games) == 4 and all(r.offender is None for r in games)
+    assert {r.players[0].name for r in games} == {"ann", "bob"}  # both seats, each
+    assert all(len(set(ts)) == 1 for ts in processes(games).values())  # one process
 
 
 def test_without_keep_bots_every_game_starts_its_programs(tmp_path: Path) -> None:
@@ -306,14 +324,45 @@ def test_the_pool_keeps_its_capacity_ending_the_program_idle_longest(tmp_path: P
     assert pool.processes() == [] and pool.taken == 1
 
 
-def test_another_command_or_other_cpus_is_another_program(tmp_path: Path) -> None:
+THREADED = ("import runpy, sys, threading, time\n"
+            "threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n"
+            "sys.argv = [sys.argv[1]]\n"
+            "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+"""A chatty brain with a second thread (asleep)."""
+
+
+def cpus_of(process: BotProcess) -> list[set[int]]:
+    """The CPUs of every thread of every process of ``process``."""
+    return [os.sched_getaffinity(int(task)) for pid in process.alive_processes()
+            for task in os.listdir(f"/proc/{pid}/task")]
+
+
+def test_another_command_is_another_program_and_other_cpus_move_the_kept_one(
+        tmp_path: Path) -> None:
+    """A kept program is its player's with the same command; a seat pinned to other CPUs
+    gets it moved there, every thread of it (``affinity`` with a CPU per player gives
+    each seat its own)."""
+    every = sorted(os.sched_getaffinity(0))
+    player = PlayerSpec("a", [sys.executable, "-c", THREADED, str(CHATTY)])
+    b = Brain(start_player(player, tmp_path, seed=1), "a")
+    b.start(9, 9, time.monotonic() + 10)
     pool = BotPool(4)
-    player = PlayerSpec("a", [sys.executable, str(CHATTY)])
-    b = brain(tmp_path, "a")
     pool.keep(player, b, b.process, lambda: b.end(1.0))
-    pinned = PlayerSpec("a", player.command, cpus=(0,))
-    assert pool.holding([pinned]) == 1  # by name: a game's CPUs are known once it has a slot
-    assert pool.take(PlayerSpec("a", [sys.executable, str(CHATTY), "-x"]), Brain) is None
-    assert pool.take(pinned, Brain) is None
+    assert pool.take(PlayerSpec("a", [*player.command, "-x"]), Brain) is None
+    pinned = PlayerSpec("a", player.command, cpus=(every[-1],))
+    assert pool.holding([pinned]) == 1
+    assert pool.take(pinned, Brain) is b
+    threads = cpus_of(b.process)  # (its two threads, and its sandbox's processes if any)
+    assert len(threads) >= 2 and threads == [{every[-1]}] * len(threads), threads
+    pool.keep(pinned, b, b.process, lambda: b.end(1.0))
+    assert pool.take(player, Brain) is b  # back to every CPU
+    assert cpus_of(b.process) == [set(every)] * len(threads)
+    assert b.restart(time.monotonic() + 10)  # it still plays, moved
+    assert b.begin(1000, time.monotonic() + 10)
+    pool.keep(player, b, b.process, lambda: b.end(1.0))
+    assert pool.take(PlayerSpec("a", player.command, cpus=(4095,)), Brain) is None
+    assert not b.process.running  # no such CPU: ended, and the game starts another
+    c = Brain(start_player(player, tmp_path, seed=1), "a")
+    pool.keep(player, c, c.process, lambda: c.end(1.0))
     assert pool.take(player, str) is None  # not what the game keeps: dropped
-    assert not b.process.running
+    assert not c.process.running

@@ -12,12 +12,15 @@ such as a Gomocup brain), with the process and a way to end it. A program is kep
 if the game returns it, so a program that faulted (crash, timeout, illegal answer,
 memory) is never kept; one that died while idle is dropped when it is asked for. Idle
 programs are suspended (they use no CPU while they wait); at most ``capacity`` of them
-are kept per slot, the one idle longest ended first.
+are kept per slot, the one idle longest ended first. A program pinned to other CPUs than
+its next game's seat (``affinity`` with a CPU per player) is moved to the seat's CPUs,
+every thread of every process of it, while it is suspended (it cannot start one then).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection
@@ -30,8 +33,8 @@ from referee.core.process import BotProcess
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-_Key = tuple[str, tuple[str, ...], tuple[int, ...]]
-"""A player's name, command and CPUs."""
+_Key = tuple[str, tuple[str, ...]]
+"""A player's name and command."""
 
 __all__ = ["BotPool"]
 
@@ -41,12 +44,14 @@ class _Kept:
     bot: object
     process: BotProcess
     stop: Callable[[], None]
+    cpus: tuple[int, ...]
+    """The CPUs it runs on (none: any)."""
 
 
 def _key(player: PlayerSpec) -> _Key:
-    """What makes two players' programs interchangeable: the name, the command and the
-    CPUs it is pinned to."""
-    return player.name, tuple(player.command), player.cpus
+    """What makes two players' programs interchangeable: the name and the command (the
+    CPUs are changed if they differ: :func:`_move`)."""
+    return player.name, tuple(player.command)
 
 
 class BotPool:
@@ -72,6 +77,9 @@ class BotPool:
                      player.name, kept.process.returncode)
             kept.process.kill()  # (its resources)
             return None
+        if kept.cpus != player.cpus and not _move(kept, player.cpus):
+            _end(kept)
+            return None
         self.taken += 1
         return kept.bot
 
@@ -87,7 +95,7 @@ class BotPool:
         process.end_game()
         with self._lock:
             old = self._idle.pop(_key(player), None)
-            self._idle[_key(player)] = _Kept(bot, process, stop)
+            self._idle[_key(player)] = _Kept(bot, process, stop, player.cpus)
             evicted = [old] if old is not None else []
             while len(self._idle) > self.capacity:
                 evicted.append(self._idle.popitem(last=False)[1])
@@ -95,8 +103,7 @@ class BotPool:
             _end(kept)
 
     def holding(self, players: Collection[PlayerSpec]) -> int:
-        """How many of ``players`` have an idle program here (by name: the CPUs a game
-        pins them to are known only once it has its slot)."""
+        """How many of ``players`` have an idle program here (by name)."""
         with self._lock:
             names = {key[0] for key in self._idle}
         return sum(p.name in names for p in players)
@@ -113,6 +120,32 @@ class BotPool:
             self._idle.clear()
         for kept in idle:
             _end(kept)
+
+
+def _move(kept: _Kept, cpus: tuple[int, ...]) -> bool:
+    """Run every thread of the kept program's processes on ``cpus`` (none: on the CPUs
+    the referee may use); whether it could be done (if not, a program is started
+    instead)."""
+    allowed = set(cpus) if cpus else os.sched_getaffinity(os.getpid())  # (the main thread:
+    # the referee's, never a game's)
+    try:
+        for pid in kept.process.alive_processes():
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except FileNotFoundError:
+                continue  # (ended meanwhile)
+            for task in tasks:
+                try:
+                    os.sched_setaffinity(int(task), allowed)
+                except ProcessLookupError:
+                    continue
+    except OSError as exc:
+        log.warning("%s: cannot move its kept program to CPUs %s (%s): starting another",
+                    kept.process.name, sorted(allowed), exc)
+        return False
+    kept.process.cpus = cpus
+    kept.cpus = cpus
+    return True
 
 
 def _end(kept: _Kept) -> None:
