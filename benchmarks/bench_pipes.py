@@ -46,7 +46,12 @@ counted), plus the engine's own time and four program starts and stops: the best
 per core and the least share of the match's CPU (with the bots' CPU measured) an mjai
 referee could reach here.
 
-Run: ``.venv/bin/python benchmarks/bench_pipes.py`` (``--only riichi``, ``--json``).
+``--pin CPU`` plays every game with the thread playing it and the bots on that CPU, as a
+tournament's game slot does with ``affinity = true`` when its players share its CPU (a
+write then wakes a bot on the writer's CPU).
+
+Run: ``.venv/bin/python benchmarks/bench_pipes.py`` (``--only riichi``, ``--pin 0``,
+``--json``).
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ from figures import machine, print_figures
 import referee
 from referee.core.players import PlayerSpec
 from referee.core.sandbox import OFF, SandboxConfig
+from referee.tournament.affinity import pinned_thread
 
 GAMES = ("riichi", "planowanie", "mahjong")
 CPU_FILE = "bot-cpu.txt"
@@ -425,6 +431,8 @@ def main() -> None:
     parser.add_argument("--against", help="the src folder of another build to compare")
     parser.add_argument("--repeat", type=int, default=3, help="alternations with --against")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument("--pin", type=int, metavar="CPU",
+                        help="the games' thread and the bots on this CPU (affinity = true)")
     args = parser.parse_args()
     result: dict[str, object] = {
         "machine": machine(),
@@ -432,11 +440,13 @@ def main() -> None:
         "sandbox": args.sandbox,
         "riichi_length": "east-south" if args.riichi_length == "south" else "east",
         "riichi_style": "batched (mjai.app)" if args.riichi_batched else "a line an event",
+        "pinned_to_cpu": args.pin,
     }
     if args.against:
         result.update(against(args, sys.argv[1:]))
     else:
-        result["parts"] = run_parts(args)
+        with pinned_thread(None if args.pin is None else {args.pin}):
+            result["parts"] = run_parts(args)
     result["load_after"] = round(os.getloadavg()[0], 2)
     if args.json:
         print(json.dumps(result))
