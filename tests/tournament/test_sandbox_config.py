@@ -124,7 +124,8 @@ def test_slots_get_a_cpu_per_player_when_there_are_enough() -> None:
 def test_slots_share_a_cpu_per_game_with_fewer_and_none_with_too_few() -> None:
     plan = slot_cpus([2, 5], slots=2, seats=4)
     assert plan == {1: ((2,),) * 4, 2: ((5,),) * 4}
-    assert "shared by its players" in describe_plan(plan, [2, 5], 2)
+    assert describe_plan(plan, [2, 5], 2) == (
+        "affinity: each game on a CPU of its own, shared by its players and its referee")
     assert slot_cpus([0, 1], slots=3, seats=2) is None
     assert "fewer CPUs than games" in describe_plan(None, [0, 1], 3)
 
@@ -176,6 +177,8 @@ def test_a_pinned_thread_gets_its_cpus_back_and_the_watchdog_never_keeps_them() 
         watchdog.unwatch(tree)
         sleeper.kill()
         sleeper.wait()
+    with pinned_thread({4095}):  # no such CPU: the game is played, not pinned
+        assert os.sched_getaffinity(0) == set(cpus)
     assert seen == {"in": {cpus[1]}, "main": set(cpus), "watchdog": set(cpus),
                     "after": set(cpus)}
 

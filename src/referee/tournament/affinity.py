@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import os
 from collections.abc import Iterator, Sequence
 
 from referee.core.adapter import GameTask
+
+log = logging.getLogger(__name__)
 
 __all__ = ["SlotCpus", "available_cpus", "describe_plan", "pin_task", "pinned_thread",
            "slot_cpus", "slot_thread_cpus"]
@@ -78,7 +81,13 @@ def pinned_thread(cpus: set[int] | None) -> Iterator[None]:
         yield
         return
     before = os.sched_getaffinity(0)  # (0: the calling thread)
-    os.sched_setaffinity(0, cpus)
+    try:
+        os.sched_setaffinity(0, cpus)
+    except OSError as exc:  # (a CPU taken offline since the plan): the game is played
+        log.warning("cannot run on CPUs %s (%s): this game is not pinned",
+                    sorted(cpus), exc)
+        yield
+        return
     try:
         yield
     finally:
@@ -91,9 +100,8 @@ def describe_plan(plan: SlotCpus | None, cpus: Sequence[int], slots: int,
     if plan is None:
         return (f"affinity: off ({slots} games at once, {len(cpus)} CPUs: fewer CPUs than "
                 "games)")
-    shared = any(len(set(seats)) < len(seats) for seats in plan.values())
-    if shared and turns:
-        return ("affinity: each game on a CPU of its own, shared by its players (suspended "
-                "off turn: one runs at a time) and its referee")
-    return ("affinity: each game on a CPU of its own, shared by its players" if shared
-            else "affinity: each player of each game on a CPU of its own")
+    if not any(len(set(seats)) < len(seats) for seats in plan.values()):
+        return "affinity: each player of each game on a CPU of its own"
+    turns_text = " (suspended off turn: one runs at a time)" if turns else ""
+    return f"affinity: each game on a CPU of its own, shared by its players{turns_text} " \
+        "and its referee"
