@@ -25,7 +25,7 @@ from referee.tournament.affinity import (
     pin_task,
     pinned_thread,
     slot_cpus,
-    slot_thread_cpus,
+    thread_cpus,
 )
 from referee.tournament.config import load_tournament
 from referee.tournament.store import Store
@@ -133,13 +133,17 @@ def test_slots_share_a_cpu_per_game_with_fewer_and_none_with_too_few() -> None:
 def test_players_taking_turns_share_one_cpu_a_slot_with_their_referee() -> None:
     plan = slot_cpus([0, 1, 2, 3, 4, 5], slots=3, seats=2, turns=True)
     assert plan == {1: ((0,), (0,)), 2: ((1,), (1,)), 3: ((2,), (2,))}
-    assert slot_thread_cpus(plan, 2) == {1}
+    free, own = PlayerSpec("free", ["x"]), PlayerSpec("own", ["y"], cpus=(7,))
+    assert thread_cpus(pin_task(GameTask("k", (free, free), seed=1, slot=2), plan),
+                       plan) == {1}
     assert describe_plan(plan, [0, 1, 2, 3, 4, 5], 3, turns=True) == (
         "affinity: each game on a CPU of its own, shared by its players (suspended off "
         "turn: one runs at a time) and its referee")
     assert slot_cpus([0, 1], slots=3, seats=2, turns=True) is None
     apart = slot_cpus([0, 1, 2, 3], slots=2, seats=2)
-    assert slot_thread_cpus(apart, 1) == {0, 1} and slot_thread_cpus(None, 1) is None
+    task = pin_task(GameTask("k", (free, own), seed=1, slot=1), apart)
+    assert thread_cpus(task, apart) == {0, 7}  # where its players run, its own CPUs too
+    assert thread_cpus(GameTask("k", (free, own), seed=1, slot=1), None) is None
 
 
 def test_a_pinned_thread_gets_its_cpus_back_and_the_watchdog_never_keeps_them() -> None:

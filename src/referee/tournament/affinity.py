@@ -8,7 +8,7 @@ one at a time, so their game needs one CPU: they share their slot's. A player wh
 ``cpus`` the file names keeps them.
 
 The thread that plays a game (its referee: the pipes' writes and reads, the rules) runs
-on its slot's CPUs while it plays (:func:`pinned_thread`). A bot woken on the CPU of the
+on its players' CPUs while it plays (:func:`pinned_thread`). A bot woken on the CPU of the
 thread that woke it costs both a fraction of a wake-up on another CPU (on a virtual
 machine, where waking another CPU exits to the hypervisor, most of a move's cost).
 """
@@ -26,7 +26,7 @@ from referee.core.adapter import GameTask
 log = logging.getLogger(__name__)
 
 __all__ = ["SlotCpus", "available_cpus", "describe_plan", "pin_task", "pinned_thread",
-           "slot_cpus", "slot_thread_cpus"]
+           "slot_cpus", "thread_cpus"]
 
 SlotCpus = dict[int, tuple[tuple[int, ...], ...]]
 """For each game slot (1, 2, ...), the CPUs of each seat."""
@@ -64,12 +64,13 @@ def pin_task(task: GameTask, plan: SlotCpus | None) -> GameTask:
     return dataclasses.replace(task, seats=seats + task.seats[len(seats):])
 
 
-def slot_thread_cpus(plan: SlotCpus | None, slot: int) -> set[int] | None:
-    """The CPUs the thread playing a game of ``slot`` runs on: those of its seats
-    (``None``: not pinned)."""
-    if plan is None or slot not in plan:
+def thread_cpus(task: GameTask, plan: SlotCpus | None) -> set[int] | None:
+    """The CPUs the thread playing ``task`` (pinned by :func:`pin_task`) runs on: those of
+    its players, a player's own ``cpus`` included (``None``: not pinned, as when a
+    player is not)."""
+    if plan is None or not task.seats or not all(p.cpus for p in task.seats):
         return None
-    return {cpu for seat in plan[slot] for cpu in seat}
+    return {cpu for player in task.seats for cpu in player.cpus}
 
 
 @contextlib.contextmanager

@@ -52,7 +52,7 @@ from referee.tournament.affinity import (
     pin_task,
     pinned_thread,
     slot_cpus,
-    slot_thread_cpus,
+    thread_cpus,
 )
 from referee.tournament.config import Tournament
 from referee.tournament.live import LIVE_FILE, LiveBoard
@@ -363,7 +363,7 @@ class TournamentRunner:
             self.live.moved(task.key, record)
 
         with (spawn_listener(note), move_listener(moved),
-              pinned_thread(slot_thread_cpus(self._pinning, task.slot))):
+              pinned_thread(thread_cpus(task, self._pinning))):
             return play_task(self.tournament.adapter, self.tournament.settings, task, work)
 
     # -- SPRT and leftovers ---------------------------------------------------------------
