@@ -103,6 +103,8 @@ _RUNNING_PYTHON = frozenset({*(Path(p) for p in (sys.base_prefix, sys.prefix, sy
 
 _ROOT = Path("/")
 _TMP = Path("/tmp")
+_OWN_DIRS = (Path("/dev"), Path("/proc"))
+"""The folders every isolated bot has of its own."""
 
 
 @dataclass
@@ -298,8 +300,7 @@ def _narrow(folder: Path, home: Path) -> bool:
 def _in_own_dirs(path: Path) -> bool:
     """Whether ``path`` lies in ``/dev`` or ``/proc``, which every isolated bot has of its
     own (a file named there on its command line, ``/dev/null``, is the bot's own)."""
-    text = str(path)
-    return any(text == own or text.startswith(own + "/") for own in ("/dev", "/proc"))
+    return any(_within(path, own) for own in _OWN_DIRS)
 
 
 def _within(path: Path, folder: Path) -> bool:
