@@ -112,6 +112,20 @@ def test_each_program_plays_all_its_games_and_each_game_gets_its_own_log_part(
         store.close()
 
 
+def test_where_nothing_can_be_pinned_a_kept_program_serves_any_seat(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import referee.core.bot_pool as bot_pool
+
+    monkeypatch.setattr(bot_pool, "REFEREE_CPUS", None)  # (a system without affinity)
+    player = PlayerSpec("a", [sys.executable, str(CHATTY)])
+    b = Brain(start_player(player, tmp_path, seed=1), "a")
+    pool = BotPool(4)
+    pool.keep(player, b, b.process, lambda: b.end(1.0))
+    assert pool.take(PlayerSpec("a", player.command, cpus=(4095,)), Brain) is b
+    assert b.process.cpus == (4095,)
+    b.end(1.0)
+
+
 def test_with_a_cpu_per_player_a_kept_program_plays_either_seat(tmp_path: Path) -> None:
     """Not suspended, each seat of a game has a CPU of its own (``affinity``): a kept
     program whose next game seats it elsewhere is moved to that seat's CPU, and plays."""

@@ -27,6 +27,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TypeVar
 
+from referee.core.limits import REFEREE_CPUS
 from referee.core.players import PlayerSpec
 from referee.core.process import BotProcess
 
@@ -126,8 +127,10 @@ def _move(kept: _Kept, cpus: tuple[int, ...]) -> bool:
     """Run every thread of the kept program's processes on ``cpus`` (none: on the CPUs
     the referee may use); whether it could be done (if not, a program is started
     instead)."""
-    allowed = set(cpus) if cpus else os.sched_getaffinity(os.getpid())  # (the main thread:
-    # the referee's, never a game's)
+    if REFEREE_CPUS is None:  # (the system cannot pin: nothing was)
+        kept.cpus = kept.process.cpus = cpus
+        return True
+    allowed = set(cpus) if cpus else REFEREE_CPUS
     try:
         for pid in kept.process.alive_processes():
             try:
@@ -143,8 +146,7 @@ def _move(kept: _Kept, cpus: tuple[int, ...]) -> bool:
         log.warning("%s: cannot move its kept program to CPUs %s (%s): starting another",
                     kept.process.name, sorted(allowed), exc)
         return False
-    kept.process.cpus = cpus
-    kept.cpus = cpus
+    kept.cpus = kept.process.cpus = cpus
     return True
 
 

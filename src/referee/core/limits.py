@@ -694,8 +694,10 @@ Watch = tuple["ProcessTree", int | None, int | None, "Callable[[str, str], None]
 """A watched tree: its memory limit (bytes), its process limit, what to call on a kill."""
 
 
-_STARTED_ON = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-"""The CPUs the referee runs on (read at import, before a game's thread is pinned)."""
+REFEREE_CPUS = (frozenset(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                else None)
+"""The CPUs the referee runs on, read at import, before a game's thread is pinned
+(``None``: the system cannot pin)."""
 
 
 class MemoryWatchdog:
@@ -752,9 +754,9 @@ class MemoryWatchdog:
                 self.unwatch(tree)
 
     def _run(self) -> None:
-        if _STARTED_ON is not None:  # not on the CPUs of the game whose thread started it
+        if REFEREE_CPUS is not None:  # not on the CPUs of the game whose thread started it
             with contextlib.suppress(OSError):
-                os.sched_setaffinity(0, _STARTED_ON)
+                os.sched_setaffinity(0, REFEREE_CPUS)
         while True:
             with self._lock:
                 entries = list(self._watched.values())
