@@ -233,6 +233,12 @@ class Tournament:
         return replace(self, sandbox=config,
                        settings=self.adapter.with_sandbox(self.settings, config))
 
+    @property
+    def suspends_off_turn(self) -> bool:
+        """Whether its players are suspended off turn: as its sandbox says, else as its
+        game does by default."""
+        return self.sandbox.suspends(self.adapter.suspends_off_turn)
+
     def rating_params(self) -> BayesEloParams:
         """The BayesElo parameters of this tournament (the game's preset by default)."""
         return self.spec.ratings.params(self.adapter.rating_preset)

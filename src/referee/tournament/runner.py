@@ -138,9 +138,8 @@ class TournamentRunner:
         """The games in progress, for the live view (``OUTPUT/live.json``)."""
         self._cpus = available_cpus()
         seats = tournament.adapter.seat_count(tournament.settings)
-        self._turns = tournament.sandbox.suspends(tournament.adapter.suspends_off_turn)
-        """Whether the players are suspended off turn (one runs at a time)."""
-        self._pinning = (slot_cpus(self._cpus, self.concurrency, seats, self._turns)
+        self._pinning = (slot_cpus(self._cpus, self.concurrency, seats,
+                                   tournament.suspends_off_turn)
                          if spec.affinity and play is None else None)
         self.pools: dict[int, BotPool] = {
             slot: BotPool(KEPT_PER_SEAT * seats) for slot in range(1, self.concurrency + 1)
@@ -154,7 +153,8 @@ class TournamentRunner:
             return ""
         if self._play != self._play_locally:
             return "affinity: not on Ray workers (each worker's CPUs are its own)"
-        return describe_plan(self._pinning, self._cpus, self.concurrency, self._turns)
+        return describe_plan(self._pinning, self._cpus, self.concurrency,
+                             self.tournament.suspends_off_turn)
 
     def keeping_text(self) -> str:
         """Whether programs are kept running between games (``keep_bots = true``), or ""

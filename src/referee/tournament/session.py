@@ -126,8 +126,7 @@ def describe(tournament: Tournament, total: int) -> dict[str, Any]:
 
 def sandbox_line(tournament: Tournament) -> str:
     """Which protections its programs run with (``sandbox: bubblewrap 0.8.0 — ...``)."""
-    return plan_sandbox(tournament.sandbox).describe(
-        tournament.sandbox.suspends(tournament.adapter.suspends_off_turn))
+    return plan_sandbox(tournament.sandbox).describe(tournament.suspends_off_turn)
 
 
 def run_tournament(file: Path, console: Console, *, concurrency: int | None = None,
