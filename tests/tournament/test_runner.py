@@ -311,19 +311,27 @@ def test_a_brain_refusing_the_board_is_named_before_any_game(tmp_path: Path) -> 
         run(path, tmp_path / "out")
 
 
-def test_players_are_pinned_to_their_cpus(tmp_path: Path) -> None:
-    if not hasattr(os, "sched_getaffinity"):
-        pytest.skip("no CPU affinity on this system")
+def cpu_noting_brain(folder: Path) -> str:
+    """The command line of a brain that notes the CPUs it may run on in ``cpus.txt`` of
+    its working folder (the only one it may write in the sandbox), then becomes the
+    instant brain; its script is written in ``folder``."""
     instant = Path(__file__).resolve().parents[1] / "brains" / "instant.py"
-    wrapper = tmp_path / "pinned.py"  # notes its CPUs, then becomes the instant brain
-    wrapper.write_text(  # in its working folder: the only one it may write (sandbox)
+    folder.mkdir(parents=True, exist_ok=True)
+    wrapper = folder / "pinned.py"
+    wrapper.write_text(
         "import os, sys\n"
         "with open('cpus.txt', 'a') as f:\n"
         "    f.write(' '.join(map(str, sorted(os.sched_getaffinity(0)))) + '\\n')\n"
         "os.execv(sys.executable, [sys.executable, sys.argv[1]])\n")
+    return f"{sys.executable} {wrapper} {instant}"
+
+
+def test_players_are_pinned_to_their_cpus(tmp_path: Path) -> None:
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("no CPU affinity on this system")
     path = tournament_file(tmp_path, players=1, player_lines=(
-        f'[[players]]\nname = "pinned"\n'
-        f'command = "{sys.executable} {wrapper} {instant}"\ncpus = [0]\n'))
+        f'[[players]]\nname = "pinned"\ncommand = "{cpu_noting_brain(tmp_path)}"\n'
+        'cpus = [0]\n'))
     run(path, tmp_path / "out")
     seen = [line for notes in (tmp_path / "out").rglob("cpus.txt")
             for line in notes.read_text().split("\n")[:-1]]
@@ -342,15 +350,8 @@ def test_a_game_of_suspended_players_and_its_referee_share_its_slots_cpu(
     cpus = available_cpus()
     if len(cpus) < 2:
         pytest.skip("one CPU: two slots cannot have CPUs of their own")
-    instant = Path(__file__).resolve().parents[1] / "brains" / "instant.py"
-    wrapper = tmp_path / "pinned.py"  # notes its CPUs, then becomes the instant brain
-    wrapper.write_text(
-        "import os, sys\n"
-        "with open('cpus.txt', 'a') as f:\n"
-        "    f.write(' '.join(map(str, sorted(os.sched_getaffinity(0)))) + '\\n')\n"
-        "os.execv(sys.executable, [sys.executable, sys.argv[1]])\n")
     path = tournament_file(tmp_path, players=1, rounds=2, extra="affinity = true", player_lines=(
-        f'[[players]]\nname = "pinned"\ncommand = "{sys.executable} {wrapper} {instant}"\n'))
+        f'[[players]]\nname = "pinned"\ncommand = "{cpu_noting_brain(tmp_path)}"\n'))
     tournament, store = prepare(path, tmp_path / "out", 2, None)
     seen: dict[str, set[tuple[int, ...]]] = {}
     try:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from test_runner import cpu_noting_brain
 
 from referee.core.adapter import GameTask
 from referee.core.errors import ConfigError
@@ -200,17 +200,11 @@ def test_affinity_reaches_the_bots_and_the_sandbox_the_store(tmp_path: Path) -> 
 
     from referee.tournament.session import run_tournament
 
-    instant = Path(__file__).resolve().parents[1] / "brains" / "instant.py"
-    notes = tmp_path / "bot" / "notes.py"  # its CPUs in its working folder, then instant
-    notes.parent.mkdir()
-    notes.write_text("import os, sys\n"
-                     "with open('cpus.txt', 'a') as f:\n"
-                     "    f.write(' '.join(map(str, sorted(os.sched_getaffinity(0)))) + '\\n')\n"
-                     "os.execv(sys.executable, [sys.executable, sys.argv[1]])\n")
+    brain = cpu_noting_brain(tmp_path / "bot")
     path = tmp_path / "t.toml"
     path.write_text(f'name = "pin"\ngame = "gomoku"\nconcurrency = 1\naffinity = true\n'
                     f'output = "out"\n[settings]\nsize = 10\n'
-                    f'[[players]]\nname = "a"\ncommand = "{sys.executable} {notes} {instant}"\n'
+                    f'[[players]]\nname = "a"\ncommand = "{brain}"\n'
                     f'[[players]]\nname = "b"\nbuiltin = "random"\n')
     console = Console(record=True, width=200)
     run_tournament(path, console, sandbox=SandboxLevel.AUTO)
