@@ -443,8 +443,6 @@ def test_the_private_tmp_and_the_folders_have_their_limits(tmp_path: Path, tag: 
     assert not any(descriptors_on(work))  # and lets it go with the bot
 
 
-
-
 @pytest.mark.parametrize("stream", [1, 2])
 def test_flooding_an_output_is_a_protocol_error(tmp_path: Path, tag: str, stream: int) -> None:
     script = f"""
