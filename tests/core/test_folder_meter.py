@@ -108,9 +108,9 @@ def test_trusted_listings_still_see_every_change(tmp_path_factory: pytest.TempPa
     measure lets the next change get a later time stamp, as a bot's next move does."""
     root = tmp_path_factory.mktemp("trusted")
     meter = FolderMeter(root)
-    real = time.time_ns
+    real = folder_meter._stamped_now
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(folder_meter.time, "time_ns", lambda: real() + 10**10)
+        patch.setattr(folder_meter, "_stamped_now", lambda: real() + 10**10)
         for op in ops:
             apply(root, *op)
             assert meter.size() == walked(root), op
@@ -123,10 +123,11 @@ def test_an_unchanged_folder_is_not_listed_again(tmp_path: Path, listings: list[
     (tmp_path / "sub" / "f").write_bytes(b"12345")
     (tmp_path / "g").write_bytes(b"12")
     meter = FolderMeter(tmp_path)
+    real = folder_meter._stamped_now
+    monkeypatch.setattr(folder_meter, "_stamped_now", lambda: 0)  # the clock's tick not over
     assert meter.size() == 7 and len(listings) == 2
-    assert meter.size() == 7 and len(listings) == 4  # just listed: not settled yet
-    real = time.time_ns
-    monkeypatch.setattr(folder_meter.time, "time_ns", lambda: real() + 10**10)
+    assert meter.size() == 7 and len(listings) == 4  # listed, not settled yet
+    monkeypatch.setattr(folder_meter, "_stamped_now", lambda: real() + 10**10)
     assert meter.size() == 7 and len(listings) == 6  # listed, settled
     listings.clear()
     (tmp_path / "sub" / "f").write_bytes(b"1234567890")  # grows: its folder is unchanged
@@ -137,6 +138,49 @@ def test_an_unchanged_folder_is_not_listed_again(tmp_path: Path, listings: list[
     os.utime(tmp_path, ns=(before.st_atime_ns, before.st_mtime_ns))  # even time set back
     assert os.stat(tmp_path).st_mtime_ns == before.st_mtime_ns
     assert meter.size() == 112 and listings == [str(tmp_path)]
+
+
+def test_a_fresh_folder_s_listing_is_trusted_once_the_kernel_s_clock_has_ticked(
+        tmp_path: Path, listings: list[str]) -> None:
+    """With the real clocks: a folder just made is listed at every measure until the
+    coarse clock that stamps files has passed its change time (a tick, a few ms), then no
+    more while it is unchanged; a file added later is seen."""
+    (tmp_path / "f").write_bytes(b"123")
+    meter = FolderMeter(tmp_path)
+    deadline = time.monotonic() + 1.0
+    while meter.size() == 3 and len(listings) == 1 and time.monotonic() < deadline:
+        listings.clear()  # listed once again (not settled yet): wait for the tick
+        time.sleep(0.002)
+    listings.clear()
+    assert meter.size() == 3 and meter.size() == 3 and listings == []
+    (tmp_path / "g").write_bytes(b"x" * 10)
+    assert meter.size() == 13 and listings == [str(tmp_path)]
+
+
+@pytest.mark.parametrize(("nanoseconds", "granule"), [
+    (123_456_789, 1), (974_429_138, 2), (500_000_000, 500_000_000),
+    (10_000_000, 10_000_000), (0, 2_000_000_000)])
+def test_a_listing_is_trusted_a_granule_after_the_change_time(
+        monkeypatch: pytest.MonkeyPatch, nanoseconds: int, granule: int) -> None:
+    """The granule a file system cuts times to divides a second and the time's
+    nanoseconds: the coarse clock must be that far past the change time (whole seconds:
+    2 s, FAT's)."""
+    ctime = 1_795_765_064 * 10**9 + nanoseconds
+    monkeypatch.setattr(folder_meter, "_stamped_now", lambda: ctime + granule - 1)
+    assert not folder_meter._settled(ctime)
+    monkeypatch.setattr(folder_meter, "_stamped_now", lambda: ctime + granule)
+    assert folder_meter._settled(ctime)
+
+
+def test_without_the_coarse_clock_the_precise_one_stands_for_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_clock(clock: int) -> int:
+        raise OSError(22, "Invalid argument")
+
+    monkeypatch.setattr(folder_meter.time, "clock_gettime_ns", no_clock)
+    before = time.time_ns()
+    assert before - int(folder_meter.SETTLED * 1e9) <= folder_meter._stamped_now() <= \
+        time.time_ns() - int(folder_meter.SETTLED * 1e9)
 
 
 def test_a_missing_folder_or_a_file_measures_nothing(tmp_path: Path) -> None:

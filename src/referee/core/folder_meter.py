@@ -11,16 +11,23 @@ not its folder). The folder is kept open and everything under it is looked up fr
 an empty working folder costs one ``fstat`` (1.6 µs here, five folders deep; a ``stat``
 of its path took 4.8 µs and a listing 5.8 µs).
 
-A file system stamps times with a coarse clock: an entry added in the same tick as the
-listing could leave the folder's time as the listing saw it. A listing is therefore
-trusted only when it was made ``SETTLED`` seconds or more after the folder's change
-time; otherwise the folder is listed again at the next measure.
+A file system stamps times with the kernel's coarse clock (``CLOCK_REALTIME_COARSE``,
+a tick of a few milliseconds; Linux 6.13 and later stamp a finer time after a ``stat``,
+never an earlier one), cut down to its own granularity: an entry added in the same tick
+as the listing could leave the folder's time as the listing saw it. A listing is
+therefore trusted only when the coarse clock, read before it, is a whole granule past
+the folder's change time: any later change is then stamped later. The granule is not
+known, but it divides the change time's nanoseconds (and a second): a time of
+``...123456789`` ns is stamped to the nanosecond, and trusted one tick later. Until
+then the folder is listed again at every measure. Where the coarse clock cannot be
+read, the precise one less ``SETTLED`` seconds stands for it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import stat
 import time
@@ -32,8 +39,14 @@ __all__ = ["SETTLED", "FolderMeter"]
 log = logging.getLogger(__name__)
 
 SETTLED = 0.1
-"""Seconds between a folder's change time and its listing for the listing to be trusted
-until the time changes (far above any file system's clock tick)."""
+"""Seconds the coarse clock may lag the precise one, where it cannot be read (far above
+any kernel's tick)."""
+
+_COARSE_CLOCK = 5
+"""Linux's ``CLOCK_REALTIME_COARSE`` (``time`` does not name it): the time the kernel
+stamps files with, before its file system cuts it to its granularity."""
+
+_SECOND_NS = 1_000_000_000
 
 
 @dataclass
@@ -42,7 +55,8 @@ class _Listing:
 
     ctime_ns: int
     trusted: bool
-    """Listed ``SETTLED`` seconds or more after ``ctime_ns``."""
+    """Listed when any later change of the folder would be stamped later than
+    ``ctime_ns`` (:func:`_settled`)."""
     files: list[str] = field(default_factory=list)
     folders: list[str] = field(default_factory=list)
 
@@ -150,8 +164,7 @@ def _list(root: int, path: str, ctime_ns: int,
     """List the folder at ``path`` under the folder ``root`` (``None`` if it cannot be),
     with its files' bytes (``PermissionError`` where it, or a file in it, may not be
     looked at, unless ``denied_ok``)."""
-    listed_ns = time.time_ns()
-    listing = _Listing(ctime_ns, listed_ns - ctime_ns >= SETTLED * 1e9)
+    listing = _Listing(ctime_ns, _settled(ctime_ns))
     counted = 0
     prefix = path + "/" if path else ""
     fd = root
@@ -182,6 +195,24 @@ def _list(root: int, path: str, ctime_ns: int,
         if fd != root:
             os.close(fd)
     return listing, counted
+
+
+def _settled(ctime_ns: int) -> bool:
+    """Whether a change made from now on would be stamped later than ``ctime_ns``: the
+    time stamped now, at the least (the coarse clock), is a granule past it. The file
+    system's granule divides both a second and the time's nanoseconds; a time of whole
+    seconds is taken to be stamped to 2 s (FAT's)."""
+    nanoseconds = ctime_ns % _SECOND_NS
+    granule = math.gcd(nanoseconds, _SECOND_NS) if nanoseconds else 2 * _SECOND_NS
+    return _stamped_now() - ctime_ns >= granule
+
+
+def _stamped_now() -> int:
+    """The earliest time, in nanoseconds, a change made now can be stamped with."""
+    try:
+        return time.clock_gettime_ns(_COARSE_CLOCK)
+    except OSError:
+        return time.time_ns() - int(SETTLED * _SECOND_NS)
 
 
 def _sizes(root: int, files: list[str], denied_ok: bool = False) -> int:
