@@ -51,6 +51,11 @@ def test_the_board_writes_the_games_in_progress(tmp_path: Path) -> None:
     written = json.loads(path.read_text())["games"][0]
     assert written["moves"] == 2 and written["last"] == {"seat": 1, "move": "x" * 200}
     board.moved("r9:g9", game)  # a game it does not know: nothing
+    board.every = 3600
+    game.add_move(0, "9,9", 0.2)  # the game's thread goes on; another game's start
+    board.start("r1:g5", 1, ["c", "d"])  # writes the file: every game as it is now
+    assert json.loads(path.read_text())["games"][0]["moves"] == 3
+    board.finish("r1:g5", 1)
     board.finish("r1:g2", 2)
     assert json.loads(path.read_text())["games"] == []
     assert json.loads(path.read_text())["done"] == 2

@@ -35,14 +35,23 @@ class _Game:
     round: int
     players: list[str]
     started: float
-    moves: int = 0
-    last: dict[str, Any] | None = None
+    record: GameRecord | None = None
+    """Its record as the game thread fills it (read when the file is written)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game's entry in the file: its moves so far and the last one."""
+        moves = self.record.moves if self.record is not None else []
+        count = len(moves)  # (the game's thread only appends to them)
+        last = moves[count - 1] if count else None
+        return {"key": self.key, "round": self.round, "players": self.players,
+                "started": round(self.started, 3), "moves": count,
+                "last": None if last is None else {"seat": last.seat, "move": last.move[:200]}}
 
 
 @dataclass
 class LiveBoard:
     """The games in progress, shared by the runner's game threads (every method is
-    thread-safe and cheap: a move costs a lock and a clock read unless it is time to
+    thread-safe and cheap: a move costs a look-up and a clock read unless it is time to
     write)."""
 
     path: Path
@@ -62,17 +71,13 @@ class LiveBoard:
         self.write()
 
     def moved(self, key: str, record: GameRecord) -> None:
-        """A move of game ``key`` (its record so far)."""
-        now = time.monotonic()
-        with self._lock:
-            game = self.games.get(key)
-            if game is None or not record.moves:
-                return
-            game.moves = len(record.moves)
-            last = record.moves[-1]
-            game.last = {"seat": last.seat, "move": last.move[:200]}
-            due = now - self._written >= self.every
-        if due:
+        """A move of game ``key`` (its record so far, read from the game's thread when the
+        file is next written: a move costs a look-up and a clock read)."""
+        game = self.games.get(key)  # (one dictionary read: atomic, as the writes are)
+        if game is None:
+            return
+        game.record = record
+        if time.monotonic() - self._written >= self.every:
             self.write()
 
     def finish(self, key: str, done: int) -> None:
@@ -96,9 +101,7 @@ class LiveBoard:
             self._written = time.monotonic()
             data = {"updated": round(time.time(), 3), "total": self.total,
                     "done": self.done,
-                    "games": [{"key": g.key, "round": g.round, "players": g.players,
-                               "started": round(g.started, 3), "moves": g.moves,
-                               "last": g.last} for g in self.games.values()]}
+                    "games": [game.to_dict() for game in self.games.values()]}
             try:
                 write_text_atomic(self.path, json.dumps(data, ensure_ascii=False) + "\n")
             except OSError as exc:

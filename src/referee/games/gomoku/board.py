@@ -64,7 +64,8 @@ class Rule(enum.Enum):
 
     def exact_for(self, color: int) -> bool:
         """Whether only exactly five wins for ``color`` (an overline does not)."""
-        return self in _EXACT or (self is Rule.RENJU and color == BLACK)
+        return (self is Rule.EXACT5 or self is Rule.CARO5  # (not a set: an Enum's hash
+                or (self is Rule.RENJU and color == BLACK))  # is Python code)
 
     @property
     def caro(self) -> bool:
@@ -93,7 +94,6 @@ class Rule(enum.Enum):
 
 
 _BITMASK = {Rule.FREESTYLE: 0, Rule.EXACT5: 1, Rule.RENJU: 4, Rule.CARO: 8, Rule.CARO5: 9}
-_EXACT = frozenset({Rule.EXACT5, Rule.CARO5})
 _TITLE = {
     Rule.FREESTYLE: "Freestyle",
     Rule.EXACT5: "Exact five",
