@@ -18,6 +18,7 @@ import pytest
 
 from descriptors import descriptors_on, proc_files_of
 from proctags import TAG, left_behind, tagged
+from referee.core import process as process_module
 from referee.core.confine import _give
 from referee.core.errors import BotFault, ConfigError
 from referee.core.limits import ProcessTree, descendants
@@ -487,15 +488,45 @@ def test_a_suspended_bot_runs_only_while_its_answer_is_awaited(
     assert process.read_line(soon()) == "ok ping"
     assert process.cpu_time() > 0.15  # it thinks on its own turn...
     assert process.suspended  # ...and stops as soon as it has answered
-    before = process.cpu_time()
+    before = cpu_now(process)  # (read afresh: cpu_time keeps its reading while suspended)
     time.sleep(0.4)
     process.send("pong\n")  # told while suspended: it reads it when it may run again
     time.sleep(0.2)
-    assert process.cpu_time() - before < 0.02  # not a moment on the opponent's time
+    assert cpu_now(process) - before < 0.02  # not a moment on the opponent's time
     assert process.read_line(soon()) == "ok pong"  # waiting for its answer resumes it
-    assert process.cpu_time() - before > 0.15
+    assert cpu_now(process) - before > 0.15
     process.stop(0.2)  # a suspended bot is continued to be stopped
     assert process.returncode is not None
+
+
+def cpu_now(process: BotProcess) -> float:
+    """The CPU seconds of the bot's whole process tree, read from the kernel now (by
+    psutil: to the clock tick)."""
+    assert process.pid is not None
+    root = psutil.Process(process.pid)
+    return sum(sum(proc.cpu_times()[:2]) for proc in [root, *root.children(recursive=True)])
+
+
+def test_a_suspended_bot_s_cpu_is_read_once_a_turn(
+        tmp_path: Path, tag: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read after its answer and again before its next turn, the figure of a suspended
+    bot (which does not run in between) costs one system call; once it resumes, the
+    clock is read again."""
+    process = start(tmp_path, PONDERING, suspend=True)
+    reads: list[int] = []
+    clock_gettime = time.clock_gettime
+    monkeypatch.setattr(process_module.time, "clock_gettime",
+                        lambda clock: reads.append(clock) or clock_gettime(clock))
+    process.send("ping\n")
+    assert process.read_line(soon()) == "ok ping" and process.suspended
+    first = process.cpu_time()
+    assert first > 0.15 and len(reads) == 1
+    time.sleep(0.1)
+    assert process.cpu_time() == first and len(reads) == 1  # stopped: the same figure
+    process.send("pong\n")
+    assert process.read_line(soon()) == "ok pong"
+    assert process.cpu_time() - first > 0.15 and len(reads) == 2
+    process.stop(0.2)
 
 
 def test_without_suspension_a_bot_ponders_on_the_opponents_time(

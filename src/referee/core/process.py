@@ -187,6 +187,8 @@ class BotProcess:
         self._stdout: PipeDrain | None = None
         self._confined: Confined | None = None
         self._cpu_clock: int | None = None
+        self._cpu_read_stopped = False
+        """``_cpu`` was read while the bot is suspended (it stands until it resumes)."""
         self._cpu = 0.0
         self.started_at = 0.0
         self.games = 0
@@ -353,7 +355,7 @@ class BotProcess:
         its own process has been reaped, when its pid may be another's)."""
         if not self.suspended or self._tree is None:
             return
-        self.suspended = False
+        self.suspended = self._cpu_read_stopped = False
         if not self._reaped:
             self._tree.cont(self._stopped)
         self._stopped = frozenset()
@@ -379,20 +381,26 @@ class BotProcess:
 
     def cpu_time(self) -> float:
         """Seconds of CPU the bot's own process has used so far: all its threads, to the
-        nanosecond (the kernel's CPU clock of the process, one system call: the referee
-        reads it twice a turn); the last figure once the process is gone; 0 before it
-        runs. Its children are not counted (the sandbox stops them off turn all the same)."""
-        if self._proc is None or self._proc.returncode is not None:
+        nanosecond (the kernel's CPU clock of the process, one system call); the last
+        figure once the process is gone; 0 before it runs. Its children are not counted
+        (the sandbox stops them off turn all the same).
+
+        A figure read while the bot is suspended stands until it is resumed: the referee
+        reads it after a turn and before the next, and a stopped bot does not run in
+        between (what it runs after the first reading, until its stop lands, counts in
+        its next turn's figure)."""
+        if self._cpu_read_stopped or self._proc is None or self._proc.returncode is not None:
             return self._cpu  # not started, or reaped: its pid may be another's now
         if self._cpu_clock is None:
             pid = self._tree.bot_pid() if self._tree is not None else None
             if pid is None:
                 return self._cpu
             self._cpu_clock = process_cpu_clock(pid)
-        try:  # (not contextlib.suppress: read twice a turn, its cost shows)
+        try:  # (not contextlib.suppress: read at every turn, its cost shows)
             self._cpu = time.clock_gettime(self._cpu_clock)
         except OSError:  # gone: the last figure
             return self._cpu
+        self._cpu_read_stopped = self.suspended
         return self._cpu
 
     def stop(self, grace: float = 1.0) -> None:
@@ -414,7 +422,7 @@ class BotProcess:
             self.watchdog.unwatch(self._tree)
             self._tree.kill()
             self._tree.close()
-        self.suspended = False
+        self.suspended = self._cpu_read_stopped = False
         with contextlib.suppress(OSError):
             self._proc.kill()
         self.cpu_time()  # the last figure, while it can be read (before it is reaped)
