@@ -62,7 +62,6 @@ import os
 import random
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -70,7 +69,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from figures import machine, print_figures
+from figures import alternate_builds, machine, print_figures
 
 import referee
 from referee.core.players import PlayerSpec
@@ -380,9 +379,6 @@ def summary(games: int, engine: float, pipes: dict[str, float]) -> dict[str, flo
 def against(args: argparse.Namespace, argv: list[str]) -> dict[str, object]:
     """Alternate this tree's build and ``--against``'s, ``--repeat`` times each, in fresh
     interpreters; the medians of each figure."""
-    here = Path(__file__).resolve()
-    builds = {"new": str(here.parents[1] / "src"), "old": args.against}
-    runs: dict[str, list[dict[str, dict[str, float]]]] = {"old": [], "new": []}
     rest = [a for a in argv if a not in ("--json",)]
     skip = {"--against", "--repeat"}
     clean: list[str] = []
@@ -392,19 +388,12 @@ def against(args: argparse.Namespace, argv: list[str]) -> dict[str, object]:
             next(it, None)
         elif not any(word.startswith(s + "=") for s in skip):
             clean.append(word)
-    for src in builds.values():  # sandboxed bots cannot write the bytecode of a tree
-        subprocess.run([sys.executable, "-m", "compileall", "-q", src], check=True)
-    for _ in range(args.repeat):
-        for name in ("old", "new"):
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join([builds[name],
-                                                                str(here.parent)])}
-            done = subprocess.run([sys.executable, str(here), *clean, "--json"], env=env,
-                                  capture_output=True, text=True, check=True)
-            runs[name].append(json.loads(done.stdout.splitlines()[-1])["parts"])
+    runs = alternate_builds(Path(__file__).resolve(), clean, args.against, args.repeat)
     medians: dict[str, object] = {}
     for name, results in runs.items():
-        medians[name] = {game: {key: statistics.median(r[game][key] for r in results)
-                                for key in results[0][game]} for game in results[0]}
+        parts = [r["parts"] for r in results]
+        medians[name] = {game: {key: statistics.median(r[game][key] for r in parts)
+                                for key in parts[0][game]} for game in parts[0]}
     return medians
 
 

@@ -26,8 +26,13 @@ session of its own) started before and killed after, to show whether anything th
 does scans every process of the machine. Medians of ``--repeat`` runs, in alternating
 order.
 
+``--sandbox NAME`` (repeatable) measures only those sandboxes. ``--against SRC`` compares
+this checkout with another build (the ``src`` folder of a ``git archive``): ``--repeat``
+runs of each, alternating, each a fresh interpreter playing every kind once; the median
+and the least figure of each build, and new / old of the medians.
+
 Run: ``.venv/bin/python benchmarks/bench_tournament_cpu.py [--games 20] [--repeat 3] [--kinds K,...]
-[--idle 2000] [--json]``
+[--idle 2000] [--sandbox auto] [--against SRC] [--json]``
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bench_referee import INSTANT, referee
-from figures import machine, print_figures
+from figures import alternate_builds, machine, print_figures
 
 from referee.core.sandbox import SandboxConfig, SandboxLevel
 from referee.tournament.runner import TournamentRunner
@@ -145,6 +150,25 @@ def idle_processes(count: int) -> Iterator[None]:
             process.wait()
 
 
+def compare(args: argparse.Namespace, kinds: list[str], sandboxes: list[str]
+            ) -> dict[str, object]:
+    """This checkout against ``args.against``: ``args.repeat`` runs of each build in turn
+    (each every kind once, no idle process); per figure, each build's median and least,
+    and new / old of the medians."""
+    argv = ["--games", str(args.games), "--repeat", "1", "--idle", "0",
+            "--kinds", ",".join(kinds), *(f"--sandbox={name}" for name in sandboxes)]
+    runs = alternate_builds(Path(__file__).resolve(), argv, args.against, args.repeat)
+    out: dict[str, object] = {}
+    for key in [k for k in runs["new"][0] if k.endswith("_us_per_move")]:
+        medians = {}
+        for name in ("old", "new"):
+            values = [float(run[key]) for run in runs[name]]
+            medians[name] = statistics.median(values)
+            out[f"{name}_{key}"] = f"median {medians[name]:.1f}, least {min(values):.1f}"
+        out[f"new_over_old_{key}"] = round(medians["new"] / medians["old"], 2)
+    return out
+
+
 def main() -> None:
     """Measure every combination and print the medians and their ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -154,18 +178,27 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--kinds", default=",".join(KINDS),
                         help="what to measure, of " + ", ".join(KINDS) + " (match first)")
+    parser.add_argument("--sandbox", action="append", choices=SANDBOXES,
+                        help="a sandbox to measure (repeatable; default: all)")
+    parser.add_argument("--against", help="the src folder of another build to compare")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
     if kinds[0] != "match" or not set(kinds) <= set(KINDS):
         parser.error(f"--kinds: match first, then any of {', '.join(KINDS[1:])}")
+    sandboxes = args.sandbox or list(SANDBOXES)
     result: dict[str, object] = {
         "machine": machine(),
         "games": args.games, "moves_per_game": SIZE * SIZE, "repeat": args.repeat,
         "load_before": round(os.getloadavg()[0], 2),
     }
+    if args.against:
+        result.update(compare(args, kinds, sandboxes))
+        result["load_after"] = round(os.getloadavg()[0], 2)
+        print_figures(result, args.json)
+        return
     for idle in dict.fromkeys((0, args.idle)):
         with idle_processes(idle):
-            for sandbox in SANDBOXES:
+            for sandbox in sandboxes:
                 figures: dict[str, list[float]] = {kind: [] for kind in kinds}
                 for k in range(args.repeat):
                     order = list(figures) if k % 2 == 0 else list(reversed(figures))
@@ -181,7 +214,7 @@ def main() -> None:
                     result[f"{key}_{kind}_us_per_move"] = round(medians[kind], 1)
                     result[f"{key}_{kind}_over_match"] = round(
                         medians[kind] / medians["match"], 2)
-    for sandbox in SANDBOXES if args.idle and "tournament" in kinds else ():
+    for sandbox in sandboxes if args.idle and "tournament" in kinds else ():
         result[f"sandbox_{sandbox}_tournament_idle_over_none"] = round(
             float(result[f"idle_{args.idle}_sandbox_{sandbox}_tournament_us_per_move"])  # type: ignore[arg-type]
             / float(result[f"idle_0_sandbox_{sandbox}_tournament_us_per_move"]), 2)  # type: ignore[arg-type]

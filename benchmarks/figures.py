@@ -11,7 +11,11 @@ import json
 import os
 import platform
 import resource
-from collections.abc import Mapping
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -40,3 +44,23 @@ def busy_cpu() -> float:
     """CPU seconds the whole machine spent busy (all processes, and time stolen by the host)."""
     t = psutil.cpu_times()
     return t.user + t.nice + t.system + t.irq + t.softirq + getattr(t, "steal", 0.0)
+
+
+def alternate_builds(script: Path, argv: Sequence[str], against: str, repeat: int
+                     ) -> dict[str, list[dict[str, Any]]]:
+    """Run ``script`` with ``argv`` and ``--json`` in fresh interpreters, with the ``src``
+    folder of this checkout ("new") and the ``against`` one ("old") first on the path, in
+    turn, ``repeat`` times each; every run's JSON result, by build. Both trees are compiled
+    to bytecode first (sandboxed bots cannot write it there: a run without it charges a
+    build's bots its compilation)."""
+    builds = {"old": against, "new": str(Path(__file__).resolve().parents[1] / "src")}
+    for src in builds.values():
+        subprocess.run([sys.executable, "-m", "compileall", "-q", src], check=True)
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in builds}
+    for _ in range(repeat):
+        for name, src in builds.items():
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, str(script.parent)])}
+            done = subprocess.run([sys.executable, str(script), *argv, "--json"], env=env,
+                                  capture_output=True, text=True, check=True)
+            runs[name].append(json.loads(done.stdout.splitlines()[-1]))
+    return runs
