@@ -71,8 +71,9 @@ class LiveBoard:
         self.write()
 
     def moved(self, key: str, record: GameRecord) -> None:
-        """A move of game ``key`` (its record so far, read from the game's thread when the
-        file is next written: a move costs a look-up and a clock read)."""
+        """A move of game ``key`` (its record so far, which the file reads when it is next
+        written, from whichever thread writes it: a move costs a look-up and a clock
+        read)."""
         game = self.games.get(key)  # (one dictionary read: atomic, as the writes are)
         if game is None:
             return
