@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import resource
 import socket
 import sys
 import textwrap
@@ -560,6 +561,38 @@ def test_a_suspended_bot_runs_when_what_it_is_told_fills_its_input(
         process.send("x" * 9_999 + "\n", soon())
     assert process.read_line(soon()) == "read 300000"
     process.stop()
+
+
+@needs_bwrap
+def test_a_bot_s_exit_is_awaited_on_descriptors_numbered_past_1023(
+        tmp_path: Path, tag: str) -> None:
+    """A referee with many games open holds descriptors numbered 1,024 and more, which
+    ``select`` refuses: the waits for a bot's exit (its stop, the sandbox's kill) poll."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"at most {hard} open files here")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    filler = [os.open(os.devnull, os.O_RDONLY) for _ in range(1030)]
+    try:
+        script = """
+            import sys
+            for line in sys.stdin:
+                if line.startswith("END"):
+                    break
+                print("ok", line.strip(), flush=True)
+        """
+        for ending in ("END\n", "stay\n"):  # it exits; it does not, and is killed
+            process = start(tmp_path, script, suspend=True)
+            process.send("a\n")
+            assert process.read_line(soon()) == "ok a"
+            assert max(int(fd) for fd in os.listdir("/proc/self/fd")) > 1024  # its pipes
+            process.send(ending)
+            process.stop(0.3)
+            assert process.returncode is not None and process.alive_processes() == []
+    finally:
+        for fd in filler:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_cpu_time_counts_the_bot_not_the_wall(tmp_path: Path, tag: str) -> None:

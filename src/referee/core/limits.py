@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import select
 import signal
@@ -678,9 +679,18 @@ def _wait_exit(pid: int, seconds: float) -> bool:
     if fd < 0:
         return False
     try:
-        return bool(select.select([fd], [], [], seconds)[0])
+        return exited_within(fd, seconds)
     finally:
         os.close(fd)
+
+
+def exited_within(pidfd: int, seconds: float) -> bool:
+    """Wait up to ``seconds`` for the process of ``pidfd`` to end (without reaping it),
+    woken the moment it does; whether it has. ``poll``, not ``select``, which refuses a
+    descriptor numbered 1,024 or more (a referee with many games open has those)."""
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    return bool(poller.poll(max(0, math.ceil(seconds * 1000))))
 
 
 def _alive(proc: psutil.Process) -> bool:

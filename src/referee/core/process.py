@@ -42,7 +42,13 @@ from pathlib import Path
 from referee.core.confine import Confined, confine
 from referee.core.errors import BotFault
 from referee.core.folder_meter import FolderMeter
-from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
+from referee.core.limits import (
+    TOKEN_VAR,
+    WATCHDOG,
+    MemoryWatchdog,
+    ProcessTree,
+    exited_within,
+)
 from referee.core.outcome import Outcome
 from referee.core.pipe_drain import CappedLog, PipeDrain
 from referee.core.sandbox import SandboxPlan
@@ -409,10 +415,21 @@ class BotProcess:
             return
         self.resume()
         try:
-            self._proc.wait(timeout=grace)
+            self._reap(grace)
         except subprocess.TimeoutExpired:
             log.info("%s did not exit within %.1f s: killing it", self.name, grace)
         self.kill()
+
+    def _reap(self, seconds: float) -> None:
+        """Reap the bot's own process once it ends, within ``seconds`` (else
+        ``subprocess.TimeoutExpired``). The wait is on its pidfd, which wakes the referee
+        the moment it exits (``Popen.wait`` polls, sleeping longer and longer)."""
+        assert self._proc is not None
+        if self._pidfd is not None and self._proc.returncode is None:
+            with contextlib.suppress(OSError):
+                exited_within(self._pidfd, seconds)
+                seconds = 0.0
+        self._proc.wait(timeout=seconds)
 
     def kill(self) -> None:
         """Kill the whole process tree at once and release every resource."""
@@ -427,7 +444,7 @@ class BotProcess:
             self._proc.kill()
         self.cpu_time()  # the last figure, while it can be read (before it is reaped)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self._proc.wait(timeout=5)
+            self._reap(5.0)
         for meter in self._folder_meters or ():
             meter.close()  # (its folder's descriptor; a later check opens it again)
         if self._confined is not None:
