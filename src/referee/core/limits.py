@@ -690,7 +690,11 @@ def exited_within(pidfd: int, seconds: float) -> bool:
     descriptor numbered 1,024 or more (a referee with many games open has those)."""
     poller = select.poll()
     poller.register(pidfd, select.POLLIN)
-    return bool(poller.poll(max(0, math.ceil(seconds * 1000))))
+    return bool(poller.poll(max(0, math.ceil(min(seconds, _LONGEST_POLL) * 1000))))
+
+
+_LONGEST_POLL = 2_000_000.0
+"""Seconds: ``poll`` takes its timeout as milliseconds in a C ``int`` (about 24 days)."""
 
 
 def _alive(proc: psutil.Process) -> bool:
