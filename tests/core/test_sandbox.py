@@ -3,6 +3,7 @@ resource limits, suspension off-turn, CPU time, and what each level says it give
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import resource
@@ -593,6 +594,43 @@ def test_a_bot_s_exit_is_awaited_on_descriptors_numbered_past_1023(
         for fd in filler:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.mark.parametrize("level", [SandboxLevel.AUTO, SandboxLevel.OFF])
+def test_a_bot_is_stopped_when_the_referee_has_no_descriptor_left(
+        tmp_path: Path, tag: str, level: SandboxLevel) -> None:
+    """Out of descriptors (``EMFILE``: too many games open for the open-files limit),
+    the referee cannot read ``/proc`` to find a bot's processes: its stop still ends
+    the bot, with the signals it can send, and raises nothing."""
+    if level is SandboxLevel.AUTO and not SUPPORT.usable:
+        pytest.skip(f"no isolation: {SUPPORT.problem}")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    process = start(tmp_path, """
+        import sys
+        for line in sys.stdin:
+            print("ok", flush=True)
+    """, SandboxConfig(level), suspend=True)
+    filler: list[int] = []
+    try:
+        process.send("a\n")
+        assert process.read_line(soon()) == "ok"
+        pids = process.alive_processes()
+        assert pids
+        resource.setrlimit(resource.RLIMIT_NOFILE,
+                           (max(int(fd) for fd in os.listdir("/proc/self/fd")) + 8, hard))
+        with contextlib.suppress(OSError):
+            while True:
+                filler.append(os.open(os.devnull, os.O_RDONLY))
+        with pytest.raises(OSError):
+            psutil.Process(pids[0]).status()  # (reading /proc fails, as in the stop)
+        process.stop(0.2)
+    finally:
+        for fd in filler:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert process.returncode is not None
+    assert not [pid for pid in pids if psutil.pid_exists(pid)
+                and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
 
 
 def test_cpu_time_counts_the_bot_not_the_wall(tmp_path: Path, tag: str) -> None:

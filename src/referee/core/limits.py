@@ -49,7 +49,7 @@ def megabytes(mb: int) -> int | None:
 def _ident(proc: psutil.Process) -> Ident | None:
     try:
         return proc.pid, proc.create_time()
-    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+    except (psutil.Error, OSError):  # (OSError: no descriptor left to read it with)
         return None
 
 
@@ -109,17 +109,25 @@ def pids_since(first: int | None) -> Iterable[int]:
         return []
     limits = _pid_limits() if first is not None else None
     if first is None or limits is None:
-        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+        return _proc_pids()
     last, pid_max = limits
     wrapped = last < first
     span = (pid_max - first + last + 1) if wrapped else (last - first + 1)
     if span <= PROBED:
         return ([*range(first, pid_max), *range(1, last + 1)] if wrapped
                 else range(first, last + 1))
-    pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    pids = _proc_pids()
     if wrapped:
         return [pid for pid in pids if pid >= first or pid <= last]
     return [pid for pid in pids if first <= pid <= last]
+
+
+def _proc_pids() -> list[int]:
+    """The pids ``/proc`` lists (none if it cannot be listed: no descriptor left)."""
+    try:
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
 
 
 def _pid_limits() -> tuple[int, int] | None:
@@ -373,7 +381,7 @@ class ProcessTree:
         for pid in pids:
             try:
                 proc = psutil.Process(pid)
-            except psutil.Error:
+            except (psutil.Error, OSError):  # (OSError: no descriptor left: see kill)
                 continue
             ident = _ident(proc)
             if ident is None:
@@ -385,7 +393,7 @@ class ProcessTree:
         for pid in list(candidates):  # the kernel's children lists: not every process's
             for child in descendants(pid):  # parent, as psutil's ``children`` reads them
                 if child not in candidates:
-                    with contextlib.suppress(psutil.Error):
+                    with contextlib.suppress(psutil.Error, OSError):
                         candidates[child] = psutil.Process(child)
         with self._lock:
             for proc in candidates.values():
@@ -398,7 +406,7 @@ class ProcessTree:
     def _contained_processes(self) -> list[psutil.Process]:
         found: dict[int, psutil.Process] = {}
         for pid in [self.root_pid, *descendants(self.root_pid)]:
-            with contextlib.suppress(psutil.Error):
+            with contextlib.suppress(psutil.Error, OSError):
                 found[pid] = psutil.Process(pid)
         self.bot_pid()  # the init, if it runs: its group (the bot's too) is never stopped
         groups = set()
@@ -544,7 +552,9 @@ class ProcessTree:
         return max(0, alive - 2), pages * _PAGE_SIZE
 
     def kill(self) -> int:
-        """SIGKILL every process of the tree; returns how many were signalled."""
+        """SIGKILL every process of the tree; returns how many were signalled. With no
+        descriptor left to read ``/proc`` with, what it cannot find is left to the
+        signals it can still send: the namespace's init, the process group."""
         count = 0
         if self.contained:  # the bot, then the namespace's first process (its init):
             count = int(self._signal_bot(signal.SIGKILL))  # the kernel kills the rest
@@ -565,7 +575,7 @@ class ProcessTree:
                 try:
                     proc.kill()
                     count += 1
-                except psutil.Error:
+                except (psutil.Error, OSError):
                     continue
             # not the root: it is the referee's child, which psutil would reap, leaving
             # its Popen an exit status of 0 instead of the signal that killed it (and a
@@ -702,6 +712,8 @@ def _alive(proc: psutil.Process) -> bool:
         return bool(proc.status() != psutil.STATUS_ZOMBIE)
     except psutil.Error:
         return False
+    except OSError:  # (no descriptor left to read it with: taken as alive, to be killed)
+        return True
 
 
 Watch = tuple["ProcessTree", int | None, int | None, "Callable[[str, str], None]"]
