@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from referee.core.errors import ConfigError
+from referee.core.limits import make_room_for
 from referee.core.players import PlayerSpec, check_runnable
 from referee.core.sandbox import SandboxLevel, plan_sandbox
 from referee.games.registry import game_adapters
@@ -48,7 +49,8 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
             sandbox: SandboxLevel | None = None) -> tuple[Tournament, Store]:
     """Load and check the tournament and open its store (no game is played).
 
-    In order: the file, the players' programs, the store (one of another tournament is
+    In order: the file, the players' programs (and the referee's limit on open files,
+    raised for the games it plays at once), the store (one of another tournament is
     refused before anything is written, one another referee runs is refused: a store
     has one writer at a time), then every player is started once and set up as for a
     game. Each step reports every problem it finds in one ``ConfigError``.
@@ -60,6 +62,7 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
         tournament = dataclasses.replace(tournament, output=out_dir.resolve())
     tournament = tournament.confined(sandbox)
     plan_sandbox(tournament.sandbox)
+    _make_room(tournament, tournament.concurrency(workers))
     problems = []
     for player in tournament.players:
         try:
@@ -81,6 +84,18 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
         store.close()
         raise
     return tournament, store
+
+
+def _make_room(tournament: Tournament, games: int) -> None:
+    """Let the referee hold the descriptors of ``games`` games' bots at once (its soft
+    limit on open files raised); a warning if even its hard limit falls short."""
+    seats = tournament.adapter.seat_count(tournament.settings)
+    room = make_room_for(games * seats)
+    if room is not None:
+        log.warning("the limit on open files (ulimit -n) holds about %d bots at once, not "
+                    "the %d of %d games at once: a bot that cannot start loses its game; "
+                    "raise the limit (ulimit -Hn, or LimitNOFILE for a service) or lower "
+                    "the concurrency", room, games * seats, games)
 
 
 def store_error(path: Path, exc: sqlite3.Error) -> ConfigError:

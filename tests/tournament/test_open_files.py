@@ -1,0 +1,80 @@
+"""A tournament plays its games at once whatever the referee's soft limit on open files:
+it raises the limit for them (each running bot holds about 20 descriptors of the
+referee's), and says when even the hard limit is too low."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from referee.core.limits import FILES_PER_BOT
+from referee.tournament.store import Store
+
+INSTANT = Path(__file__).resolve().parents[1] / "brains" / "instant.py"
+
+
+def limited(soft: int, hard: int | None = None) -> None:
+    """In the child, before it runs: its limit on open files (``hard``: its hard one too,
+    which it cannot raise again)."""
+    resource.setrlimit(resource.RLIMIT_NOFILE,
+                       (soft, resource.getrlimit(resource.RLIMIT_NOFILE)[1] if hard is None
+                        else hard))
+
+
+def test_a_low_soft_limit_is_raised_for_the_games_at_once(tmp_path: Path) -> None:
+    """Eight games at once with a soft limit of 120 descriptors: with the limit as it
+    was, bots could not start (``Too many open files``) and lost their games."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < 1024:
+        pytest.skip(f"a hard limit of {hard} open files here")
+    players = "".join(f'[[players]]\nname = "p{i}"\ncommand = "{sys.executable} {INSTANT}"\n'
+                      for i in range(4))
+    path = tmp_path / "t.toml"
+    path.write_text(f'name = "many"\ngame = "gomoku"\nconcurrency = 8\noutput = "out"\n'
+                    f'[schedule]\nkind = "round-robin"\nrounds = 2\n'
+                    f'[settings]\nsize = 9\n{players}')
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(path)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                         preexec_fn=lambda: limited(120))
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "open files" not in run.stderr
+    store = Store.open_existing(tmp_path / "out")
+    try:
+        games = store.games()
+        assert len(games) == 24 and {g.status for g in games} == {"done"}
+        assert {g.outcome for g in games} <= {"normal"}, [g.reason for g in games]
+    finally:
+        store.close()
+
+
+def test_a_hard_limit_too_low_is_said_with_what_to_do(tmp_path: Path) -> None:
+    """The soft limit goes up to the hard one at most; the bots it holds are counted."""
+    script = textwrap.dedent("""
+        import resource
+        from referee.core.limits import make_room_for
+        print(make_room_for(3), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        print(make_room_for(100), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    """)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, preexec_fn=lambda: limited(100, 400))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[:2] == [
+        f"None {256 + 3 * FILES_PER_BOT}", f"{(400 - 256) // FILES_PER_BOT} 400"]
+
+    players = "".join(f'[[players]]\nname = "p{i}"\ncommand = "{sys.executable} {INSTANT}"\n'
+                      for i in range(2))
+    path = tmp_path / "t.toml"
+    path.write_text(f'name = "few"\ngame = "gomoku"\nconcurrency = 20\noutput = "out"\n'
+                    f'[settings]\nsize = 9\n{players}')
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(path)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                         preexec_fn=lambda: limited(400, 400))
+    assert run.returncode == 0, run.stderr[-3000:]
+    warning = [line for line in run.stderr.splitlines() if "open files" in line]
+    assert len(warning) == 1 and "holds about 6 bots at once, not the 40 of 20 games" in \
+        warning[0] and "raise the limit (ulimit -Hn" in warning[0], run.stderr
