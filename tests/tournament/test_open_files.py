@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.core.limits import FILES_PER_BOT
+from referee.core.open_files import FILES_PER_BOT
 from referee.tournament.store import Store
 
 INSTANT = Path(__file__).resolve().parents[1] / "brains" / "instant.py"
@@ -56,7 +56,7 @@ def test_a_hard_limit_too_low_is_said_with_what_to_do(tmp_path: Path) -> None:
     """The soft limit goes up to the hard one at most; the bots it holds are counted."""
     script = textwrap.dedent("""
         import resource
-        from referee.core.limits import make_room_for
+        from referee.core.open_files import make_room_for
         print(make_room_for(3), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
         print(make_room_for(100), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     """)

@@ -22,10 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import os
-import resource
-import select
 import signal
 import threading
 import time
@@ -33,6 +30,8 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 import psutil
+
+from referee.core.pidfds import pidfd_of, pidfd_signal, wait_exit
 
 log = logging.getLogger(__name__)
 
@@ -497,7 +496,7 @@ class ProcessTree:
                     os.killpg(group, signal.SIGCONT)
         for pid in stopped:
             if pid == self._bot:
-                _pidfd_signal(self._bot_fd, signal.SIGCONT)
+                pidfd_signal(self._bot_fd, signal.SIGCONT)
                 continue
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGCONT)
@@ -512,12 +511,12 @@ class ProcessTree:
             self._init = _first_child(self.root_pid)
             if self._init is None:
                 return None
-            self._init_fd = _pidfd(self._init)
+            self._init_fd = pidfd_of(self._init)
         if self._bot is None:
             self._bot = _first_child(self._init)
             if self._bot is None:
                 return None
-            self._bot_fd = _pidfd(self._bot)
+            self._bot_fd = pidfd_of(self._bot)
         return self._bot
 
     def _signal_bot(self, sig: int) -> bool:
@@ -525,7 +524,7 @@ class ProcessTree:
         process that reused its pid); whether it still runs."""
         if self.bot_pid() is None:
             return False
-        return _pidfd_signal(self._bot_fd, sig)
+        return pidfd_signal(self._bot_fd, sig)
 
     def count(self) -> int:
         """How many processes of the bot are alive (a sandbox's own bubblewrap and init
@@ -562,8 +561,8 @@ class ProcessTree:
             # bubblewrap reaps its init and exits (killed first, it would leave the init's
             # remains to the machine's init, which may take its time); an init's exit
             # waits for every process of its namespace to be gone: nothing is left
-            if (_pidfd_signal(self._init_fd, signal.SIGKILL)
-                    and _wait_exit(self.root_pid, 1.0)):
+            if (pidfd_signal(self._init_fd, signal.SIGKILL)
+                    and wait_exit(self.root_pid, 1.0)):
                 return count + 1
         with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
@@ -661,78 +660,6 @@ def _first_child(pid: int) -> int | None:
     except OSError:
         return None
     return int(children[0]) if children else None
-
-
-def _pidfd(pid: int) -> int:
-    """A pidfd of ``pid`` (signals through it cannot reach a process that reused the
-    pid), -1 if it cannot be had."""
-    try:
-        return os.pidfd_open(pid)
-    except OSError:
-        return -1
-
-
-def _pidfd_signal(fd: int, sig: int) -> bool:
-    """Send ``sig`` through pidfd ``fd``; whether the process still runs."""
-    if fd < 0:
-        return False
-    try:
-        signal.pidfd_send_signal(fd, sig)
-    except OSError:
-        return False
-    return True
-
-
-def _wait_exit(pid: int, seconds: float) -> bool:
-    """Wait up to ``seconds`` for process ``pid`` to end (without reaping it); whether
-    it has (``False`` also if it cannot be watched)."""
-    fd = _pidfd(pid)
-    if fd < 0:
-        return False
-    try:
-        return exited_within(fd, seconds)
-    finally:
-        os.close(fd)
-
-
-def exited_within(pidfd: int, seconds: float) -> bool:
-    """Wait up to ``seconds`` for the process of ``pidfd`` to end (without reaping it),
-    woken the moment it does; whether it has. ``poll``, not ``select``, which refuses a
-    descriptor numbered 1,024 or more (a referee with many games open has those)."""
-    poller = select.poll()
-    poller.register(pidfd, select.POLLIN)
-    return bool(poller.poll(max(0, math.ceil(min(seconds, _LONGEST_POLL) * 1000))))
-
-
-_LONGEST_POLL = 2_000_000.0
-"""Seconds: ``poll`` takes its timeout as milliseconds in a C ``int`` (about 24 days)."""
-
-
-FILES_PER_BOT = 24
-"""Descriptors the referee holds for one running bot, with room to spare (a sandboxed
-bot takes about 20: its pipes, its pidfds, the files of ``/proc`` kept open to walk and
-measure it, its folders and its log)."""
-
-_FILES_BESIDES = 256
-"""Descriptors the referee holds besides its bots' (the store, logs, the live view)."""
-
-
-def make_room_for(bots: int) -> int | None:
-    """Raise the referee's soft limit on open files, as far as its hard limit allows, to
-    hold ``bots`` bots running at once; ``None`` if it now does, else how many bots it
-    holds. (Bots past it could not start, and would lose their games for it; a bot's own
-    limit is set by the sandbox, or, without one, is the referee's.)"""
-    need = _FILES_BESIDES + bots * FILES_PER_BOT
-    try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        if soft != resource.RLIM_INFINITY and soft < need:
-            soft = need if hard == resource.RLIM_INFINITY else min(need, hard)
-            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-    except (OSError, ValueError):
-        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    if soft == resource.RLIM_INFINITY or soft >= need:
-        return None
-    return max(0, (soft - _FILES_BESIDES) // FILES_PER_BOT)
 
 
 def _alive(proc: psutil.Process) -> bool:

@@ -42,14 +42,9 @@ from pathlib import Path
 from referee.core.confine import Confined, confine
 from referee.core.errors import BotFault
 from referee.core.folder_meter import FolderMeter
-from referee.core.limits import (
-    TOKEN_VAR,
-    WATCHDOG,
-    MemoryWatchdog,
-    ProcessTree,
-    exited_within,
-)
+from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
 from referee.core.outcome import Outcome
+from referee.core.pidfds import exited_within
 from referee.core.pipe_drain import CappedLog, PipeDrain
 from referee.core.sandbox import SandboxPlan
 from referee.core.scoped import scoped_value

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from referee.core.errors import ConfigError
-from referee.core.limits import make_room_for
+from referee.core.open_files import make_room_for
 from referee.core.players import PlayerSpec, check_runnable
 from referee.core.sandbox import SandboxLevel, plan_sandbox
 from referee.games.registry import game_adapters
