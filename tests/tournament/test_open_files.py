@@ -78,3 +78,33 @@ def test_a_hard_limit_too_low_is_said_with_what_to_do(tmp_path: Path) -> None:
     warning = [line for line in run.stderr.splitlines() if "open files" in line]
     assert len(warning) == 1 and "holds about 6 bots at once, not the 40 of 20 games" in \
         warning[0] and "raise the limit (ulimit -Hn" in warning[0], run.stderr
+
+
+def test_a_bot_that_cannot_start_for_the_referee_s_limit_does_not_lose_for_it(
+        tmp_path: Path) -> None:
+    """Too many games at once for a hard limit of 200 open files: a bot that cannot
+    start for it does not lose its game. The run stops with one line saying what to do,
+    and the same command, with room, plays the games left; none is lost for it."""
+    players = "".join(f'[[players]]\nname = "p{i}"\ncommand = "{sys.executable} {INSTANT}"\n'
+                      for i in range(4))
+    path = tmp_path / "t.toml"
+    path.write_text(f'name = "short"\ngame = "gomoku"\nconcurrency = 12\noutput = "out"\n'
+                    f'[schedule]\nkind = "round-robin"\nrounds = 2\n'
+                    f'[settings]\nsize = 9\n{players}')
+    command = [sys.executable, "-m", "referee.cli", "tournament", str(path)]
+    short = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
+                           timeout=300, preexec_fn=lambda: limited(200, 200))
+    assert short.returncode == 2, short.stderr[-3000:]
+    last = short.stderr.strip().splitlines()[-1]
+    assert last.startswith("referee: error: ") and "Too many open files" in last
+    assert "raise its limits (ulimit -n" in last and "Traceback" not in short.stderr
+    again = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
+                           timeout=300)
+    assert again.returncode == 0, again.stderr[-3000:]
+    store = Store.open_existing(tmp_path / "out")
+    try:
+        games = store.games()
+        assert len(games) == 24 and {g.status for g in games} == {"done"}
+        assert {g.outcome for g in games} <= {"normal"}, [g.reason for g in games]
+    finally:
+        store.close()

@@ -77,6 +77,11 @@ def os_error_text(exc: OSError) -> str:
         return text + "; the file size limit (ulimit -f) is too small for the output"
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return text + "; choose a folder you may write with --out"
+    if exc.errno in (errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM):
+        return text + ("; the referee's machine is short of open files, processes or "
+                       "memory for the games at once: raise its limits (ulimit -n, "
+                       "ulimit -u) or lower the concurrency, then run the same command "
+                       "again (a tournament plays the unfinished games again)")
     return text
 
 

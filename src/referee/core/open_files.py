@@ -21,8 +21,8 @@ _FILES_BESIDES = 256
 def make_room_for(bots: int) -> int | None:
     """Raise the referee's soft limit on open files, as far as its hard limit allows, to
     hold ``bots`` bots running at once; ``None`` if it now does, else how many bots it
-    holds. (Bots past it could not start, and would lose their games for it; a bot's own
-    limit is set by the sandbox, or, without one, is the referee's.)"""
+    holds. (Past it a bot cannot start, which stops a tournament; a bot's own limit is
+    set by the sandbox, or, without one, is the referee's.)"""
     need = _FILES_BESIDES + bots * FILES_PER_BOT
     try:
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -28,6 +28,7 @@ checked against the sandbox's folder limit.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import secrets
@@ -48,12 +49,16 @@ from referee.core.pidfds import exited_within
 from referee.core.pipe_drain import CappedLog, PipeDrain
 from referee.core.sandbox import SandboxPlan
 from referee.core.scoped import scoped_value
+from referee.core.text import size_text
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_LINE = 64 * 1024
 DEFAULT_STDERR_CAP = 16 * 1024 * 1024
 _READ_CHUNK = 65536
+_SHORT_OF = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
+"""A start that fails with these lacks what the referee's machine gives (open files,
+processes, memory), whatever the bot."""
 _MB = 1 << 20
 _POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _CR = 13
@@ -237,6 +242,8 @@ class BotProcess:
             )
         except OSError as exc:
             self._confined.release()
+            if exc.errno in _SHORT_OF:  # the referee's machine, not the bot: not its loss
+                raise  # (a tournament stops, and the same command plays the game again)
             raise BotFault(Outcome.CRASH, f"cannot start {self.argv[0]!r}: {exc}") from exc
         self.started_at = time.monotonic()
         if self.cpus and self._confined.argv is self.argv:
@@ -671,7 +678,7 @@ class BotProcess:
             raise self._long_line()
 
     def _long_line(self) -> BotFault:
-        return BotFault(Outcome.PROTOCOL_ERROR, f"sent a line over {_bytes(self.max_line)}")
+        return BotFault(Outcome.PROTOCOL_ERROR, f"sent a line over {size_text(self.max_line)}")
 
     def _next_line(self, keep_empty: bool = False) -> str | None:
         buf = self._buf
@@ -766,15 +773,6 @@ def _file_size(path: Path | None) -> int | None:
         return path.stat().st_size
     except OSError:
         return 0
-
-
-def _bytes(size: int) -> str:
-    """``64 KB``, ``1 MB``, ``100 bytes``."""
-    if size >= _MB and size % _MB == 0:
-        return f"{size // _MB} MB"
-    if size >= 1024 and size % 1024 == 0:
-        return f"{size // 1024} KB"
-    return f"{size} bytes"
 
 
 def _ms_until(deadline: float | None) -> int | None:

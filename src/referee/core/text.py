@@ -35,6 +35,15 @@ class SizeTooLarge(ValueError):
     """A size above ``MAX_SIZE``."""
 
 
+def size_text(size: int) -> str:
+    """A size in bytes as the referee says it: ``64 KB``, ``1 MB``, ``100 bytes``."""
+    if size >= 1 << 20 and size % (1 << 20) == 0:
+        return f"{size >> 20} MB"
+    if size >= 1024 and size % 1024 == 0:
+        return f"{size >> 10} KB"
+    return f"{size} bytes"
+
+
 def parse_size(text: str, bare: int = 1) -> int:
     """Bytes in a size such as ``1G``, ``256M``, ``500K``, ``1.5g``, ``64MiB``, ``4096B``
     (units of 1024); a bare number (``4096``) counts units of ``bare`` bytes. Raises

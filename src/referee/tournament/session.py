@@ -93,9 +93,9 @@ def _make_room(tournament: Tournament, games: int) -> None:
     room = make_room_for(games * seats)
     if room is not None:
         log.warning("the limit on open files (ulimit -n) holds about %d bots at once, not "
-                    "the %d of %d games at once: a bot that cannot start loses its game; "
-                    "raise the limit (ulimit -Hn, or LimitNOFILE for a service) or lower "
-                    "the concurrency", room, games * seats, games)
+                    "the %d of %d games at once: the run will stop when a bot cannot "
+                    "start; raise the limit (ulimit -Hn, or LimitNOFILE for a service) or "
+                    "lower the concurrency", room, games * seats, games)
 
 
 def store_error(path: Path, exc: sqlite3.Error) -> ConfigError:
