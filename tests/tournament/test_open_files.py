@@ -1,6 +1,7 @@
 """A tournament plays its games at once whatever the referee's soft limit on open files:
 it raises the limit for them (each running bot holds about 20 descriptors of the
-referee's), and says when even the hard limit is too low."""
+referee's), says when even the hard limit is too low, and never lets a bot lose a game
+because the referee's machine could not start it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import resource
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,38 +20,51 @@ from referee.tournament.store import Store
 INSTANT = Path(__file__).resolve().parents[1] / "brains" / "instant.py"
 
 
-def limited(soft: int, hard: int | None = None) -> None:
-    """In the child, before it runs: its limit on open files (``hard``: its hard one too,
-    which it cannot raise again)."""
-    resource.setrlimit(resource.RLIMIT_NOFILE,
-                       (soft, resource.getrlimit(resource.RLIMIT_NOFILE)[1] if hard is None
-                        else hard))
+def limited(soft: int, hard: int | None = None) -> Callable[[], None]:
+    """What the child runs before the referee: its limit on open files (``hard``: its
+    hard one too, which it cannot raise again)."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (
+            soft, resource.getrlimit(resource.RLIMIT_NOFILE)[1] if hard is None else hard))
+    return limit
+
+
+def tournament(tmp_path: Path, concurrency: int, players: int = 4,
+               before: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
+    """``referee tournament`` of instant brains on a 9x9 board (a double round robin of
+    ``players``; the same file and output folder every time in ``tmp_path``), run with
+    ``before`` run first in the child."""
+    path = tmp_path / "t.toml"
+    path.write_text(f'name = "many"\ngame = "gomoku"\nconcurrency = {concurrency}\n'
+                    'output = "out"\n[schedule]\nkind = "round-robin"\nrounds = 2\n'
+                    '[settings]\nsize = 9\n' + "".join(
+                        f'[[players]]\nname = "p{i}"\ncommand = "{sys.executable} '
+                        f'{INSTANT}"\n' for i in range(players)))
+    return subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(path)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          preexec_fn=before)
+
+
+def assert_every_game_played_normally(tmp_path: Path, count: int) -> None:
+    store = Store.open_existing(tmp_path / "out")
+    try:
+        games = store.games()
+        assert len(games) == count and {g.status for g in games} == {"done"}
+        assert {g.outcome for g in games} <= {"normal"}, [g.reason for g in games]
+    finally:
+        store.close()
 
 
 def test_a_low_soft_limit_is_raised_for_the_games_at_once(tmp_path: Path) -> None:
     """Eight games at once with a soft limit of 120 descriptors: with the limit as it
-    was, bots could not start (``Too many open files``) and lost their games."""
+    was, bots could not start (``Too many open files``)."""
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     if hard != resource.RLIM_INFINITY and hard < 1024:
         pytest.skip(f"a hard limit of {hard} open files here")
-    players = "".join(f'[[players]]\nname = "p{i}"\ncommand = "{sys.executable} {INSTANT}"\n'
-                      for i in range(4))
-    path = tmp_path / "t.toml"
-    path.write_text(f'name = "many"\ngame = "gomoku"\nconcurrency = 8\noutput = "out"\n'
-                    f'[schedule]\nkind = "round-robin"\nrounds = 2\n'
-                    f'[settings]\nsize = 9\n{players}')
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(path)],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                         preexec_fn=lambda: limited(120))
+    run = tournament(tmp_path, 8, before=limited(120))
     assert run.returncode == 0, run.stderr[-3000:]
     assert "open files" not in run.stderr
-    store = Store.open_existing(tmp_path / "out")
-    try:
-        games = store.games()
-        assert len(games) == 24 and {g.status for g in games} == {"done"}
-        assert {g.outcome for g in games} <= {"normal"}, [g.reason for g in games]
-    finally:
-        store.close()
+    assert_every_game_played_normally(tmp_path, 24)
 
 
 def test_a_hard_limit_too_low_is_said_with_what_to_do(tmp_path: Path) -> None:
@@ -61,19 +76,12 @@ def test_a_hard_limit_too_low_is_said_with_what_to_do(tmp_path: Path) -> None:
         print(make_room_for(100), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     """)
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=60, preexec_fn=lambda: limited(100, 400))
+                         timeout=60, preexec_fn=limited(100, 400))
     assert run.returncode == 0, run.stderr
     assert run.stdout.split("\n")[:2] == [
         f"None {256 + 3 * FILES_PER_BOT}", f"{(400 - 256) // FILES_PER_BOT} 400"]
 
-    players = "".join(f'[[players]]\nname = "p{i}"\ncommand = "{sys.executable} {INSTANT}"\n'
-                      for i in range(2))
-    path = tmp_path / "t.toml"
-    path.write_text(f'name = "few"\ngame = "gomoku"\nconcurrency = 20\noutput = "out"\n'
-                    f'[settings]\nsize = 9\n{players}')
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(path)],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                         preexec_fn=lambda: limited(400, 400))
+    run = tournament(tmp_path, 20, players=2, before=limited(400, 400))
     assert run.returncode == 0, run.stderr[-3000:]
     warning = [line for line in run.stderr.splitlines() if "open files" in line]
     assert len(warning) == 1 and "holds about 6 bots at once, not the 40 of 20 games" in \
@@ -85,26 +93,11 @@ def test_a_bot_that_cannot_start_for_the_referee_s_limit_does_not_lose_for_it(
     """Too many games at once for a hard limit of 200 open files: a bot that cannot
     start for it does not lose its game. The run stops with one line saying what to do,
     and the same command, with room, plays the games left; none is lost for it."""
-    players = "".join(f'[[players]]\nname = "p{i}"\ncommand = "{sys.executable} {INSTANT}"\n'
-                      for i in range(4))
-    path = tmp_path / "t.toml"
-    path.write_text(f'name = "short"\ngame = "gomoku"\nconcurrency = 12\noutput = "out"\n'
-                    f'[schedule]\nkind = "round-robin"\nrounds = 2\n'
-                    f'[settings]\nsize = 9\n{players}')
-    command = [sys.executable, "-m", "referee.cli", "tournament", str(path)]
-    short = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
-                           timeout=300, preexec_fn=lambda: limited(200, 200))
+    short = tournament(tmp_path, 12, before=limited(200, 200))
     assert short.returncode == 2, short.stderr[-3000:]
     last = short.stderr.strip().splitlines()[-1]
     assert last.startswith("referee: error: ") and "Too many open files" in last
     assert "raise its limits (ulimit -n" in last and "Traceback" not in short.stderr
-    again = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
-                           timeout=300)
+    again = tournament(tmp_path, 12)
     assert again.returncode == 0, again.stderr[-3000:]
-    store = Store.open_existing(tmp_path / "out")
-    try:
-        games = store.games()
-        assert len(games) == 24 and {g.status for g in games} == {"done"}
-        assert {g.outcome for g in games} <= {"normal"}, [g.reason for g in games]
-    finally:
-        store.close()
+    assert_every_game_played_normally(tmp_path, 24)
