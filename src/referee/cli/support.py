@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from referee.core.errors import ConfigError, RefereeError
+from referee.core.open_files import SHORT_OF
 
 if TYPE_CHECKING:  # imported where used: ``referee ratings`` needs none of them
     from rich.console import Console
@@ -77,7 +78,7 @@ def os_error_text(exc: OSError) -> str:
         return text + "; the file size limit (ulimit -f) is too small for the output"
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return text + "; choose a folder you may write with --out"
-    if exc.errno in (errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM):
+    if exc.errno in SHORT_OF:
         return text + ("; the referee's machine is short of open files, processes or "
                        "memory for the games at once: raise its limits (ulimit -n, "
                        "ulimit -u) or lower the concurrency, then run the same command "

@@ -4,9 +4,14 @@ soft limit of 1,024 is common)."""
 
 from __future__ import annotations
 
+import errno
 import resource
 
-__all__ = ["FILES_PER_BOT", "make_room_for"]
+__all__ = ["FILES_PER_BOT", "SHORT_OF", "make_room_for"]
+
+SHORT_OF = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
+"""Errors that say the referee's machine is short of open files, processes or memory (a
+bot that cannot start for one of them is not at fault)."""
 
 
 FILES_PER_BOT = 24

@@ -28,7 +28,6 @@ checked against the sandbox's folder limit.
 from __future__ import annotations
 
 import contextlib
-import errno
 import logging
 import os
 import secrets
@@ -44,6 +43,7 @@ from referee.core.confine import Confined, confine
 from referee.core.errors import BotFault
 from referee.core.folder_meter import FolderMeter
 from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
+from referee.core.open_files import SHORT_OF
 from referee.core.outcome import Outcome
 from referee.core.pidfds import exited_within
 from referee.core.pipe_drain import CappedLog, PipeDrain
@@ -56,9 +56,6 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_LINE = 64 * 1024
 DEFAULT_STDERR_CAP = 16 * 1024 * 1024
 _READ_CHUNK = 65536
-_SHORT_OF = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
-"""A start that fails with these lacks what the referee's machine gives (open files,
-processes, memory), whatever the bot."""
 _MB = 1 << 20
 _POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _CR = 13
@@ -242,7 +239,7 @@ class BotProcess:
             )
         except OSError as exc:
             self._confined.release()
-            if exc.errno in _SHORT_OF:  # the referee's machine, not the bot: not its loss
+            if exc.errno in SHORT_OF:  # the referee's machine, not the bot: not its loss
                 raise  # (a tournament stops, and the same command plays the game again)
             raise BotFault(Outcome.CRASH, f"cannot start {self.argv[0]!r}: {exc}") from exc
         self.started_at = time.monotonic()
