@@ -395,7 +395,7 @@ class BotProcess:
         between (what it runs after the first reading, until its stop lands, counts in
         its next turn's figure)."""
         if self._cpu_read_stopped or self._proc is None or self._proc.returncode is not None:
-            return self._cpu  # not started, or reaped: its pid may be another's now
+            return self._cpu  # read while stopped; not started; reaped (the pid may be reused)
         if self._cpu_clock is None:
             pid = self._tree.bot_pid() if self._tree is not None else None
             if pid is None:
