@@ -63,7 +63,7 @@ def test_a_low_soft_limit_is_raised_for_the_games_at_once(tmp_path: Path) -> Non
         pytest.skip(f"a hard limit of {hard} open files here")
     run = tournament(tmp_path, 8, before=limited(120))
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "open files" not in run.stderr
+    assert "the limit on open files" not in run.stderr
     assert_every_game_played_normally(tmp_path, 24)
 
 
