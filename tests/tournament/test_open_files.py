@@ -29,17 +29,24 @@ def limited(soft: int, hard: int | None = None) -> Callable[[], None]:
     return limit
 
 
-def tournament(tmp_path: Path, concurrency: int, players: int = 4,
-               before: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
-    """``referee tournament`` of instant brains on a 9x9 board (a double round robin of
-    ``players``; the same file and output folder every time in ``tmp_path``), run with
-    ``before`` run first in the child."""
+def write_tournament(tmp_path: Path, concurrency: int, players: int = 4,
+                     brain: Path = INSTANT) -> Path:
+    """``tmp_path/t.toml``: a double round robin of ``players`` copies of ``brain`` (the
+    instant brain) on a 9x9 board, played into ``tmp_path/out``."""
     path = tmp_path / "t.toml"
     path.write_text(f'name = "many"\ngame = "gomoku"\nconcurrency = {concurrency}\n'
                     'output = "out"\n[schedule]\nkind = "round-robin"\nrounds = 2\n'
                     '[settings]\nsize = 9\n' + "".join(
                         f'[[players]]\nname = "p{i}"\ncommand = "{sys.executable} '
-                        f'{INSTANT}"\n' for i in range(players)))
+                        f'{brain}"\n' for i in range(players)))
+    return path
+
+
+def tournament(tmp_path: Path, concurrency: int, players: int = 4,
+               before: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
+    """``referee tournament`` of :func:`write_tournament`'s file, with ``before`` run
+    first in the child."""
+    path = write_tournament(tmp_path, concurrency, players)
     return subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(path)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300,
                           preexec_fn=before)
@@ -99,5 +106,40 @@ def test_a_bot_that_cannot_start_for_the_referee_s_limit_does_not_lose_for_it(
     assert last.startswith("referee: error: ") and "Too many open files" in last
     assert "raise its limits (ulimit -n" in last and "Traceback" not in short.stderr
     again = tournament(tmp_path, 12)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert_every_game_played_normally(tmp_path, 24)
+
+
+def test_a_referee_that_cannot_start_a_thread_stops_in_one_line(tmp_path: Path) -> None:
+    """No thread to be had (``ulimit -u`` reached: a thread counts as a process) when a
+    bot has just started: the bot is killed, the run stops with one line saying what to
+    do, and the same command plays every game; none is lost by a bot."""
+    brain = tmp_path / "brain.py"  # (its own path: no process may be left running it)
+    brain.write_text(INSTANT.read_text())
+    (tmp_path / "run.py").write_text(textwrap.dedent(f"""
+        import sys, threading
+        start, started = threading.Thread.start, []
+        def failing(thread):
+            if thread.name.startswith("stderr-"):
+                started.append(thread.name)
+                if len(started) > 6:
+                    raise RuntimeError("can't start new thread")
+            start(thread)
+        threading.Thread.start = failing
+        sys.argv = ["referee", "tournament", {str(tmp_path / "t.toml")!r}]
+        from referee.cli import main
+        main()
+    """))
+    path = write_tournament(tmp_path, 4, brain=brain)
+    run = subprocess.run([sys.executable, str(tmp_path / "run.py")], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2, run.stderr[-3000:]
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("referee: error: ") and "can't start new thread" in last
+    assert "raise its limits (ulimit -n, ulimit -u)" in last and "Traceback" not in run.stderr
+    left = subprocess.run(["pgrep", "-f", str(brain)], capture_output=True, text=True)
+    assert left.stdout == "", left.stdout
+    again = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(path)],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr[-3000:]
     assert_every_game_played_normally(tmp_path, 24)

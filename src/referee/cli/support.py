@@ -52,6 +52,8 @@ def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
     if isinstance(exc, RefereeError):
         click.echo(f"referee: error: {exc}", err=True)
         sys.exit(2)
+    if isinstance(exc, RuntimeError) and str(exc).startswith("can't start new thread"):
+        exc = OSError(errno.EAGAIN, f"the referee cannot start a thread ({exc})")
     if isinstance(exc, OSError):  # the disk, a folder, a file: one line naming it
         click.echo(f"referee: error: {os_error_text(exc)}", err=True)
         sys.exit(2)
@@ -79,9 +81,9 @@ def os_error_text(exc: OSError) -> str:
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return text + "; choose a folder you may write with --out"
     if exc.errno in SHORT_OF:
-        return text + ("; the referee's machine is short of open files, processes or "
-                       "memory for the games at once: raise its limits (ulimit -n, "
-                       "ulimit -u) or lower the concurrency, then run the same command "
+        return text + ("; the referee's machine is short of open files, processes, "
+                       "threads or memory for the games at once: raise its limits (ulimit "
+                       "-n, ulimit -u) or lower the concurrency, then run the same command "
                        "again (a tournament plays the unfinished games again)")
     return text
 

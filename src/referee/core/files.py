@@ -6,6 +6,8 @@ Text is UTF-8. A name that came from a path which is not UTF-8 (a brain's file n
 holds "surrogate" characters that UTF-8 cannot encode; they are written as ``\\udcff``
 escapes, which JSON reads back as the same characters and any other reader sees as
 plain text, instead of failing the write.
+
+``file_size`` tells how far a file written by others has grown (a bot's stderr log).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, NoReturn, TextIO
 
-__all__ = ["atomic_binary", "atomic_text", "partial_path", "write_bytes_atomic",
+__all__ = ["atomic_binary", "atomic_text", "file_size", "partial_path", "write_bytes_atomic",
            "write_text_atomic"]
 
 TEXT_ERRORS = "backslashreplace"
@@ -94,3 +96,13 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
     except BaseException as exc:
         _failed(name, partial, exc)
     return Path(path)
+
+
+def file_size(path: Path | None) -> int | None:
+    """The size of the file at ``path`` (0 if there is none yet; ``None`` without a path)."""
+    if path is None:
+        return None
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0

@@ -28,6 +28,7 @@ checked against the sandbox's folder limit.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import secrets
@@ -41,6 +42,7 @@ from pathlib import Path
 
 from referee.core.confine import Confined, confine
 from referee.core.errors import BotFault
+from referee.core.files import file_size
 from referee.core.folder_meter import FolderMeter
 from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
 from referee.core.open_files import SHORT_OF
@@ -207,7 +209,7 @@ class BotProcess:
         if self.cwd is not None:
             self.cwd.mkdir(parents=True, exist_ok=True)
         token = self.token = secrets.token_hex(12)  # marks every process of the bot
-        self.stderr_start = _file_size(self.stderr_log)  # before anything can write it
+        self.stderr_start = file_size(self.stderr_log)  # before anything can write it
         self.stderr_end = None
         self.games = 1
         env = dict(self.env if self.env is not None else os.environ)
@@ -267,11 +269,17 @@ class BotProcess:
                 self._stderr_file = CappedLog(self.stderr_log, self.stderr_cap)
             except OSError as exc:
                 log.warning("%s: its stderr is not kept: %s", self.name, exc)
-        self._stderr = PipeDrain(self._proc.stderr, f"stderr-{self.name}",
-                                 self._stderr_file or _ignore, limit=self.output_limit,
-                                 on_flood=lambda: self._flooded("error output"),
-                                 on_end=self._stderr_file.close if self._stderr_file else None
-                                 ).start()
+        try:
+            self._stderr = PipeDrain(self._proc.stderr, f"stderr-{self.name}",
+                                     self._stderr_file or _ignore, limit=self.output_limit,
+                                     on_flood=lambda: self._flooded("error output"),
+                                     on_end=self._stderr_file.close if self._stderr_file
+                                     else None).start()
+        except RuntimeError as exc:  # no thread to be had: the referee's machine is short
+            self.kill()
+            if self._stderr_file is not None:  # (the drain would have closed it)
+                self._stderr_file.close()
+            raise OSError(errno.EAGAIN, f"no thread for {self.name}'s stderr: {exc}") from exc
         if self.memory_limit or self.process_limit:
             self.watchdog.watch(self._tree, self.memory_limit or None, self._on_limit_kill,
                                 max(2, self.process_limit - 2) if self.process_limit else None)
@@ -293,7 +301,7 @@ class BotProcess:
         counts it for the game)."""
         self.seat = seat
         self.games += 1
-        self.stderr_start = _file_size(self.stderr_log)
+        self.stderr_start = file_size(self.stderr_log)
         self.stderr_end = None
         self.watchdog.peaks.pop(self.pid or -1, None)
         listener = getattr(_LOCAL, "listener", None)
@@ -306,7 +314,7 @@ class BotProcess:
         (until :meth:`begin_game`)."""
         if self._stderr is not None:
             self._stderr.settle(timeout)
-        self.stderr_end = _file_size(self.stderr_log)
+        self.stderr_end = file_size(self.stderr_log)
 
     @property
     def pid(self) -> int | None:
@@ -461,7 +469,7 @@ class BotProcess:
         if self._stderr is not None:
             self._stderr.end(close=True)
         if self.stderr_end is None:  # the first kill's: a later one must not count what
-            self.stderr_end = _file_size(self.stderr_log)  # another bot wrote since
+            self.stderr_end = file_size(self.stderr_log)  # another bot wrote since
         with _LIVE_LOCK:
             _LIVE.discard(self)
 
@@ -473,7 +481,7 @@ class BotProcess:
             return None
         end = self.stderr_end
         if end is None:
-            end = _file_size(self.stderr_log) or 0
+            end = file_size(self.stderr_log) or 0
         return self.stderr_start, max(self.stderr_start, end)
 
     def __enter__(self) -> BotProcess:
@@ -761,16 +769,6 @@ class BotProcess:
         lines = [line.strip() for line in tail.decode(errors="replace").splitlines()]
         last = next((line for line in reversed(lines) if line), "")
         return last if len(last) <= limit else last[: limit - 1] + "\u2026"
-
-def _file_size(path: Path | None) -> int | None:
-    """The size of the file at ``path`` (0 if there is none yet; ``None`` without a path)."""
-    if path is None:
-        return None
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
 
 def _ms_until(deadline: float | None) -> int | None:
     """Milliseconds until ``deadline`` (rounded up, at least 1), 0 if passed, None if none
