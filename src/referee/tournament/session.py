@@ -62,7 +62,8 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
         tournament = dataclasses.replace(tournament, output=out_dir.resolve())
     tournament = tournament.confined(sandbox)
     plan_sandbox(tournament.sandbox)
-    _make_room(tournament, tournament.concurrency(workers))
+    games_at_once = tournament.concurrency(workers)
+    _make_room(tournament, games_at_once)
     problems = []
     for player in tournament.players:
         try:
@@ -75,7 +76,7 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
     try:
         store.check(tournament.fingerprint())
         store.claim()  # before any bot starts in its folders: one run at a time
-        check_players(tournament, tournament.concurrency(workers))
+        check_players(tournament, games_at_once)
         store.open(tournament.fingerprint(), tournament.name)
     except sqlite3.Error as exc:
         store.close()
