@@ -5,8 +5,11 @@ at a time, with the bots' sandbox as the referee's default (``--sandbox auto``:
 bubblewrap where it works) or off:
 
 - Riichi: four ``tsumogiri`` mjai bots (they win when they can, otherwise discard the
-  tile drawn), east-south games (``--riichi-length east`` for east only), the wall seeded
-  with the game's number; each bot told every event as it happens, or with
+  tile drawn; ``--riichi-bot native``: the same bot in C, ``brains/tsumogiri_mjai.c``,
+  which wins on its own draws only: a game where the Python bot wins on a discard is not
+  the same), east-south games (``--riichi-length east`` for east only), the wall seeded
+  with the game's number; the exchanges of the timed games are counted (the CPU per
+  exchange); each bot told every event as it happens, or with
   ``--riichi-batched`` in mjai.app's style (the events since its last answer, only when
   it decides: the floor then counts no write to the bots that do not decide);
 - Planowanie: four ``random`` player programs, tournament games (13 deals);
@@ -51,7 +54,7 @@ tournament's game slot does with ``affinity = true`` when its players share its 
 write then wakes a bot on the writer's CPU).
 
 Run: ``.venv/bin/python benchmarks/bench_pipes.py`` (``--only riichi``, ``--pin 0``,
-``--json``).
+``--riichi-bot native``, ``--json``).
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ from pathlib import Path
 from typing import Any
 
 from figures import alternate_builds, machine, print_figures
+from native import native
 
 import referee
 from referee.core.players import PlayerSpec
@@ -87,8 +91,26 @@ def timed(module: str) -> list[str]:
     root = str(Path(referee.__file__).resolve().parents[1])
     start = (f"import sys, runpy; sys.path.insert(0, {root!r}); "
              f"runpy.run_module({module!r}, run_name='__main__', alter_sys=True)")
-    return ["/bin/bash", "-c", f'trap "times >> {CPU_FILE}" EXIT; "$@"', "bash",
-            sys.executable, "-c", start]
+    return timed_command([sys.executable, "-c", start])
+
+
+def timed_command(argv: list[str]) -> list[str]:
+    """``argv`` under a shell that appends its CPU times to ``bot-cpu.txt`` at exit."""
+    return ["/bin/bash", "-c", f'trap "times >> {CPU_FILE}" EXIT; "$@"', "bash", *argv]
+
+
+RIICHI_BOTS = ("python", "native")
+"""The Riichi bots: the built-in ``tsumogiri`` (Python), or ``tsumogiri_mjai.c`` (a native
+program that wins on its own draws only: its games differ)."""
+
+
+def riichi_bot(kind: str) -> list[str]:
+    """The timed command of the Riichi bot ``kind`` (:data:`RIICHI_BOTS`)."""
+    from referee.games.riichi.match import BUILTIN_PLAYERS
+
+    if kind == "native":
+        return timed_command([str(native("tsumogiri_mjai"))])
+    return timed(BUILTIN_PLAYERS["tsumogiri"])
 
 
 def bots_cpu(folder: Path) -> float:
@@ -125,33 +147,23 @@ def measure(play: Callable[[Path, int], None], games: int) -> dict[str, float]:
 
 
 def riichi_pipes(games: int, length: str, sandbox: SandboxConfig,
-                 batched: bool = False) -> dict[str, float]:
-    """Four tsumogiri mjai bots over pipes (``batched``: all four in mjai.app's style)."""
-    from referee.games.riichi.match import BUILTIN_PLAYERS, RiichiMatchSettings, play_riichi
-    from referee.games.riichi.rules import RiichiRules
-
-    command = timed(BUILTIN_PLAYERS["tsumogiri"])
-    players = [PlayerSpec(f"tsumogiri{s}", command) for s in range(4)]
-
-    def play(folder: Path, number: int) -> None:
-        settings = RiichiMatchSettings(RiichiRules(game_length=length), seed=number,
-                                       sandbox=sandbox, batched=(batched,) * 4)
-        record = play_riichi(players, settings, folder)
-        if record.notes:
-            raise AssertionError(f"game {number}: {record.notes[0].text}")
-
-    return measure(play, games)
-
-
-def riichi_exchanges(length: str, sandbox: SandboxConfig) -> int:
-    """The exchanges of one game (each writes to the four bots and reads what it needs),
-    counted in a game not timed."""
+                 batched: bool = False, bot: str = "python") -> dict[str, float]:
+    """Four tsumogiri mjai bots over pipes (``batched``: all four in mjai.app's style;
+    ``bot``: which, :data:`RIICHI_BOTS`)."""
     from referee.games.riichi import match
     from referee.games.riichi.rules import RiichiRules
 
-    players = [PlayerSpec(f"tsumogiri{s}", timed(match.BUILTIN_PLAYERS["tsumogiri"]))
-               for s in range(4)]
-    count = [0]
+    command = riichi_bot(bot)
+    players = [PlayerSpec(f"tsumogiri{s}", command) for s in range(4)]
+
+    def play(folder: Path, number: int) -> None:
+        settings = match.RiichiMatchSettings(RiichiRules(game_length=length), seed=number,
+                                             sandbox=sandbox, batched=(batched,) * 4)
+        record = match.play_riichi(players, settings, folder)
+        if record.notes:
+            raise AssertionError(f"game {number}: {record.notes[0].text}")
+
+    count = [0]  # the exchanges (each tells the four bots, reads what it needs)
     exchange = match._Referee.exchange
 
     def counting(self: match._Referee, *args: Any) -> Any:
@@ -160,12 +172,10 @@ def riichi_exchanges(length: str, sandbox: SandboxConfig) -> int:
 
     match._Referee.exchange = counting  # type: ignore[method-assign]
     try:
-        with tempfile.TemporaryDirectory() as tmp:
-            match.play_riichi(players, match.RiichiMatchSettings(
-                RiichiRules(game_length=length), seed=0, sandbox=sandbox), Path(tmp))
+        figures = measure(play, games)
     finally:
         match._Referee.exchange = exchange  # type: ignore[method-assign]
-    return count[0]
+    return {**figures, "exchanges_per_game": count[0] / games}
 
 
 def riichi_engine(games: int, length: str) -> float:
@@ -320,7 +330,7 @@ def run_parts(args: argparse.Namespace) -> dict[str, dict[str, float]]:
         if game == "riichi":
             riichi_engine(2, args.riichi_length)  # warm the shape tables
             pipes = riichi_pipes(args.riichi_games, args.riichi_length, sandbox,
-                                 args.riichi_batched)
+                                 args.riichi_batched, args.riichi_bot)
             games = args.riichi_games
         elif game == "planowanie":
             pipes = planowanie_pipes(args.planowanie_games, sandbox)
@@ -336,11 +346,11 @@ def run_parts(args: argparse.Namespace) -> dict[str, dict[str, float]]:
         trip, start = least["round_trip_us"] / 1000, least["program_start_stop_ms"]
         if "riichi" in out:
             part = out["riichi"]
-            exchanges = riichi_exchanges(args.riichi_length, sandbox)
+            exchanges = part["exchanges_per_game"]
             told = 0 if args.riichi_batched else 3 * least["write_wake_us"] / 1000
             floor = (exchanges * (trip + told) + 1000 / part["engine_games_per_s"]
                      + 4 * start)
-            part.update(exchanges_per_game=exchanges, floor_ms_per_game=floor,
+            part.update(floor_ms_per_game=floor,
                         best_games_per_s_per_core=1000 / floor,
                         best_share_of_cpu=floor / (floor + part["bots_cpu_ms_per_game"]),
                         best_ratio=1000 / part["engine_games_per_s"] / floor)
@@ -373,7 +383,13 @@ def summary(games: int, engine: float, pipes: dict[str, float]) -> dict[str, flo
         "referee_share_of_cpu": referee / (referee + bots) if referee + bots else 0.0,
         "engine_games_per_s": 1 / engine,
         "ratio_to_engine": per_core * engine if engine != float("inf") else 0.0,
+        **({"referee_cpu_us_per_exchange": 1e6 * referee / games / extra[EXCHANGES],
+            "bots_cpu_us_per_exchange": 1e6 * bots / games / extra[EXCHANGES]}
+           if extra.get(EXCHANGES) else {}),
     }
+
+
+EXCHANGES = "exchanges_per_game"
 
 
 def against(args: argparse.Namespace, argv: list[str]) -> dict[str, object]:
@@ -409,6 +425,9 @@ def main() -> None:
     parser.add_argument("--riichi-batched", action="store_true",
                         help="the four bots in mjai.app's batched style: a bot is written "
                         "to only when it decides (and at the game's end)")
+    parser.add_argument("--riichi-bot", choices=RIICHI_BOTS, default="python",
+                        help="native: the tsumogiri bot in C (built with cc; it wins on "
+                        "its own draws only, so its games differ)")
     parser.add_argument("--riichi-engine-games", type=int, default=30)
     parser.add_argument("--planowanie-games", type=int, default=6)
     parser.add_argument("--planowanie-engine-games", type=int, default=200)
@@ -429,6 +448,7 @@ def main() -> None:
         "sandbox": args.sandbox,
         "riichi_length": "east-south" if args.riichi_length == "south" else "east",
         "riichi_style": "batched (mjai.app)" if args.riichi_batched else "a line an event",
+        "riichi_bot": args.riichi_bot,
         "pinned_to_cpu": args.pin,
     }
     if args.against:

@@ -65,11 +65,12 @@ def baseline(pings: int, echo: str = ECHO,
     return spent / pings
 
 
-def referee(games: int, size: int = 32, sandbox: SandboxConfig | None = None
-            ) -> tuple[float, int]:
+def referee(games: int, size: int = 32, sandbox: SandboxConfig | None = None,
+            brain: list[str] | None = None) -> tuple[float, int]:
     """CPU seconds per move of a whole match on a ``size`` x ``size`` board (with
-    ``sandbox``, else the default one), and the number of moves played."""
-    brain = [sys.executable, str(INSTANT), "--pattern"]
+    ``sandbox``, else the default one), and the number of moves played; ``brain``: the
+    two players' command (default ``instant.py --pattern``)."""
+    brain = brain or [sys.executable, str(INSTANT), "--pattern"]
     players = [PlayerSpec("a", brain), PlayerSpec("b", brain)]
     settings = GomokuSettings(width=size, height=size, games=games, psq=False,
                               sandbox=sandbox if sandbox is not None else SandboxConfig(),

@@ -26,13 +26,18 @@ session of its own) started before and killed after, to show whether anything th
 does scans every process of the machine. Medians of ``--repeat`` runs, in alternating
 order.
 
+``--brain native`` plays the same brain in C instead (``benchmarks/brains/instant_gomoku.c``,
+built with the system's C compiler by ``native.py``): a native program, as Gomocup's brains
+are, which runs no interpreter between the referee's steps; ``--brain python --brain
+native`` measures both in turn (the native figures' keys say ``brain_native``).
+
 ``--sandbox NAME`` (repeatable) measures only those sandboxes. ``--against SRC`` compares
 this checkout with another build (the ``src`` folder of a ``git archive``): ``--repeat``
 runs of each, alternating, each a fresh interpreter playing every kind once; the median
 and the least figure of each build, and new / old of the medians.
 
 Run: ``.venv/bin/python benchmarks/bench_tournament_cpu.py [--games 20] [--repeat 3] [--kinds K,...]
-[--idle 2000] [--sandbox auto] [--against SRC] [--json]``
+[--idle 2000] [--sandbox auto] [--brain native] [--against SRC] [--json]``
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from pathlib import Path
 
 from bench_referee import INSTANT, referee
 from figures import alternate_builds, machine, print_figures
+from native import native
 
 from referee.core.sandbox import SandboxConfig, SandboxLevel
 from referee.tournament.runner import TournamentRunner
@@ -98,21 +104,33 @@ KINDS = ("match", "tournament", "kept", "pinned", "kept_pinned")
 ``affinity``."""
 
 
-def match_cpu(games: int, sandbox: str) -> float:
+BRAINS = ("python", "native")
+"""The instant brains: ``tests/brains/instant.py --pattern``, or the same brain in C
+(``benchmarks/brains/instant_gomoku.c``, a native program as Gomocup's brains are)."""
+
+
+def brain_command(brain: str) -> list[str]:
+    """The command of the instant brain ``brain`` (one of :data:`BRAINS`)."""
+    if brain == "native":
+        return [str(native("instant_gomoku"))]
+    return [sys.executable, str(INSTANT), "--pattern"]
+
+
+def match_cpu(games: int, sandbox: str, brain: str = "python") -> float:
     """Referee CPU seconds per move of one match of ``games`` games."""
-    per_move, moves = referee(games, SIZE, SANDBOXES[sandbox][0])
+    per_move, moves = referee(games, SIZE, SANDBOXES[sandbox][0], brain_command(brain))
     assert moves == games * SIZE * SIZE, moves
     return per_move
 
 
 def tournament_cpu(games: int, sandbox: str, keep: bool = False,
-                   affinity: bool = False) -> float:
+                   affinity: bool = False, brain: str = "python") -> float:
     """Referee CPU seconds per move of a tournament of ``games`` games (checks before the
     first game not counted); ``keep``: with ``keep_bots``; ``affinity``: with
-    ``affinity``."""
+    ``affinity``; ``brain``: which instant brain (:data:`BRAINS`)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
-        command = f"{sys.executable} {INSTANT} --pattern"
+        command = " ".join(brain_command(brain))
         path.write_text(TOURNAMENT.format(sandbox=SANDBOXES[sandbox][1],
                                           keep="true" if keep else "false",
                                           affinity="true" if affinity else "false",
@@ -156,7 +174,8 @@ def compare(args: argparse.Namespace, kinds: list[str], sandboxes: list[str]
     (each every kind once, no idle process); per figure, each build's median and least,
     and new / old of the medians."""
     argv = ["--games", str(args.games), "--repeat", "1", "--idle", "0",
-            "--kinds", ",".join(kinds), *(f"--sandbox={name}" for name in sandboxes)]
+            "--kinds", ",".join(kinds), *(f"--sandbox={name}" for name in sandboxes),
+            *(f"--brain={name}" for name in args.brain or [])]
     runs = alternate_builds(Path(__file__).resolve(), argv, args.against, args.repeat)
     out: dict[str, object] = {}
     for key in [k for k in runs["new"][0] if k.endswith("_us_per_move")]:
@@ -180,6 +199,9 @@ def main() -> None:
                         help="what to measure, of " + ", ".join(KINDS) + " (match first)")
     parser.add_argument("--sandbox", action="append", choices=SANDBOXES,
                         help="a sandbox to measure (repeatable; default: all)")
+    parser.add_argument("--brain", action="append", choices=BRAINS,
+                        help="the instant brain (repeatable, measured in turn; default "
+                        "python): native is instant.py's brain in C, built with cc")
     parser.add_argument("--against", help="the src folder of another build to compare")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
@@ -196,24 +218,28 @@ def main() -> None:
         result["load_after"] = round(os.getloadavg()[0], 2)
         print_figures(result, args.json)
         return
+    brains = args.brain or ["python"]
     for idle in dict.fromkeys((0, args.idle)):
         with idle_processes(idle):
             for sandbox in sandboxes:
-                figures: dict[str, list[float]] = {kind: [] for kind in kinds}
+                figures: dict[tuple[str, str], list[float]] = {
+                    (brain, kind): [] for kind in kinds for brain in brains}
                 for k in range(args.repeat):
                     order = list(figures) if k % 2 == 0 else list(reversed(figures))
-                    for kind in order:
-                        figures[kind].append(1e6 * (
-                            match_cpu(args.games, sandbox) if kind == "match" else
+                    for brain, kind in order:
+                        figures[brain, kind].append(1e6 * (
+                            match_cpu(args.games, sandbox, brain) if kind == "match" else
                             tournament_cpu(args.games, sandbox, keep="kept" in kind,
-                                           affinity="pinned" in kind)))
-                medians = {kind: statistics.median(figures[kind]) for kind in kinds}
-                key = f"idle_{idle}_sandbox_{sandbox}"
-                result[f"{key}_match_us_per_move"] = round(medians["match"], 1)
-                for kind in kinds[1:]:
-                    result[f"{key}_{kind}_us_per_move"] = round(medians[kind], 1)
-                    result[f"{key}_{kind}_over_match"] = round(
-                        medians[kind] / medians["match"], 2)
+                                           affinity="pinned" in kind, brain=brain)))
+                for brain in brains:
+                    medians = {kind: statistics.median(figures[brain, kind]) for kind in kinds}
+                    key = f"idle_{idle}_sandbox_{sandbox}" + (
+                        "" if brain == "python" else f"_brain_{brain}")
+                    result[f"{key}_match_us_per_move"] = round(medians["match"], 1)
+                    for kind in kinds[1:]:
+                        result[f"{key}_{kind}_us_per_move"] = round(medians[kind], 1)
+                        result[f"{key}_{kind}_over_match"] = round(
+                            medians[kind] / medians["match"], 2)
     for sandbox in sandboxes if args.idle and "tournament" in kinds else ():
         result[f"sandbox_{sandbox}_tournament_idle_over_none"] = round(
             float(result[f"idle_{args.idle}_sandbox_{sandbox}_tournament_us_per_move"])  # type: ignore[arg-type]
