@@ -101,7 +101,8 @@ def timed_command(argv: list[str]) -> list[str]:
 
 RIICHI_BOTS = ("python", "native")
 """The Riichi bots: the built-in ``tsumogiri`` (Python), or ``tsumogiri_mjai.c`` (a native
-program that wins on its own draws only: its games differ)."""
+program that wins on its own draws only: a game where the Python bot wins on a discard
+is not the same)."""
 
 
 def riichi_bot(kind: str) -> list[str]:
