@@ -95,6 +95,28 @@ def test_a_hard_limit_too_low_is_said_with_what_to_do(tmp_path: Path) -> None:
         warning[0] and "raise the limit (ulimit -Hn" in warning[0], run.stderr
 
 
+@pytest.mark.parametrize("keep", [False, True])
+def test_the_room_made_counts_the_programs_kept_between_games(tmp_path: Path,
+                                                             keep: bool) -> None:
+    """With ``keep_bots`` each slot also keeps idle programs (two per seat), which hold
+    the referee's descriptors too: the soft limit is raised for them as well."""
+    path = write_tournament(tmp_path, 8)
+    if keep:
+        path.write_text("keep_bots = true\n" + path.read_text())
+    script = textwrap.dedent(f"""
+        import resource
+        from referee.tournament.session import prepare
+        tournament, store = prepare(__import__("pathlib").Path({str(path)!r}))
+        store.close()
+        print(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    """)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120, preexec_fn=limited(100))
+    assert run.returncode == 0, run.stderr[-3000:]
+    bots = 8 * 2 * (3 if keep else 1)  # 8 games of 2 players (and 2 kept per seat)
+    assert int(run.stdout.split()[-1]) == 256 + bots * FILES_PER_BOT, run.stdout
+
+
 def test_a_bot_that_cannot_start_for_the_referee_s_limit_does_not_lose_for_it(
         tmp_path: Path) -> None:
     """Too many games at once for a hard limit of 200 open files: a bot that cannot

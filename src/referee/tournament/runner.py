@@ -69,6 +69,15 @@ KEPT_PER_SEAT = 2
 """With ``keep_bots``: idle programs each slot keeps, per seat of a game."""
 
 
+def bots_at_once(tournament: Tournament, games: int) -> int:
+    """The most programs running at once with ``games`` games at once: their players,
+    and with ``keep_bots`` the idle programs each slot keeps (which hold the referee's
+    descriptors all the same)."""
+    seats = tournament.adapter.seat_count(tournament.settings)
+    kept = KEPT_PER_SEAT if tournament.spec.keep_bots and tournament.adapter.keeps_bots else 0
+    return games * seats * (1 + kept)
+
+
 @dataclass
 class Progress:
     """What the runner reports after each finished game."""

@@ -36,7 +36,7 @@ from referee.tournament.results import (
     standings_table,
     write_results_pgn,
 )
-from referee.tournament.runner import Progress, TournamentRunner
+from referee.tournament.runner import Progress, TournamentRunner, bots_at_once
 from referee.tournament.store import Store
 
 if TYPE_CHECKING:
@@ -88,15 +88,16 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
 
 
 def _make_room(tournament: Tournament, games: int) -> None:
-    """Let the referee hold the descriptors of ``games`` games' bots at once (its soft
-    limit on open files raised); a warning if even its hard limit falls short."""
-    seats = tournament.adapter.seat_count(tournament.settings)
-    room = make_room_for(games * seats)
+    """Let the referee hold the descriptors of ``games`` games' bots at once, the ones
+    kept between games included (its soft limit on open files raised); a warning if
+    even its hard limit falls short."""
+    bots = bots_at_once(tournament, games)
+    room = make_room_for(bots)
     if room is not None:
         log.warning("the limit on open files (ulimit -n) holds about %d bots at once, not "
                     "the %d of %d games at once: the run will stop when a bot cannot "
                     "start; raise the limit (ulimit -Hn, or LimitNOFILE for a service) or "
-                    "lower the concurrency", room, games * seats, games)
+                    "lower the concurrency", room, bots, games)
 
 
 def store_error(path: Path, exc: sqlite3.Error) -> ConfigError:
