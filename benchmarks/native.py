@@ -30,10 +30,11 @@ def native(name: str, build: Path = BUILD) -> Path:
     program = build / name
     if program.exists() and program.stat().st_mtime >= source.stat().st_mtime:
         return program
-    compiler = shutil.which(os.environ.get("CC", "cc"))
+    asked = os.environ.get("CC", "cc")
+    compiler = shutil.which(asked)
     if compiler is None:
-        raise NoCompiler(f"{name}: no C compiler ({os.environ.get('CC', 'cc')}) to build "
-                         f"{source}: install one (Debian: apt install gcc) or set CC")
+        raise NoCompiler(f"{name}: no C compiler ({asked}) to build {source}: install one "
+                         "(Debian: apt install gcc) or set CC")
     build.mkdir(parents=True, exist_ok=True)
     partial = program.with_suffix(".partial")
     run = subprocess.run([compiler, "-O2", "-o", str(partial), str(source)],
