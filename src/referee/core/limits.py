@@ -31,7 +31,7 @@ from typing import TypeVar
 
 import psutil
 
-from referee.core.pidfds import pidfd_of, pidfd_signal, wait_exit
+from referee.core.pidfds import exited_within, pidfd_of, pidfd_signal, wait_exit
 
 log = logging.getLogger(__name__)
 
@@ -334,8 +334,11 @@ class ProcessTree:
     """Every process belonging to one bot: its root, its session, its descendants."""
 
     def __init__(self, root_pid: int, token: str | None = None,
-                 contained: bool = False) -> None:
+                 contained: bool = False, root_fd: int = -1) -> None:
         self.root_pid = root_pid
+        self.root_fd = root_fd
+        """A pidfd of the root its owner keeps open (-1: none), waited on by
+        :meth:`kill` with no descriptor to open (see there); the tree never closes it."""
         self.token = token
         self.contained = contained
         """Whether the tree lives in a pid namespace of its own (see the module)."""
@@ -560,9 +563,10 @@ class ProcessTree:
             count = int(self._signal_bot(signal.SIGKILL))  # the kernel kills the rest
             # bubblewrap reaps its init and exits (killed first, it would leave the init's
             # remains to the machine's init, which may take its time); an init's exit
-            # waits for every process of its namespace to be gone: nothing is left
-            if (pidfd_signal(self._init_fd, signal.SIGKILL)
-                    and wait_exit(self.root_pid, 1.0)):
+            # waits for every process of its namespace to be gone: nothing is left. The
+            # wait is on the root's pidfd its owner holds: out of descriptors (EMFILE),
+            # none can be opened for it, and bubblewrap would be killed too soon
+            if pidfd_signal(self._init_fd, signal.SIGKILL) and self._root_exits(1.0):
                 return count + 1
         with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
@@ -584,6 +588,13 @@ class ProcessTree:
                 psutil.wait_procs([p for p in procs if p.pid != self.root_pid],
                                   timeout=0.5)
         return count
+
+    def _root_exits(self, seconds: float) -> bool:
+        """Whether the root ends within ``seconds`` (not reaped), waited on through
+        :attr:`root_fd` if there is one, else a pidfd opened for the wait."""
+        if self.root_fd < 0:
+            return wait_exit(self.root_pid, seconds)
+        return exited_within(self.root_fd, seconds)
 
     def alive(self) -> list[int]:
         """Pids of the tree's processes that are still running (not zombies)."""

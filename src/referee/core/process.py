@@ -262,7 +262,8 @@ class BotProcess:
             self._poll.register(self._pidfd, select.POLLIN)
         except (AttributeError, OSError):
             self._pidfd = None
-        self._tree = ProcessTree(self._proc.pid, token, self._confined.contained)
+        self._tree = ProcessTree(self._proc.pid, token, self._confined.contained,
+                                 -1 if self._pidfd is None else self._pidfd)
         self._stderr_file = None
         if self.stderr_log is not None:
             try:
