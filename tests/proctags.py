@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Sequence
 
 import psutil
 
@@ -27,6 +28,18 @@ def tagged(tag: str) -> list[psutil.Process]:
         except psutil.Error:
             continue
     return found
+
+
+def running(pids: Sequence[int]) -> list[int]:
+    """The pids of ``pids`` still running (zombies, and processes gone, are not)."""
+    alive = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                alive.append(pid)
+        except psutil.NoSuchProcess:
+            continue
+    return alive
 
 
 def kill_tagged(tag: str) -> None:

@@ -25,10 +25,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import psutil
 import pytest
 
-from proctags import TAG, kill_tagged, tagged
+from proctags import TAG, kill_tagged, running, tagged
 from referee.core.clock import TimeControl
 from referee.core.errors import MatchAborted
 from referee.core.outcome import Outcome
@@ -84,25 +83,13 @@ class Played:
 
 UNSANDBOXED = SandboxConfig(SandboxLevel.OFF)
 
-def alive(pids: Sequence[int]) -> list[int]:
-    """The pids of ``pids`` still running (zombies are dead)."""
-    running = []
-    for pid in pids:
-        try:
-            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                running.append(pid)
-        except psutil.NoSuchProcess:
-            continue
-    return running
-
-
 def assert_no_leftovers(played: Played, wait: float = 5.0) -> None:
     """Within ``wait`` seconds, no process of either brain (nor their children) runs."""
     pids = played.broken_pids()
     assert pids, "the broken brain did not record its pid: nothing was checked"
     limit = time.monotonic() + wait
     while True:
-        left = alive(pids)
+        left = running(pids)
         stray = tagged(played.tag)
         if not left and not stray:
             return
@@ -279,7 +266,7 @@ def test_children_of_a_crashed_brain_are_killed(tmp_path: Path, tag: str) -> Non
     children = played.broken_pids("sleep") + played.broken_pids("setsid-sleep")
     assert len(children) == 2
     assert_no_leftovers(played)
-    assert not alive(children)
+    assert not running(children)
 
 
 def test_refused_board_size_aborts_the_match_naming_brain_and_size(

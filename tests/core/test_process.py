@@ -21,6 +21,7 @@ from unittest import mock
 import psutil
 import pytest
 
+from proctags import running
 from referee.core.errors import BotFault
 from referee.core.limits import MemoryWatchdog
 from referee.core.outcome import Outcome
@@ -41,18 +42,6 @@ def bot(tmp_path: Path, script: str, **options: object) -> BotProcess:
 
 def soon(seconds: float = 5.0) -> float:
     return time.monotonic() + seconds
-
-
-def running(pids: Sequence[int]) -> list[int]:
-    """The pids still running (zombies are dead)."""
-    alive = []
-    for pid in pids:
-        try:
-            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                alive.append(pid)
-        except psutil.NoSuchProcess:
-            continue
-    return alive
 
 
 def wait_gone(pids: Sequence[int], within: float = 5.0) -> list[int]:

@@ -19,7 +19,7 @@ import psutil
 import pytest
 
 from descriptors import descriptors_on, proc_files_of
-from proctags import TAG, left_behind, tagged
+from proctags import TAG, left_behind, running, tagged
 from referee.core import process as process_module
 from referee.core.confine import _give
 from referee.core.errors import BotFault, ConfigError
@@ -629,15 +629,7 @@ def test_a_bot_is_stopped_when_the_referee_has_no_descriptor_left(
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     assert process.returncode is not None
-    assert not [pid for pid in pids if _running(pid)]
-
-
-def _running(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, or a process gone meanwhile, does not)."""
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
+    assert not running(pids)
 
 
 def test_cpu_time_counts_the_bot_not_the_wall(tmp_path: Path, tag: str) -> None:
