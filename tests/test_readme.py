@@ -85,6 +85,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_every_usage_command_runs(tmp_path: Path) -> None:
     (tmp_path / "examples").symlink_to(ROOT / "examples")

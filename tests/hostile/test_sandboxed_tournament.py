@@ -127,6 +127,7 @@ def daemon_running(tag: str) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", [pytest.param("isolated", marks=needs_isolation),
                                      "limits-only"])
 def test_kill_9_of_a_sandboxed_tournament_leaves_no_bot_and_the_resume_loses_nothing(

@@ -186,6 +186,7 @@ def schedule_of(out: Path) -> dict[str, tuple[tuple[str, ...], int, list[float] 
         store.close()
 
 
+@pytest.mark.slow
 def test_a_hundred_rounds_of_twelve_programs_survive_an_interruption(tmp_path: Path) -> None:
     path = itpw_file(tmp_path, field(12, 4), rounds=100, random_rounds=10)
     tournament = load_tournament(path, game_adapters())
@@ -241,6 +242,7 @@ def test_an_interrupted_run_schedules_the_same_games_as_an_uninterrupted_one(
 
 
 # -- real programs over pipes ---------------------------------------------------------------
+@pytest.mark.slow
 def test_a_tournament_of_real_programs_runs_and_resumes_after_kill_9(
         tmp_path: Path) -> None:
     tag = f"itpw-{time.time_ns()}"

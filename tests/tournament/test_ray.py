@@ -88,6 +88,7 @@ def results(out: Path) -> dict[str, tuple[tuple[str, ...], tuple[float, ...] | N
         store.close()
 
 
+@pytest.mark.slow
 def test_cli_tournament_on_ray_matches_local_run(tmp_path: Path) -> None:
     file = write_tournament(tmp_path)
     on_ray = run_cli(file, tmp_path / "ray", "--ray", "local", "-j", "2")

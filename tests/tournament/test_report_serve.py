@@ -56,12 +56,17 @@ def games_listed(html: str) -> int:
     return int(found.group(1)) if found else 0
 
 
-def write_tournament(folder: Path, rounds: int = 4) -> None:
-    """The tournament file, and its slow brain: the example brain thinking 0.5 s a move
-    (so that games finish while the test looks)."""
+THINK = 0.5
+"""Seconds the slow brain thinks a move: the browser's test needs games still going once
+Chromium is up; the others need only a few games to finish while they look."""
+
+
+def write_tournament(folder: Path, rounds: int = 4, think: float = THINK) -> None:
+    """The tournament file, and its slow brain: the example brain thinking ``think``
+    seconds a move (so that games finish while the test looks)."""
     brain = (ROOT / "examples" / "bots" / "gomoku_center.py").read_text(encoding="utf-8")
     slow = brain.replace('def move() -> str:\n', 'def move() -> str:\n'
-                         '    __import__("time").sleep(0.5)\n', 1)
+                         f'    __import__("time").sleep({think})\n', 1)
     assert slow != brain
     (folder / "slow_brain.py").write_text(slow, encoding="utf-8")
     (folder / "t.toml").write_text(TOURNAMENT.replace("PYTHON", sys.executable)
@@ -80,9 +85,11 @@ def get(port: int, path: str) -> tuple[int, dict[str, str], str]:
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], subprocess.Popen[str], int]]:
-    """A tournament started, and once its first game is done, a live site of its store."""
-    write_tournament(tmp_path)
+def live(tmp_path: Path, request: pytest.FixtureRequest
+         ) -> Iterator[tuple[subprocess.Popen[str], subprocess.Popen[str], int]]:
+    """A tournament started, and once its first game is done, a live site of its store
+    (the slow brain thinks the seconds given as the fixture's parameter, else ``THINK``)."""
+    write_tournament(tmp_path, think=getattr(request, "param", THINK))
     tournament = subprocess.Popen([*REFEREE, "tournament", "t.toml"], cwd=tmp_path,
                                   text=True, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.PIPE)
@@ -108,6 +115,8 @@ def live(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], subprocess.Pop
             process.wait(timeout=30)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("live", [0.2], indirect=True)
 def test_the_site_is_served_and_rebuilt_as_games_finish(
         live: tuple[subprocess.Popen[str], subprocess.Popen[str], int]) -> None:
     tournament, server, port = live
@@ -148,7 +157,7 @@ def test_the_site_is_served_and_rebuilt_as_games_finish(
 
 
 def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
-    write_tournament(tmp_path, rounds=1)
+    write_tournament(tmp_path, rounds=1, think=0)  # (a store: the games' pace is not looked at)
     assert subprocess.run([*REFEREE, "tournament", "t.toml"], cwd=tmp_path,
                           capture_output=True).returncode == 0
     with socket.socket() as taken:
@@ -163,6 +172,7 @@ def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
         "choose another --port (0: any free one)")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING)
 def test_an_open_page_takes_the_new_results_without_a_reload(
         live: tuple[subprocess.Popen[str], subprocess.Popen[str], int]) -> None:
@@ -196,8 +206,9 @@ def test_an_open_page_takes_the_new_results_without_a_reload(
     assert tournament.wait(timeout=300) == 0
 
 
+@pytest.mark.slow
 def test_the_tournament_builds_its_site_as_games_finish(tmp_path: Path) -> None:
-    write_tournament(tmp_path)
+    write_tournament(tmp_path, think=0.2)
     tournament = subprocess.Popen([*REFEREE, "tournament", "t.toml"], cwd=tmp_path,
                                   text=True, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.PIPE)

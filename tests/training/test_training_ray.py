@@ -17,6 +17,7 @@ def referee(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_selfplay_on_a_local_ray_cluster_matches_a_local_run(tmp_path: Path) -> None:
     common = ("selfplay", "riichi", "--games", "3", "--seed", "21", "--game", "east",
               "--players", "tsumogiri,greedy,tsumogiri,greedy")

@@ -350,6 +350,7 @@ def many_games(games: int, points: int) -> Iterator[str]:
             yield bc_line(f"{game:06d}-game", (step * 7 // 5) % 4, step)
 
 
+@pytest.mark.slow
 def test_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
     games, points = 500, 100  # 50,000 lines, about 20 MB of text
     source = tmp_path / "big.txt.gz"
