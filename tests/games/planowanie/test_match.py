@@ -4,6 +4,7 @@ reproducible deals."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -33,9 +34,14 @@ def received(work: Path, seat: int, name: str) -> list[str]:
 
 
 def own_children() -> list[psutil.Process]:
-    """Player programs of this test still running."""
-    return [p for p in psutil.Process().children(recursive=True)
-            if p.status() != psutil.STATUS_ZOMBIE and str(FAULTY) in " ".join(p.cmdline())]
+    """Player programs of this test still running (one gone meanwhile is not)."""
+    found = []
+    for proc in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if proc.status() != psutil.STATUS_ZOMBIE and str(FAULTY) in " ".join(
+                    proc.cmdline()):
+                found.append(proc)
+    return found
 
 
 # -- a whole game -------------------------------------------------------------------------
