@@ -147,6 +147,10 @@ def measure(play: Callable[[Path, int], None], games: int) -> dict[str, float]:
 # ------------------------------------------------------------------------------ Riichi
 
 
+EXCHANGES = "exchanges_per_game"
+"""The key of a Riichi game's exchanges (each tells the four bots, reads what it needs)."""
+
+
 def riichi_pipes(games: int, length: str, sandbox: SandboxConfig,
                  batched: bool = False, bot: str = "python") -> dict[str, float]:
     """Four tsumogiri mjai bots over pipes (``batched``: all four in mjai.app's style;
@@ -176,7 +180,7 @@ def riichi_pipes(games: int, length: str, sandbox: SandboxConfig,
         figures = measure(play, games)
     finally:
         match._Referee.exchange = exchange  # type: ignore[method-assign]
-    return {**figures, "exchanges_per_game": count[0] / games}
+    return {**figures, EXCHANGES: count[0] / games}
 
 
 def riichi_engine(games: int, length: str) -> float:
@@ -347,7 +351,7 @@ def run_parts(args: argparse.Namespace) -> dict[str, dict[str, float]]:
         trip, start = least["round_trip_us"] / 1000, least["program_start_stop_ms"]
         if "riichi" in out:
             part = out["riichi"]
-            exchanges = part["exchanges_per_game"]
+            exchanges = part[EXCHANGES]
             told = 0 if args.riichi_batched else 3 * least["write_wake_us"] / 1000
             floor = (exchanges * (trip + told) + 1000 / part["engine_games_per_s"]
                      + 4 * start)
@@ -388,9 +392,6 @@ def summary(games: int, engine: float, pipes: dict[str, float]) -> dict[str, flo
             "bots_cpu_us_per_exchange": 1e6 * bots / games / extra[EXCHANGES]}
            if extra.get(EXCHANGES) else {}),
     }
-
-
-EXCHANGES = "exchanges_per_game"
 
 
 def against(args: argparse.Namespace, argv: list[str]) -> dict[str, object]:
