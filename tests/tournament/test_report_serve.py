@@ -134,16 +134,19 @@ def test_the_site_is_served_and_rebuilt_as_games_finish(
     with socket.create_connection(("127.0.0.1", port), timeout=60) as stream:
         stream.sendall(b"GET /_live/events HTTP/1.1\r\nHost: x\r\n\r\n")
         received = b""
+        progress: list[dict[str, Any]] = []
         playing: list[dict[str, Any]] = []
         # a game finishes: the site is rebuilt; and the games in progress come move by
         # move (a rebuild may come before the next game's first move: read on)
         while b"event: site" not in received or not playing:
             chunk = stream.recv(4096)
             assert chunk, received
+            whole = received.rfind(b"\n") + 1  # (the lines already read end there)
             received += chunk
-            lines = received.decode(errors="replace").split("\n")[:-1]  # (whole lines)
-            progress = [json.loads(line[6:]) for line in lines if line.startswith("data: {")]
-            playing = [g for p in progress for g in p.get("games", []) if g["moves"]]
+            for line in received[whole:].decode(errors="replace").split("\n")[:-1]:
+                if line.startswith("data: {"):
+                    progress.append(json.loads(line[6:]))
+                    playing += [g for g in progress[-1].get("games", []) if g["moves"]]
         assert b"text/event-stream" in received and b"event: hello" in received
     game = playing[-1]
     assert game["players"] in (["threat", "slow"], ["slow", "threat"])
