@@ -637,6 +637,33 @@ def test_a_bot_is_stopped_when_the_referee_has_no_descriptor_left(
     assert not running(pids)
 
 
+@needs_bwrap
+def test_a_stop_returns_once_every_process_of_the_bot_has_ended(
+        tmp_path: Path, tag: str) -> None:
+    """A bot that exits leaving a child behind: bubblewrap, told by its init that the bot
+    has ended, exits at once, while the init still ends the child (whose memory takes a
+    while to free). The stop waits for the init too: nothing of the bot is left running."""
+    process = start(tmp_path, """
+        import os, sys, time
+        if os.fork() == 0:
+            held = b"x" * (600 << 20)  # (freeing it keeps the child exiting a while)
+            print("held", flush=True)
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):  # (the referee reads its pipes on to their end)
+                os.dup2(null, fd)
+            time.sleep(60)
+        else:
+            sys.stdin.readline()
+    """)
+    assert process.read_line(soon()) == "held"
+    pids = process.alive_processes()
+    assert len(pids) == 4  # bubblewrap, its init, the bot, its child
+    process.send("bye\n")
+    process.stop(5.0)
+    assert process.returncode == 0
+    assert not running(pids)
+
+
 def test_cpu_time_counts_the_bot_not_the_wall(tmp_path: Path, tag: str) -> None:
     # (measured while the bot runs: started, and not yet gone, as in a game; a bot not
     # found yet, or gone, counts what was last read)

@@ -561,12 +561,14 @@ class ProcessTree:
         count = 0
         if self.contained:  # the bot, then the namespace's first process (its init):
             count = int(self._signal_bot(signal.SIGKILL))  # the kernel kills the rest
-            # bubblewrap reaps its init and exits (killed first, it would leave the init's
-            # remains to the machine's init, which may take its time); an init's exit
-            # waits for every process of its namespace to be gone: nothing is left. The
-            # wait is on the root's pidfd its owner holds: out of descriptors (EMFILE),
-            # none can be opened for it, and bubblewrap would be killed too soon
-            if pidfd_signal(self._init_fd, signal.SIGKILL) and self._root_exits(1.0):
+            # an init's exit waits for every process of its namespace to be gone: once it
+            # has ended, nothing is left. The wait is on the init's pidfd, not only on
+            # bubblewrap: told by the init that the bot has ended, bubblewrap may exit
+            # while the init is still exiting. Then bubblewrap reaps its init and exits
+            # (killed first, it would leave the init's remains to the machine's init,
+            # which may take its time), waited on through the root's pidfd its owner
+            # holds: out of descriptors (EMFILE), none can be opened for it
+            if pidfd_signal(self._init_fd, signal.SIGKILL) and self._ends(1.0):
                 return count + 1
         with contextlib.suppress(OSError):
             os.killpg(self.root_pid, signal.SIGKILL)
@@ -589,12 +591,17 @@ class ProcessTree:
                                   timeout=0.5)
         return count
 
-    def _root_exits(self, seconds: float) -> bool:
-        """Whether the root ends within ``seconds`` (not reaped), waited on through
-        :attr:`root_fd` if there is one, else a pidfd opened for the wait."""
+    def _ends(self, seconds: float) -> bool:
+        """Whether the contained tree's init, then its root, end within ``seconds`` (not
+        reaped); the root waited on through :attr:`root_fd` if there is one, else a
+        pidfd opened for the wait."""
+        deadline = time.monotonic() + seconds
+        if not exited_within(self._init_fd, seconds):
+            return False
+        left = deadline - time.monotonic()
         if self.root_fd < 0:
-            return wait_exit(self.root_pid, seconds)
-        return exited_within(self.root_fd, seconds)
+            return wait_exit(self.root_pid, left)
+        return exited_within(self.root_fd, left)
 
     def alive(self) -> list[int]:
         """Pids of the tree's processes that are still running (not zombies)."""
