@@ -562,12 +562,12 @@ class ProcessTree:
         if self.contained:  # the bot, then the namespace's first process (its init):
             count = int(self._signal_bot(signal.SIGKILL))  # the kernel kills the rest
             # an init's exit waits for every process of its namespace to be gone: once it
-            # has ended, nothing is left. The wait is on the init's pidfd, not only on
-            # bubblewrap: told by the init that the bot has ended, bubblewrap may exit
-            # while the init is still exiting. Then bubblewrap reaps its init and exits
-            # (killed first, it would leave the init's remains to the machine's init,
-            # which may take its time), waited on through the root's pidfd its owner
-            # holds: out of descriptors (EMFILE), none can be opened for it
+            # has ended, nothing is left. bubblewrap may exit before it (the init tells it
+            # of the bot's end at once), so the wait is on the init's pidfd, then on
+            # bubblewrap's (killing bubblewrap instead would leave the init's remains to
+            # the machine's init). Both pidfds are held from the bot's start (bubblewrap's
+            # by its owner, if it has one): with no descriptor left (EMFILE), none could
+            # be opened now
             if pidfd_signal(self._init_fd, signal.SIGKILL) and self._ends(1.0):
                 return count + 1
         with contextlib.suppress(OSError):
