@@ -208,9 +208,9 @@ def test_readable_values() -> None:
     assert seconds(2000) == "2 s" and seconds(500) == "0.5 s" and seconds(180_000) == "3 min"
     assert seconds(90_500) == "90.5 s" and seconds(150_000) == "2 min 30 s"
     assert megabytes(256 * 2**20) == "256 MB" and megabytes(2**34) == "16 GB"
-    openings = readable_settings("gomoku", {"width": 15, "height": 15,
-                                            "openings": [[[0, 0], [1, -1]], []]},
-                                 game_adapters()["gomoku"])  # (the game writes them)
+    gomoku = game_adapters()["gomoku"]
+    openings = readable_settings({"width": 15, "height": 15,
+                                  "openings": [[[0, 0], [1, -1]], []]}, gomoku)
     [shown] = [s for s in openings if s.label == "Openings (2)"]
     assert [(type(item), getattr(item, "caption", item)) for item in shown.items] == [
         (Picture, "h8 i7"), (Picture, "empty board")]
@@ -218,29 +218,63 @@ def test_readable_values() -> None:
     assert isinstance(first, Picture)
     assert re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*fill="(#\w+)"', first.svg) == [
         ("45", "45", "#1b1b1b"), ("51", "39", "#fafafa")]  # h8 black, i7 white
-    many = readable_settings("gomoku", {"width": 15, "openings": [[[0, k % 7]] for k in range(
-        DRAWN_OPENINGS + 5)]}, game_adapters()["gomoku"])[-1].items
+    many = readable_settings({"width": 15, "openings": [[[0, k % 7]] for k in range(
+        DRAWN_OPENINGS + 5)]}, gomoku)[-1].items
     assert len(many) == DRAWN_OPENINGS + 5 and many[-1] == "h14"  # drawn up to a cap, then text
     assert isinstance(many[DRAWN_OPENINGS - 1], Picture) and many[DRAWN_OPENINGS] == "h10"
+    # no openings: one line, not a list of one "none"; the rule in words, bookkeeping left out
+    assert [(s.label, s.text, s.items) for s in readable_settings(
+        {"rule": "exact5", "openings": [], "colors": ["black", "white"], "black": 0,
+         "win_line": [[0, 0]]}, gomoku)] == [
+        ("Rule", "exact five (exactly five in a row)", []),
+        ("Openings", "none (every game starts on an empty board)", [])]
     assert when("2026-11-26T14:52:16.051+00:00") == "2026-11-26 14:52:16 UTC"
     assert when("2026-11-26T16:52:16+02:00") == "2026-11-26 14:52:16 UTC"
     assert duration("2026-11-26T14:52:16.051+00:00", "2026-11-26T14:52:18.551+00:00") == 2.5
     assert duration("2026-11-26T14:52:16+00:00", "") is None
-    shown = readable_settings("planowanie", {"time_ms": None, "tolerance_ms": 250,
-                                             "deals": [[1, 2], [3, 4]], "quit_at_end": True,
-                                             "game_key": "k", "max_turns": 3})
+    shown = readable_settings({"time_ms": None, "tolerance_ms": 250,
+                               "deals": [[1, 2], [3, 0]], "quit_at_end": True,
+                               "game_key": "k", "max_turns": 3, "points": [5, 0, 7]},
+                              game_adapters()["planowanie"])
     assert [(s.label, s.text, s.items) for s in shown] == [
         ("Time per game", "none", []), ("Time tolerance", "0.25 s", []),
-        ("Deals (2)", "", ["1, 2", "3, 4"]), ("Quit at the end", "yes", []),
-        ("Max turns", "3", [])]
-    riichi = readable_settings("riichi", {"game": "east", "room": "mahjong_soul",
-                                          "decision_time": 2.5, "mjai_log": "x.mjson.gz",
-                                          "rules": {"red_fives": True, "uma": [20, 10]},
-                                          "points": [25000, 25000]})
+        ("Deals (2)", "", ["1 card each, seat 3 starts", "3 cards each, seat 1 starts"]),
+        ("Quit at the end", "yes", []), ("Max turns", "3", []),
+        ("Points at the end", "seat 1 5, seat 2 0, seat 3 7", [])]
+    riichi = readable_settings({"game": "east", "room": "mahjong_soul",
+                                "decision_time": 2.5, "mjai_log": "x.mjson.gz",
+                                "rules": {"red_fives": True, "uma": [20, 10]},
+                                "points": [25000, 25000, 24000, 26000],
+                                "batched": [False, True, False, False],
+                                "ranks": [2, 3, 4, 1], "failure_counts": [0, 0, 2, 0]},
+                               game_adapters()["riichi"])
     assert [(s.label, s.text, s.items) for s in riichi] == [
-        ("Game length", "east round only (tonpuusen)", []), ("Room", "mahjong soul", []),
+        ("Game length", "east round only (tonpuusen)", []),
+        ("Rules of", "Mahjong Soul's ranked rooms", []),
         ("Time per decision", "2.5 s", []), ("Rules", "", ["Red fives: yes", "Uma: 20, 10"]),
-        ("Points", "25000, 25000", [])]
+        ("Points at the end", "seat 1 25000, seat 2 25000, seat 3 24000, seat 4 26000", []),
+        ("Batched answers", "seat 2 (mjai.app style)", []),
+        ("Places", "seat 1 2nd, seat 2 3rd, seat 3 4th, seat 4 1st", []),
+        ("Faulty answers", "seat 3 2", [])]
+    mahjong = readable_settings({"scoring": "taiwan", "takeover": "game", "hands_played": [
+        {"winner": 0, "discarder": 2, "payments": [140, 0, -140, 0], "tai": 2,
+         "patterns": [["dealer", 1], ["single_wait", 1]], "reason": "won on seat 3's discard"},
+        {"winner": 1, "discarder": None, "payments": [-120, 380, -140, -120], "tai": 1,
+         "patterns": [["self_drawn", 1]], "reason": "self-drawn win"},
+        {"winner": None, "discarder": None, "payments": [0, 0, 0, 0], "tai": None,
+         "patterns": [], "reason": "drawn: the wall is used up"}]},
+        game_adapters()["mahjong"])
+    assert [(s.label, s.text, s.items) for s in mahjong] == [
+        ("Tai table", "taiwan (a common Taiwanese one)", []),
+        ("The dummy AI plays a faulty seat for", "the rest of the game", []),
+        ("Hands played (3)", "", [
+            "Hand 1: seat 1 won on seat 3's discard, 2 tai (dealer 1, single wait 1); "
+            "seat 1 +140, seat 3 -140",
+            "Hand 2: seat 2 won on a tile of its own draw, 1 tai (self drawn 1); "
+            "seat 1 -120, seat 2 +380, seat 3 -140, seat 4 -120",
+            "Hand 3: drawn: the wall is used up"])]
+    unknown = readable_settings({"rule": "x_y", "game_key": "k", "width": 9})
+    assert [(s.label, s.text) for s in unknown] == [("Rule", "x y"), ("Width", "9")]
 
 
 def test_game_pages_written_by_worker_processes_are_the_same(built: tuple[Path, Path],

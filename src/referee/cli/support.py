@@ -266,9 +266,15 @@ def finish_match(console: Console, game: str, out: Path, seed: int,
     """The end of every ``referee match``: the results table, each game's notes of
     ``note_kinds`` (takeovers, failures...), where the records are, and with ``--json``
     the summary on standard output."""
+    from referee.core.standings import Units, standings_legend
+    from referee.games.registry import game_adapter
     from referee.output import results_table
 
+    adapter = game_adapter(game)
+    unit = adapter.points_unit if adapter is not None else Units().points_unit
     console.print(results_table(players, records, points_game))
+    console.print(standings_legend(Units(max((len(r.players) for r in records), default=2),
+                                         unit, points_game)), markup=False)
     for record in records:
         for note in record.notes:
             if note.kind in note_kinds:

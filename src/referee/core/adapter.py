@@ -62,6 +62,9 @@ class GameAdapter(Protocol):
     with a new game, as Gomocup's ``RESTART``): :meth:`play` then takes its players'
     programs from the task's :attr:`GameTask.pool` and gives back those that did not
     fault."""
+    points_unit: str
+    """What a game's scores count, as a table's legend says it after "points:" (``1 a
+    win, ½ a draw``; ``card points``)."""
 
     def seat_count(self, settings: Any) -> int:
         """Players in one game under ``settings``."""
@@ -97,17 +100,27 @@ class GameAdapter(Protocol):
         """
 
     def replay(self, record: GameRecord) -> ReplayView:
-        """The finished game as a board picture built up move by move (for game pages).
+        """The game as a board picture built up move by move (for game pages, and for the
+        live view's boards: a record still being played, without its result, replays as
+        far as it goes).
 
         One step per move of ``record.moves``, in order; pure (no I/O). Raises
         ``ValueError`` if the record is not one of this game's.
         """
 
+    def move_text(self, record: GameRecord, ply: int) -> str:
+        """Move ``ply`` (0-based) of ``record`` in the game's notation, as its replay steps
+        write moves (``h8``, ``discard 5m``; a step may add where it was played, as
+        Riichi's hand), from that move alone: the live view writes the last move of every
+        game in progress with it."""
+
     # An adapter may also have, for the results site: ``native_file(record) -> (suffix,
     # data, label)``, the game in a format of its own offered for download (Gomoku's
-    # .psq); ``setting_items(key, value, settings)``, a setting written as the game's
-    # players read it, as text or ``Picture`` items (Gomoku's openings on small boards),
-    # ``None`` for the others.
+    # .psq); ``setting_labels``, a mapping of setting keys to the labels people read
+    # (``""``: the setting is bookkeeping, not shown); ``shown_setting(key, value,
+    # settings)``, a setting written as the game's players read it (a ``Setting``: a
+    # sentence, or items such as Gomoku's openings on small boards), ``None`` for those
+    # the site writes in its general way.
 
 
 

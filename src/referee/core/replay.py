@@ -50,6 +50,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+SEAT_WINDS = ("East", "South", "West", "North")
+"""What the four seats of a tile game play, for people (``ReplayView.roles``): their winds
+in its first hand (the first seat deals first), whatever wind they sit in later."""
 TILE_CODE = re.compile(r"[0-9][mps]|f[1-8]|[ESWNPFC]")
 """One tile code of the ``tiles`` frames (see the module docstring)."""
 _POND = re.compile(r"([0-9][mps]|f[1-8]|[ESWNPFC])([*^.!]*)")
@@ -66,6 +69,18 @@ class Picture:
 
     svg: str
     caption: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting (or recorded fact) as people read it: its label, and its value as text
+    or as a list of items (text, or ``Picture``). A game writes those it knows better
+    (``GameAdapter``'s ``shown_setting``); everything in it is plain text, which the
+    viewer escapes. An empty ``label`` means the usual one."""
+
+    label: str
+    text: str = ""
+    items: list[str | Picture] = field(default_factory=list)
 
 
 class ReplayStep(NamedTuple):
@@ -88,11 +103,16 @@ class ReplayStep(NamedTuple):
 class ReplayView:
     """A whole game as an SVG board: base and background, then one fragment per step.
 
-    ``roles`` says what each seat played, in seat order (``("black", "white")``), for
-    labels; it may be empty. ``frames`` (``len(steps) + 1`` of them, or none), drawn by
-    the viewer ``renderer`` with ``frame_info``, show the table as data (module docstring).
-    ``base`` is drawn under ``background`` and is the same for many games (module
-    docstring).
+    ``roles`` says what each seat plays, in seat order, where seats play parts of their
+    own (``("black", "white")``, the winds of the first hand); empty when they play
+    alike. People read the seats themselves as numbered from 1 (``core.text.seat_name``). ``frames``
+    (``len(steps) + 1`` of them, or none), drawn by the viewer ``renderer`` with
+    ``frame_info``, show the table as data (module docstring). ``base`` is drawn under
+    ``background`` and is the same for many games (module docstring). ``start`` says in
+    the game's notation what is on the board before the first step (Gomoku's opening
+    stones, ``h8 i9 j9``; empty: nothing to say), the move list's first line.
+    ``min_width`` is the narrowest, in pixels, the picture may be drawn before its text
+    is too small to read (0: any); a narrower page scrolls it sideways.
     """
 
     width: int
@@ -105,6 +125,8 @@ class ReplayView:
     renderer: str = ""
     frame_info: Frame = field(default_factory=dict)
     base: str = ""
+    start: str = ""
+    min_width: int = 0
 
     def __post_init__(self) -> None:
         if self.frames and len(self.frames) != len(self.steps) + 1:

@@ -1,8 +1,10 @@
 """Standings of finished games: points, wins, draws, losses and faults per player.
 
 Game-neutral arithmetic shared by a match's summary and a tournament's standings: a game
-adds its scores to each seat's points (see ``counted_points``), a win to the best score, a
-draw to everyone when all scores are equal, a loss otherwise, and its faults.
+adds its scores to each seat's points (see ``counted_points``), a whole game's result to
+each seat (``game_result``: one rule for two players and for more) and its faults. What
+each column counts is said in one wording (``meanings``) by the terminal's tables and the
+results site's legends.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Standing", "count_game", "counted_points"]
+__all__ = ["RESULT_RULE", "Standing", "Units", "count_game", "counted_points", "game_result",
+           "meanings", "ratings_legend", "standings_legend"]
 
 
 def counted_points(scores: Sequence[float], offender: int | None,
@@ -24,6 +27,19 @@ def counted_points(scores: Sequence[float], offender: int | None,
     if points_game and offender is not None:
         return [0.0] * len(scores)
     return scores
+
+
+def game_result(scores: Sequence[float], offender: int | None, seat: int) -> str:
+    """``win``, ``draw`` or ``loss``: what a finished game was for ``seat``, whatever the
+    number of seats. A game a fault ended is lost by the offender and won by every other
+    seat; otherwise the best score alone wins, seats sharing the best score draw (two
+    players with equal scores, or two of four sharing first place), the others lose."""
+    if offender is not None:
+        return "loss" if seat == offender else "win"
+    best = max(scores)
+    if scores[seat] != best:
+        return "loss"
+    return "draw" if sum(score == best for score in scores) > 1 else "win"
 
 
 @dataclass
@@ -51,20 +67,18 @@ def count_game(table: dict[str, Standing], seats: Sequence[str], scores: Sequenc
                offender: int | None, outcome: str | None, points_game: bool,
                faults: Sequence[tuple[int, str]] = ()) -> None:
     """Add one finished game to ``table`` (lines made as needed): points (see
-    ``counted_points``); a win for the best score (every seat but the offender after a
-    fault), a draw when every score is equal, a loss otherwise; the offender's fault, and
-    the ``(seat, outcome)`` faults a replacement survived."""
-    best = max(scores)
-    everyone_equal = all(s == best for s in scores)
+    ``counted_points``); a win, draw or loss for each seat (``game_result``); the
+    offender's fault, and the ``(seat, outcome)`` faults a replacement survived."""
     points = counted_points(scores, offender, points_game)
-    for seat, (name, score) in enumerate(zip(seats, scores, strict=True)):
+    for seat, (name, _) in enumerate(zip(seats, scores, strict=True)):
         line = table.setdefault(name, Standing(name))
         line.games += 1
         line.points += points[seat]
-        if everyone_equal:
-            line.draws += 1
-        elif score == best:
+        result = game_result(scores, offender, seat)
+        if result == "win":
             line.wins += 1
+        elif result == "draw":
+            line.draws += 1
         else:
             line.losses += 1
         if offender == seat and outcome:
@@ -74,3 +88,62 @@ def count_game(table: dict[str, Standing], seats: Sequence[str], scores: Sequenc
         line.faults[kind] = line.faults.get(kind, 0) + 1
 
 
+RESULT_RULE = ("the best score alone wins, a shared best score draws, a lower one loses; a "
+               "game a fault ended is lost by the player at fault, won by the others")
+"""How a whole game is won, drawn or lost (``game_result``), in words."""
+
+
+@dataclass(frozen=True)
+class Units:
+    """How results are counted, for the legends: players in a game (the most any game
+    had), what its points are (``GameAdapter.points_unit``) and whether they are the
+    game's own (``GameAdapter.scores_are_points``)."""
+
+    seats: int = 2
+    points_unit: str = "1 a win, \u00bd a draw"
+    points_game: bool = False
+
+    @property
+    def pairwise(self) -> bool:
+        """Whether a game gives a player more than one pairwise result."""
+        return self.seats > 2
+
+
+def meanings(units: Units) -> dict[str, str]:
+    """What each column of the standings counts, by its name on the results site
+    (``Games``, ``Points``, ``W / D / L``, ``Results`` with more than two seats, ``Score``):
+    one wording for the site's legends and the terminal's captions."""
+    points = f"{units.points_unit}, added up"
+    if units.points_game:
+        points += " (a game a fault ended adds none)"
+    out = {
+        "Games": "games played",
+        "Points": points,
+        "W / D / L": f"games won, drawn and lost: {RESULT_RULE}",
+    }
+    if units.pairwise:
+        out["Results"] = (f"pairwise results, {units.seats - 1} a game: one against each "
+                          "other player of the game, by the two scores (a game a fault "
+                          "ended gives only the faulty player's losses)")
+        out["Score"] = ("the points of those results (1 a win, \u00bd a draw) in percent "
+                        "of them: what the ratings count")
+    else:
+        out["Score"] = ("the points of the results (1 a win, \u00bd a draw) in percent of "
+                        "the games: what the ratings count")
+    return out
+
+
+def standings_legend(units: Units) -> str:
+    """What a terminal's table of points, games and won / drawn / lost counts, in one line
+    (printed under it)."""
+    return (f"points: {meanings(units)['Points']}; games: whole games, won / drawn / lost: "
+            f"{RESULT_RULE}")
+
+
+def ratings_legend(units: Units) -> str:
+    """What a terminal's rating list counts where a game gives several pairwise results
+    (its ``results`` column), in one line (printed under it); ``""`` with two seats."""
+    if not units.pairwise:
+        return ""
+    said = meanings(units)
+    return f"results: {said['Results']}; score: {said['Score']}"

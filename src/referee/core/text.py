@@ -1,6 +1,7 @@
-"""Small text helpers: clipping, strict integers (what bots send), sizes (what users
-write), the words of a broken bound (``range_text``, ``got``: shared by the command line's
-options and ``core.validation``, kept here so that options need not import pydantic)."""
+"""Small text helpers: clipping, seats as people number them, strict integers (what bots
+send), sizes (what users write), the words of a broken bound (``range_text``, ``got``:
+shared by the command line's options and ``core.validation``, kept here so that options
+need not import pydantic)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ MAX_INT_LENGTH = 9
 def clip(text: str, limit: int = 80, marker: str = "...") -> str:
     """``text`` cut to ``limit`` characters, ``marker`` ending it if it was cut."""
     return text if len(text) <= limit else text[: limit - len(marker)] + marker
+
+
+def seat_name(seat: int) -> str:
+    """A seat as people read it, numbered from 1: ``seat 1`` is the first seat (the one
+    records, the store and the wire formats number 0)."""
+    return f"seat {seat + 1}"
 
 
 def parse_int(text: str) -> int | None:

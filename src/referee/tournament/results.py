@@ -1,9 +1,12 @@
-"""Results read from a store: standings, crosstable, pairwise results for ratings, PGN.
+"""Results read from a store: standings, crosstable, pairwise results for ratings, PGN,
+the terminal's tables (their captions say what the columns count: ``core.standings``).
 
 A game with two seats gives one pairwise result (seat 0 moves first: in Gomoku it plays
 black, the side of the advantage in BayesElo's model). A game with more seats gives a
 result for every pair of seats, by their scores; where a seat's fault ended the game, only
-that seat's results count (its losses to each other seat), as the ITPW format rates.
+that seat's results count (its losses to each other seat), as the ITPW format rates. The
+standings count whole games (``core.standings``): with more seats too, a game is won,
+drawn or lost once by each player.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from pathlib import Path
 
 from rich.table import Table
 
-from referee.core.standings import Standing, count_game
+from referee.core.standings import Standing, Units, count_game
 from referee.tournament.ratings import (
     BayesEloParams,
     Ratings,
@@ -96,7 +99,8 @@ def crosstable(rows: Iterable[GameRow],
 
 
 def final_table(lines: Sequence[Standing], title: str = "Final standings") -> Table:
-    """Points, games, wins, draws, losses and faults per player, best first."""
+    """Points, games, wins, draws, losses and faults per player, best first (what they
+    count: ``core.standings.standings_legend``)."""
     table = Table(title=title)
     for column in ("#", "player", "points", "games", "won", "drawn", "lost", "faults"):
         table.add_column(column, justify="left" if column in ("player", "faults") else "right",
@@ -138,10 +142,14 @@ def rate_results(results: Iterable[Result], params: BayesEloParams) -> Ratings |
     return rate(table, params)
 
 
-def ratings_table(ratings: Ratings, title: str = "Ratings (BayesElo)") -> Table:
-    """The rating list as a table: Elo with its interval, games, score, draws, LOS."""
+def ratings_table(ratings: Ratings, title: str = "Ratings (BayesElo)",
+                  units: Units | None = None) -> Table:
+    """The rating list as a table: Elo with its interval, games, score, draws, LOS. With
+    ``units`` of more than two seats, the games column counts pairwise results and is
+    headed so (``results``: ``core.standings.ratings_legend``)."""
     table = Table(title=title)
-    for column in ("#", "player", "Elo", "+", "-", "games", "score", "oppo.", "draws",
+    games = "results" if units is not None and units.pairwise else "games"
+    for column in ("#", "player", "Elo", "+", "-", games, "score", "oppo.", "draws",
                    "LOS next"):
         table.add_column(column, justify="left" if column == "player" else "right",
                          overflow="fold")

@@ -22,6 +22,7 @@ from referee.core.errors import ConfigError
 from referee.core.open_files import make_room_for
 from referee.core.players import PlayerSpec, check_runnable
 from referee.core.sandbox import SandboxLevel, plan_sandbox
+from referee.core.standings import Units, meanings, ratings_legend, standings_legend
 from referee.games.registry import game_adapters
 from referee.output import GameProgress
 from referee.tournament.config import Tournament, load_tournament
@@ -191,7 +192,8 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
             console.print(f"Openings: {used} of {openings}{more}", markup=False)
         bar = GameProgress(console, total, done)
         refresher = site_refresher(tournament.output, tournament.output / "report")
-        show = _reporter(console, bar, runner, tournament.spec.standings_every)
+        show = _reporter(console, bar, runner, tournament.spec.standings_every,
+                         units(tournament))
 
         def progress(progress: Progress) -> None:
             show(progress)
@@ -213,8 +215,15 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
     return tournament.output
 
 
+def units(tournament: Tournament) -> Units:
+    """How the tournament's results are counted (for the tables' captions)."""
+    adapter = tournament.adapter
+    return Units(adapter.seat_count(tournament.settings), adapter.points_unit,
+                 adapter.scores_are_points)
+
+
 def _reporter(console: Console, bar: GameProgress, runner: TournamentRunner,
-              every: int) -> Callable[[Progress], None]:
+              every: int, counted: Units) -> Callable[[Progress], None]:
     """What is shown after each game: its line, and every ``every`` games the standings."""
 
     def report(progress: Progress) -> None:
@@ -224,6 +233,7 @@ def _reporter(console: Console, bar: GameProgress, runner: TournamentRunner,
         elapsed = time.monotonic() - progress.started
         console.print(standings_table(progress.standings, title=(
             f"Standings after {progress.done}/{progress.total} games ({elapsed:.0f} s)")))
+        console.print(f"points: {meanings(counted)['Points']}", markup=False)
         _head_to_head(console, runner)
 
     return report
@@ -246,14 +256,18 @@ def _summary(console: Console, tournament: Tournament, store: Store,
     """The end of a run: final standings, head-to-head, ratings, PGN."""
     rows = store.games(status="done", by_finish=True)
     names = [p.name for p in tournament.players]
+    counted = units(tournament)
     console.print(final_table(standings(rows, names, tournament.adapter.scores_are_points)))
+    console.print(standings_legend(counted), markup=False)
     _head_to_head(console, runner)
     if runner.sprt_verdict:
         console.print(f"SPRT verdict: {runner.sprt_verdict} "
                       f"(the {store.count('cancelled')} games left were cancelled)")
     ratings = rate_results(pairwise(rows), tournament.rating_params())
     if ratings is not None:
-        console.print(ratings_table(ratings))
+        console.print(ratings_table(ratings, units=counted))
+        if ratings_legend(counted):
+            console.print(ratings_legend(counted), markup=False)
     pgn = write_results_pgn(rows, tournament.output / "results.pgn", tournament.name)
     console.print(f"Results (PGN): {pgn}", markup=False)
     site = build_site(tournament.output, tournament.output / "report")

@@ -21,7 +21,14 @@ from referee.core.replay import ReplayView
 from referee.games.planowanie.bots.player import play_local
 from referee.games.planowanie.bots.random_player import RandomStrategy
 from referee.games.planowanie.match import PlanowanieSettings
-from referee.games.planowanie.replay import COLUMN_X, ROW_H, ROW_TOP, planowanie_replay
+from referee.games.planowanie.replay import (
+    COLUMN_X,
+    FOOT_H,
+    ROW_H,
+    ROW_TOP,
+    TRICK_H,
+    planowanie_replay,
+)
 from referee.games.planowanie.rules import (
     Action,
     Deck,
@@ -135,7 +142,7 @@ def shown(view: ReplayView, k: int) -> Shown:
     """The table after ``k`` steps as the picture shows it: the texts no later opaque shape
     covers (a card partly covered, two values in one cell, a card twice in a hand fail)."""
     texts, covers = pieces(parse(view, k))
-    players = len(view.roles)
+    players = (view.height - ROW_TOP - TRICK_H - FOOT_H) // ROW_H
     bands: dict[int, list[tuple[int, float, float, float, float]]] = {}
     for cover in covers:  # by horizontal band, to look at the few that may matter
         for band in range(int(cover[2] // 8), int(cover[4] // 8) + 1):
@@ -192,12 +199,18 @@ def test_a_whole_tournament_game() -> None:
     assert len(view.steps) == len(record.moves) == Rules().total_actions
     assert [s.seat for s in view.steps] == [m.seat for m in record.moves]
     assert [s.text for s in view.steps] == [m.move for m in record.moves]
-    assert view.roles == ("seat 0", "seat 1", "seat 2", "seat 3")
+    assert view.roles == ()  # the seats play alike: nothing to say beside their numbers
     assert all(s.note == "" for s in view.steps)
     assert points(view, len(view.steps)) == game.table.points == record.settings["points"]
     root = parse(view)
     assert root.tag == f"{SVG}svg"
     assert all(name in "".join(root.itertext()) for name in names)
+    # seats are numbered from 1 for people: beside the names, under the cards, the taker
+    labels = [t.text for t in root.iter(f"{SVG}text") if t.get("class") in ("pw-se", "pw-q")]
+    assert labels[:5] == ["on the table", "seat 1", "seat 2", "seat 3", "seat 4"]
+    assert "seat 0" not in "".join(root.itertext())
+    for k in range(1, 40):
+        assert "seat 0" not in "".join(parse(view, k).itertext()), k
     assert "game over" in shown(view, len(view.steps)).header
     sizes = [len(s.svg) + len(s.mark) for s in view.steps]
     assert max(sizes) <= BUDGET, max(sizes)
@@ -273,7 +286,7 @@ def test_other_decks_and_player_counts(players: int) -> None:
     record, game = play(rules, 11, names, rng_seed=players)
     view = planowanie_replay(record)
     assert len(view.steps) == rules.total_actions
-    assert view.roles == tuple(f"seat {k}" for k in range(players))
+    assert view.roles == ()
     assert len(shown(view, len(view.steps)).cells) == players
     assert points(view, len(view.steps)) == game.table.points
     for k in range(0, len(view.steps) + 1, 7):
@@ -437,7 +450,7 @@ def expected_tables(record: GameRecord, rules: Rules) -> list[Shown]:
         return Shown(f"Deal {deal + 1} / {total} \u00b7 {status}", hands,
                      [list(row) for row in zip(shown_bids, map(str, tricks), scores,
                                                strict=True)],
-                     list(table), "" if winner is None else f"taken by seat {winner}")
+                     list(table), "" if winner is None else f"taken by seat {winner + 1}")
 
     found.append(now())
     for move in record.moves:

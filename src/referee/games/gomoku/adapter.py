@@ -14,16 +14,38 @@ from referee.core.adapter import GameTask, SettingsTableAdapter
 from referee.core.errors import ConfigError, MatchAborted
 from referee.core.players import PlayerSpec, readiness_check
 from referee.core.record import GameRecord
-from referee.core.replay import Picture, ReplayView
+from referee.core.replay import Picture, ReplayView, Setting
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule, point_name
 from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
 from referee.games.gomoku.openings import place_opening, read_openings
 from referee.games.gomoku.protocol import Brain
 from referee.games.gomoku.renju import RenjuJudge
-from referee.games.gomoku.replay import gomoku_replay, mini_board
+from referee.games.gomoku.replay import (
+    gomoku_replay,
+    mini_board,
+    move_notation,
+    record_size,
+)
 
 DRAWN_OPENINGS = 100
 """Openings the results site draws on small boards (the others are written as text)."""
+SETTING_LABELS = {
+    "width": "Board width", "height": "Board height", "rule": "Rule",
+    "renju_judge": "Renju threes read as", "draw_at_empty": "Draw with empty points left",
+    "timeout_turn_ms": "Time per move", "timeout_match_ms": "Time per game",
+    "swap2": "Swap2 opening", "openings": "Openings",
+    "black": "", "swap2_first": "", "colors": "", "win_line": "",
+}
+"""The settings' labels on the results site (``""``: bookkeeping a record keeps, shown by
+the game page otherwise: who played black, the winning line)."""
+SETTING_WORDS = {
+    "rule": {"freestyle": "freestyle (five or more in a row)",
+             "exact5": "exact five (exactly five in a row)", "renju": "renju",
+             "caro": "caro (five not blocked at both ends)",
+             "caro5": "caro, exactly five (not blocked at both ends)"},
+    "renju_judge": {"rif": "RIF's rules", "gomocup": "GomocupJudge does"},
+}
+"""Values of a setting in words, by the setting's key."""
 
 
 class GomokuTable(BaseModel):
@@ -70,6 +92,8 @@ class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
     rating_preset: str = "gomocup"
     schedules: tuple[str, ...] = ("round-robin", "gauntlet", "swiss", "itpw")
     scores_are_points: bool = False
+    points_unit: str = "1 a win, \u00bd a draw"
+    setting_labels: Mapping[str, str] = SETTING_LABELS
 
     def seat_count(self, settings: GomokuSettings) -> int:
         """Two players."""
@@ -142,14 +166,20 @@ class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
         record.settings["game_key"] = task.key
         return record
 
-    def setting_items(self, key: str, value: Any, settings: Mapping[str, Any]
-                      ) -> list[str | Picture] | None:
-        """The openings drawn on small boards captioned with their points as the game
-        pages name them (``h8 i7``; each stone relative to the centre in the record), the
-        first ``DRAWN_OPENINGS`` of them, the rest as text; ``None`` for the other
-        settings (for the site)."""
+    def shown_setting(self, key: str, value: Any, settings: Mapping[str, Any]
+                      ) -> Setting | None:
+        """For the results site: the rule and the renju judge in words, and the openings
+        drawn on small boards captioned with their points as the game pages name them
+        (``h8 i7``; each stone relative to the centre in the record), the first
+        ``DRAWN_OPENINGS`` of them, the rest as text (none: one line saying so); ``None``
+        for the other settings."""
+        words = SETTING_WORDS.get(key, {})
+        if isinstance(value, str) and value in words:
+            return Setting("", words[value])
         if key != "openings" or not isinstance(value, list):
             return None
+        if not value:
+            return Setting("", "none (every game starts on an empty board)")
         width = int(settings.get("width") or 15)
         height = int(settings.get("height") or width)
         shown: list[str | Picture] = []
@@ -162,7 +192,7 @@ class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
             text = " ".join(point_name(x, y) for x, y in stones) or "empty board"
             shown.append(Picture(mini_board(width, height, stones), text)
                          if len(shown) < DRAWN_OPENINGS else text)
-        return shown
+        return Setting(f"Openings ({len(value)})", items=shown)
 
     def native_file(self, record: GameRecord) -> tuple[str, bytes, str]:
         """The game as a Piskvork .psq file (for the results site's downloads)."""
@@ -173,3 +203,11 @@ class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
     def replay(self, record: GameRecord) -> ReplayView:
         """The board move by move, numbered stones, last move and winning line marked."""
         return gomoku_replay(record)
+
+    def move_text(self, record: GameRecord, ply: int) -> str:
+        """The move's points as players write them (``h8``)."""
+        try:
+            width, height = record_size(record.settings)
+        except ValueError:
+            width = height = MAX_SIZE
+        return move_notation(record.moves[ply].move, width, height)

@@ -39,6 +39,8 @@ LABEL = 14
 """Distance from the picture's edge to the middle of the coordinates."""
 RADIUS = 13
 MAX_TEXT = 80
+MIN_SCALE = 0.6
+"""The smallest a board is drawn (its coordinates still read; a narrower page scrolls it)."""
 
 STYLE = (
     ".gk-board{fill:#dcb468}"
@@ -185,16 +187,38 @@ def _points(text: str) -> list[tuple[int, int]] | None:
     return [p for p in points if p is not None]
 
 
-def _roles(settings: dict[str, Any]) -> tuple[str, ...]:
+def seat_colours(settings: dict[str, Any]) -> tuple[str, ...]:
+    """The colour each seat played (``("black", "white")``: the record's ``colors``, else
+    its first player's); ``()`` for a record that says neither."""
     colors = settings.get("colors")
-    if isinstance(colors, list) and len(colors) == 2 and all(isinstance(c, str) for c in colors):
-        return tuple(colors)
+    if (isinstance(colors, list) and len(colors) == 2 and all(isinstance(c, str) for c in colors)
+            and colors[0] != colors[1]):
+        return colors[0], colors[1]
     black = settings.get("black")
     if black is None:
         black = settings.get("swap2_first")
     if black in (0, 1):
         return ("black", "white") if black == 0 else ("white", "black")
     return ()
+
+
+def move_notation(text: str, width: int, height: int) -> str:
+    """A move as players write it: its points on a ``width`` x ``height`` board (``h8``;
+    swap2's stones ``h8 i9 j9``), else as recorded (``SWAP``, an unreadable answer; cut
+    to ``MAX_TEXT`` characters)."""
+    if text.strip().upper() != "SWAP":
+        single = parse_point(text)
+        points = [single] if single is not None else _points(text)
+        if points is not None and all(0 <= x < width and 0 <= y < height for x, y in points):
+            return " ".join(point_name(x, y) for x, y in points)
+    return clip(text, MAX_TEXT)
+
+
+def record_size(settings: dict[str, Any]) -> tuple[int, int]:
+    """The board's width and height in a record's settings (15 x 15 when it says
+    nothing); ``ValueError`` for a size no board has."""
+    width = _int_setting(settings, "width", 15)
+    return width, _int_setting(settings, "height", width)
 
 
 def _win_line(line: Any) -> str:
@@ -252,8 +276,7 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
     if record.game != "gomoku":
         raise ValueError(f"not a gomoku record: {record.game!r}")
     settings = record.settings
-    width = _int_setting(settings, "width", 15)
-    height = _int_setting(settings, "height", width)
+    width, height = record_size(settings)
 
     def on_board(point: tuple[int, int]) -> bool:
         return 0 <= point[0] < width and 0 <= point[1] < height
@@ -298,8 +321,10 @@ def gomoku_replay(record: GameRecord) -> ReplayView:
         background=_opening_stones(width, height, tuple(opening)),
         steps=tuple(steps),
         style=STYLE,
-        roles=_roles(settings),
+        roles=seat_colours(settings),
         base=_board(width, height),
+        start=("opening " + " ".join(point_name(x, y) for x, y in opening)) if opening else "",
+        min_width=round(_size(width) * MIN_SCALE),
     )
 
 
@@ -308,13 +333,11 @@ def _step(grid: _Grid, move: MoveRecord, placed: int, number: int,
           ) -> tuple[ReplayStep, list[tuple[int, int]]]:
     """One move as a step, and the stones it put on the board (any move: several stones,
     ``SWAP``, illegal, unreadable)."""
-    text = clip(move.move, MAX_TEXT)
+    text = move_notation(move.move, grid.width, len(grid.names) // grid.width)
     if move.move.strip().upper() == "SWAP":
         return ReplayStep(move.seat, text, note="swap"), []
     single = parse_point(move.move)
     points = [single] if single is not None else _points(move.move)
-    if points is not None and all(on_board(p) for p in points):
-        text = " ".join(point_name(x, y) for x, y in points)
     if move.info.get("illegal"):
         cross = "".join(_cross(*p) for p in points or () if on_board(p))
         return ReplayStep(move.seat, text, svg=cross, note="illegal"), []

@@ -20,13 +20,15 @@ from referee.core.checking import record_seed
 from referee.core.errors import BotFault, ConfigError
 from referee.core.players import PlayerSpec, trial_process
 from referee.core.record import GameRecord, MoveRecord
-from referee.core.replay import ReplayStep, ReplayView, text_lines
+from referee.core.replay import SEAT_WINDS, ReplayStep, ReplayView, Setting, text_lines
 from referee.core.sandbox import plan_sandbox
+from referee.core.text import seat_name
 from referee.games.mahjong.frames import frame_info, game_frame, tile_code
 from referee.games.mahjong.game import MahjongGame
 from referee.games.mahjong.match import (
     BUILTIN_PLAYERS,
     MahjongSettings,
+    hand_facts,
     play_mahjong,
     start_path,
 )
@@ -35,7 +37,21 @@ from referee.games.mahjong.rules import Ask, MahjongHand, Rules, options
 from referee.games.mahjong.scoring import PRESETS, Stakes, preset
 from referee.games.mahjong.tiles import ALL_TILES, SHORT_NAMES_KEY, make_wall, short_name
 
-__all__ = ["MahjongAdapter", "mahjong_replay", "record_rules"]
+__all__ = ["MahjongAdapter", "hand_sentence", "mahjong_replay", "record_rules"]
+
+SETTING_LABELS = {
+    "hands": "Hands", "reserve": "Tiles kept in reserve", "base": "Base points",
+    "per_tai": "Points per tai", "scoring": "Tai table", "move_time": "Time per answer",
+    "kong_from_previous": "Kong on the previous player's discard",
+    "takeover": "The dummy AI plays a faulty seat for", "start_path": "/start names",
+    "hands_played": "Hands played",
+}
+"""The settings' labels on the results site (and those of what a record adds)."""
+SETTING_WORDS = {
+    "scoring": {"icga": "icga (the referee's own)", "taiwan": "taiwan (a common Taiwanese one)"},
+    "takeover": {"hand": "the rest of the hand", "game": "the rest of the game"},
+    "start_path": {"program": "the program", "command": "the whole command line"},
+}
 
 
 class MahjongTable(BaseModel):
@@ -63,6 +79,8 @@ class MahjongAdapter(PointsGameAdapter[MahjongTable, MahjongSettings]):
     name = "mahjong"
     builtins: Mapping[str, str] = BUILTIN_PLAYERS
     settings_table = MahjongTable
+    points_unit = "points the hands paid"
+    setting_labels: Mapping[str, str] = SETTING_LABELS
 
     def settings_from(self, spec: MahjongTable, base: Path) -> MahjongSettings:
         """The hands, the reserve, the clock, the stakes and the tai table."""
@@ -128,6 +146,60 @@ class MahjongAdapter(PointsGameAdapter[MahjongTable, MahjongSettings]):
         """Every answer, with the four hands after it."""
         return mahjong_replay(record)
 
+    def move_text(self, record: GameRecord, ply: int) -> str:
+        """The answer in words (``discard 7s``)."""
+        return move_words(record.moves[ply].move)
+
+    def shown_setting(self, key: str, value: Any, settings: Mapping[str, Any]
+                      ) -> Setting | None:
+        """For the results site: the choices in words, each hand a record played as a
+        sentence; ``None`` for the other settings."""
+        words = SETTING_WORDS.get(key, {})
+        if isinstance(value, str) and value in words:
+            return Setting("", words[value])
+        if key == "hands_played" and isinstance(value, list):
+            return Setting(f"Hands played ({len(value)})",
+                           items=[hand_sentence(k, hand) for k, hand in enumerate(value, 1)])
+        return None
+
+
+def _seat(value: Any) -> str | None:
+    """A recorded seat as people number it (``None`` for anything else)."""
+    return seat_name(value) if type(value) is int and 0 <= value < 4 else None
+
+
+def hand_sentence(number: int, hand: Any) -> str:
+    """One recorded hand (``hands_played``) in words: ``Hand 1: seat 1 won on seat 3's
+    discard, 2 tai (dealer 1, single wait 1); seat 1 +140, seat 3 -140``."""
+    if not isinstance(hand, Mapping):
+        return f"Hand {number}: {hand}"
+    reason = str(hand.get("reason") or "")
+    winner, payer = _seat(hand.get("winner")), _seat(hand.get("discarder"))
+    if winner is None:
+        return f"Hand {number}: {reason or 'no winner'}"
+    if "flower" in reason:
+        how = (f"won on seven flowers, robbing {payer}'s eighth" if payer else
+               "won on all eight flowers")
+    elif payer is None:
+        how = "won on a tile of its own draw"
+    else:
+        how = f"won on {payer}'s {'kong tile' if 'kong' in reason else 'discard'}"
+    text = f"Hand {number}: {winner} {how}"
+    tai, patterns = hand.get("tai"), hand.get("patterns")
+    if type(tai) is int:
+        text += f", {tai} tai"
+        if isinstance(patterns, list) and patterns:
+            text += " (" + ", ".join(" ".join(str(p).replace("_", " ") for p in pattern)
+                                     if isinstance(pattern, list) else str(pattern)
+                                     for pattern in patterns) + ")"
+    payments = hand.get("payments")
+    if isinstance(payments, list) and len(payments) == 4:
+        paid = [f"{seat_name(s)} {p:+d}" for s, p in enumerate(payments)
+                if type(p) is int and p]
+        if paid:
+            text += "; " + ", ".join(paid)
+    return text
+
 
 WIDTH = 760
 ROW = 26
@@ -175,9 +247,8 @@ def mahjong_replay(record: GameRecord) -> ReplayView:
                     *(f"{names[s]}: {game.totals[s]} points" for s in order)]
         frames[-1] = {**frames[-1], "x": end}
     key = text_lines(["", "", "", "", "", "", SHORT_NAMES_KEY], ROW, rest="key")
-    return ReplayView(WIDTH, ROW * 8, key, tuple(steps), STYLE,
-                      roles=tuple(f"seat {s + 1}" for s in range(4)), frames=tuple(frames),
-                      renderer="tiles", frame_info=frame_info(names))
+    return ReplayView(WIDTH, ROW * 8, key, tuple(steps), STYLE, roles=SEAT_WINDS,
+                      frames=tuple(frames), renderer="tiles", frame_info=frame_info(names))
 
 
 _WORDS = {"/throw": "discard", "/eat": "chow", "/pong": "pung", "/gong": "kong",
@@ -226,5 +297,5 @@ def _replay_step(game: MahjongGame, names: list[str], seat: int,
         lines.append(f"{names[s][:12]:<12} "
                      f"{' '.join(short_name(t) for t in hand.hands[s])} {melds}")
     if hand.result is not None:
-        lines.append(f"result: {hand.result.reason}, {list(hand.result.payments)}")
+        lines.append(hand_sentence(game.number + 1, hand_facts(hand.result)))
     return ReplayStep(move.seat, move_words(move.move), mark=text_lines(lines, ROW))

@@ -98,7 +98,8 @@ def game_frame(game: MahjongGame, names: Sequence[str], actor: int = -1) -> dict
             how = (f"on {names[result.discarder]}'s tile" if result.discarder is not None
                    else "self-drawn")
             if "flower" in result.reason:
-                how = result.reason.removeprefix("won ")
+                how = ("on all eight flowers" if result.discarder is None else
+                       f"on seven flowers, robbing {names[result.discarder]}'s eighth")
             head = f"{names[result.winner]} wins ({how})"
         lines = []
         if result.score is not None:

@@ -31,7 +31,7 @@ from referee.core.record import GameRecord, PlayerInfo
 from referee.core.sandbox import SandboxConfig, SandboxPlan, plan_sandbox
 from referee.games.mahjong.bots.policies import dummy_policy
 from referee.games.mahjong.protocol import event_lines, hand_start_lines, parse_action
-from referee.games.mahjong.rules import Action, MahjongGame, MahjongHand, Rules
+from referee.games.mahjong.rules import Action, HandResult, MahjongGame, MahjongHand, Rules
 
 log = logging.getLogger(__name__)
 
@@ -361,15 +361,20 @@ def play_clients(channels: Sequence[Channel], settings: MahjongSettings,
     finally:
         for client in clients:
             client.end()
-    record.settings["hands_played"] = [
-        {"winner": r.winner, "discarder": r.discarder, "payments": list(r.payments),
-         "tai": None if r.score is None else r.score.total_tai,
-         "patterns": [] if r.score is None else [list(p) for p in r.score.patterns],
-         "reason": r.reason}
-        for r in game.results]
+    record.settings["hands_played"] = [hand_facts(r) for r in game.results]
     if record.outcome is None:
         record.finish(game.scores(), Outcome.NORMAL, game.end_reason())
     return record
+
+
+def hand_facts(result: HandResult) -> dict[str, Any]:
+    """A finished hand as records keep it (``hands_played``): winner, discarder, payments,
+    tai, patterns and the reason."""
+    return {"winner": result.winner, "discarder": result.discarder,
+            "payments": list(result.payments),
+            "tai": None if result.score is None else result.score.total_tai,
+            "patterns": [] if result.score is None else [list(p) for p in result.score.patterns],
+            "reason": result.reason}
 
 
 def play_mahjong(players: Sequence[PlayerSpec], settings: MahjongSettings,

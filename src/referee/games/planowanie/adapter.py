@@ -13,11 +13,19 @@ from referee.core.adapter import GameTask, PointsGameAdapter
 from referee.core.clock import Clock
 from referee.core.players import PlayerSpec, readiness_check, start_player
 from referee.core.record import GameRecord
-from referee.core.replay import ReplayView
+from referee.core.replay import ReplayView, Setting
 from referee.core.sandbox import plan_sandbox
+from referee.core.text import seat_name
 from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
 from referee.games.planowanie.protocol import PlayerProgram
-from referee.games.planowanie.replay import planowanie_replay
+from referee.games.planowanie.replay import move_notation, planowanie_replay
+
+SETTING_LABELS = {
+    "values": "Card values", "suits": "Suits (trumps first)", "players": "Players",
+    "deals": "Deals", "time_ms": "Time per game", "quit_at_end": "Quit at the end",
+    "points": "Points at the end", "deals_played": "Deals played",
+}
+"""The settings' labels on the results site (and those of what a record adds)."""
 
 
 class PlanowanieTable(BaseModel):
@@ -43,6 +51,8 @@ class PlanowanieAdapter(PointsGameAdapter[PlanowanieTable, PlanowanieSettings]):
     name = "planowanie"
     keeps_bots = True
     builtins: Mapping[str, str] = BUILTIN_PLAYERS
+    points_unit = "card points"
+    setting_labels: Mapping[str, str] = SETTING_LABELS
 
     settings_table = PlanowanieTable
 
@@ -92,4 +102,23 @@ class PlanowanieAdapter(PointsGameAdapter[PlanowanieTable, PlanowanieSettings]):
     def replay(self, record: GameRecord) -> ReplayView:
         """The deals card by card: hands, the trick, declarations and points."""
         return planowanie_replay(record)
+
+    def move_text(self, record: GameRecord, ply: int) -> str:
+        """``declare 2`` or a card (``QH``)."""
+        return move_notation(record.moves[ply])
+
+    def shown_setting(self, key: str, value: Any, settings: Mapping[str, Any]
+                      ) -> Setting | None:
+        """For the results site: each deal as its cards and who starts it, a record's
+        points by seat; ``None`` for the other settings."""
+        if key == "deals" and isinstance(value, list) and all(
+                isinstance(d, list) and len(d) == 2 and all(type(v) is int for v in d)
+                for d in value):
+            return Setting(f"Deals ({len(value)})", items=[
+                f"{cards} card{'s' if cards != 1 else ''} each, {seat_name(starter)} starts"
+                for cards, starter in value])
+        if key == "points" and isinstance(value, list) and value:
+            return Setting("", ", ".join(f"{seat_name(seat)} {points}"
+                                         for seat, points in enumerate(value)))
+        return None
 

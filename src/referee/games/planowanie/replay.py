@@ -2,10 +2,11 @@
 
 The deals are not in the record: they follow from its seed and settings, so the moves are
 replayed through ``PlanowanieGame`` (which also checks them). The picture has a row per
-seat (name and seat number, remaining hand, declaration, tricks taken in the deal, total
-points), a header (deal, cards per player, trump suit, what is going on) and the current
-trick in the middle. Hands list the trumps first (suit colours, trumps bold and
-underlined). A declaration shows as ``?`` until every seat has declared.
+seat (name and seat as people number them, ``seat 1`` for the wire's seat 0, remaining
+hand, declaration, tricks taken in the deal, total points), a header (deal, cards per
+player, trump suit, what is going on) and the current trick in the middle. Hands list the
+trumps first (suit colours, trumps bold and underlined). A declaration shows as ``?``
+until every seat has declared.
 
 The fragments are incremental, so that a game's page stays small. The background is the
 frame, the names and the whole table at the start; the first step of the game and the
@@ -35,7 +36,7 @@ from referee.core.checking import record_seed
 from referee.core.errors import ConfigError
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import ReplayStep, ReplayView
-from referee.core.text import clip
+from referee.core.text import clip, seat_name
 from referee.games.planowanie.rules import (
     Action,
     Deck,
@@ -77,6 +78,8 @@ FOOT_H = 24
 MAX_NAME = 20
 MAX_TEXT = 80
 MAX_FOOT = 110
+MIN_WIDTH = 620
+"""The narrowest the picture is drawn (its 12px labels at 10px; a narrower page scrolls it)."""
 SUIT_COLOURS = 8
 """Suit colours: the trumps' (``pw-tr``), then ``pw-s1``...``pw-s7`` for the other suits,
 reused in turn when there are more."""
@@ -86,7 +89,7 @@ STYLE = (
     ".pw-sep{stroke:#d8d0bc;stroke-width:1}"
     ".pw-ti{font:bold 15px sans-serif;fill:#333;dominant-baseline:central}"
     ".pw-nm{font:bold 14px sans-serif;fill:#222}"
-    ".pw-se{font:11px sans-serif;fill:#777}"
+    ".pw-se{font:12px sans-serif;fill:#777}"
     ".pw-ch{font:12px sans-serif;fill:#777;text-anchor:middle}"
     ".pw-hd{font:13px sans-serif;fill:#333;dominant-baseline:central}"
     ".pw-h{font:14px monospace;dominant-baseline:central}"
@@ -95,12 +98,12 @@ STYLE = (
     ".pw-s4{fill:#8e44ad}.pw-s5{fill:#b26a00}.pw-s6{fill:#00838f}.pw-s7{fill:#6d4c41}"
     ".pw-tr{fill:#1b7a33;font-weight:bold;text-decoration:underline}"
     ".pw-dim{fill:#aaa}.pw-ok{fill:#1b7a33}.pw-no{fill:#c62828}"
-    ".pw-g{font-size:11px;fill:#1b7a33}"
+    ".pw-g{font-size:12px;fill:#1b7a33}"
     ".pw-nx{fill:#ffd200;fill-opacity:.25;pointer-events:none}"
     ".pw-c{fill:#fff;stroke:#999}"
     ".pw-w{fill:#fff8d8;stroke:#d4a017;stroke-width:2.5}"
     ".pw-k{font:bold 15px monospace;text-anchor:middle;dominant-baseline:central}"
-    ".pw-q{font:11px sans-serif;fill:#666;text-anchor:middle}"
+    ".pw-q{font:12px sans-serif;fill:#666;text-anchor:middle}"
     ".pw-wn{font:12px sans-serif;fill:#8a6a00;text-anchor:end;dominant-baseline:central}"
     ".pw-m{fill:none;stroke:#e0202a;stroke-width:2.5}"
     ".pw-x{fill:#fde8e8;stroke:#e0202a;stroke-dasharray:4 3}"
@@ -109,6 +112,12 @@ STYLE = (
     ".pw-ft{font:12px sans-serif;fill:#b00020;dominant-baseline:central}"
 )
 """The CSS of the classes the fragments use (all prefixed ``pw-``)."""
+
+
+def move_notation(move: MoveRecord) -> str:
+    """A move as the replay writes it: ``declare 2`` or the card (``QH``), as recorded
+    (cut to ``MAX_TEXT`` characters)."""
+    return clip(move.move, MAX_TEXT)
 
 
 def _esc(text: str) -> str:
@@ -340,7 +349,7 @@ class _Replayer:
             top = lay.row_top(seat)
             parts.append(f'<text class="pw-nm" x="12" y="{top + 17}"><title>{_esc(name)}'
                          f"</title>{_esc(_clip(name, MAX_NAME))}</text>"
-                         f'<text class="pw-se" x="12" y="{top + 31}">seat {seat}</text>')
+                         f'<text class="pw-se" x="12" y="{top + 31}">{seat_name(seat)}</text>')
         return "".join(parts)
 
     def panel(self, highlight: bool = False) -> str:
@@ -478,7 +487,7 @@ class _Replayer:
         return (f'{box}<text class="pw-k {self.suit_class(card)}" x="{mid}" '
                 f'y="{y + BOX_H // 2}">{_esc(self.deck.name(card))}</text>'
                 + ("" if won else f'<text class="pw-q" x="{mid}" y="{y + BOX_H + 14}">'
-                   f"seat {seat}</text>"))
+                   f"{seat_name(seat)}</text>"))
 
     def taken(self) -> str:
         """The finished trick: the winner's card in a gold box, who took it on the right."""
@@ -488,7 +497,7 @@ class _Replayer:
         slot = next(k for k, (seat, _) in enumerate(st.trick) if seat == st.winner)
         return (self.table_card(slot, st.winner, st.trick[slot][1], won=True)
                 + f'<text class="pw-wn" x="{WIDTH - 10}" y="{lay.box_y + BOX_H // 2}">'
-                f"taken by seat {st.winner}</text>")
+                f"taken by {seat_name(st.winner)}</text>")
 
     def highlight(self) -> str:
         """A tint over the row of the seat to act (none once the deal is over)."""
@@ -533,7 +542,7 @@ class _Replayer:
     def step(self, number: int, move: MoveRecord) -> ReplayStep:
         """Replay one move (``number`` counts from 1) and draw what it changes."""
         game = self.game
-        text = clip(move.move, MAX_TEXT)
+        text = move_notation(move)
         seat = game.to_play()
         if seat is None:
             raise ValueError(f"planowanie record: move {number} ({move.move!r}) comes after "
@@ -622,7 +631,8 @@ def _ending(record: GameRecord) -> str:
         return ""
     offender = record.offender
     if offender is not None and 0 <= offender < len(record.players):
-        return f"{record.players[offender].name} (seat {offender}) lost: {record.reason}"
+        return (f"{record.players[offender].name} ({seat_name(offender)}) lost: "
+                f"{record.reason}")
     return f"Game over: {record.reason}"
 
 
@@ -648,5 +658,5 @@ def planowanie_replay(record: GameRecord) -> ReplayView:
         background=background,
         steps=tuple(steps),
         style=STYLE,
-        roles=tuple(f"seat {seat}" for seat in range(rules.players)),
+        min_width=MIN_WIDTH,
     )

@@ -28,8 +28,9 @@ from referee.core.errors import BotFault, ConfigError
 from referee.core.players import PlayerSpec, folder_name, trial_process
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, MoveRecord
-from referee.core.replay import ReplayStep, ReplayView, text_lines
+from referee.core.replay import SEAT_WINDS, ReplayStep, ReplayView, Setting, text_lines
 from referee.core.sandbox import SandboxConfig, plan_sandbox
+from referee.core.text import seat_name
 from referee.games.riichi.frames import RiichiFrames
 from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.match import (
@@ -62,6 +63,24 @@ ROOMS = PRESETS
 """The rule sets a tournament may choose, by name (:mod:`referee.games.riichi.rulesets`)."""
 
 _DEFAULTS = RiichiMatchSettings()
+
+GAME_LENGTH = {"east": "east round only (tonpuusen)", "south": "east and south rounds (hanchan)"}
+SETTING_LABELS = {
+    "game": "Game length", "game_length": "Game length", "room": "Rules of",
+    "rules": "Rules", "decision_time": "Time per decision", "startup_time": "Start-up time",
+    "max_failures": "Faulty answers before a forfeit", "batched": "Batched answers",
+    "points": "Points at the end", "ranks": "Places", "hands": "Hands played",
+    "failure_counts": "Faulty answers", "failures": "Faulty answers replaced",
+    "forfeits": "Forfeits", "mjai_log": "",
+}
+"""The settings' labels on the results site (and those of what a record adds; ``""``:
+the mjai log's file name, offered as a download instead)."""
+SETTING_WORDS = {
+    "game": GAME_LENGTH, "game_length": GAME_LENGTH,
+    "room": {"tenhou": "Tenhou's ranked rooms", "mahjong_soul": "Mahjong Soul's ranked rooms",
+             "mjai_app": "the mjai.app simulator"},
+}
+PLACES = ("1st", "2nd", "3rd", "4th")
 
 CHECK_SEED = 0
 """The wall of the player check: its dealer may only discard on its first draw (no
@@ -117,6 +136,8 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
 
     name = "riichi"
     builtins: Mapping[str, str] = BUILTIN_PLAYERS
+    points_unit = "final scores (points with uma and oka, in thousands)"
+    setting_labels: Mapping[str, str] = SETTING_LABELS
 
     settings_table = RiichiTable
 
@@ -188,6 +209,54 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
     def replay(self, record: GameRecord) -> ReplayView:
         """Every move, with the four hands and scores after it."""
         return riichi_replay(record)
+
+    def move_text(self, record: GameRecord, ply: int) -> str:
+        """The move in a few words (``discard 5m``; the replay adds the hand, ``E1``)."""
+        move = record.moves[ply]
+        data = _json(move.move)
+        if not isinstance(data, dict) or "type" not in data:
+            return move.move[:CLIP]
+        return _move_text(data, [p.name for p in record.players])
+
+    def shown_setting(self, key: str, value: Any, settings: Mapping[str, Any]
+                      ) -> Setting | None:
+        """For the results site: the choices in words, a record's results by seat;
+        ``None`` for the other settings."""
+        words = SETTING_WORDS.get(key, {})
+        if isinstance(value, str) and value in words:
+            return Setting("", words[value])
+        if not isinstance(value, list) or len(value) != 4 or key not in (
+                "batched", "points", "ranks", "failure_counts"):
+            return _events_setting(key, value)
+        if key == "batched":
+            batched = [seat_name(s) for s, on in enumerate(value) if on is True]
+            return Setting("", ", ".join(batched) + " (mjai.app style)" if batched else "none")
+        if key == "ranks":
+            return Setting("", ", ".join(f"{seat_name(s)} {PLACES[r - 1]}"
+                                         for s, r in enumerate(value)
+                                         if type(r) is int and 1 <= r <= 4))
+        shown = [(seat_name(s), v) for s, v in enumerate(value)
+                 if key == "points" or v]  # faulty answers: the seats that had some
+        return Setting("", ", ".join(f"{seat} {v}" for seat, v in shown) or "none")
+
+
+def _events_setting(key: str, value: Any) -> Setting | None:
+    """A record's faulty answers replaced (``failures``) and forfeits, one line each."""
+    if key not in ("failures", "forfeits") or not isinstance(value, list):
+        return None
+    lines = []
+    for item in value:
+        if not isinstance(item, Mapping):
+            lines.append(str(item))
+            continue
+        seat = item.get("seat")
+        who = seat_name(seat) if type(seat) is int and 0 <= seat < 4 else str(seat)
+        where = f"{who}, {item.get('hand', '?')}, after move {item.get('moves', '?')}"
+        if key == "forfeits":
+            lines.append(f"{where}: {item.get('reason', '')}")
+        else:
+            lines.append(f"{where}: {item.get('kind', '')} ({item.get('line', '')})")
+    return Setting(f"{SETTING_LABELS[key]} ({len(lines)})", items=list(lines))
 
 
 def _send(process: BotProcess, event: dict[str, Any], deadline: float) -> None:
@@ -312,12 +381,14 @@ def riichi_replay(record: GameRecord) -> ReplayView:
     defaults that replaced faulty ones), in the order the referee took them, a claim that
     lost to another one included. A move that is not legal while seats are answering a
     discard or a kan means they all passed: the replay passes for them and tries the move
-    again. The rules are those the record carries (:func:`record_rules`).
+    again. The rules are those the record carries (:func:`record_rules`). A record
+    without its result (a game in progress) replays as far as its moves go.
     ``ValueError`` if the record is not a Riichi game or its moves do not fit the game of
-    its seed.
+    its seed (or, finished, end before it does).
     """
     if record.game != "riichi":
         raise ValueError(f"not a riichi record: {record.game!r}")
+    finished = record.outcome is not None  # (else a game in progress: as far as it goes)
     seed = record.seed
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"riichi record: bad seed {seed!r}")
@@ -348,17 +419,17 @@ def riichi_replay(record: GameRecord) -> ReplayView:
             seat = record.moves[number].seat  # the next draw
             while may_pass(game) and game.illegal_reason(seat, following) is not None:
                 pass_all(game)
-        else:
+        elif finished:
             while may_pass(game):  # the passes after the last move, to the end of the game
                 pass_all(game)
         frames.append(tiles.frame(kyoku, move.seat))
     if not game.over:
-        raise ValueError("riichi record: the moves end before the game does")
-    if last is not None:
+        if finished:
+            raise ValueError("riichi record: the moves end before the game does")
+    elif last is not None:
         finals = game.final_scores()
         end = f"end: points {[f.points for f in finals]}, final {[f.score for f in finals]}"
         steps[-1] = steps[-1]._replace(mark=_mark(*last, names, end))
         frames[-1] = tiles.game_end(frames[-1])
-    return ReplayView(WIDTH, ROW * 8, "", tuple(steps), STYLE,
-                      roles=tuple(f"seat {s + 1}" for s in range(4)), frames=tuple(frames),
-                      renderer="tiles", frame_info=tiles.info())
+    return ReplayView(WIDTH, ROW * 8, "", tuple(steps), STYLE, roles=SEAT_WINDS,
+                      frames=tuple(frames), renderer="tiles", frame_info=tiles.info())

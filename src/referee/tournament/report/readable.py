@@ -1,10 +1,12 @@
 """Settings, times and points as a person reads them: seconds rather than milliseconds,
-megabytes rather than bytes, words rather than internal keys, Gomoku openings as moves
-(``h8 i9``, as the game pages name points), never raw JSON.
+megabytes rather than bytes, words rather than internal keys, never raw JSON.
 
-``readable_settings(game, settings)`` -> ``[Setting(label, text, items)]``: ``items`` is
-for values shown as a list (openings, deals), ``text`` for the others. Everything here is
-plain text; the templates escape it.
+``readable_settings(settings, adapter)`` -> ``[Setting(label, text, items)]``:
+``items`` is for values shown as a list, ``text`` for the others. What is one game's (its
+labels, its values in words, Gomoku's openings as moves on small boards, Mahjong's hands
+as sentences) the game's adapter writes (``setting_labels``, ``shown_setting``); this
+module writes the rest the same way for every game (units from the keys' suffixes).
+Everything here is plain text; the templates escape it.
 """
 
 from __future__ import annotations
@@ -12,45 +14,19 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.replay import Picture
+from referee.core.replay import Setting
 
-HIDDEN = frozenset({"game_key", "colors", "black", "win_line", "swap2_first", "mjai_log"})
-"""Record settings that are the referee's bookkeeping (shown elsewhere or not at all)."""
+HIDDEN = frozenset({"game_key"})
+"""Record settings that are the tournament's bookkeeping (the game's key: shown elsewhere);
+each game names its own (``setting_labels`` of ``""``)."""
 
-LABELS = {
-    "width": "Board width", "height": "Board height", "rule": "Rule",
-    "timeout_turn_ms": "Time per move", "timeout_match_ms": "Time per game",
-    "tolerance_ms": "Time tolerance", "max_memory": "Memory limit", "swap2": "Swap2 opening",
-    "openings": "Openings", "time_ms": "Time per game", "quit_at_end": "Quit at the end",
-    "decision_time": "Time per decision", "startup_time": "Start-up time",
-    "max_failures": "Faults allowed", "room": "Room", "game": "Game length",
-    "game_length": "Game length", "move_time": "Time per move", "per_tai": "Points per tai",
-    "base": "Base points",
-    "hands": "Hands", "reserve": "Tiles kept in reserve", "deals": "Deals",
-}
-GAME_LENGTH = {"east": "east round only (tonpuusen)", "south": "east and south rounds (hanchan)"}
-WORDS: dict[str, dict[str, str]] = {
-    "rule": {"freestyle": "freestyle (five or more in a row)",
-             "standard": "standard (exactly five)", "renju": "renju",
-             "caro": "caro (five not blocked at both ends)"},
-    "game": GAME_LENGTH, "game_length": GAME_LENGTH,
-}
-"""Values of a setting in words, by the setting's key."""
+LABELS = {"tolerance_ms": "Time tolerance", "max_memory": "Memory limit"}
+"""Labels of the settings several games share (the others: the game's, or the key in
+words)."""
 SHOWN_ITEMS = 12
 """List values longer than this are shown folded (``<details>``) by the templates."""
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One setting as shown: its label and its value as text, or as a list of items."""
-
-    label: str
-    text: str = ""
-    items: list[str | Picture] = field(default_factory=list)
-    """Text, or small drawings a game made (``Picture``: Gomoku's openings)."""
 
 
 def seconds(ms: float) -> str:
@@ -70,8 +46,11 @@ def megabytes(count: float) -> str:
     return f"{mb:.0f} MB" if mb >= 10 else f"{mb:.3g} MB"
 
 
-def label_of(key: str) -> str:
-    """A setting's label: the known name, else its key in words (``max_turns`` -> Max turns)."""
+def label_of(key: str, labels: Mapping[str, str] | None = None) -> str:
+    """A setting's label: the game's (``labels``), else a known name, else its key in words
+    (``max_turns`` -> Max turns)."""
+    if labels is not None and key in labels:
+        return labels[key]
     if key in LABELS:
         return LABELS[key]
     words = key.removesuffix("_ms").removesuffix("_bytes").replace("_", " ").replace("-", " ")
@@ -97,8 +76,6 @@ def value_text(key: str, value: Any) -> str:
     """One setting's value in words and units (``None`` limits read as ``none``)."""
     if value is None:
         return "none"
-    if isinstance(value, str) and value in WORDS.get(key, {}):
-        return WORDS[key][value]
     if isinstance(value, int | float) and not isinstance(value, bool):
         if key.endswith("_ms"):
             return seconds(value)
@@ -109,27 +86,37 @@ def value_text(key: str, value: Any) -> str:
     return scalar(value)
 
 
-def visible_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The settings a page shows, in their order: all but the bookkeeping (``HIDDEN``)."""
-    return {key: value for key, value in settings.items() if key not in HIDDEN}
+def _labels(adapter: object) -> Mapping[str, str]:
+    """The game's labels of its settings (``setting_labels``; none for an unknown game)."""
+    labels = getattr(adapter, "setting_labels", None)
+    return labels if isinstance(labels, Mapping) else {}
 
 
-def readable_settings(game: str, settings: Mapping[str, Any],
-                      adapter: object = None) -> list[Setting]:
+def visible_settings(settings: Mapping[str, Any], adapter: object = None) -> dict[str, Any]:
+    """The settings a page shows, in their order: all but the bookkeeping (``HIDDEN``, and
+    those the game labels ``""``)."""
+    labels = _labels(adapter)
+    return {key: value for key, value in settings.items()
+            if key not in HIDDEN and labels.get(key) != ""}
+
+
+def readable_settings(settings: Mapping[str, Any], adapter: object = None) -> list[Setting]:
     """The settings worth showing, in words, in the order given (bookkeeping keys left
-    out). A game adapter with a ``setting_items(key, value, settings)`` method writes the
-    settings it knows better (Gomoku's openings on small boards, captioned ``h8 i7``;
-    ``None`` for the others); it is given the shown settings only, so the result depends
-    on nothing else (``visible_settings``: what a page may keep it by)."""
-    own = getattr(adapter, "setting_items", None)
-    visible = visible_settings(settings)
+    out). A game adapter with a ``shown_setting(key, value, settings)`` method writes the
+    settings it knows better (a ``Setting``, whose empty label means the usual one; one
+    with neither text nor items is left out; ``None`` for the others); it is given the
+    shown settings only, so the result depends on nothing else (``visible_settings``:
+    what a page may keep it by)."""
+    own = getattr(adapter, "shown_setting", None)
+    labels = _labels(adapter)
+    visible = visible_settings(settings, adapter)
     shown = []
     for key, value in visible.items():
-        label = label_of(key)
-        items = own(key, value, visible) if callable(own) else None
-        if items is not None:
-            shown.append(Setting(f"{label} ({len(value)})" if isinstance(value, list)
-                                 else label, items=list(items) or ["none"]))
+        label = label_of(key, labels)
+        made = own(key, value, visible) if callable(own) else None
+        if isinstance(made, Setting):
+            if made.text or made.items:
+                shown.append(Setting(made.label or label, made.text, list(made.items)))
         elif isinstance(value, Mapping) and value:  # a table of its own (Riichi's rules)
             shown.append(Setting(label, items=[f"{label_of(str(k))}: {value_text(str(k), v)}"
                                                for k, v in value.items()]))

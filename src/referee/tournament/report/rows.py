@@ -146,14 +146,16 @@ class Links:
                 f"<td class=\"n\">{'' if row.plies is None else row.plies}</td></tr>")
         return Markup("".join(parts))
 
-    def seat_rows(self, seats: Iterable[SeatLine], root: str) -> Markup:
-        """The ``<tr>`` of each seat of a game page: number, player, role, score, moves,
-        time, longest move, what the bot said of itself."""
+    def seat_rows(self, seats: Iterable[SeatLine], root: str, roles: bool = True) -> Markup:
+        """The ``<tr>`` of each seat of a game page: number, player, role (``roles``: the
+        game's seats play parts of their own), score, moves, time, longest move, what the
+        bot said of itself."""
         parts = []
         for k, s in enumerate(seats, start=1):
+            role = f"<td>{self.esc(s.role)}</td>" if roles else ""
             parts.append(
                 f'<tr><td class="n">{k}</td><td>{self.player(s.name, root)}</td>'
-                f'<td>{self.esc(s.role)}</td>\n<td class="n">{self.esc(s.score)}</td>'
+                f'{role}\n<td class="n">{self.esc(s.score)}</td>'
                 f'<td class="n">{self.esc(s.moves)}</td><td class="n">{self.esc(s.time)}</td>\n'
                 f'<td class="n">{self.esc(s.longest)}</td><td>{self.short(s.about, 200)}</td></tr>')
         return Markup("".join(parts))

@@ -60,7 +60,8 @@ from referee.core.outcome import Outcome
 from referee.core.players import folder_name
 from referee.core.record import GameRecord, result_text
 from referee.core.replay import Picture, ReplayView
-from referee.core.standings import Standing
+from referee.core.standings import Standing, game_result
+from referee.core.text import seat_name
 from referee.games.registry import game_adapter
 from referee.tournament.report.downloads import (
     Download,
@@ -94,6 +95,14 @@ from referee.tournament.report.readable import (
 from referee.tournament.report.readable import ms as _ms
 from referee.tournament.report.replay_markup import move_list, replay_section
 from referee.tournament.report.rows import Links, SeatLine, game_page
+from referee.tournament.report.standing_tables import (
+    column_heads,
+    crosstable_legend,
+    crosstable_table,
+    opponents_table,
+    player_facts,
+    standings_table,
+)
 from referee.tournament.report.summary import Summary, summarize
 from referee.tournament.report.workers import GameFacts, PageJob, PageWorkers
 from referee.tournament.report.written_pages import PageKey, written_pages
@@ -145,14 +154,19 @@ class Paths:
 
 
 
+def seat_tag(tag: str) -> str:
+    """The seat a log file's tag names, as people number seats (``seat1`` and the bare
+    ``0`` of earlier files: ``seat 1``), else the tag as it is."""
+    if tag.isdecimal():
+        return seat_name(int(tag))
+    found = re.fullmatch(r"seat(\d+)", tag)
+    return f"seat {int(found.group(1))}" if found else tag
+
+
 def _result_of(row: GameRow, seat: int) -> tuple[str, float]:
     """``win``, ``draw`` or ``loss`` for one seat (as the standings count them) and its score."""
     scores = row.scores or ()
-    best = max(scores)
-    score = scores[seat]
-    if all(s == best for s in scores):
-        return "draw", score
-    return ("win" if score == best else "loss"), score
+    return game_result(scores, row.offender, seat), scores[seat]
 
 
 # -- templates --------------------------------------------------------------------------
@@ -281,7 +295,7 @@ class SiteBuilder:
                 where = "the readiness check" if slot == "check" else f"game slot {slot}"
                 tag = source.name.removesuffix(".stderr.log")[: -len(folder_name(name))]
                 if tag.strip("-") and slot != "check":  # a game's own tag (``seat1-``)
-                    where += f", {tag.strip('-')}"
+                    where += f", {seat_tag(tag.strip('-'))}"
                 mine.append(Download(path, f"stderr of {name}, {where}",
                                      "its last 64 KB" if cut else ""))
 
@@ -451,7 +465,8 @@ class SiteBuilder:
             "offender": (names[record.offender] if record.offender is not None
                          and 0 <= record.offender < len(names) else None),
             "duration": f"{seconds:.1f} s" if seconds is not None else "",
-            "seat_rows": self.links.seat_rows(seats, "../"),
+            "seat_rows": self.links.seat_rows(seats, "../", bool(roles)),
+            "roles": bool(roles),
             "replay": view is not None,
             "board": (replay_section(record, view, self.links.esc, self.shared_file)
                       if view is not None
@@ -477,14 +492,15 @@ class SiteBuilder:
     def settings_markup(self, game: str, settings: dict[str, Any]) -> Markup:
         """A game's settings as its page shows them (the ``settings_list`` macro), made
         once per distinct shown settings: most games of a tournament share theirs."""
-        visible = visible_settings(settings)
+        adapter = self.adapter(game)
+        visible = visible_settings(settings, adapter)
         key = (game, repr(visible))
         made = self._settings_markup.get(key)
         if made is None:
             if len(self._settings_markup) >= SETTINGS_KEPT:
                 self._settings_markup.clear()
             made = self._settings_markup[key] = self._settings_list(
-                readable_settings(game, visible, self.adapter(game)))
+                readable_settings(visible, adapter))
         return made
 
     # -- player pages ----------------------------------------------------------------
@@ -492,22 +508,15 @@ class SiteBuilder:
         """One player's rating, results per opponent, games and logs."""
         s = self.summary
         standing = next((x for x in s.standings if x.name == name), Standing(name))
-        items: list[tuple[str, object]] = []
         rated = None
         if s.ratings is not None:
             try:
                 rated = s.ratings.player(name)
             except KeyError:
                 rated = None
-        if rated is not None and s.ratings is not None:
-            items += [("Rank", f"{rated.rank} of {len(s.ratings.players)}"),
-                      ("Elo", f"{rated.elo:.0f} (+{rated.plus:.0f} / \u2212{rated.minus:.0f})")]
-        items += [("Games", standing.games), ("Points", points(standing.points)),
-                  ("Score", percent(100 * standing.score)),
-                  ("Wins / draws / losses",
-                   f"{standing.wins} / {standing.draws} / {standing.losses}"),
-                  ("Faults", ", ".join(f"{k} {v}" for k, v in sorted(standing.faults.items()))
-                   or "none")]
+        items, legend = player_facts(s, name, rated)
+        items.append(("Faults", ", ".join(f"{k} {v}" for k, v in sorted(
+            standing.faults.items())) or "none"))
         about = self.about.get(name)
         if about:
             items.append(("About", about_text(about)))
@@ -531,7 +540,10 @@ class SiteBuilder:
             games.append({"row": row, "seat": seat, "role": roles[seat] if seat < len(roles)
                           else "", "others": [o for i, o in enumerate(row.seats) if i != seat],
                           "result": result, "score": score})
+        columns, opponents_legend = opponents_table(s)
         return {"title": f"{self.info.name}: {name}", "name": name, "items": items,
+                "legend": legend, "opponent_columns": columns, "pairwise": s.units.pairwise,
+                "opponents_legend": opponents_legend,
                 "opponents": opponents, "opponent_rows": self.links.opponent_rows(opponents, "../"),
                 "games": games,
                 "game_rows": self.links.player_games_rows(games, "../"),
@@ -572,9 +584,9 @@ class SiteBuilder:
                        and row.offender is not None and 0 <= row.offender < len(row.seats)]
         return {
             "title": info.name, "info": info, "overview": overview,
-            "settings": readable_settings(info.game, info.settings, self.adapter(info.game)),
+            "settings": readable_settings(info.settings, self.adapter(info.game)),
             "files": files,
-            "standings": self.standings_rows(), "fault_kinds": FAULTS, "fault_counts": faults,
+            "standings": standings_table(s), "fault_kinds": FAULTS, "fault_counts": faults,
             "fault_games": fault_games[:MAX_FAULT_GAMES],
             "fault_more": max(0, len(fault_games) - MAX_FAULT_GAMES),
             "order": s.order, "rows_count": len(s.rows),
@@ -611,49 +623,12 @@ class SiteBuilder:
         return {"items": items,
                 "chart": sprt_chart(found.points, test.lower, test.upper)}
 
-    def standings_rows(self) -> list[dict[str, Any]]:
-        """Players best first by BayesElo, with intervals, points and LOS to the next."""
-        s = self.summary
-        by_name = {x.name: x for x in s.standings}
-        rated = list(s.ratings.players) if s.ratings is not None else []
-        rows = []
-        for k, name in enumerate(s.order):
-            st = by_name.get(name, Standing(name))
-            if k < len(rated):
-                p = rated[k]
-                los = percent(100 * float(s.ratings.los[k, k + 1])) if (
-                    s.ratings is not None and k + 1 < len(rated)) else ""
-                cells: list[object] = [f"{p.elo:.0f}", f"+{p.plus:.0f}", f"\u2212{p.minus:.0f}",
-                                       p.games]
-                score, oppo = percent(p.score_percent), f"{p.opponents_elo:.0f}"
-            else:
-                los, cells = "", ["", "", "", st.games]
-                score, oppo = percent(100 * st.score), ""
-            rows.append({"name": name, "cells": [*cells, points(st.points), score, st.wins,
-                                                 st.draws, st.losses, oppo, los]})
-        return rows
-
     def crosstable_context(self) -> dict[str, Any]:
-        """Points/games of each player (row) against each opponent (column)."""
+        """Points/results of each player (row) against each opponent (column)."""
         s = self.summary
-        rows = []
-        for name in s.order:
-            cells: list[str | None] = []
-            total = 0.0
-            mine = s.heads.get(name, {})
-            for other in s.order:
-                if other == name:
-                    cells.append(None)
-                    continue
-                game = mine.get(other)
-                if game is None or not game.games:
-                    cells.append("")
-                    continue
-                total += game.points
-                cells.append(f"{points(game.points)}/{game.games}")
-            rows.append({"name": name, "cells": cells, "total": points(total)})
         return {"title": f"{self.info.name}: crosstable", "order": s.order,
-                "cross_rows": self.links.crosstable_rows(rows, s.order,
+                "heads": column_heads(s.order), "legend": crosstable_legend(s),
+                "cross_rows": self.links.crosstable_rows(crosstable_table(s), s.order,
                                                          len(s.order) <= CELL_TITLES, "")}
 
 

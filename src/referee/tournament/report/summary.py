@@ -1,6 +1,6 @@
 """What a results site is made of, computed from a tournament's store before any page is
 written: the tournament as its meta table describes it, and the standings, ratings and
-head-to-head counts of its finished games."""
+head-to-head counts of its finished games, with the units they are counted in."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.standings import Standing
+from referee.core.standings import Standing, Units
 from referee.games.registry import game_adapter
 from referee.tournament.ratings import BayesEloParams, Ratings
 from referee.tournament.results import PairRecord, crosstable, pairwise, rate_results, standings
@@ -51,6 +51,19 @@ class Summary:
     ratings: Ratings | None
     order: list[str]
     heads: dict[str, dict[str, PairRecord]] = field(default_factory=dict)
+    units: Units = field(default_factory=Units)
+    """What the standings count: players in a game (each game gives a player ``seats -
+    1`` pairwise results) and the game's points."""
+
+    def pairs(self, name: str) -> PairRecord:
+        """All of a player's pairwise results (those the ratings count), summed."""
+        total = PairRecord()
+        for head in self.heads.get(name, {}).values():
+            total.games += head.games
+            total.wins += head.wins
+            total.draws += head.draws
+            total.losses += head.losses
+        return total
 
 
 def _read_info(store: Store, rows: Sequence[GameRow]) -> TournamentInfo:
@@ -103,4 +116,7 @@ def summarize(store: Store) -> Summary:
     order = [p.name for p in ratings.players] if ratings else []
     order += [s.name for s in table if s.name not in order]
     heads = crosstable(done, order)
-    return Summary(info, rows, done, table, ratings, order, heads)
+    units = Units(max((len(row.seats) for row in rows), default=2))
+    if adapter is not None:
+        units = Units(units.seats, adapter.points_unit, adapter.scores_are_points)
+    return Summary(info, rows, done, table, ratings, order, heads, units)
