@@ -14,6 +14,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import psutil
@@ -22,7 +23,7 @@ import pytest
 from descriptors import descriptors_on, proc_files_of
 from proctags import TAG, left_behind, running, tagged
 from referee.core import process as process_module
-from referee.core.confine import _give
+from referee.core.bot_users import give as _give
 from referee.core.errors import BotFault, ConfigError
 from referee.core.limits import ProcessTree, descendants
 from referee.core.outcome import Outcome
@@ -37,6 +38,7 @@ from referee.core.sandbox import (
     plan_sandbox,
     sandbox_support,
 )
+from referee.core.seccomp import user_namespace_filter
 
 MB = 1 << 20
 SUPPORT = sandbox_support()
@@ -91,15 +93,23 @@ def test_the_levels_say_what_they_give_and_strict_refuses_what_is_missing(
     assert plan.isolated and plan.missing == ()
     assert plan.describe(suspend=True) == (
         "sandbox: bubblewrap 0.8.0 — network off, private filesystem, pid namespace, "
-        "64 processes, 64 MB files, 1024 open files, 20 MB folder, no core dumps, "
-        "suspended off-turn")
+        "no user namespaces, 64 processes, 64 MB files, 1024 open files, 20 MB folder, "
+        "no core dumps, suspended off-turn")
+    as_root = plan_sandbox(SandboxConfig(), replace(usable, root=True))
+    assert as_root.describe(suspend=False) == (
+        "sandbox: bubblewrap 0.8.0 — network off, private filesystem, pid namespace, "
+        "no user namespaces, own user id, 64 processes, 64 MB files, 1024 open files, "
+        "20 MB folder, no core dumps")
     _warn_once.cache_clear()
-    with caplog.at_level(logging.WARNING):
-        limited = plan_sandbox(SandboxConfig(), MISSING)
-    assert not limited.isolated
-    assert limited.describe(suspend=False) == (
-        "sandbox: limits only — 64 MB files, 1024 open files, 20 MB folder, no core dumps; "
-        "missing: network off, private filesystem, pid namespace, process limit")
+    for root in (False, True):
+        with caplog.at_level(logging.WARNING):
+            limited = plan_sandbox(SandboxConfig(), replace(MISSING, root=root))
+        assert not limited.isolated
+        own = "own user id, " if root else ""
+        assert limited.describe(suspend=False) == (
+            f"sandbox: limits only — no user namespaces, {own}64 MB files, 1024 open files, "
+            "20 MB folder, no core dumps; "
+            "missing: network off, private filesystem, pid namespace, process limit")
     assert "bubblewrap is not installed" in caplog.text
     with pytest.raises(ConfigError) as refused:
         plan_sandbox(SandboxConfig(SandboxLevel.STRICT), MISSING)
@@ -107,9 +117,11 @@ def test_the_levels_say_what_they_give_and_strict_refuses_what_is_missing(
     assert str(refused.value).endswith("it is needed for network off, private filesystem, "
                                        "pid namespace, process limit (--sandbox auto runs "
                                        "without them)")
-    off = plan_sandbox(SandboxConfig(SandboxLevel.OFF), MISSING)
+    off = replace(plan_sandbox(SandboxConfig(SandboxLevel.OFF), MISSING), root=False)
     assert off.limits is None and off.describe(suspend=False) == "sandbox: off"
     assert off.describe(suspend=True) == "sandbox: off — suspended off-turn"
+    assert replace(off, root=True).describe(suspend=True) == (
+        "sandbox: off — as root, suspended off-turn")
     assert SandboxLevel.parse(" Strict ") is SandboxLevel.STRICT
     with pytest.raises(ConfigError, match="auto, strict or off"):
         SandboxLevel.parse("on")
@@ -709,7 +721,8 @@ def test_a_server_on_the_host_is_reachable_without_isolation(tmp_path: Path, tag
 
 def test_plan_for_an_unusable_sandbox_in_auto_is_limits_only() -> None:
     plan = plan_sandbox(SandboxConfig(), MISSING)
-    assert plan == SandboxPlan(SandboxConfig(), None, plan.missing)
+    assert plan == SandboxPlan(SandboxConfig(), None, plan.missing, MISSING.root,
+                               user_namespace_filter())
     assert plan.limits == SandboxLimits() and not plan.isolated
 
 

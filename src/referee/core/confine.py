@@ -27,18 +27,17 @@ the kernel does not deliver the parent-death signal across users.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
+from referee.core.bot_users import BotUser, give, lease_user, ways_in
 from referee.core.errors import BotFault
 from referee.core.outcome import Outcome
 from referee.core.sandbox import (
@@ -48,13 +47,14 @@ from referee.core.sandbox import (
     SandboxPlan,
     SandboxSupport,
 )
+from referee.core.seccomp import user_namespace_filter
 
 __all__ = ["LAUNCHER", "Confined", "confine", "trial_run"]
 
 LAUNCHER = """\
 import os, resource, sys
 spec, program, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
-uid = parent = None
+uid = parent = prog = None
 for item in filter(None, spec.split(',')):
     key, _, value = item.partition('=')
     if key.startswith('RLIMIT_'):
@@ -65,23 +65,49 @@ for item in filter(None, spec.split(',')):
         uid = int(value)
     elif key == 'parent':
         parent = int(value)
+    elif key in ('stdin', 'stdout'):
+        fd, to = int(value), 0 if key == 'stdin' else 1
+        if fd != to:
+            os.dup2(fd, to)
+            os.close(fd)
+    elif key == 'seccomp':
+        prog = bytes.fromhex(value)
+if parent is not None or prog is not None:  # (before the bot's user: it may not read it)
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
 if uid is not None:
     os.setgroups([])
     os.setgid(uid)
     os.setuid(uid)
 if parent is not None:  # (without bubblewrap) die with the referee, its parent
-    import ctypes
-    ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)
+    libc.prctl(1, 9, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(125)
+if prog is not None:  # no new privileges, then the filter (core/seccomp.py)
+    code = ctypes.create_string_buffer(prog, len(prog))
+    class Program(ctypes.Structure):
+        _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+    filt = Program(len(prog) // 8, ctypes.addressof(code))
+    if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(filt), 0, 0):
+        sys.stderr.write('referee: cannot load the seccomp filter: %s\\n'
+                         % os.strerror(ctypes.get_errno()))
+        os._exit(126)
 try:
     os.execv(program, argv)
 except OSError as exc:
     sys.stderr.write('referee: cannot start %s: %s\\n' % (program, exc.strerror))
     os._exit(127)
 """
-"""The launcher run inside the sandbox: ``python -I -S -c LAUNCHER SPEC PROGRAM ARGV...``
-(``SPEC``: ``RLIMIT_NPROC=64,cpus=0+1,uid=N,parent=PID``, comma-separated)."""
+"""The launcher run in the bot's process before the bot: ``python -I -S -c LAUNCHER SPEC
+PROGRAM ARGV...`` (``SPEC``: ``RLIMIT_NPROC=64,cpus=0+1,uid=N,parent=PID,stdin=FD,
+stdout=FD,seccomp=HEX``, comma-separated: the limits, the CPUs, the bot's own user, death
+with the referee, the standard input and output taken from those descriptors, the
+seccomp filter of :mod:`referee.core.seccomp`)."""
+
+STDIO_DUP = 'exec 0<&{0} 1>&{1} {0}<&- {1}>&-; exec "$@"'
+"""What bash runs in an isolated bot's process before the native launcher: its standard
+input and output from the descriptors that bubblewrap passed (bubblewrap and its init keep
+only their own 0, 1 and 2, /dev/null there, so the bot's end of each pipe is its own)."""
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys")
 """What every isolated bot sees of the system, read-only."""
@@ -89,10 +115,6 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "
 ENV_KEEP = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
 """The environment variables an isolated bot keeps (with ``LC_*`` and the referee's own
 ``REFEREE_*``); the rest, which may hold the organiser's secrets, it does not see."""
-
-UID_BASE = 3_900_000_000
-"""Isolated bots of a referee run as root get user ids from here on, one per live bot."""
-UID_SLOTS = 10_000
 
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 """The folder holding the ``referee`` package (``src/`` or site-packages)."""
@@ -109,22 +131,59 @@ _OWN_DIRS = (Path("/dev"), Path("/proc"))
 
 @dataclass
 class Confined:
-    """How to start one bot in its sandbox."""
+    """How to start one bot in its sandbox.
+
+    An isolated bot (``contained``) gets its standard input and output through two
+    descriptors passed to bubblewrap rather than as bubblewrap's own (which bubblewrap and
+    its init would hold open as long as they run: a bot that closes its output would not
+    be seen to), and its seccomp filter through a third: :meth:`command` names them.
+    """
 
     argv: list[str]
+    """The command (isolated: bubblewrap and its options, the launcher added by
+    :meth:`command`)."""
     env: dict[str, str]
     cwd: Path | None
     contained: bool = False
     """Whether the bot has its own pid namespace (its processes cannot outlive it)."""
-    lease: IO[str] | None = field(default=None, repr=False)
-    """The lock held on the bot's user id (root only), released by :meth:`release`."""
+    user: BotUser | None = field(default=None, repr=False)
+    """The bot's own user (the referee is root), until :meth:`release`."""
+    seccomp: bytes | None = None
+    """The seccomp filter bubblewrap loads (isolated bots on a known architecture)."""
+    launch: list[str] = field(default_factory=list)
+    """The native launcher and the bot (isolated; empty: the Python launcher)."""
+    spec: list[str] = field(default_factory=list)
+    """The Python launcher's settings (isolated, without the native launcher)."""
+    program: str = ""
+    bot_argv: list[str] = field(default_factory=list)
+
+    def command(self, stdin_fd: int | None = None, stdout_fd: int | None = None,
+                seccomp_fd: int | None = None) -> list[str]:
+        """The command to run: an isolated bot's takes its standard input and output
+        from ``stdin_fd`` and ``stdout_fd`` and its filter from ``seccomp_fd``, all
+        passed to bubblewrap (``None``: its own 0 and 1, no filter)."""
+        if not self.contained:
+            return self.argv
+        args = list(self.argv)
+        if seccomp_fd is not None:
+            args += ["--seccomp", str(seccomp_fd)]
+        stdio = stdin_fd is not None and stdout_fd is not None
+        bash = _system_tool("bash")
+        if self.launch and (not stdio or bash is not None):
+            if stdio:
+                args += [str(bash), "-c", STDIO_DUP.format(stdin_fd, stdout_fd), "launch"]
+            return args + self.launch
+        spec = list(self.spec)
+        if stdio:
+            spec += [f"stdin={stdin_fd}", f"stdout={stdout_fd}"]
+        return args + _launcher(spec, self.program, self.bot_argv)
 
     def release(self) -> None:
-        """Give the bot's user id back (once the bot is dead)."""
-        if self.lease is not None:
-            with contextlib.suppress(OSError):
-                self.lease.close()
-            self.lease = None
+        """Take back what the bot's user was given and its user id (once the bot is
+        dead)."""
+        if self.user is not None:
+            self.user.release()
+            self.user = None
 
 
 def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str],
@@ -134,7 +193,8 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
 
     ``private``: more folders the bot may write, as (host folder, path the bot sees);
     ``hidden``: folders it must not see (the output folder); ``cpus``: the CPUs to pin it
-    to. Raises ``BotFault(CRASH)`` if the program cannot be found.
+    to. Raises ``BotFault(CRASH)`` if the program cannot be found, or (the referee is
+    root) cannot be opened to the bot's own user.
     """
     limits = plan.limits
     if limits is None:
@@ -145,32 +205,33 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
     if cpus:
         spec.append("cpus=" + "+".join(str(c) for c in cpus))
     kept = _kept_env(env)
-    support = plan.support
-    if support is None:  # no isolation: the limits, and death with the referee
-        spec.append(f"parent={os.getpid()}")
-        return Confined(_launcher(spec, program, argv), kept, cwd)
-    spec.insert(0, f"RLIMIT_NPROC={limits.processes}")
-    lease: IO[str] | None = None
-    uid: int | None = None
     writable = [(cwd, cwd), *private]
     for folder, _ in writable:
         folder.mkdir(parents=True, exist_ok=True)
-    if support.root:
-        lease, uid = _lease_uid()
-        spec.append(f"uid={uid}")
-        for folder, _ in writable:
-            _give(folder, uid)
+    files = [(Path(program), True), *((Path(a), False) for a in argv[1:]
+                                      if os.path.isabs(a) and os.path.exists(a)
+                                      and not _in_own_dirs(Path(a)))]
+    support = plan.support
+    if support is None:  # no isolation: the limits, its own user, death with the referee
+        spec.append(f"parent={os.getpid()}")
+        user = _own_user(plan, writable, files, lambda path: True)
+        if user is not None:
+            spec.append(f"uid={user.uid}")
+        if plan.filter is not None:
+            spec.append(f"seccomp={plan.filter.hex()}")
+        return Confined(_launcher(spec, program, argv), kept, cwd, user=user)
+    spec.insert(0, f"RLIMIT_NPROC={limits.processes}")
     kept.update(HOME=str(cwd), TMPDIR="/tmp")
-    readable = _readable(plan.config, argv, program)
-    if support.root:
-        _check_others_may_read([program, *(a for a in argv[1:] if os.path.isabs(a)
-                                           and os.path.isfile(a))], readable)
     mounts = _Mounts()
     mounts.system()
-    mounts.readable(readable)
+    mounts.readable(_readable(plan.config, argv, program))
     mounts.hide([*hidden, Path.home()])
     for folder, inside in writable:
         mounts.bind(folder, inside, writable=True)
+    user = _own_user(plan, writable, files, mounts.shows_host)
+    uid = user.uid if user is not None else None
+    if uid is not None:
+        spec.append(f"uid={uid}")
     args = [support.bwrap or "bwrap", "--die-with-parent", "--new-session",
             "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
             "--unshare-cgroup-try", "--hostname", "sandbox"]
@@ -182,8 +243,28 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
             args.append("--disable-userns")
     args += [*mounts.args, *_private_tmpfs("/tmp", limits.tmp), *mounts.after_tmp,
              *_private_tmpfs("/dev/shm", limits.tmp), *mounts.sealed(), "--chdir", str(cwd)]
-    launch = _native_launcher(limits, cpus, uid, program, argv)
-    return Confined(args + (launch or _launcher(spec, program, argv)), kept, None, True, lease)
+    return Confined(args, kept, None, True, user, plan.filter,
+                    _native_launcher(limits, cpus, uid, program, argv) or [], spec,
+                    program, list(argv))
+
+
+def _own_user(plan: SandboxPlan, writable: Sequence[tuple[Path, Path]],
+              files: Sequence[tuple[Path, bool]],
+              host: Callable[[Path], bool]) -> BotUser | None:
+    """The bot's own user when the referee is root (``None`` otherwise): its folders
+    given to it, the way to its files and folders opened to it (``host``: whether the bot
+    sees the host's file at a path)."""
+    if not plan.root:
+        return None
+    user = lease_user()
+    try:
+        for folder, _ in writable:
+            give(folder, user.uid, close=plan.support is None)
+        user.open_way(ways_in(files, [folder for folder, _ in writable], host))
+    except BaseException:
+        user.release()
+        raise
+    return user
 
 
 def _native_launcher(limits: SandboxLimits, cpus: Sequence[int], uid: int | None,
@@ -265,31 +346,6 @@ def _readable(config: SandboxConfig, argv: Sequence[str], program: str) -> list[
     return sorted((p for p in paths if p.exists()), key=lambda p: len(p.parts))
 
 
-def _check_others_may_read(files: Sequence[str], shown: Sequence[Path]) -> None:
-    """Raise ``BotFault(CRASH)`` naming the first of ``files`` that the bot's own user
-    (no groups) could not read: the file, or a folder on its way inside the folder that
-    shows it (folders above that are made anew, open to all)."""
-    for name in files:
-        path = Path(name)
-        top = max((p for p in shown if _within(path, p)), key=lambda p: len(p.parts),
-                  default=None)
-        if top is None:
-            continue
-        steps = [path, *(p for p in path.parents if _within(p, top))]
-        for step in steps:
-            try:
-                mode = step.stat().st_mode
-            except OSError:
-                continue
-            need = 0o004 if step == path else 0o001
-            if not mode & need:
-                what = "file" if step == path else "folder"
-                raise BotFault(Outcome.CRASH, f"cannot start {path.name}: the {what} {step} is "
-                               "not open to other users, as a sandboxed bot of a referee run "
-                               "by root must find it (chmod o+rX it, or run the referee as "
-                               "a normal user)")
-
-
 def _narrow(folder: Path, home: Path) -> bool:
     """Whether a folder may be shown whole: not ``/``, not ``home`` (``$HOME``) or above
     it, not the host's ``/tmp``, ``/dev`` or ``/proc`` (the bot has its own)."""
@@ -328,7 +384,7 @@ class _Mounts:
         text = str(point)
         self._mounts.append((text, text.rstrip("/") + "/", len(point.parts), host))
 
-    def _shows_host(self, path: Path) -> bool:
+    def shows_host(self, path: Path) -> bool:
         """Whether ``path`` in the sandbox lies in a read-only view of the host's
         files (so it exists there) rather than in an empty tmpfs: the deepest mount
         point that holds it decides (the last of equal depth)."""
@@ -370,7 +426,7 @@ class _Mounts:
     def readable(self, paths: Sequence[Path]) -> None:
         """Read-only views of ``paths`` (files or folders)."""
         for path in paths:
-            if self._shows_host(path):
+            if self.shows_host(path):
                 continue
             self._parents(path)
             self._out(path).extend(["--ro-bind", str(path), str(path)])
@@ -380,7 +436,7 @@ class _Mounts:
         """An empty folder over each of ``paths`` that a readable view shows."""
         self._tmp_done = True
         for path in sorted(paths, key=lambda p: len(p.parts)):  # outer first: it hides
-            if path.is_dir() and self._shows_host(path):  # the inner ones (no cover)
+            if path.is_dir() and self.shows_host(path):  # the inner ones (no cover)
                 self.after_tmp += ["--tmpfs", str(path)]
                 self._covers.append(path)
                 self._add(path, False)
@@ -415,52 +471,6 @@ def _system_dirs() -> tuple[tuple[str, str | None], ...]:
     return tuple(found)
 
 
-def _lock_dir() -> Path:
-    for base in (Path("/run"), Path(tempfile.gettempdir())):
-        folder = base / "referee-sandbox-uids"
-        with contextlib.suppress(OSError):
-            folder.mkdir(mode=0o700, exist_ok=True)
-            if folder.stat().st_uid == os.geteuid():
-                return folder
-    return Path(tempfile.mkdtemp(prefix="referee-uids-"))
-
-
-def _lease_uid() -> tuple[IO[str], int]:
-    """A user id no other live bot on this machine has (a lock held while it lives)."""
-    folder = _lock_dir()
-    for slot in range(UID_SLOTS):
-        handle = open(folder / f"{slot}.lock", "a")  # noqa: SIM115 - held by the bot
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            continue
-        return handle, UID_BASE + slot
-    raise BotFault(Outcome.CRASH, f"not started: {UID_SLOTS} sandboxed bots already run")
-
-
-def _give(folder: Path, uid: int) -> None:
-    """Make ``folder`` and what is in it the bot's (root only). What is the bot's already
-    is left as it is: a change of owner, even to the same, moves a file's change time,
-    and a folder changed just before its bot plays is listed again at every check of the
-    folder limit (``FolderMeter``) until it has settled (a program started for each hand,
-    in the same folder, would find it changed every time)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    _own(str(folder), uid)
-    for root, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            _own(os.path.join(root, name), uid)
-
-
-def _own(path: str, uid: int) -> None:
-    """Give ``path`` (not what a link points to) to user and group ``uid`` unless it is
-    theirs already."""
-    with contextlib.suppress(OSError):
-        info = os.lstat(path)
-        if info.st_uid != uid or info.st_gid != uid:
-            os.chown(path, uid, uid, follow_symlinks=False)
-
-
 @contextlib.contextmanager
 def _trial_folder() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="referee-sandbox-trial-") as name:
@@ -469,26 +479,48 @@ def _trial_folder() -> Iterator[Path]:
 
 
 def trial_run(support: SandboxSupport) -> str:
-    """Run a trial bot (Python, through the launcher) isolated with ``support``: empty
-    if it ran, else why not, in one line."""
-    plan = SandboxPlan(SandboxConfig(SandboxLevel.STRICT), support)
+    """Run a trial bot (Python, through the launcher, with the seccomp filter and its
+    standard output passed as a bot's is) isolated with ``support``: empty if it ran and
+    said so, else why not, in one line."""
+    from referee.core.spawn import spawn  # (it starts what this module builds)
+
+    plan = SandboxPlan(SandboxConfig(SandboxLevel.STRICT), support, root=support.root,
+                       filter=user_namespace_filter())
     with _trial_folder() as folder:
         work = folder / "work"
         try:
-            confined = confine(plan, [sys.executable, "-I", "-S", "-c", "pass"], cwd=work,
-                               env=dict(os.environ))
+            confined = confine(plan, [sys.executable, "-I", "-S", "-c", "print('ok')"],
+                               cwd=work, env=dict(os.environ))
         except (OSError, BotFault) as exc:
             return f"bubblewrap cannot be set up: {exc}"
         try:
-            run = subprocess.run(confined.argv, env=confined.env, cwd=confined.cwd,
-                                 capture_output=True, text=True, timeout=30,
-                                 stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.SubprocessError) as exc:
+            started = spawn(confined)
+            with started.stdin, started.stdout, started.stderr:
+                started.stdin.close()
+                try:  # (what it writes is a few bytes: it cannot fill a pipe)
+                    started.proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    started.proc.kill()
+                    started.proc.wait()
+                    return "bubblewrap does not run: the trial program did not end in 30 s"
+                said, errors = started.stdout.read(), started.stderr.read()
+        except OSError as exc:
             return f"bubblewrap does not run: {exc}"
         finally:
             confined.release()
-    if run.returncode != 0:
-        lines = [line for line in run.stderr.splitlines() if line.strip()]
-        said = lines[-1] if lines else f"exit status {run.returncode}"
-        return f"bubblewrap cannot isolate a program here: {said}"
+    if started.proc.returncode != 0 or said.strip() != b"ok":
+        lines = [line for line in errors.decode(errors="replace").splitlines()
+                 if line.strip()]
+        said_text = lines[-1] if lines else f"exit status {started.proc.returncode}"
+        return f"bubblewrap cannot isolate a program here: {said_text}"
     return ""
+
+
+def filter_trial(program: bytes) -> bool:
+    """Whether the launcher loads the seccomp filter ``program`` here without bubblewrap
+    (and a program then runs)."""
+    run = subprocess.run(_launcher([f"seccomp={program.hex()}"], sys.executable,
+                                   [sys.executable, "-I", "-S", "-c", "pass"]),
+                         capture_output=True, timeout=30, stdin=subprocess.DEVNULL,
+                         check=False)
+    return run.returncode == 0

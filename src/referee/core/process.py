@@ -51,6 +51,7 @@ from referee.core.pidfds import exited_within
 from referee.core.pipe_drain import CappedLog, PipeDrain
 from referee.core.sandbox import SandboxPlan
 from referee.core.scoped import scoped_value
+from referee.core.spawn import Spawned, spawn
 from referee.core.text import size_text
 
 log = logging.getLogger(__name__)
@@ -177,6 +178,7 @@ class BotProcess:
         self.suspended = False
         self.stdout_bytes = 0
         self._proc: subprocess.Popen[bytes] | None = None
+        self._io: Spawned | None = None
         self._tree: ProcessTree | None = None
         self._buf = bytearray()
         self._skip_lf = False
@@ -228,17 +230,8 @@ class BotProcess:
         else:
             self._confined = Confined(self.argv, env, self.cwd)
         try:
-            self._proc = subprocess.Popen(
-                self._confined.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self._confined.cwd,
-                env=self._confined.env,
-                bufsize=0,
-                start_new_session=True,
-                close_fds=True,
-            )
+            self._io = spawn(self._confined)
+            self._proc = self._io.proc
         except OSError as exc:
             self._confined.release()
             if exc.errno in SHORT_OF:  # the referee's machine, not the bot: not its loss
@@ -250,9 +243,8 @@ class BotProcess:
                 os.sched_setaffinity(self._proc.pid, self.cpus)
             except (OSError, AttributeError) as exc:
                 log.warning("%s: cannot pin to CPUs %s: %s", self.name, self.cpus, exc)
-        assert self._proc.stdin and self._proc.stdout and self._proc.stderr
-        self._stdin_fd = self._proc.stdin.fileno()
-        self._stdout_fd = self._proc.stdout.fileno()
+        self._stdin_fd = self._io.stdin.fileno()
+        self._stdout_fd = self._io.stdout.fileno()
         os.set_blocking(self._stdin_fd, False)
         os.set_blocking(self._stdout_fd, False)
         self._poll = select.poll()
@@ -271,7 +263,7 @@ class BotProcess:
             except OSError as exc:
                 log.warning("%s: its stderr is not kept: %s", self.name, exc)
         try:
-            self._stderr = PipeDrain(self._proc.stderr, f"stderr-{self.name}",
+            self._stderr = PipeDrain(self._io.stderr, f"stderr-{self.name}",
                                      self._stderr_file or _ignore, limit=self.output_limit,
                                      on_flood=lambda: self._flooded("error output"),
                                      on_end=self._stderr_file.close if self._stderr_file
@@ -459,10 +451,9 @@ class BotProcess:
             self._confined.release()
         if self._stdout is not None:  # before its pipe closes under it
             self._stdout.end(close=False)
-        for stream in (self._proc.stdin, self._proc.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        for stream in (self._io.stdin, self._io.stdout) if self._io is not None else ():
+            with contextlib.suppress(OSError):
+                stream.close()
         if self._pidfd is not None:
             with contextlib.suppress(OSError):
                 os.close(self._pidfd)
@@ -496,9 +487,9 @@ class BotProcess:
     def close_input(self) -> None:
         """Close the bot's standard input: it reads the end of its input (what it is
         sent afterwards is a crash, a broken pipe)."""
-        if self._proc is not None and self._proc.stdin is not None:
+        if self._io is not None:
             with contextlib.suppress(OSError):
-                self._proc.stdin.close()
+                self._io.stdin.close()
             self._stdin_fd = -1
 
     def send(self, text: str, deadline: float | None = None) -> None:
@@ -546,7 +537,7 @@ class BotProcess:
         must not be used then). When the output ends (the bot closed it, exited or was
         killed) ``on_end`` is told why; past the sandbox's output limit the bot is killed
         for flooding. :meth:`kill` waits for the thread."""
-        if self._proc is None or self._proc.stdout is None or self._stdout is not None:
+        if self._io is None or self._stdout is not None:
             raise RuntimeError(f"{self.name}: output already streamed, or not started")
         os.set_blocking(self._stdout_fd, True)
 
@@ -555,7 +546,7 @@ class BotProcess:
             sink(data)
 
         self._stdout = PipeDrain(
-            self._proc.stdout, f"stdout-{self.name}", counted, limit=self.output_limit,
+            self._io.stdout, f"stdout-{self.name}", counted, limit=self.output_limit,
             on_flood=lambda: self._flooded("output"),
             on_end=None if on_end is None else
             lambda: on_end(self._dead_fault("closed its output"))).start()

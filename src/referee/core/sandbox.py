@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from referee.core.errors import ConfigError
+from referee.core.seccomp import user_namespace_filter
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +167,12 @@ class SandboxPlan:
     """The machine's support when bots are isolated (``None``: not isolated)."""
     missing: tuple[str, ...] = ()
     """The protections asked for (``auto``) that this machine cannot give."""
+    root: bool = False
+    """The referee runs as root: each bot runs as a user id of its own (isolated or
+    not; ``off``: as root)."""
+    filter: bytes | None = None
+    """The seccomp filter every bot gets (no new user namespaces), if this machine
+    takes it (:mod:`referee.core.seccomp`)."""
 
     @property
     def level(self) -> SandboxLevel:
@@ -190,11 +197,17 @@ class SandboxPlan:
         """The protections active for a game, in words."""
         limits = self.limits
         if limits is None:
-            return ["suspended off-turn"] if suspend else []
+            return [*(["as root"] if self.root else []),
+                    *(["suspended off-turn"] if suspend else [])]
         active = []
         if self.isolated:
-            active += ["network off", "private filesystem", "pid namespace",
-                       f"{limits.processes} processes"]
+            active += ["network off", "private filesystem", "pid namespace"]
+        if self.filter is not None:
+            active.append("no user namespaces")
+        if self.root:
+            active.append("own user id")
+        if self.isolated:
+            active.append(f"{limits.processes} processes")
         active += [f"{_size(limits.file_size)} files", f"{limits.open_files} open files",
                    f"{_size(limits.folder)} folder", "no core dumps"]
         if suspend:
@@ -205,8 +218,8 @@ class SandboxPlan:
         """One line for match headers, records and the results site: ``sandbox:
         bubblewrap 0.8.0 — network off, private filesystem, ...``."""
         if self.limits is None:
-            extra = " — suspended off-turn" if suspend else ""
-            return f"sandbox: off{extra}"
+            said = self.protections(suspend)
+            return "sandbox: off" + (f" — {', '.join(said)}" if said else "")
         tool = self.support.version if self.support is not None else "limits only"
         text = f"sandbox: {tool} — {', '.join(self.protections(suspend))}"
         if self.missing:
@@ -231,15 +244,27 @@ def plan_sandbox(config: SandboxConfig, support: SandboxSupport | None = None) -
     raises ``ConfigError`` naming it instead.
     """
     if config.level is SandboxLevel.OFF:
-        return SandboxPlan(config)
+        return SandboxPlan(config, root=os.geteuid() == 0)
     found = support if support is not None else sandbox_support()
     if found.usable:
-        return SandboxPlan(config, found)
+        return SandboxPlan(config, found, root=found.root, filter=user_namespace_filter())
     if config.level is SandboxLevel.STRICT:
         raise ConfigError(f"--sandbox strict: {found.problem}; it is needed for "
                           f"{', '.join(ISOLATION)} (--sandbox auto runs without them)")
     _warn_once(found.problem)
-    return SandboxPlan(config, None, ISOLATION)
+    return SandboxPlan(config, None, ISOLATION, root=found.root, filter=_launcher_filter())
+
+
+@functools.cache
+def _launcher_filter() -> bytes | None:
+    """The seccomp filter, if the launcher can load it here without bubblewrap (tried
+    once: a kernel without seccomp would refuse it, and every bot with it)."""
+    found = user_namespace_filter()
+    if found is None:
+        return None
+    from referee.core.confine import filter_trial  # the trial runs the real launcher
+
+    return found if filter_trial(found) else None
 
 
 def under_hard_limits(limits: SandboxLimits) -> SandboxLimits:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import signal
 import socket
@@ -418,7 +419,8 @@ def test_with_sandbox_off_the_ai_plays_unconfined(
     secret = secret_in(tmp_path / "w4")
     server, folder = hostile_hand(tmp_path, procs, "--mode", "snoop", f"@{secret}",
                                   options=("--sandbox", "off"))
-    assert (folder / "stderr.txt").read_text().startswith("referee: sandbox: off\n")
+    off = "sandbox: off" + (" — as root" if os.geteuid() == 0 else "")
+    assert (folder / "stderr.txt").read_text().startswith(f"referee: {off}\n")
     log = (folder / "out" / "logs" / "hostile_mahjong-4.stderr.log").read_text()
     assert f"snoop {secret}: read b\"the organiser's secret\"" in log  # nothing hides it
     assert server.record()["notes"] == []
