@@ -61,7 +61,7 @@ def test_composite_names_and_their_properties() -> None:
         "name": "/composite/h/d=123/b=333/rt/bq/gc", "orientation": "h", "d": "123",
         "d_order": "1", "b": "333", "b_order": "0", "s": "tqc", "c": "rbg",
         "sameshape": "0", "samecolor": "0", "occupied": "3",
-        "opacity": str(round(100 * (0.36 + 0.64 + 1.0) / 3)), "trans_h": "0",
+        "opacity": "66", "trans_h": "0",  # 66.67 truncated, as the reference's (int)
         "trans_v": "1", "trans_asc": "1", "trans_desc": "1"}
     grid = parse_composite("/composite/g22/x/rq/x/rq").properties()
     assert (grid["orientation"], grid["occupied"], grid["trans_v"], grid["trans_h"]) == \
@@ -75,6 +75,22 @@ def test_composite_names_and_their_properties() -> None:
                         ("/composite/h/zq", "not a color")):
         with pytest.raises(ConfigError, match=reason):
             parse_composite(bad)
+
+
+def test_allshapes_may_hold_the_blank() -> None:
+    # the document's own example: x is the blank, drawn or defaulted like a shape, as the
+    # reference's Composite(name) takes any letter there
+    family = parse_composite("/composite/h/allShapes=qx/r?/r?")
+    members = {m.name: m.properties() for m in family.members()}
+    assert family.family_size() == len(members) == 4  # the third element: the default rq
+    blank = members["/composite/h3/rx/rx/rq"]
+    assert (blank["s"], blank["c"], blank["occupied"], blank["opacity"]) == ("xxq", "rrr",
+                                                                              "1", "33")
+    assert parse_composite("/composite/h2/allShapes=xq").properties()["occupied"] == "0"
+    with pytest.raises(ConfigError, match="allShapes=qz: letters of qsctx"):
+        parse_composite("/composite/h/allShapes=qz/rq")
+    with pytest.raises(ConfigError, match="allColors=rx: letters of rgb"):
+        parse_composite("/composite/h/allColors=rx/rq")
 
 
 @settings(max_examples=60)

@@ -109,7 +109,9 @@ class Composite:
         sizes = [s or LEVELS for s in self.sizes]
         brights = [b or LEVELS for b in self.brights]
         filled = [k for k in range(self.count) if self.shapes[k] != "x"]
-        opacity = sum(_OPACITY[brights[k]] * _SCALE[sizes[k]] ** 2 for k in filled) / self.count
+        total = 0.0  # summed and truncated as the reference does (computeProperties)
+        for k in filled:
+            total += _OPACITY[brights[k]] * _SCALE[sizes[k]] * _SCALE[sizes[k]]
         props = {
             "name": self.name,
             "orientation": "h" if self.rows == 1 else "v" if self.cols == 1 else "g",
@@ -119,7 +121,7 @@ class Composite:
             "sameshape": "1" if len(set(self.shapes)) == 1 else "0",
             "samecolor": "1" if len(set(self.colors)) == 1 else "0",
             "occupied": str(len(filled)),
-            "opacity": str(round(100 * opacity)),
+            "opacity": str(int(100 * total / self.count)),
         }
         for key, (dr, dc) in (("trans_h", (0, 1)), ("trans_v", (1, 0)),
                               ("trans_asc", (1, -1)), ("trans_desc", (1, 1))):
@@ -217,7 +219,9 @@ def parse_composite(name: str) -> Composite:
                 brights = _levels(value, count, name)
             elif key in ("allShapes", "allColors") and value:
                 letters = tuple(value)
-                known = SHAPES if key == "allShapes" else COLORS
+                # x (a blank) may be drawn or defaulted as a shape, as the reference's
+                # Composite(name) takes any letter and draws blanks without a color
+                known = (*SHAPES, "x") if key == "allShapes" else COLORS
                 if any(ch not in known for ch in letters):
                     raise ConfigError(f"{name}: {key}={value}: letters of {''.join(known)}")
                 if key == "allShapes":
