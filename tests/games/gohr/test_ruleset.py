@@ -320,6 +320,17 @@ def test_java_division_truncates_toward_zero(a: int, b: int) -> None:
     ("(*,*,*,[T,*],0)", "Rule-003.txt:4:11: expected a position (a cell 1..36 or an order "
                         "name), found '*'"),
     ("(shape:a, shape:b)", "Rule-003.txt:4:11: key 'shape' appears twice in the atom"),
+    # no '*' after 'key:', as the reference reads an expression there (Expression.
+    # mkCounterOrAtom, then mkLongestE1, which takes no '*')
+    ("(count:1,shape:square,color:red,pos:*,bucket:[0])",
+     "Rule-003.txt:4:37: expected a value after 'pos:' ('*' is not one: leave the clause out "
+     "to allow any), found '*'"),
+    ("(count:*, shape:square)", "Rule-003.txt:4:8: expected a value after 'count:' ('*' is "
+                                "not one: leave the clause out to allow any), found '*'"),
+    ("(shape:square, bucket:*)", "Rule-003.txt:4:23: expected a value after 'bucket:' ('*' is "
+                                 "not one: leave the clause out to allow any), found '*'"),
+    ("(species:*)", "Rule-003.txt:4:10: expected a value after 'species:' ('*' is not one: "
+                    "leave the clause out to allow any), found '*'"),
 ])
 def test_error_messages(line: str, message: str) -> None:
     text = f"# one\n# two\n\n{line}\n"
@@ -327,6 +338,11 @@ def test_error_messages(line: str, message: str) -> None:
         parse_ruleset(text, "Rule-003.txt")
     assert str(info.value) == message
     assert isinstance(info.value, ConfigError)
+
+
+def test_stars_stay_positional_fields() -> None:
+    atom = parse_ruleset("(*,*,*,*,*)\n(shape:square)\n").rows[1].atoms[0]
+    assert atom.count is None and atom.positions == () and atom.shapes == {"square"}
 
 
 @pytest.mark.parametrize(("text", "message"), [

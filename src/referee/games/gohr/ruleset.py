@@ -347,6 +347,9 @@ def _parse_property_atom(cur: Cursor, orders: Mapping[str, Order], opening: Toke
         key_tok = cur.advance()
         cur.advance()  # ':'
         key = key_tok.text
+        if cur.at("*"):  # the reference parses an expression after 'key:', and '*' is none
+            raise cur.error(f"a value after '{key}:' ('*' is not one: leave the clause "
+                            "out to allow any)")
         lower = key.lower()
         canonical = lower if lower in ("count", "shape", "color", "pos", "postpos", "bucket",
                                        "code") else key
@@ -369,7 +372,7 @@ def _parse_property_atom(cur: Cursor, orders: Mapping[str, Order], opening: Toke
         elif canonical == "bucket":
             buckets = _parse_buckets(cur)
         elif canonical == "code":
-            code = None if _star(cur) else parse_expr(cur)
+            code = parse_expr(cur)
         else:
             value = _parse_value(cur)
             if value is not None:
