@@ -362,5 +362,7 @@ def test_order_and_file_errors(text: str, message: str) -> None:
 
 
 def test_read_ruleset_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="cannot read the rule file"):
+    with pytest.raises(ConfigError, match="nope.txt:0:0: cannot read the rule file"):
         read_ruleset(tmp_path / "nope.txt")
+    with pytest.raises(ConfigError, match="cond.txt:0:0: cannot read the condition file"):
+        read_ruleset(tmp_path / "cond.txt", "condition file")

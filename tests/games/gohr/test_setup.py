@@ -91,6 +91,21 @@ def test_conditions_and_output_options() -> None:
                      f"condTrain={cond}"])
 
 
+def test_a_condition_file_that_cannot_be_read_is_named_as_one(tmp_path: Path) -> None:
+    rules = str(DATA / "rules" / "farthest.txt")
+    for key in ("condTrain", "condTest"):
+        with pytest.raises(ConfigError) as info:
+            build_setup([rules, "5", f"{key}=nope.txt"], cwd=tmp_path)
+        assert str(info.value) == f"{tmp_path / 'nope.txt'}: no such condition file " \
+            f"({key}=nope.txt)"
+    (tmp_path / "latin1.txt").write_bytes(b"(pos:[1], shape:caf\xe9)\n")
+    with pytest.raises(ConfigError, match=r"^latin1.txt:0:0: the condition file is not UTF-8"):
+        build_setup([rules, "5", "condTrain=latin1.txt"], cwd=tmp_path)
+    (tmp_path / "bad.txt").write_text("(pos:[1]\n")
+    with pytest.raises(ConfigError, match=r"^bad.txt:1:9: expected"):
+        build_setup([rules, "5", "condTest=bad.txt"], cwd=tmp_path)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     ([], "missing the rule set"),
     (["RULES"], "missing the board"),

@@ -146,15 +146,16 @@ def _rule_name(source: str) -> str:
     return name[:-4] if name.lower().endswith(".txt") else name
 
 
-def read_ruleset(path: str | Path) -> RuleSet:
-    """Read and parse a rule-set file; errors name the file by its base name."""
+def read_ruleset(path: str | Path, what: str = "rule file") -> RuleSet:
+    """Read and parse a rule-set file; errors name the file by its base name and say what
+    it is for (``what``: a condition file is written in the same language)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise RuleSyntaxError(p.name, 0, 0, f"cannot read the rule file: {exc}") from exc
+        raise RuleSyntaxError(p.name, 0, 0, f"cannot read the {what}: {exc}") from exc
     except UnicodeDecodeError:
-        raise RuleSyntaxError(p.name, 0, 0, "the rule file is not UTF-8 text") from None
+        raise RuleSyntaxError(p.name, 0, 0, f"the {what} is not UTF-8 text") from None
     return parse_ruleset(text, p.name)
 
 

@@ -155,8 +155,14 @@ def _version(text: str | None) -> int:
     return int(major)
 
 
+def read_condition_file(path: Path) -> RuleSet:
+    """A condition file (the rule language), its errors naming it as one."""
+    return read_ruleset(path, "condition file")
+
+
 def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | None = None,
-                read_conditions: Callable[[Path], RuleSet] = read_ruleset) -> GameSetup:
+                read_conditions: Callable[[Path], RuleSet] = read_condition_file
+                ) -> GameSetup:
     """The session described by ``args``; ``ConfigError`` names what is wrong.
 
     ``root`` confines every file to a data folder (the socket server); relative names are
@@ -198,6 +204,9 @@ def build_setup(args: Sequence[str], *, cwd: Path | None = None, root: Path | No
         raise ConfigError("give condTrain= or condTest=, not both")
     named = [(key, options[key], resolve(options[key])) for key in ("condTrain", "condTest")
              if key in options]
+    for key, text, path in named:
+        if not path.is_file():
+            raise ConfigError(f"{path}: no such condition file ({key}={text})")
     if not named and row is not None:
         named = _row_conditions(row, where, input_dir, resolve)
     conditions = None
