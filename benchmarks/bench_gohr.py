@@ -12,8 +12,13 @@
   back to back, with 1 worker process (the baseline) and with one per core. Paced: 1 then
   32 clients each making ``--pace`` moves per second (a player that thinks), with the
   answer latency of every move.
+- two commands at once: one client writing ``MOVE`` and ``DISPLAY`` in one write and
+  reading both answers, against the socket server in a child process with TCP_NODELAY
+  (as ``serve gohr`` runs) and without it (the server before the fix), commands per
+  second over ``--pipelined-seconds`` each.
 
-Run: ``.venv/bin/python benchmarks/bench_gohr.py`` (``--json`` for one JSON line).
+Run: ``.venv/bin/python benchmarks/bench_gohr.py`` (``--json`` for one JSON line;
+``--parts pipelined`` for the last part alone).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import json
 import multiprocessing
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -43,6 +49,17 @@ DATA = SHARED if SHARED.is_dir() else ROOT / "tests" / "data" / "gohr"
 PER_PROCESS = 8
 """Client sessions per client process."""
 ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write('4 0 1\\n'); sys.stdout.flush()\n"
+NAGLE_SERVER = """\
+import sys
+from pathlib import Path
+from referee.games.gohr import socket_server
+socket_server._Handler.disable_nagle_algorithm = sys.argv[2] == "nodelay"
+server = socket_server.CaptiveSocketServer(("127.0.0.1", 0),
+                                           socket_server.ServerConfig(Path(sys.argv[1])))
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""
+"""The socket server in one process, with TCP_NODELAY or without (argv: data, mode)."""
 
 
 def engine_rate(attempts: int, reuse: bool = True) -> tuple[float, float, str, float]:
@@ -260,6 +277,51 @@ def socket_figures(moves: int, pace: float) -> dict[str, float]:
     return out
 
 
+def pipelined_rate(nodelay: bool, seconds: float) -> float:
+    """Commands/s of one client that writes ``MOVE`` and ``DISPLAY`` at once and reads both
+    answers, against the socket server with TCP_NODELAY or without."""
+    proc = subprocess.Popen([sys.executable, "-c", NAGLE_SERVER, str(DATA),
+                             "nodelay" if nodelay else "nagle"], stdout=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout is not None
+    port = int(proc.stdout.readline())
+    rng = random.Random(3)
+    try:
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            stream = sock.makefile("rwb")
+
+            def answer() -> bytes:
+                while (line := stream.readline()).startswith(b"#"):
+                    pass
+                return line
+
+            stream.write(b"GAME rules/Rule-001.txt 9 seed=1 output=brief\n")
+            stream.flush()
+            answer()
+            ids = [p["id"] for p in json.loads(answer())["value"]]
+            commands = 0
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds:
+                stream.write(f"MOVE {rng.choice(ids)} {rng.randrange(4)}\nDISPLAY\n".encode())
+                stream.flush()
+                finish = int(answer().split()[1])
+                ids = [p["id"] for p in json.loads(answer())["value"]] or [0]
+                commands += 2
+                if finish:
+                    stream.write(b"NEW\n")
+                    stream.flush()
+                    answer()
+                    ids = [p["id"] for p in json.loads(answer())["value"]]
+                    commands += 1
+            rate = commands / (time.perf_counter() - start)
+            stream.write(b"EXIT\n")
+            stream.flush()
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    return rate
+
+
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -269,26 +331,43 @@ def main() -> None:
                         help="per client, saturated (a quarter with 32 clients, a tenth paced)")
     parser.add_argument("--pace", type=float, default=50.0,
                         help="moves per second of each paced client")
+    parser.add_argument("--pipelined-seconds", type=float, default=3.0,
+                        help="seconds of two commands at once, with and without TCP_NODELAY")
+    parser.add_argument("--parts", default="engine,pipe,socket,pipelined",
+                        help="the parts to run, comma-separated (default all)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    engine, engine_base, slowest, slowest_rate = engine_rate(args.attempts)
-    scratch, _, scratch_slowest, scratch_slowest_rate = engine_rate(args.attempts, reuse=False)
-    pipe, pipe_base = pipe_rate(args.moves)
-    sockets = socket_figures(args.socket_moves, args.pace)
-    result = {
-        "machine": machine(),
-        "engine_attempts_per_s": round(engine),
-        "engine_baseline_per_s": round(engine_base),
-        "engine_ratio": round(engine / engine_base, 3),
-        "slowest_rule_set": slowest,
-        "slowest_attempts_per_s": round(slowest_rate),
-        "engine_from_scratch_attempts_per_s": round(scratch),
-        "engine_from_scratch_slowest": f"{scratch_slowest} {round(scratch_slowest_rate)}",
-        "pipe_moves_per_s": round(pipe),
-        "pipe_baseline_per_s": round(pipe_base),
-        "pipe_ratio": round(pipe / pipe_base, 3),
-        **{f"socket_{key}": value for key, value in sockets.items()},
-    }
+    parts = set(args.parts.split(","))
+    unknown = parts - {"engine", "pipe", "socket", "pipelined"}
+    if unknown:
+        parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
+    result: dict[str, object] = {"machine": machine()}
+    if "engine" in parts:
+        engine, engine_base, slowest, slowest_rate = engine_rate(args.attempts)
+        scratch, _, scratch_slowest, scratch_slowest_rate = engine_rate(args.attempts,
+                                                                        reuse=False)
+        result.update({
+            "engine_attempts_per_s": round(engine),
+            "engine_baseline_per_s": round(engine_base),
+            "engine_ratio": round(engine / engine_base, 3),
+            "slowest_rule_set": slowest,
+            "slowest_attempts_per_s": round(slowest_rate),
+            "engine_from_scratch_attempts_per_s": round(scratch),
+            "engine_from_scratch_slowest": f"{scratch_slowest} {round(scratch_slowest_rate)}",
+        })
+    if "pipe" in parts:
+        pipe, pipe_base = pipe_rate(args.moves)
+        result.update({"pipe_moves_per_s": round(pipe), "pipe_baseline_per_s": round(pipe_base),
+                       "pipe_ratio": round(pipe / pipe_base, 3)})
+    if "socket" in parts:
+        sockets = socket_figures(args.socket_moves, args.pace)
+        result.update({f"socket_{key}": value for key, value in sockets.items()})
+    if "pipelined" in parts:
+        nagle = pipelined_rate(False, args.pipelined_seconds)
+        nodelay = pipelined_rate(True, args.pipelined_seconds)
+        result.update({"two_at_once_without_nodelay_commands_per_s": round(nagle),
+                       "two_at_once_with_nodelay_commands_per_s": round(nodelay),
+                       "two_at_once_ratio": round(nodelay / nagle, 1)})
     print_figures(result, args.json)
 
 

@@ -1,6 +1,6 @@
 """The socket captive server over real TCP sockets on 127.0.0.1: concurrent sessions,
 GAME errors, the data folder's fence, idle sessions, the session cap, the first-line
-deadline, slow clients, long lines and bytes that are not UTF-8."""
+deadline, slow clients, long lines, bytes that are not UTF-8 and two commands at once."""
 
 from __future__ import annotations
 
@@ -265,3 +265,21 @@ def test_version_8_over_the_socket(server: CaptiveSocketServer) -> None:
     client.send("GAME rules/Rule-001.txt 3 version=9\n")  # already playing: a command
     assert client.line().startswith("-1 ")
     client.close()
+
+
+def test_two_commands_written_at_once_are_answered_without_waiting_for_an_ack(
+        server: CaptiveSocketServer) -> None:
+    # the server sets TCP_NODELAY: its second answer does not wait for the client's
+    # delayed ACK of the first (40 ms on Linux) before it leaves
+    client = Client(server)
+    client.send("GAME rules/Rule-001.txt 3 seed=1\n")
+    client.data(2)
+    rounds = []
+    for _ in range(25):
+        start = time.perf_counter()
+        client.send("DISPLAY\nDISPLAY\n")
+        assert client.line().startswith('{"id":') and client.line().startswith('{"id":')
+        rounds.append(time.perf_counter() - start)
+    client.close()
+    rounds.sort()
+    assert rounds[len(rounds) // 2] < 0.02, rounds
