@@ -76,3 +76,55 @@ def test_the_train_conditions_shape_the_boards(tmp_path: Path) -> None:
         obs, _ = env.reset(seed=seed)
         occupied = {int(k) + 1 for k in np.flatnonzero(obs[:, 0])}
         assert occupied == {19, 20, 21, 25, 26, 27, 31, 32, 33}  # the top-left quarter
+
+
+def test_the_action_mask_is_what_the_rules_accept_now() -> None:
+    env = GohrEnv([str(RULE), "6", "seed=5"])
+    _, info = env.reset(seed=2)
+    for _ in range(6):
+        mask = info["action_mask"]
+        assert mask.shape == (36 * 4,) and mask.dtype == np.int8
+        episode = env.episode
+        assert episode is not None
+        expected = {(p.cell - 1) * 4 + b for p in episode.board
+                    for b in info["buckets"][p.id]}
+        assert set(np.flatnonzero(mask)) == expected and expected
+        refused = next(a for a in range(36 * 4) if not mask[a])
+        _, reward, _, _, after = env.step(refused)
+        assert reward == -1.0 and after["code"] in (3, 4, 7)
+        _, reward, done, _, info = env.step(int(np.flatnonzero(after["action_mask"])[0]))
+        assert reward == 0.0 and info["code"] == 0
+    assert done and not info["action_mask"].any()
+
+
+def _fresh(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a new interpreter (nothing imported beforehand)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_gymnasium_make_builds_it_by_its_id_in_a_fresh_interpreter() -> None:
+    check = (f"env = gymnasium.make('{{id}}', args=[{str(RULE)!r}, '5', 'seed=1'])\n"
+             "from gymnasium.utils.env_checker import check_env\n"
+             "check_env(env.unwrapped)\n"
+             "obs, info = env.reset(seed=3)\n"
+             "assert env.spec.id == 'referee/Gohr-v0' and obs.shape == (36, 9)\n"
+             "assert int(info['action_mask'].sum()) > 0\n"
+             "print(type(env.unwrapped).__name__)\n")
+    by_module = _fresh("import gymnasium\n"
+                       + check.format(id="referee.games.gohr.env:referee/Gohr-v0"))
+    assert by_module.returncode == 0, by_module.stderr
+    assert by_module.stdout == "GohrEnv\n"
+    imported = _fresh("import gymnasium, referee.games.gohr.env\n"
+                      "import importlib; importlib.reload(referee.games.gohr.env)\n"
+                      + check.format(id="referee/Gohr-v0"))
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout == "GohrEnv\n" and "Overriding" not in imported.stderr
+
+
+def test_importing_referee_does_not_import_gymnasium() -> None:
+    run = _fresh("import sys, referee, referee.cli, referee.games.registry, referee.envs\n"
+                 "import referee.games.gohr.captive, referee.games.gohr.socket_server\n"
+                 "print('gymnasium' in sys.modules)")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "False\n"

@@ -10,7 +10,14 @@ arguments (``GohrEnv(["rules/farthest.txt", "5", "seed=1"])``):
 - reward: 0 for an accepted move, -1 for every failed attempt (the error count the
   leaderboards rank by);
 - the episode terminates when the board is cleared or stalemated; ``info`` has the
-  server's response code, finish code, attempts and each piece's allowed buckets.
+  server's response code, finish code, attempts, each piece's allowed buckets and
+  ``action_mask`` (1 for each action the rules accept now: those buckets by cell).
+
+Importing this module registers it with Gymnasium as ``referee/Gohr-v0``
+(``gymnasium.make("referee/Gohr-v0", args=[...])``); ``import referee`` alone does not
+import Gymnasium. Gymnasium 1.x reads no plugin entry points, so a program that has not
+imported this module names it in the id: ``gymnasium.make("referee.games.gohr.env:
+referee/Gohr-v0", args=[...])``.
 """
 
 from __future__ import annotations
@@ -30,12 +37,14 @@ from referee.games.gohr.engine import Code, Episode, Finish
 from referee.games.gohr.setup import GameSetup, build_setup
 
 Observation = npt.NDArray[np.int8]
+ENV_ID = "referee/Gohr-v0"
+"""The environment's Gymnasium id."""
 
 
 class GohrEnv(gym.Env[Observation, np.int64]):
     """The Game of Hidden Rules as a Gymnasium environment."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's API)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, args: Sequence[str] | GameSetup, render_mode: str | None = None) -> None:
         self.setup = args if isinstance(args, GameSetup) else build_setup(args)
@@ -64,8 +73,14 @@ class GohrEnv(gym.Env[Observation, np.int64]):
     def _info(self, code: int) -> dict[str, Any]:
         episode = self.episode
         assert episode is not None
+        buckets = episode.buckets()
+        mask: npt.NDArray[np.int8] = np.zeros(NCELLS * 4, dtype=np.int8)
+        for piece in episode.board:
+            for bucket in buckets.get(piece.id, ()):
+                mask[(piece.cell - 1) * 4 + bucket] = 1
         return {"code": code, "finish": int(episode.finish), "attempts": episode.attempts,
-                "buckets": {pid: sorted(b) for pid, b in episode.buckets().items()}}
+                "buckets": {pid: sorted(b) for pid, b in buckets.items()},
+                "action_mask": mask}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
@@ -118,3 +133,7 @@ def random_rollout(env: GohrEnv, episodes: int, seed: int = 0) -> list[tuple[int
             errors += int(reward < 0)
         results.append((attempts, errors, info["finish"] == 1))
     return results
+
+
+if ENV_ID not in gym.registry:  # registered once, however often the module is reloaded
+    gym.register(id=ENV_ID, entry_point="referee.games.gohr.env:GohrEnv")
