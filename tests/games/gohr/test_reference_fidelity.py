@@ -1,5 +1,5 @@
 """Conversations through the pipe server where the Java CGS 8.060 was found to answer
-differently (issue 19): each asserts the reference's exact answers."""
+differently (issues 19 and 37): each asserts the reference's exact answers."""
 
 from __future__ import annotations
 
@@ -12,9 +12,13 @@ from pathlib import Path
 
 import pytest
 from gohr_data import DATA as GOHR_DATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from image_data import make_image_data
 from test_captive import Server
 
+from referee.games.gohr.captive import CaptiveSession
+from referee.games.gohr.setup import build_setup
 from referee.games.gohr.socket_server import CaptiveSocketServer, ServerConfig
 
 needs_data = pytest.mark.skipif(not GOHR_DATA.is_dir(), reason=f"{GOHR_DATA} is absent")
@@ -99,6 +103,58 @@ def test_version_8_gives_the_codes_and_the_board_display_of_cgs_8(
         assert [p["label"] for p in left] == ["A", "C", "D"]
     assert _raw_lines(server, 1) == [f"# {shown}"]
     assert server.close() == 0
+
+
+THREE = ('{"id":"three","value":[{"id":1,"color":"red","shape":"circle","x":1,"y":1},'
+         '{"id":2,"color":"blue","shape":"star","x":2,"y":1},'
+         '{"id":3,"color":"blue","shape":"star","x":3,"y":6}]}')
+"""Pieces 1, 2, 3 (labels B, C, D in 8.060)."""
+
+
+@pytest.mark.parametrize(("command", "answer"), [
+    ('"MOVE" 1 0', ["-1 0 0", "# Invalid input: a command is a word (HELP lists them)"]),
+    ('MOVE "1" 0', ["-2 0 0", "# MOVE takes: piece_id bucket_id, or row col bucket_row "
+                              "bucket_col (unsigned numbers)"]),
+    ('MODE "brief"', ["-2 0 0", "# MODE brief|standard|full"]),
+    ('COND "test"', ["-2 0 0", "# COND [train|test]"]),
+    ("MOVE 1 0 ;", ["-1 0 0", "# Invalid input - cannot parse"]),
+    ("MOVE 1 0 ?", ["-1 0 0", "# Invalid input - cannot parse"]),
+    ("MOVE \u00b2 0", ["-1 0 0", "# Invalid input - cannot parse"]),  # '²' is no digit
+    ("MOVE 1\u00a00", ["-1 0 0", "# Invalid input - cannot parse"]),  # nor NBSP a space
+    ("MOVE 99999999999 0", ["-2 0 0", "# MOVE: 99999999999 is too large (at most 2147483647)"]),
+    ("MOVE 0 " + "9" * 5000, ["-2 0 0", f"# MOVE: {'9' * 20} is too large (at most "
+                                        "2147483647)"]),  # past int()'s 4,300 digits
+])
+def test_the_command_line_is_read_as_the_reference_tokenizer_reads_it(
+        tmp_path: Path, command: str, answer: list[str]) -> None:
+    rules = _write(tmp_path / "rules.txt", "(*,*,*,*,[0])\n")
+    board = _write(tmp_path / "board.json", THREE)
+    server = Server(str(rules), str(board), "output=standard", cwd=tmp_path)
+    _raw_lines(server, 3)
+    server.send(f"{command}\nMOVE \u0661 0 # Arabic-Indic one: a digit\n")
+    assert _raw_lines(server, 2) == answer
+    assert _raw_lines(server, 1) == ["0 0 1"]
+    assert server.close() == 0
+
+
+PIECES = ["MOVE", "MODE", "COND", "NEW", "DISPLAYFULL", "FEATURES", " ", "0", "1", "7",
+          "99999999999", "\u00b2", "\u0661", "\u00a0", '"', "#", "-", ";", "==", "..", "brief",
+          "full", "\t", "\x00", "\ufffd", "\U0001d400"]
+"""Bits of command lines the tokenizer treats apart."""
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(max_size=40), st.lists(st.sampled_from(PIECES), max_size=8).map(
+    "".join)))
+def test_no_command_line_breaks_the_session(line: str) -> None:
+    session = CaptiveSession(build_setup([str(GOHR_DATA / "rules" / "Rule-001.txt"), "3",
+                                          "seed=1", "output=full", "version=8"]))
+    session.new_episode()
+    for text in (line, f"MOVE {line}", f"MODE {line}", f"MOVE 0 {line}"):
+        answer, done = session.handle(text + "\n")
+        assert all(isinstance(out, str) and "\n" not in out for out in answer)
+        assert done or not answer or answer[0].startswith(("#", "{")) or \
+            answer[0].split()[0].lstrip("-").isdigit()
 
 
 # ------------------------------------------------------------------------ image objects (8b)

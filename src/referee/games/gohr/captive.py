@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
@@ -40,19 +41,56 @@ HELP = """\
 #   VERSION, HELP, EXIT"""
 
 
-NUMBER, WORD, OTHER = "number", "word", "other"
-"""Kinds of command tokens."""
+NUMBER, WORD, STRING, OTHER = "number", "word", "string", "other"
+"""Kinds of command tokens (the reference's NUMBER, ID, STRING and the signs)."""
 Args = list[tuple[str, str]]
 """A command's arguments: its tokens after the command word."""
 
+_WORD_START = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Sc", "Pc"})
+_WORD_PART = _WORD_START | {"Nd", "Mn", "Mc", "Cf"}
+_SIGNS = frozenset("=<>!*,.:+-/%()[]")
+_PAIRS = frozenset({"==", "<=", ">=", "!=", ".."})
+_NOT_SPACE = frozenset("\u00a0\u2007\u202f")
 
-def command_tokens(line: str) -> list[tuple[str, str]]:
-    """A command line as the reference's tokenizer reads it: (kind, text) pairs.
 
-    Runs of digits are numbers, a letter, ``_`` or ``$`` followed by letters, digits,
-    ``_`` or ``$`` is a word, ``"..."`` is one word, ``==`` is one token, any other
-    character a token of its own (so ``-1`` is two tokens, ``1a`` two), and ``#`` ends the
-    line.
+def _category(c: str) -> str:
+    """The Unicode category of ``c`` as Java's 16-bit ``char`` sees it (a character
+    beyond the BMP arrives as surrogates)."""
+    return "Cs" if ord(c) > 0xFFFF else unicodedata.category(c)
+
+
+def _java_space(c: str) -> bool:
+    """Java's ``Character.isWhitespace``: separators but the no-break spaces, and the
+    controls TAB..CR and FS..US."""
+    code = ord(c)
+    if 0x09 <= code <= 0x0D or 0x1C <= code <= 0x1F:
+        return True
+    return _category(c) in ("Zs", "Zl", "Zp") and c not in _NOT_SPACE
+
+
+def _word_part(c: str) -> bool:
+    """Java's ``Character.isJavaIdentifierPart`` (ignorable controls included)."""
+    code = ord(c)
+    return (_category(c) in _WORD_PART or code <= 0x08 or 0x0E <= code <= 0x1B
+            or 0x7F <= code <= 0x9F)
+
+
+def java_trim(line: str) -> str:
+    """``String.trim``: the line without the characters up to U+0020 at either end."""
+    return line.strip("".join(map(chr, range(0x21))))
+
+
+def command_tokens(line: str) -> list[tuple[str, str]] | None:
+    """A command line as the reference's tokenizer reads it (Token.Tokenizer): (kind,
+    text) pairs, or None when it holds a character no token may start with (the
+    reference's "cannot parse").
+
+    A run of decimal digits is a number; a word starts with a letter, ``_``, ``$`` (a
+    Java identifier) and goes on with letters and digits; ``"..."`` is a string (its
+    quotes dropped; an open one runs to the end), never a word; ``= < > ! * , . : + - /
+    % ( ) [ ]`` are signs (``==``, ``<=``, ``>=``, ``!=``, ``..`` one sign each); Java's
+    white space separates; ``#`` outside a string ends the line. So ``-1`` is two
+    tokens, ``1a`` two, and ``;`` or ``?`` makes the line unreadable.
     """
     tokens: list[tuple[str, str]] = []
     i, n = 0, len(line)
@@ -60,26 +98,29 @@ def command_tokens(line: str) -> list[tuple[str, str]]:
         c = line[i]
         if c == "#":
             break
-        if c.isspace():
+        if _java_space(c):
             i += 1
             continue
         j = i + 1
-        if c.isdigit():
-            while j < n and line[j].isdigit():
+        category = _category(c)
+        if category == "Nd":
+            while j < n and _category(line[j]) == "Nd":
                 j += 1
             tokens.append((NUMBER, line[i:j]))
-        elif c.isalpha() or c in "_$":
-            while j < n and (line[j].isalnum() or line[j] in "_$"):
+        elif category in _WORD_START:
+            while j < n and _word_part(line[j]):
                 j += 1
             tokens.append((WORD, line[i:j]))
         elif c == '"':
             end = line.find('"', j)
             j = n if end < 0 else end + 1
-            tokens.append((WORD, line[i + 1:end if end >= 0 else n]))
-        else:
-            if c == "=" and line[j:j + 1] == "=":
+            tokens.append((STRING, line[i + 1:end if end >= 0 else n]))
+        elif c in _SIGNS:
+            if line[i:i + 2] in _PAIRS:
                 j += 1
             tokens.append((OTHER, line[i:j]))
+        else:
+            return None
         i = j
     return tokens
 
@@ -93,6 +134,8 @@ def piece_label(index: int) -> str:
         index, rest = divmod(index - 1, 26)
         label = chr(ord("A") + rest) + label
     return label
+MAX_NUMBER = (1 << 31) - 1
+"""The largest number a command argument may be (a Java ``int``)."""
 
 
 class CaptiveSession:
@@ -177,9 +220,11 @@ class CaptiveSession:
     # -- commands -------------------------------------------------------------------------
     def handle(self, line: str) -> tuple[list[str], bool]:
         """The answer to one command line, and whether the session ends."""
-        if not line.strip():
+        if not java_trim(line):
             return [], False
         tokens = command_tokens(line)
+        if tokens is None:
+            return [self._status(Code.INVALID_COMMAND), "# Invalid input - cannot parse"], False
         if not tokens or tokens[0][0] != WORD:
             return [self._status(Code.INVALID_COMMAND),
                     "# Invalid input: a command is a word (HELP lists them)"], False
@@ -212,6 +257,11 @@ class CaptiveSession:
             return [self._status(Code.INVALID_ARGUMENTS),
                     "# MOVE takes: piece_id bucket_id, or row col bucket_row bucket_col "
                     "(unsigned numbers)"]
+        too_large = [text for _, text in args if len(text.lstrip("0")) > 10
+                     or int(text) > MAX_NUMBER]
+        if too_large:
+            return [self._status(Code.INVALID_ARGUMENTS),
+                    f"# MOVE: {too_large[0][:20]} is too large (at most {MAX_NUMBER})"]
         numbers = [int(text) for _, text in args]
         episode = self.episode
         if episode is None:
@@ -275,7 +325,7 @@ class CaptiveSession:
 
     def _mode(self, args: Args) -> list[str]:
         modes = {"BRIEF": "brief", "STANDARD": "standard", "FULL": "full"}
-        if len(args) != 1 or args[0][1].upper() not in modes:
+        if len(args) != 1 or args[0][0] != WORD or args[0][1].upper() not in modes:
             return [self._status(Code.INVALID_ARGUMENTS), "# MODE brief|standard|full"]
         self.mode = modes[args[0][1].upper()]  # type: ignore[assignment]
         return [f"# OK, mode={self.mode.upper()}"]
@@ -283,7 +333,7 @@ class CaptiveSession:
     def _cond(self, args: Args) -> list[str]:
         if args:
             word = args[0][1].lower()
-            if len(args) != 1 or word not in ("train", "test"):
+            if len(args) != 1 or args[0][0] != WORD or word not in ("train", "test"):
                 return [self._status(Code.INVALID_ARGUMENTS), "# COND [train|test]"]
             self.setup.test_mode = word == "test"
         return [f"# OK, cond={'test' if self.setup.test_mode else 'train'}"]
