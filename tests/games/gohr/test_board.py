@@ -24,6 +24,8 @@ from referee.games.gohr.board import (
     cell_of,
     generate_board,
     generate_until,
+    java_label,
+    java_value,
     nearby,
     parse_board,
     parse_board_spec,
@@ -31,6 +33,7 @@ from referee.games.gohr.board import (
     read_board,
     remotest,
     render_ascii,
+    render_ascii_8,
     write_board,
     xy_of,
 )
@@ -211,6 +214,48 @@ def test_extra_properties_round_trip() -> None:
         "id": 1, "image": "animals/cat.png", "x": 3, "y": 3}
 
 
+def test_an_image_piece_shows_every_property_as_the_reference_spells_it() -> None:
+    # Piece.getExtraFields: the properties after the fields, an integer as a number, no
+    # empty value, no 'version' (JsonReflect leaves it out)
+    props = {"species": "cat", "angle": "60", "b": "333", "color": "red", "tilt": "-5",
+             "code": "007", "big": "2147483648", "ratio": "1.5", "version": "2"}
+    cat = Piece(4, "", "", 2, 3, props, "animals/cat.png")
+    shown = json.loads(Board((cat,)).to_json_line({4: [1]}))["value"][0]
+    assert shown == {"id": 4, "color": "red", "x": 2, "y": 3, "image": "animals/cat.png",
+                     "buckets": [1], "species": "cat", "angle": 60, "b": 333, "tilt": -5,
+                     "code": 7, "big": "2147483648", "ratio": "1.5"}
+    assert list(shown)[:6] == ["id", "color", "x", "y", "image", "buckets"]
+    plain = Piece(0, "RED", "SQUARE", 1, 1, {"brightness": "9"})  # board-file keys, as is
+    assert json.loads(Board((plain,)).to_json_line())["value"][0]["brightness"] == "9"
+
+
+@given(st.integers(-(2**40), 2**40), st.sampled_from(["", "+", "0", "00"]))
+def test_java_value_reads_what_integer_parseint_reads(number: int, prefix: str) -> None:
+    text = (f"-{prefix.lstrip('+')}{-number}" if number < 0 and prefix != "+"
+            else f"{prefix}{number}")
+    fits = -(2**31) <= number < 2**31 and not (number < 0 and prefix == "+")
+    assert java_value(text) == (number if fits else text)
+    assert java_value(text + "x") == text + "x"
+
+
+def test_labels_are_those_cgs_8_gives_board_file_pieces() -> None:
+    board = parse_board('{"value":[{"id":1,"color":"red","shape":"star","x":1,"y":1},'
+                        '{"id":2,"color":"red","shape":"star","x":2,"y":1},'
+                        '{"id":3,"color":"red","shape":"star","x":3,"y":1},'
+                        '{"id":7,"color":"red","shape":"star","x":6,"y":1},'
+                        '{"color":"red","shape":"star","x":4,"y":1},'
+                        '{"id":-2,"color":"red","shape":"star","x":5,"y":1}]}')
+    assert [p.id for p in board] == [1, 2, 3, 7, 4, -2]  # no id: its place in the file
+    assert [p.label for p in board] == ["B", "C", "D", "H", None, None]  # 'A' + id
+    assert json.loads(board.to_json_line(labels=True))["value"][0] == {
+        "id": 1, "color": "RED", "shape": "STAR", "x": 1, "y": 1, "label": "B"}
+    assert "label" not in json.loads(board.to_json_line())["value"][0]
+    assert (java_label(0), java_label(25), java_label(26), java_label(65471)) == (
+        "A", "Z", "[", "\x00")  # char arithmetic: 16 bits
+    drawn = generate_board(GenParams(5, 5), random.Random(1))
+    assert all(p.label is None for p in drawn)  # 8.060 drops the labels of random boards
+
+
 def test_a_piece_needs_a_color_and_a_shape_or_an_image() -> None:
     with pytest.raises(ConfigError, match="piece #1: needs a color and a shape, or an image"):
         parse_board('{"value":[{"id":0,"color":"red","x":1,"y":1,"seq":3}]}', "b.json")
@@ -313,6 +358,18 @@ def test_ascii_golden() -> None:
 def test_ascii_last_move_rejected_piece_in_brackets() -> None:
     text = render_ascii(_sample_board(), movable={0}, last_cell=31)
     assert text.splitlines()[1] == "# 6 | [rO]   .    .    .    .    . "
+
+
+def test_the_ascii_board_of_cgs_8_marks_the_last_move() -> None:
+    # 8.060 marks no movable piece: [..] the last-moved piece, ( .) the cell a move emptied
+    lines = render_ascii_8(_sample_board(), last_piece=0, emptied=cell_of(3, 1)).splitlines()
+    assert lines[0] == "#---+------------------------------"
+    assert lines[1] == "# 6 | [rO]   .    .    .    .    . "
+    assert lines[6] == "# 1 |   .    .  ( .)   .    .   y* "
+    assert lines[8] == "#   |   1    2    3    4    5    6   "
+    plain = render_ascii_8(_sample_board()).splitlines()
+    assert "(" not in "".join(plain) and "[" not in "".join(plain)
+    assert [line.replace("[", " ").replace("]", " ") for line in lines[1:6]] == plain[1:6]
 
 
 def test_ascii_empty_board() -> None:

@@ -86,21 +86,23 @@ def test_version_8_gives_the_codes_and_the_board_display_of_cgs_8(
     assert opening[0] == "6 0 0" and f"ver. {shown}." in opening[1]
     assert opening[2].startswith(f'{{"id":{board_id},"value":[')
     pieces = json.loads(opening[2])["value"]
-    if labels:
+    if labels:  # 'A' + id, as Piece.setId of 8.060 sets them, before the buckets
         assert [(p["id"], p["label"]) for p in pieces] == [
-            (1, "A"), (6, "B"), (31, "C"), (36, "D")]
-        assert list(pieces[0]) == ["id", "label", "color", "shape", "x", "y", "buckets"]
+            (1, "B"), (6, "G"), (31, "`"), (36, "e")]
+        assert list(pieces[0]) == ["id", "color", "shape", "x", "y", "label", "buckets"]
     else:
         assert all("label" not in p for p in pieces)
     server.send("MOVE 99 1\nMOVE 1 9\nMOVE 6 2\nVERSION\n")
-    answers = _raw_lines(server, 8)
+    answers = _raw_lines(server, 9 if labels else 8)
     assert answers[0] == f"{unknown} 0 0" and answers[1] == "# no piece 99 on the board"
     assert answers[3] == "-2 0 0"  # a bucket outside 0..3 is INVALID_ARGUMENTS in both
     assert answers[6] == "0 0 1"
+    if labels:  # 8.060 prints the accepted move's missing message
+        assert answers.pop(7) == "# null"
     left = json.loads(answers[7])["value"]
     assert [p["id"] for p in left] == [1, 31, 36]
     if labels:  # a piece keeps its label when others leave
-        assert [p["label"] for p in left] == ["A", "C", "D"]
+        assert [p["label"] for p in left] == ["B", "`", "e"]
     assert _raw_lines(server, 1) == [f"# {shown}"]
     assert server.close() == 0
 
@@ -109,6 +111,60 @@ THREE = ('{"id":"three","value":[{"id":1,"color":"red","shape":"circle","x":1,"y
          '{"id":2,"color":"blue","shape":"star","x":2,"y":1},'
          '{"id":3,"color":"blue","shape":"star","x":3,"y":6}]}')
 """Pieces 1, 2, 3 (labels B, C, D in 8.060)."""
+
+
+def test_version_8_answers_every_move_with_a_comment_and_resets_the_mode_at_new(
+        tmp_path: Path) -> None:
+    rules = _write(tmp_path / "rules.txt", "(*,*,*,*,[0])\n")
+    board = _write(tmp_path / "board.json", THREE)
+    server = Server(str(rules), str(board), "output=standard", "version=8", cwd=tmp_path)
+    opening = _raw_lines(server, 3)
+    assert [p["label"] for p in json.loads(opening[2])["value"]] == ["B", "C", "D"]
+    server.send("MOVE 1 1\nMOVE 1 0\nMODE brief\nMOVE 2 3\nMOVE 2 0\nMOVE 3 0\n")
+    assert _raw_lines(server, 2) == ["4 0 1", "# null"]  # Episode.playGame: '# ' + null
+    assert json.loads(_raw_lines(server, 1)[0])["value"][0]["label"] == "B"
+    assert _raw_lines(server, 2) == ["0 0 2", "# null"]
+    _raw_lines(server, 1)
+    assert _raw_lines(server, 5) == ["# OK, mode=BRIEF", "4 0 3", "# null", "0 0 4", "# null"]
+    assert _raw_lines(server, 2) == ["0 1 5", "# null"]  # brief: no message, even here
+    server.send("NEW\nMOVE 1 0\nMOVE 2 0\nMOVE 3 0\n")  # standard again after NEW
+    assert _raw_lines(server, 3)[0] == "6 0 0"
+    assert _raw_lines(server, 6)[::3] == ["0 0 1", "0 0 2"]
+    assert _raw_lines(server, 3)[:2] == ["0 1 3", "# Game cleared - the board is clear"]
+    assert server.close() == 0
+
+
+def test_version_7_keeps_its_move_answers(tmp_path: Path) -> None:
+    rules = _write(tmp_path / "rules.txt", "(*,*,*,*,[0])\n")
+    board = _write(tmp_path / "board.json", THREE)
+    server = Server(str(rules), str(board), "output=standard", cwd=tmp_path)
+    opening = _raw_lines(server, 3)
+    assert all("label" not in p for p in json.loads(opening[2])["value"])
+    server.send("MODE brief\nMOVE 1 1\nNEW\nMOVE 1 1\n")  # the mode outlives NEW
+    assert _raw_lines(server, 2) == ["# OK, mode=BRIEF", "4 0 1"]
+    assert _raw_lines(server, 3)[0] == "6 0 0"
+    assert _raw_lines(server, 1) == ["4 0 1"]
+    assert server.close() == 0
+
+
+def test_version_8_ascii_board_marks_the_last_move_as_8060_does(tmp_path: Path) -> None:
+    rules = _write(tmp_path / "rules.txt", "(*,*,*,*,[0])\n")
+    board = _write(tmp_path / "board.json", THREE)
+    server = Server(str(rules), str(board), "output=full", "version=8", cwd=tmp_path)
+    art = _raw_lines(server, 12)[3:]
+    assert art[1] == "# 6 |   .    .   g*    .    .    . "  # no mark on the movable
+    assert art[6] == "# 1 |  rO   g*    .    .    .    . "
+    assert art[8] == "#   |   1    2    3    4    5    6   "
+    server.send("MOVE 2 1\n")  # refused: the piece in brackets
+    assert _raw_lines(server, 12)[3:][6] == "# 1 |  rO  [g*]   .    .    .    . "
+    server.send("MOVE 1 1 7 0\n")  # accepted by its cell: the emptied cell in parentheses
+    lines = _raw_lines(server, 12)
+    assert lines[:2] == ["0 0 2", "# null"]
+    assert lines[3:][6] == "# 1 | ( .)  g*    .    .    .    . "
+    server.send("MOVE 4 4 7 0\n")  # an empty cell: no mark left
+    lines = _raw_lines(server, 12)
+    assert lines[0] == "3 0 2" and "(" not in "".join(lines[3:]) and "[" not in "".join(lines[3:])
+    assert server.close() == 0
 
 
 @pytest.mark.parametrize(("command", "answer"), [
@@ -186,9 +242,11 @@ def test_predefined_image_boards_show_their_pieces(tmp_path: Path) -> None:
     make_image_data(tmp_path)
     server = Server("trial-lists/zoo.csv", "2", "output=full", cwd=tmp_path)
     opening = _raw_lines(server, 3)
-    assert opening[2] == ('{"id":"zoo-1","value":[{"id":0,"color":"red","image":"animals/cat.png",'
-                          '"x":1,"y":1,"buckets":[0]},{"id":1,"image":"animals/owl.png",'
-                          '"x":6,"y":6,"buckets":[2]}]}')
+    assert opening[2] == ('{"id":"zoo-1","value":[{"id":0,"color":"red","x":1,"y":1,'
+                          '"image":"animals/cat.png","buckets":[0],"name":"cat",'
+                          '"species":"cat","color_indices":1},{"id":1,"x":6,"y":6,'
+                          '"image":"animals/owl.png","buckets":[2],"name":"owl",'
+                          '"species":"owl","color_indices":3}]}')
     art = _raw_lines(server, 9)
     assert art[1] == "# 6 |   .    .    .    .    .  ( o)"
     assert art[6] == "# 1 | (rc)   .    .    .    .    . "

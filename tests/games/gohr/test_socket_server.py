@@ -257,11 +257,25 @@ def test_version_8_over_the_socket(server: CaptiveSocketServer) -> None:
     opening, board = client.data(2)
     assert opening == "6 0 0"
     pieces = json.loads(board)["value"]
-    assert json.loads(board)["id"] == 0 and [p["label"] for p in pieces] == ["A", "B", "C"]
+    assert json.loads(board)["id"] == 0  # and no labels: 8.060 drops them on random boards
+    assert len(pieces) == 3 and all("label" not in p for p in pieces)
     client.send("MOVE 77 0\n")
     assert client.line() == "-10 0 0"  # INVALID_OBJECT_ID, as CGS 8.060 answers
     assert client.line() == "# no piece 77 on the board"
     assert json.loads(client.line())["value"] == pieces
+    client.send("MODE brief\n")
+    assert client.line() == "# OK, mode=BRIEF"
+    piece = pieces[0]
+    wrong = next(b for b in range(4) if b not in piece["buckets"])
+    client.send(f"MOVE {piece['id']} {wrong}\n")  # brief: the status and 8.060's '# null'
+    assert [client.line(), client.line()] == ["4 0 1" if piece["buckets"] else "7 0 1",
+                                              "# null"]
+    client.send("NEW\n")  # the mode is the session's again (standard), as in 8.060
+    piece = json.loads(client.data(2)[1])["value"][0]
+    wrong = next(b for b in range(4) if b not in piece["buckets"])
+    client.send(f"MOVE {piece['id']} {wrong}\n")
+    assert client.line() in ("4 0 1", "7 0 1") and client.line() == "# null"
+    assert json.loads(client.line())["id"] == 0  # the board again: standard mode
     client.send("GAME rules/Rule-001.txt 3 version=9\n")  # already playing: a command
     assert client.line().startswith("-1 ")
     client.close()

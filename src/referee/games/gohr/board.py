@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,6 +105,9 @@ class Piece:
     y: int
     props: Mapping[str, Any] = field(default_factory=dict, hash=False)
     image: str | None = None
+    label: str | None = field(default=None, compare=False)
+    """The label CGS 8.060 shows (``version=8``): set for a piece read from a board file
+    (``java_label`` of its id), none for a piece of a random board."""
     cell: int = field(init=False, repr=False, compare=False)
     """The cell number 1..36 of this piece (from ``x`` and ``y``)."""
 
@@ -113,9 +117,10 @@ class Piece:
         object.__setattr__(self, "cell", cell_of(self.x, self.y))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of this piece: id, color, shape, x, y, then the extra keys of a
-        board file; an image piece shows its ``image`` instead of its properties (they come
-        from its properties file), and the color and shape its properties give, if any."""
+        """The board-file object of this piece: id, color, shape, x, y, then the extra keys
+        of a board file; an image piece gives the color and shape its properties give (if
+        any), x, y and its ``image`` instead of its properties (they come from its
+        properties file)."""
         out: dict[str, Any] = {"id": self.id}
         if self.image is None:
             out.update(color=self.color, shape=self.shape, x=self.x, y=self.y)
@@ -125,8 +130,41 @@ class Piece:
             value = own or self.props.get(key)
             if value not in (None, ""):
                 out[key] = value
-        out.update(image=self.image, x=self.x, y=self.y)
+        out.update(x=self.x, y=self.y, image=self.image)
         return out
+
+    def shown_properties(self) -> dict[str, int | str]:
+        """The properties an image piece's JSON object adds after its own fields, as the
+        reference writes them (Piece.getExtraFields through ImageObject.toPropMap and
+        JsonReflect): every property, an integer as a number, no empty value and no
+        property named ``version``. Nothing for a shape-and-color piece."""
+        if self.image is None:
+            return {}
+        return {key: java_value(str(value)) for key, value in self.props.items()
+                if str(value) != "" and key != "version"}
+
+
+_INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
+_JAVA_INT = re.compile(r"[+-]?\d+")
+
+
+def java_value(text: str) -> int | str:
+    """A property value as the reference keeps it (PropMap.putString): the integer
+    ``Integer.parseInt`` reads (optional sign, decimal digits, 32 bits), else the text."""
+    if _JAVA_INT.fullmatch(text) and len(text.lstrip("+-").lstrip("0")) <= 10:
+        number = int(text)
+        if _INT_MIN <= number <= _INT_MAX:
+            return number
+    return text
+
+
+def java_label(piece_id: int) -> str | None:
+    """The label CGS 8.060 gives a piece read from a board file (Piece.setId): the one
+    character ``'A' + id`` (B, C, D for ids 1, 2, 3; ``[`` for 26, the char arithmetic
+    wrapping at 16 bits), none for a negative id."""
+    if piece_id < 0:
+        return None
+    return chr((ord("A") + piece_id) & 0xFFFF)
 
 
 @dataclass(frozen=True)
@@ -175,22 +213,25 @@ class Board:
         return board
 
     def to_json_line(self, buckets: Mapping[int, Collection[int]] | None = None, *,
-                     board_id: str | int | None = None,
-                     labels: Mapping[int, str] | None = None) -> str:
+                     board_id: str | int | None = None, labels: bool = False) -> str:
         """The one-line JSON display the captive server prints.
 
-        ``{"id":0,"value":[{"id":..,"color":..,"shape":..,"x":..,"y":..,"buckets":[..]}]}``;
-        when ``buckets`` (piece id to bucket ids) is given every piece gets a sorted
-        ``buckets`` list (missing ids get ``[]``). ``board_id`` replaces the board's id;
-        ``labels`` (piece id to label) adds a ``label`` after each piece's id.
+        ``{"id":0,"value":[{"id":..,"color":..,"shape":..,"x":..,"y":..,"buckets":[..]}]}``
+        (an image piece: ``..,"x":..,"y":..,"image":..``); when ``buckets`` (piece id to
+        bucket ids) is given every piece gets a sorted ``buckets`` list (missing ids get
+        ``[]``). ``board_id`` replaces the board's id; ``labels`` adds each piece's
+        ``label`` (if it has one) before its buckets. An image piece then lists every
+        property (``shown_properties``). The order is the reference's (JsonReflect: the
+        fields of Piece as declared, then its extra fields).
         """
         values = []
         for piece in self.pieces:
             obj = piece.to_dict()
-            if labels is not None and piece.id in labels:
-                obj = {"id": obj.pop("id"), "label": labels[piece.id], **obj}
+            if labels and piece.label is not None:
+                obj["label"] = piece.label
             if buckets is not None:
                 obj["buckets"] = sorted(buckets.get(piece.id, ()))
+            obj.update(piece.shown_properties())
             values.append(obj)
         shown = self.id if board_id is None else board_id
         return json.dumps({"id": shown, "value": values}, separators=(",", ":"))
@@ -279,7 +320,8 @@ def _piece_from_obj(obj: Any, index: int, lookup: PropertyLookup | None = None) 
         raise ValueError(f"{where}: needs a color and a shape, or an image")
     if image is not None and lookup is not None:
         props = dict(lookup(image))
-    return Piece(piece_id, color, shape, x, y, props, image)
+    label = java_label(piece_id) if "id" in obj else None
+    return Piece(piece_id, color, shape, x, y, props, image, label)
 
 
 def parse_board(text: str, source: str = "<board>", lookup: PropertyLookup | None = None
@@ -373,8 +415,28 @@ def piece_icon(piece: Piece) -> str:
     return (color_symbol(color) if color else " ") + (base[:1] or "?")
 
 
+Marks = Callable[[int, Piece | None], tuple[str, str]]
+"""The two characters around a cell of the ASCII board, from its number and its piece."""
+
+
+def _ascii_grid(board: Board, marks: Marks) -> list[str]:
+    """The ASCII board's lines from its top divider to its bottom one (one piece a cell)."""
+    div = "#---+" + "-----" * N
+    lines = [div]
+    for y in range(N, 0, -1):
+        row = f"# {y} |"
+        for x in range(1, N + 1):
+            piece = board.at(x, y)
+            left, right = marks(cell_of(x, y), piece)
+            row += " " + left + (" ." if piece is None else piece_icon(piece)) + right
+        lines.append(row)
+    lines.append(div)
+    return lines
+
+
 def render_ascii(board: Board, movable: Collection[int] = (), last_cell: int | None = None) -> str:
-    """The FULL-mode ASCII board (comment lines starting with ``#``, joined by newlines).
+    """The FULL-mode ASCII board of CGS 7.x (comment lines starting with ``#``, joined by
+    newlines).
 
     ``movable`` holds the ids of pieces to mark ``(..)``; ``last_cell`` the cell the last MOVE
     was applied to, marked ``[..]`` (``[ .]`` once its piece is gone). Layout of the reference
@@ -386,24 +448,37 @@ def render_ascii(board: Board, movable: Collection[int] = (), last_cell: int | N
         #---+------------------------------
         #   |   1    2    3    4    5    6
     """
-    div = "#---+" + "-----" * N
-    lines = [div]
     movable_ids = set(movable)
-    for y in range(N, 0, -1):
-        row = f"# {y} |"
-        for x in range(1, N + 1):
-            piece = board.at(x, y)
-            icon = " ." if piece is None else piece_icon(piece)
-            if last_cell is not None and cell_of(x, y) == last_cell:
-                left, right = "[", "]"
-            elif piece is not None and piece.id in movable_ids:
-                left, right = "(", ")"
-            else:
-                left, right = " ", " "
-            row += " " + left + icon + right
-        lines.append(row)
-    lines.append(div)
+
+    def marks(cell: int, piece: Piece | None) -> tuple[str, str]:
+        if cell == last_cell:
+            return "[", "]"
+        if piece is not None and piece.id in movable_ids:
+            return "(", ")"
+        return " ", " "
+
+    lines = _ascii_grid(board, marks)
     lines.append("#   |" + "".join(f"   {x} " for x in range(1, N + 1)))
+    return "\n".join(lines)
+
+
+def render_ascii_8(board: Board, last_piece: int | None = None,
+                   emptied: int | None = None) -> str:
+    """The FULL-mode ASCII board of CGS 8.060 (``version=8``): the same grid, with no mark
+    on the pieces that can move; ``[..]`` around ``last_piece`` (the piece of the last
+    move attempt, while it is on the board) and ``( .)`` on ``emptied`` (the cell an
+    accepted move emptied); the column numbers end with three spaces, not one
+    (Episode.graphicDisplayAscii of 8.060, one piece per cell)."""
+
+    def marks(cell: int, piece: Piece | None) -> tuple[str, str]:
+        if piece is not None and piece.id == last_piece:
+            return "[", "]"
+        if piece is None and cell == emptied:
+            return "(", ")"
+        return " ", " "
+
+    lines = _ascii_grid(board, marks)
+    lines.append("#   |  " + "".join(f" {x}   " for x in range(1, N + 1)))
     return "\n".join(lines)
 
 

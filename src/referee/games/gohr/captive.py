@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
 from referee.core.errors import ConfigError, RefereeError
-from referee.games.gohr.board import Board, bucket_at, render_ascii
+from referee.games.gohr.board import Board, N, Piece, bucket_at, render_ascii, render_ascii_8
 from referee.games.gohr.conditions import draw_board
 from referee.games.gohr.engine import Code, Episode, Finish
 from referee.games.gohr.results_log import EpisodeResult, ResultsLog
@@ -125,15 +125,6 @@ def command_tokens(line: str) -> list[tuple[str, str]] | None:
     return tokens
 
 
-def piece_label(index: int) -> str:
-    """The label CGS 8 gives the piece at ``index`` of the initial board: ``A`` .. ``Z``,
-    then ``AA`` .. (spreadsheet column style)."""
-    label = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        label = chr(ord("A") + rest) + label
-    return label
 MAX_NUMBER = (1 << 31) - 1
 """The largest number a command argument may be (a Java ``int``)."""
 
@@ -150,7 +141,8 @@ class CaptiveSession:
         self.pieces = 0
         self._shown: tuple[Episode, Board, str] | None = None
         self.version = VERSION_8 if setup.version >= 8 else VERSION
-        self._labels: dict[int, str] | None = None
+        self._marks: tuple[int | None, int | None] = (None, None)
+        """8.060's ASCII marks: the piece of the last move attempt, the cell it emptied."""
 
     # -- episodes -------------------------------------------------------------------------
     def _close_episode(self) -> None:
@@ -166,8 +158,9 @@ class CaptiveSession:
         board = draw_board(self.setup)
         self.episode = Episode(self.setup.rules, board)
         self.pieces = len(board)
-        if self.setup.version >= 8:
-            self._labels = {p.id: piece_label(i) for i, p in enumerate(board)}
+        self._marks = (None, None)
+        if self.setup.version >= 8:  # 8.060 starts each episode in the session's mode
+            self.mode = self.setup.output  # (Captive.main: a new Episode per NEW)
         self.episodes += 1
         hello = (f"# Hello. This is Captive Game Server ver. {self.version}. "
                  f"Starting a new episode (no. {self.episodes})")
@@ -203,8 +196,7 @@ class CaptiveSession:
         if cached is not None and cached[0] is episode and cached[1] is episode.board:
             return cached[2]  # a refused move changes neither the board nor its buckets
         if self.setup.version >= 8:  # 8.060 shows labels, and id 0 for every board
-            line = episode.board.to_json_line(episode.buckets(), board_id=0,
-                                              labels=self._labels)
+            line = episode.board.to_json_line(episode.buckets(), board_id=0, labels=True)
         else:
             line = episode.board.to_json_line(episode.buckets())
         self._shown = (episode, episode.board, line)
@@ -214,6 +206,8 @@ class CaptiveSession:
         episode = self.episode
         if episode is None:
             return ["# no episode"]
+        if self.setup.version >= 8:
+            return render_ascii_8(episode.board, *self._marks).splitlines()
         movable = [pid for pid, buckets in episode.buckets().items() if buckets]
         return render_ascii(episode.board, movable, episode.last_cell).splitlines()
 
@@ -266,19 +260,23 @@ class CaptiveSession:
         episode = self.episode
         if episode is None:
             return [self._status(Code.NO_GAME), "# no episode: NEW starts one"]
+        before = episode.board
         if len(numbers) == 2:
             piece_id, bucket = numbers
             code = episode.move(piece_id, bucket)
             if (code is Code.INVALID_ARGUMENTS and 0 <= bucket <= 3
                     and self.setup.version >= 8):
                 code = Code.INVALID_OBJECT_ID  # 8.060's code for an unknown piece id
+            piece = before.by_id(piece_id)
             refusal = "# buckets are 0..3" if not 0 <= bucket <= 3 else \
                 f"# no piece {piece_id} on the board"
         else:
             row, col, brow, bcol = numbers
             target = bucket_at(brow, bcol)
             code = episode.move_at(col, row, -1 if target is None else target)
+            piece = before.at(col, row) if 1 <= col <= N and 1 <= row <= N else None
             refusal = "# cells are row 1..6 col 1..6; buckets at (0|7, 0|7)"
+        self._mark(code, piece)
         if code is Code.NO_GAME:
             note = [f"# No game is on right now ({episode.finish.name.lower()}). "
                     "Use NEW to start a new game"]
@@ -293,16 +291,31 @@ class CaptiveSession:
             lines.extend(self._ascii())
         return lines
 
+    def _mark(self, code: Code, piece: Piece | None) -> None:
+        """Keep 8.060's last move for its ASCII board (Episode.accept sets it for every
+        attempt that gets past the argument checks): the piece of a refused move, the
+        cell an accepted one emptied, nothing after an empty cell or an unknown id."""
+        if code is Code.ACCEPT and piece is not None:
+            self._marks = (None, piece.cell)
+        elif code in (Code.DENY, Code.IMMOVABLE) and piece is not None:
+            self._marks = (piece.id, None)
+        elif code in (Code.EMPTY_CELL, Code.INVALID_OBJECT_ID):
+            self._marks = (None, None)
+
     def _finish_note(self) -> list[str]:
-        """The reference's comment after a move that ends the episode (not in brief mode)."""
+        """The comment after a move that was tried: the reference's words when the move
+        ends the episode (not in brief mode); with ``version=8`` ``# null`` otherwise,
+        as 8.060 prints its missing message (Episode.playGame, mkDisplayMsg)."""
         episode = self.episode
+        eight = self.setup.version >= 8
         if self.mode == "brief" or episode is None:
-            return []
+            return ["# null"] if eight else []
         if episode.finish is Finish.CLEARED:
-            return ["# Game finished - the board is clear"]
+            return ["# Game cleared - the board is clear" if eight
+                    else "# Game finished - the board is clear"]
         if episode.finish is Finish.STALEMATE:
             return ["# Stalemate - no piece can be moved any more. Apology for these rules!"]
-        return []
+        return ["# null"] if eight else []
 
     def _display(self, args: Args) -> list[str]:
         lines = [self._json()]
