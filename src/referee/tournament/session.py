@@ -138,6 +138,7 @@ def describe(tournament: Tournament, total: int) -> dict[str, Any]:
         "settings": tournament.adapter.describe(tournament.settings),
         "ratings": dataclasses.asdict(tournament.rating_params()),
         "sandbox": sandbox_line(tournament),
+        "folder": str(Path(tournament.source).parent.resolve()),
         "sprt": tournament.spec.sprt.model_dump() if tournament.spec.sprt else None,
     }
 

@@ -17,7 +17,7 @@ import logging
 import os
 import re
 import urllib.parse
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -108,25 +108,34 @@ def results_csv(rows: Sequence[GameRow], durations: Mapping[str, str], path: Pat
     return write_text_atomic(path, out.getvalue())
 
 
-def copy_tail(source: Path, target: Path, limit: int = LOG_TAIL) -> bool:
-    """Copy the last ``limit`` bytes of ``source`` to ``target``, with a first line saying
-    how much was left out when it was cut. Returns whether it was cut."""
+def copy_tail(source: Path, target: Path, limit: int = LOG_TAIL,
+              transform: Callable[[bytes], bytes] | None = None) -> bool:
+    """Copy the last ``limit`` bytes of ``source`` to ``target`` (through ``transform``,
+    if given), with a first line saying how much was left out when it was cut. Returns
+    whether it was cut."""
     size = source.stat().st_size
     with open(source, "rb") as handle:
         if size > limit:
             handle.seek(size - limit)
         data = handle.read(limit)
-    write_bytes_atomic(target, with_cut_note(data, size))
+    note = cut_note(size, len(data))
+    write_bytes_atomic(target, note + (transform(data) if transform is not None else data))
     return size > limit
 
 
 def with_cut_note(data: bytes, size: int) -> bytes:
     """The last bytes of a log of ``size`` bytes, after a first line saying how much was
     left out when that is not all of it."""
-    if size <= len(data):
-        return data
-    return (f"[referee: the first {size - len(data)} of {size} bytes are cut; "
-            f"the last {len(data)} follow]\n").encode() + data
+    return cut_note(size, len(data)) + data
+
+
+def cut_note(size: int, kept: int) -> bytes:
+    """The first line of the last ``kept`` bytes of a log of ``size`` bytes: how much is
+    left out (nothing when that is all of it)."""
+    if size <= kept:
+        return b""
+    return (f"[referee: the first {size - kept} of {size} bytes are cut; "
+            f"the last {kept} follow]\n").encode()
 
 
 def stderr_logs(store_folder: Path, players: Iterable[str]) -> dict[str, list[Path]]:
@@ -221,6 +230,7 @@ def game_logs(store_folder: Path, record: GameRecord, limit: int = LOG_TAIL) -> 
     return found
 
 
-__all__ = ["EMBED_LIMIT", "LOG_TAIL", "Download", "GameLog", "copy_tail", "download_bytes",
+__all__ = ["EMBED_LIMIT", "LOG_TAIL", "Download", "GameLog", "copy_tail", "cut_note",
+           "download_bytes",
            "game_download", "game_logs", "mjai_logs", "native_file", "results_csv",
            "stderr_logs", "with_cut_note"]

@@ -66,13 +66,13 @@ from referee.games.registry import game_adapter
 from referee.tournament.report.downloads import (
     Download,
     copy_tail,
+    cut_note,
     game_download,
     game_logs,
     mjai_logs,
     native_file,
     results_csv,
     stderr_logs,
-    with_cut_note,
 )
 from referee.tournament.report.plot import (
     rating_chart,
@@ -80,6 +80,7 @@ from referee.tournament.report.plot import (
     sprt_chart,
     sprt_history,
 )
+from referee.tournament.report.public import Public
 from referee.tournament.report.readable import (
     SHOWN_ITEMS,
     Setting,
@@ -103,7 +104,7 @@ from referee.tournament.report.standing_tables import (
     player_facts,
     standings_table,
 )
-from referee.tournament.report.summary import Summary, summarize
+from referee.tournament.report.summary import Summary, TournamentInfo, summarize
 from referee.tournament.report.workers import GameFacts, PageJob, PageWorkers
 from referee.tournament.report.written_pages import PageKey, written_pages
 from referee.tournament.results import (
@@ -154,6 +155,12 @@ class Paths:
 
 
 
+def public_of(info: TournamentInfo, store_folder: Path) -> Public:
+    """How the site writes the organiser's folders for this tournament (``public``)."""
+    adapter = game_adapter(info.game)
+    return Public(info.folder, store_folder, adapter.builtins if adapter is not None else {})
+
+
 def seat_tag(tag: str) -> str:
     """The seat a log file's tag names, as people number seats (``seat1`` and the bare
     ``0`` of earlier files: ``seat 1``), else the tag as it is."""
@@ -194,6 +201,10 @@ class SiteBuilder:
 
     def __init__(self, store: Store, out_dir: Path, workers: int | None = None) -> None:
         summary = summarize(store)
+        public = public_of(summary.info, store.folder)
+        rows = {id(row): public.row(row) for row in summary.rows}  # (their reasons)
+        summary.rows = [rows[id(row)] for row in summary.rows]
+        summary.done = [rows[id(row)] for row in summary.done]
         self._games_of: dict[str, list[GameRow]] = {}
         for row in sorted(summary.done, key=lambda r: r.seq):
             for name in dict.fromkeys(row.seats):
@@ -209,6 +220,8 @@ class SiteBuilder:
         self.out = out_dir
         self.summary = summary
         self.info = summary.info
+        self.public = public_of(summary.info, store.folder)
+        """The organiser's folders, as the site writes them (``public``)."""
         self.paths = Paths(summary.order)
         self.generated = generated
         self.done = sorted(summary.done, key=lambda r: r.seq)
@@ -216,6 +229,8 @@ class SiteBuilder:
         self.roles: dict[str, tuple[str, ...]] = {}
         self._role_tuples: dict[tuple[str, ...], tuple[str, ...]] = {}
         self.about: dict[str, dict[str, str]] = {}
+        self.programs: dict[str, str] = {}
+        """Each player's program as the site shows it (its first game's)."""
         self.durations: dict[str, str] = {}
         """Seconds each finished game took (``12.345``), by store key."""
         self.logs: dict[str, list[Download]] = {}
@@ -287,7 +302,7 @@ class SiteBuilder:
             for number, source in enumerate(sources, start=1):
                 path = f"{folder}/{number}.stderr.log"
                 try:
-                    cut = copy_tail(source, self.out / path)
+                    cut = copy_tail(source, self.out / path, transform=self.public.data)
                 except OSError as exc:
                     log.warning("log %s not copied: %s", source, exc)
                     continue
@@ -318,7 +333,7 @@ class SiteBuilder:
                 log.warning("no PGN: %s", exc)
         toml = self.store.meta("toml")
         if toml:
-            write_text_atomic(self.out / "tournament.toml", toml)
+            write_text_atomic(self.out / "tournament.toml", self.public.text(toml))
             files.append(Download("tournament.toml", "Tournament file (TOML)"))
         return files
 
@@ -394,6 +409,8 @@ class SiteBuilder:
             self.roles[fact.key] = self._role_tuples.setdefault(fact.roles, fact.roles)
             for name, about in fact.about.items():
                 self.about.setdefault(name, about)
+            for name, program in fact.programs.items():
+                self.programs.setdefault(name, program)
             if fact.duration:
                 self.durations[fact.key] = fact.duration
 
@@ -405,9 +422,10 @@ class SiteBuilder:
         facts = []
         for index in indices:
             row = done[index]
-            record, data = self.store.record_and_json(row.key)
+            record = self.public.record(self.store.record(row.key))
             stem = Paths.game(row).removesuffix(".html")
-            files = [game_download(self.out, f"{stem}.json", data, "Record (JSON)",
+            files = [game_download(self.out, f"{stem}.json",
+                                   record.to_compact_json().encode(), "Record (JSON)",
                                    "the referee's game record")]
             native = native_file(record, self._mjai, self.adapter(record.game))
             if native is not None:
@@ -419,7 +437,8 @@ class SiteBuilder:
             facts.append(GameFacts(
                 index, row.key, tuple(view.roles) if view is not None and view.roles else (),
                 {p.name: dict(p.about) for p in record.players if p.about},
-                f"{seconds:.3f}" if seconds is not None else ""))
+                f"{seconds:.3f}" if seconds is not None else "",
+                {p.name: self.public.program(p.command) for p in record.players}))
             before = done[index - 1] if index else None
             after = done[index + 1] if index + 1 < len(done) else None
             self._render(Paths.game(row), "game", 1, stamped=False,
@@ -435,7 +454,8 @@ class SiteBuilder:
             return [d for name in dict.fromkeys(p.name for p in record.players)
                     for d in self.logs.get(name, ())]
         return [game_download(
-            self.out, f"{stem}.seat{log.seat + 1}.stderr.log", with_cut_note(log.data, log.size),
+            self.out, f"{stem}.seat{log.seat + 1}.stderr.log",
+            cut_note(log.size, len(log.data)) + self.public.data(log.data),
             f"stderr of {log.name} (seat {log.seat + 1})",
             f"its last {len(log.data) // 1024} KB of {log.size // 1024} KB" if log.cut
             else f"{log.size} bytes") for log in found if log.size]
@@ -517,6 +537,9 @@ class SiteBuilder:
         items, legend = player_facts(s, name, rated)
         items.append(("Faults", ", ".join(f"{k} {v}" for k, v in sorted(
             standing.faults.items())) or "none"))
+        program = self.programs.get(name)
+        if program:
+            items.append(("Program", program))
         about = self.about.get(name)
         if about:
             items.append(("About", about_text(about)))
@@ -572,7 +595,7 @@ class SiteBuilder:
              f"{100 * params.confidence:g}%"),
         ]
         if info.sandbox:
-            overview.append(("Sandbox", info.sandbox.removeprefix("sandbox: ")))
+            overview.append(("Sandbox", self.public.text(info.sandbox.removeprefix("sandbox: "))))
         by_name = {x.name: x for x in s.standings}
         faults = []
         for name in s.order:
@@ -584,7 +607,8 @@ class SiteBuilder:
                        and row.offender is not None and 0 <= row.offender < len(row.seats)]
         return {
             "title": info.name, "info": info, "overview": overview,
-            "settings": readable_settings(info.settings, self.adapter(info.game)),
+            "settings": readable_settings(self.public.settings(info.settings),
+                                          self.adapter(info.game)),
             "files": files,
             "standings": standings_table(s), "fault_kinds": FAULTS, "fault_counts": faults,
             "fault_games": fault_games[:MAX_FAULT_GAMES],

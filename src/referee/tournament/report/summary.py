@@ -38,6 +38,9 @@ class TournamentInfo:
     """Which protections the programs ran with (``sandbox: ...``)."""
     sprt: Any = None
     """The ``[sprt]`` table of a two-player tournament (``SprtEntry`` as a dict), if any."""
+    folder: str = ""
+    """The tournament file's folder (its programs' commands are relative to it); ``""``
+    in stores of earlier releases."""
 
 
 @dataclass
@@ -96,6 +99,7 @@ def _read_info(store: Store, rows: Sequence[GameRow]) -> TournamentInfo:
         params=params,
         sandbox=str(meta.get("sandbox") or ""),
         sprt=meta.get("sprt"),
+        folder=str(meta.get("folder") or ""),
     )
 
 

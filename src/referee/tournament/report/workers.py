@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,8 @@ class GameFacts:
     roles: tuple[str, ...]
     about: dict[str, dict[str, str]]
     duration: str
+    programs: dict[str, str] = field(default_factory=dict)
+    """Each player's program as the site shows it (``Public.program``)."""
 
 
 @dataclass(frozen=True)
