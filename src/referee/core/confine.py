@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.core.bot_users import BotUser, give, lease_user, ways_in
+from referee.core.bounded_folders import tmpfs_size
 from referee.core.errors import BotFault
 from referee.core.outcome import Outcome
 from referee.core.sandbox import (
@@ -156,17 +157,25 @@ class Confined:
     """The Python launcher's settings (isolated, without the native launcher)."""
     program: str = ""
     bot_argv: list[str] = field(default_factory=list)
+    bounded: Sequence[tuple[Path, Path]] = ()
+    """Its writable folders, ``(host folder, path the bot sees)``, each a bounded folder
+    of its own in the sandbox (``core.bounded_folders``)."""
+    folder_limit: int = 0
 
     def command(self, stdin_fd: int | None = None, stdout_fd: int | None = None,
-                seccomp_fd: int | None = None) -> list[str]:
+                seccomp_fd: int | None = None, info_fd: int | None = None,
+                block_fd: int | None = None) -> list[str]:
         """The command to run: an isolated bot's takes its standard input and output
         from ``stdin_fd`` and ``stdout_fd`` and its filter from ``seccomp_fd``, all
-        passed to bubblewrap (``None``: its own 0 and 1, no filter)."""
+        passed to bubblewrap (``None``: its own 0 and 1, no filter); bubblewrap says where
+        it runs on ``info_fd`` and waits on ``block_fd`` (its folders are filled then)."""
         if not self.contained:
             return self.argv
         args = list(self.argv)
         if seccomp_fd is not None:
             args += ["--seccomp", str(seccomp_fd)]
+        if info_fd is not None and block_fd is not None:
+            args += ["--info-fd", str(info_fd), "--block-fd", str(block_fd)]
         stdio = stdin_fd is not None and stdout_fd is not None
         bash = _system_tool("bash")
         if self.launch and (not stdio or bash is not None):
@@ -226,8 +235,8 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
     mounts.system()
     mounts.readable(_readable(plan.config, argv, program))
     mounts.hide([*hidden, Path.home()])
-    for folder, inside in writable:
-        mounts.bind(folder, inside, writable=True)
+    for _, inside in writable:
+        mounts.bounded(inside, tmpfs_size(limits.folder))
     user = _own_user(plan, writable, files, mounts.shows_host)
     uid = user.uid if user is not None else None
     if uid is not None:
@@ -245,7 +254,7 @@ def confine(plan: SandboxPlan, argv: Sequence[str], *, cwd: Path, env: Mapping[s
              *_private_tmpfs("/dev/shm", limits.tmp), *mounts.sealed(), "--chdir", str(cwd)]
     return Confined(args, kept, None, True, user, plan.filter,
                     _native_launcher(limits, cpus, uid, program, argv) or [], spec,
-                    program, list(argv))
+                    program, list(argv), writable, limits.folder)
 
 
 def _own_user(plan: SandboxPlan, writable: Sequence[tuple[Path, Path]],
@@ -258,9 +267,10 @@ def _own_user(plan: SandboxPlan, writable: Sequence[tuple[Path, Path]],
         return None
     user = lease_user()
     try:
-        for folder, _ in writable:
-            give(folder, user.uid, close=plan.support is None)
-        user.open_way(ways_in(files, [folder for folder, _ in writable], host))
+        if plan.support is None:  # (isolated, its folders are copies in its sandbox)
+            for folder, _ in writable:
+                give(folder, user.uid, close=True)
+        user.open_way(ways_in(files, [inside for _, inside in writable], host))
     except BaseException:
         user.release()
         raise
@@ -450,12 +460,13 @@ class _Mounts:
             args += ["--remount-ro", str(point)]
         return args
 
-    def bind(self, folder: Path, inside: Path, writable: bool) -> None:
-        """``folder`` seen at ``inside`` (read-write if ``writable``)."""
+    def bounded(self, inside: Path, size: int) -> None:
+        """A writable folder of its own at ``inside``, of ``size`` bytes at most (in
+        memory; the host's folder is copied in and out by ``core.bounded_folders``)."""
         self._tmp_done = True
         self._parents(inside)
-        self.after_tmp += ["--bind" if writable else "--ro-bind", str(folder), str(inside)]
-        self._add(inside, True)
+        self.after_tmp += ["--size", str(size), "--perms", "0755", "--tmpfs", str(inside)]
+        self._add(inside, False)
 
 
 @functools.cache

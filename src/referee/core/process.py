@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from referee.core.bounded_folders import start_within
 from referee.core.confine import Confined, confine
 from referee.core.errors import BotFault
 from referee.core.files import file_size
@@ -224,14 +225,19 @@ class BotProcess:
         if self.sandbox is not None and self.sandbox.limits is not None:
             if self.cwd is None:
                 raise ValueError("a sandboxed bot needs its working folder (cwd)")
+            start_within([self.cwd, *(host for host, _ in self.private)],
+                         self.sandbox.limits.folder, self.name)
             self._confined = confine(self.sandbox, self.argv, cwd=self.cwd, env=env,
                                      private=self.private, hidden=self.hidden,
                                      cpus=self.cpus)
         else:
             self._confined = Confined(self.argv, env, self.cwd)
         try:
-            self._io = spawn(self._confined)
+            self._io = spawn(self._confined, self.name)
             self._proc = self._io.proc
+        except BotFault:
+            self._confined.release()
+            raise
         except OSError as exc:
             self._confined.release()
             if exc.errno in SHORT_OF:  # the referee's machine, not the bot: not its loss
@@ -377,8 +383,10 @@ class BotProcess:
         if self.folder_limit is None or self.cwd is None:
             return
         if self._folder_meters is None:
-            self._folder_meters = [FolderMeter(f) for f in (self.cwd, *(
-                host for host, _ in self.private))]
+            bounded = self._io.folders if self._io is not None else None
+            self._folder_meters = [FolderMeter(f) for f in (
+                bounded.paths if bounded is not None and bounded.fds
+                else (self.cwd, *(host for host, _ in self.private)))]
         used = sum(meter.size() for meter in self._folder_meters)
         if used > self.folder_limit:
             raise BotFault(Outcome.FOLDER_LIMIT,
@@ -447,6 +455,9 @@ class BotProcess:
             self._reap(5.0)
         for meter in self._folder_meters or ():
             meter.close()  # (its folder's descriptor; a later check opens it again)
+        self._folder_meters = None
+        if self._io is not None and self._io.folders is not None:
+            self._io.folders.write_back()  # (every process of it has ended)
         if self._confined is not None:
             self._confined.release()
         if self._stdout is not None:  # before its pipe closes under it

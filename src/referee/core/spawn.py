@@ -12,13 +12,22 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
+import time
 from dataclasses import dataclass
 from typing import IO
 
+from referee.core.bounded_folders import BoundedFolders
 from referee.core.confine import Confined
+from referee.core.errors import BotFault
+from referee.core.outcome import Outcome
 
 __all__ = ["Spawned", "spawn"]
+
+
+SETUP_TIME = 30.0
+"""Seconds bubblewrap may take to set an isolated bot's sandbox up."""
 
 
 @dataclass
@@ -29,10 +38,14 @@ class Spawned:
     stdin: IO[bytes]
     stdout: IO[bytes]
     stderr: IO[bytes]
+    folders: BoundedFolders | None = None
+    """Its writable folders, bounded (isolated bots), filled before it ran."""
 
 
-def spawn(confined: Confined) -> Spawned:
-    """Start ``confined`` in a new session (``OSError`` if it cannot start)."""
+def spawn(confined: Confined, name: str = "bot") -> Spawned:
+    """Start ``confined`` in a new session (``OSError`` if it cannot start); an isolated
+    bot's bounded folders are filled before it runs (``BotFault(CRASH)`` if they cannot
+    be: the bot's own folder does not fit them)."""
     if not confined.contained:
         proc = subprocess.Popen(confined.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=confined.cwd, env=confined.env,
@@ -55,7 +68,15 @@ def spawn(confined: Confined) -> Spawned:
             os.close(filter_write)
             opened.remove(filter_write)
             passed.append(seccomp_fd)
-        proc = subprocess.Popen(confined.command(in_read, out_write, seccomp_fd),
+        info_read = block_write = None
+        info_write = block_read = None
+        if confined.bounded:
+            info_read, info_write = os.pipe2(os.O_CLOEXEC)
+            block_read, block_write = os.pipe2(os.O_CLOEXEC)
+            opened += [info_read, info_write, block_read, block_write]
+            passed += [info_write, block_read]
+        proc = subprocess.Popen(confined.command(in_read, out_write, seccomp_fd, info_write,
+                                                 block_read),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, cwd=confined.cwd, env=confined.env,
                                 bufsize=0, start_new_session=True, close_fds=True,
@@ -68,5 +89,34 @@ def spawn(confined: Confined) -> Spawned:
     for fd in passed:
         os.close(fd)
     assert proc.stderr
-    return Spawned(proc, os.fdopen(in_write, "wb", buffering=0),
-                   os.fdopen(out_read, "rb", buffering=0), proc.stderr)
+    started = Spawned(proc, os.fdopen(in_write, "wb", buffering=0),
+                      os.fdopen(out_read, "rb", buffering=0), proc.stderr)
+    if info_read is not None and block_write is not None:
+        started.folders = _filled(confined, name, proc, info_read, block_write)
+    return started
+
+
+def _filled(confined: Confined, name: str, proc: subprocess.Popen[bytes], info_read: int,
+            block_write: int) -> BoundedFolders:
+    """The bot's bounded folders, found in its sandbox and filled from the host's; then
+    bubblewrap is let go on (it waits on ``block_write``'s pipe). If they cannot be, the
+    sandbox is killed before the bot runs."""
+    folders = BoundedFolders(confined.bounded, confined.folder_limit,
+                             confined.user.uid if confined.user is not None else None, name)
+    try:
+        folders.attach(info_read, time.monotonic() + SETUP_TIME)
+        folders.fill()
+        os.write(block_write, b"go")
+    except OSError as exc:
+        folders.close()
+        with contextlib.suppress(OSError):  # bubblewrap's group: its sandbox's first
+            os.killpg(proc.pid, signal.SIGKILL)  # process is in it until the bot runs
+        if folders.child:
+            with contextlib.suppress(OSError):
+                os.kill(folders.child, signal.SIGKILL)
+        proc.wait()
+        raise BotFault(Outcome.CRASH, f"its sandbox could not be set up: {exc}") from exc
+    finally:
+        os.close(info_read)
+        os.close(block_write)
+    return folders
