@@ -141,8 +141,14 @@ def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) 
         assert page.evaluate(VISIBLE_WIN) == 1
         assert page.locator(".replay-total").inner_text() == str(moves)
 
+        # the opening stones are the move list's first line, the start (step 0)
+        first = page.locator(".replay-moves li").first
+        assert first.get_attribute("id") == "m0"
+        assert first.inner_text().strip() == "opening e5 f6 d6"
+        assert page.locator(".replay-moves li").count() == moves + 1
         page.get_by_role("button", name="First").click()
         assert state() == ("0", opening)
+        assert page.locator(".replay-moves li.current").get_attribute("id") == "m0"
         assert page.get_by_role("button", name="Prev").is_disabled()
         page.get_by_role("button", name="Next").click()
         assert state() == ("1", opening + 1)
@@ -165,6 +171,8 @@ def test_standings_then_a_game_replay(site: tuple[Path, Path], browser: object) 
         page.locator('.replay-moves a[data-step="4"]').click()
         assert state() == ("4", opening + 4)
         assert page.locator(".replay-moves li.current").get_attribute("id") == "m4"
+        page.locator('.replay-moves a[data-step="0"]').click()
+        assert state() == ("0", opening)
 
         page.get_by_role("link", name="threat", exact=True).first.click()
         page.wait_for_url("**/players/threat.html")

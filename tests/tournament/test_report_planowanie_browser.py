@@ -125,6 +125,47 @@ def test_standings_then_a_game_stepped_by_keys(site: tuple[Path, Path],
         tab.close()
 
 
+SMALLEST_TEXT = """() => {
+    const svg = document.querySelector('svg.board');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return Math.min(...Array.from(svg.querySelectorAll('text')).map(
+        t => parseFloat(getComputedStyle(t).fontSize) * scale)); }"""
+SCROLL = "() => document.querySelector('.replay-moves').scrollTop"
+
+
+def test_a_narrow_page_keeps_the_table_readable(site: tuple[Path, Path],
+                                                browser: object) -> None:
+    """At 400 pixels (a phone) the table is drawn large enough to read, its box scrolls
+    sideways, and what it shows first is each seat's name, bid, tricks and points; back
+    at the start the move list shows its top."""
+    store_folder, index = site
+    store = Store.open_existing(store_folder)
+    try:
+        row = min(store.games(status="done"), key=lambda r: r.seq)
+    finally:
+        store.close()
+    tab = Tab(browser, viewport={"width": 400, "height": 800})
+    page = tab.page
+    try:
+        page.goto((index.parent / Paths.game(row)).as_uri())
+        assert page.evaluate(SMALLEST_TEXT) >= 9.5  # (it was about 5 px)
+        box = page.locator(".replay-board").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 400
+        assert page.evaluate("() => { const b = document.querySelector('.replay-board'); "
+                             "return b.scrollWidth > b.clientWidth; }")
+        points = page.locator("svg.board text.pw-r").first.bounding_box()
+        assert points is not None and points["x"] + points["width"] <= box["x"] + box["width"]
+        tab.shot("planowanie-replay-400.png")
+        page.keyboard.press("End")
+        assert page.evaluate(SCROLL) > 0  # the last move in sight
+        page.get_by_role("button", name="First").click()
+        assert page.locator(".replay-pos").inner_text() == "0"
+        assert page.evaluate(SCROLL) == 0  # (it stayed scrolled at the end)
+        assert tab.errors == []
+    finally:
+        tab.close()
+
+
 def pairwise_results(row: GameRow) -> list[tuple[str, str, float]]:
     """A finished game's results between each two seats, the earlier seat first (only
     those of the player at fault, if one was): 1, 0.5 or 0 for the earlier seat."""

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
+from test_report import PageParser, check_links, pages, parse_page
 
 from referee.core.standings import Standing, count_game, game_result
 from referee.tournament.report import build_site
@@ -21,7 +22,6 @@ from referee.tournament.report.site import Paths
 from referee.tournament.report.standing_tables import column_heads
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
-from test_report import PageParser, check_links, pages, parse_page
 
 TOURNAMENT = """
 name = "units"

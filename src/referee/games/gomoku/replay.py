@@ -3,7 +3,8 @@
 The base is the board (grid, coordinates as players read them: letters along the top for
 ``x``, ``a`` = 0, and numbers down the left for ``y``, ``1`` = 0, so the centre of 15x15,
 ``7,7`` on the wire, is ``h8``), the same for every game of its size; the background is
-the opening stones, unnumbered. Each step's
+the opening stones, unnumbered, which the view's ``start`` names (``opening h8 i9 j9``:
+the move list's first line). Each step's
 text is its move in that notation (``h8``; swap2's stones ``h8 i9 j9``), or as recorded
 when it is not points on the board (``SWAP``, an unreadable answer). Stones alternate
 black / white from the first stone on the board (opening stones included), as the engine

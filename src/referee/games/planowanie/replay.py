@@ -2,10 +2,11 @@
 
 The deals are not in the record: they follow from its seed and settings, so the moves are
 replayed through ``PlanowanieGame`` (which also checks them). The picture has a row per
-seat (name and seat as people number them, ``seat 1`` for the wire's seat 0, remaining
-hand, declaration, tricks taken in the deal, total points), a header (deal, cards per
-player, trump suit, what is going on) and the current trick in the middle. Hands list the
-trumps first (suit colours, trumps bold and underlined). A declaration shows as ``?``
+seat (name and seat as people number them, ``seat 1`` for the wire's seat 0, then its
+declaration, tricks taken in the deal and total points, then its remaining hand: a page
+narrower than the picture scrolls it and shows those first), a header (deal, cards per
+player, trump suit, what is going on) and the current trick under the rows. Hands list
+the trumps first (suit colours, trumps bold and underlined). A declaration shows as ``?``
 until every seat has declared.
 
 The fragments are incremental, so that a game's page stays small. The background is the
@@ -55,19 +56,21 @@ HEAD_H = 30
 ROW_TOP = 54
 """Top of the first seat row."""
 ROW_H = 38
-HAND_X = 184
-HAND_W = 380
-"""Room for a hand; a longer one is squeezed into it."""
+HAND_X = 362
+HAND_W = 388
+"""Room for a hand (right of the declaration, tricks and points columns); a longer one
+is squeezed into it."""
 CHAR_W = 8.4
 """Estimated width of one character of a hand (14px monospace)."""
 GLYPH_W = 2 * CHAR_W
 """Width of a card's name in a hand (every name is a value and a suit character)."""
 GROUP_GAP = 6
 """Extra space between the suits of a hand."""
-BID_X, TRICKS_X, POINTS_X = 604, 662, 724
-"""Centres of the declaration, tricks and points columns."""
+BID_X, TRICKS_X, POINTS_X = 206, 266, 325
+"""Centres of the declaration, tricks and points columns, next to the names (so that a
+narrow page, which scrolls the picture, shows them first)."""
 COLUMN_X = (BID_X, TRICKS_X, POINTS_X)
-COLUMN_EDGES = (574, 633, 691, WIDTH)
+COLUMN_EDGES = (PANEL_X, 236, 296, 356)
 """Where the declaration, tricks and points cells start and end (their opaque covers)."""
 BID, TRICKS, POINTS = 0, 1, 2
 """The columns, as indexes of ``COLUMN_X``."""
@@ -104,7 +107,7 @@ STYLE = (
     ".pw-w{fill:#fff8d8;stroke:#d4a017;stroke-width:2.5}"
     ".pw-k{font:bold 15px monospace;text-anchor:middle;dominant-baseline:central}"
     ".pw-q{font:12px sans-serif;fill:#666;text-anchor:middle}"
-    ".pw-wn{font:12px sans-serif;fill:#8a6a00;text-anchor:end;dominant-baseline:central}"
+    ".pw-wn{font:12px sans-serif;fill:#8a6a00;dominant-baseline:central}"
     ".pw-m{fill:none;stroke:#e0202a;stroke-width:2.5}"
     ".pw-x{fill:#fde8e8;stroke:#e0202a;stroke-dasharray:4 3}"
     ".pw-xt{fill:#e0202a;text-decoration:line-through}"
@@ -215,7 +218,7 @@ class _Layout:
     def cells(self, seat: int) -> str:
         """The box of all of a seat's cells (``_box``)."""
         left = COLUMN_EDGES[0]
-        return _box(left, self.row_top(seat) + 1, WIDTH - left, ROW_H - 2)
+        return _box(left, self.row_top(seat) + 1, COLUMN_EDGES[-1] - left, ROW_H - 2)
 
     @property
     def table(self) -> str:
@@ -382,7 +385,7 @@ class _Replayer:
             done = sum(st.tricks)
             number = done + (0 if st.winner is not None else 1)
             status = f"trick {min(number, st.cards)} of {st.cards}"
-        return (f'<text class="pw-hd" x="{HAND_X}" y="{HEAD_H // 2 + 1}">Deal {st.deal + 1} / '
+        return (f'<text class="pw-hd" x="{PANEL_X + 8}" y="{HEAD_H // 2 + 1}">Deal {st.deal + 1} / '
                 f"{len(self.rules.deals)} \u00b7 {st.cards} card{'s' if st.cards != 1 else ''}"
                 f' each \u00b7 trumps <tspan class="pw-tr">{_esc(trumps)}</tspan>'
                 f" \u00b7 {status}</text>")
@@ -490,13 +493,13 @@ class _Replayer:
                    f"{seat_name(seat)}</text>"))
 
     def taken(self) -> str:
-        """The finished trick: the winner's card in a gold box, who took it on the right."""
+        """The finished trick: the winner's card in a gold box, who took it on the left."""
         st, lay = self.state, self.layout
         if st.winner is None:
             return ""
         slot = next(k for k, (seat, _) in enumerate(st.trick) if seat == st.winner)
         return (self.table_card(slot, st.winner, st.trick[slot][1], won=True)
-                + f'<text class="pw-wn" x="{WIDTH - 10}" y="{lay.box_y + BOX_H // 2}">'
+                + f'<text class="pw-wn" x="{PANEL_X + 8}" y="{lay.box_y + BOX_H // 2}">'
                 f"taken by {seat_name(st.winner)}</text>")
 
     def highlight(self) -> str:
@@ -522,7 +525,7 @@ class _Replayer:
         """An illegal move, struck out in red where it would have gone."""
         lay = self.layout
         if isinstance(action, Declare) or (action is None and text.startswith("declare")):
-            x, y, w, h = BID_X - 34, lay.row_top(seat) + 5, 68, ROW_H - 10
+            x, y, w, h = BID_X - 27, lay.row_top(seat) + 5, 54, ROW_H - 10
             shown = _clip(text.split()[-1], 8)
         else:
             slot = min(len(self.state.trick), self.rules.players - 1)

@@ -99,10 +99,13 @@ def _base_image(width: int, height: int, style: str, base: str) -> str:
 
 
 def replay_section(record: GameRecord, view: ReplayView, esc: Escape,
-                   shared: SharedFile | None = None) -> Html:
+                   shared: SharedFile | None = None, root: str = "../") -> Html:
     """The replay of ``record`` as ``view`` shows it: board, controls, counter, moves.
     When the caller keeps ``shared`` files, the view's base (with its style) is linked as
-    an SVG image and its style as a style sheet, rather than written into each page."""
+    an SVG image and its style as a style sheet, rather than written into each page.
+    ``root``: the way from the page to the site's root (its scripts and styles). A view's
+    ``min_width`` keeps the board that wide at least (its box scrolls on a narrower
+    page); its ``start`` is the move list's first line, step 0."""
     steps = view.steps
     total = len(steps)
     tags = _TAGS.upto(total)
@@ -110,12 +113,13 @@ def replay_section(record: GameRecord, view: ReplayView, esc: Escape,
              f'<p class="replay-counter">Move <span class="replay-pos">{total}</span> / '
              f'<span class="replay-total">{total}</span></p>'
              '<div class="replay-body"><div class="replay-board">']
-    frames = frames_board(view, "../")  # a tile table drawn from its frames
+    frames = frames_board(view, root)  # a tile table drawn from its frames
     if frames is not None:
         parts.append(str(frames))
     else:
         size = f'width="{view.width}" height="{view.height}"'
-        svg = (f'<svg class="board" xmlns="http://www.w3.org/2000/svg" {size} '
+        narrowest = f' style="min-width:{view.min_width}px"' if view.min_width else ""
+        svg = (f'<svg class="board" xmlns="http://www.w3.org/2000/svg" {size}{narrowest} '
                f'viewBox="0 0 {view.width} {view.height}" role="img" aria-label="board">')
         if shared is not None:
             if view.style:
@@ -141,8 +145,11 @@ def replay_section(record: GameRecord, view: ReplayView, esc: Escape,
             parts.append(f'<g data-mark="{total}">{steps[-1].mark}</g>')
         parts.append("</svg>")
     parts.append("</div>")
-    if total:
+    if total or view.start:
         parts.append('<ol class="replay-moves">')
+        if view.start:
+            parts.append('<li id="m0"><a href="#m0" data-step="0"><span class="mv-no">'
+                         f'</span> <b>{esc(view.start)}</b></a></li>')
         _move_items(parts, record, ((s.seat, s.text, s.note) for s in steps), total, esc)
         parts.append("</ol>")
     else:

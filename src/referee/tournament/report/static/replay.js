@@ -3,8 +3,10 @@
  * The page holds the whole game in its SVG: a background group, one group per step
  * (data-step="k": shown from step k on) and one per step mark (data-mark="k": shown only
  * at step k); the move list has one item per step (in order, the link of item k has
- * data-step="k"). Without this script the page shows the final position. An address
- * ending in #m12 opens at step 12. No external resources; works from file:// URLs.
+ * data-step="k"), and may start with one for the start (data-step="0": an opening).
+ * Going back to the start scrolls the list to its top. Without this script the page shows
+ * the final position. An address ending in #m12 opens at step 12. No external resources;
+ * works from file:// URLs.
  * Each step shown is told to other viewers of the section (tiles.js): the section's
  * data-current attribute holds it and a "replay:step" event (detail: the step) is sent.
  */
@@ -57,11 +59,14 @@
       current = k;
       steps.forEach(function (g) { setShown(g, stepOf(g) <= k); });
       marks.forEach(function (g) { setShown(g, markOf(g) === k); });
-      items.forEach(function (li, index) {
-        var on = index + 1 === k;
+      var shown = false;
+      items.forEach(function (li) {
+        var link = li.querySelector("a[data-step]");
+        var on = link !== null && stepOf(link) === k;
         li.classList.toggle("current", on);
-        if (on) { keepVisible(li); }
+        if (on) { keepVisible(li); shown = true; }
       });
+      if (!shown && k === 0 && list) { list.scrollTop = 0; }  /* the start: the list's top */
       if (pos) { pos.textContent = String(k); }
       if (buttons.first) { buttons.first.disabled = k === 0; }
       if (buttons.prev) { buttons.prev.disabled = k === 0; }
