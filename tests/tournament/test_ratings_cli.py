@@ -65,11 +65,17 @@ def test_ratings_of_a_pgn_file_are_bayeselo_s_list(tmp_path: Path) -> None:
 def test_ratings_write_pgn_and_combine_sources(tmp_path: Path) -> None:
     pgn = tmp_path / "games.pgn"
     pgn.write_text(PGN)
+    other = tmp_path / "more.pgn"
+    other.write_text(PGN)
     out = tmp_path / "all.pgn"
-    run = referee("ratings", str(pgn), str(pgn), "--pgn", str(out))
+    run = referee("ratings", str(pgn), str(other), "--pgn", str(out))
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("6 games, 3 players")
     assert len(list(read_pgn_results(out))) == 6
+    again = referee("ratings", str(pgn), str(pgn), cwd=tmp_path)  # one file: once
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("3 games, 3 players")
+    assert again.stderr == f"referee: warning: {pgn}: named already, read once\n"
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -107,6 +113,20 @@ def test_ratings_and_report_of_a_store(tmp_path: Path) -> None:
     assert Path(site.stdout.strip()) == tmp_path / "site" / "index.html"
     assert len(list((tmp_path / "site" / "games").glob("*.html"))) == 2
     assert (tmp_path / "out" / "report" / "index.html").is_file()  # written by the run
+    # the store's own results.pgn files beside it, and its file: each game once
+    both = referee("ratings", "out", "out/results.pgn", "out/report/results.pgn",
+                   "out/tournament.sqlite", cwd=tmp_path)
+    assert both.returncode == 0, both.stderr
+    assert both.stdout == run.stdout
+    assert both.stderr.splitlines() == [
+        "referee: warning: out/results.pgn: the results of the store out, which is rated "
+        "too: counted once, from the store",
+        "referee: warning: out/report/results.pgn: the results of the store out, which is "
+        "rated too: counted once, from the store",
+        "referee: warning: out/tournament.sqlite: named already, read once"]
+    alone = referee("ratings", "out/results.pgn", "--preset", "bayeselo", "--offset", "1000",
+                    cwd=tmp_path)  # without its store, the file is rated
+    assert alone.stdout.startswith("2 games, 2 players")
     nothing = referee("report", str(tmp_path / "nothing"))
     assert nothing.returncode == 2 and "no tournament store" in nothing.stderr
 

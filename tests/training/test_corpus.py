@@ -13,13 +13,15 @@ from referee.training.corpus import AnnotateSummary, GameLines, input_files, wri
 from textfiles import read
 
 
-def test_files_and_folders_in_name_order_without_hidden_ones(tmp_path: Path) -> None:
+def test_files_and_folders_in_name_order_without_hidden_ones_each_once(
+        tmp_path: Path) -> None:
     for name in ("b/2.log", "b/10.log", "b/a/x.log", "b/.hidden", "b/.git/y.log", "c.log"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
-    found = input_files([tmp_path / "c.log", tmp_path / "b", str(tmp_path / "c.log")])
+    found = input_files([tmp_path / "c.log", tmp_path / "b", str(tmp_path / "c.log"),
+                         tmp_path / "b" / "a" / "x.log", tmp_path / "b" / "a"])
     assert [p.relative_to(tmp_path).as_posix() for p in found] == \
-        ["c.log", "b/10.log", "b/2.log", "b/a/x.log", "c.log"]
+        ["c.log", "b/10.log", "b/2.log", "b/a/x.log"]  # (a game read twice is two)
 
 
 def test_a_match_folder_gives_its_game_logs_not_its_records_or_stderr_logs(

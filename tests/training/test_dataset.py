@@ -21,9 +21,10 @@ import pyarrow.dataset as ds  # noqa: E402
 from referee.core.record import GameRecord  # noqa: E402
 from referee.envs import make  # noqa: E402
 from referee.games.gomoku.check import parse_action, record_engine  # noqa: E402
-from referee.games.gomoku.data import psq_record  # noqa: E402
+from referee.games.gomoku.data import DATA, psq_record  # noqa: E402
 from referee.games.gomoku.game import Move  # noqa: E402
 from referee.games.gomoku.psq import record_to_psq  # noqa: E402
+from referee.training.dataset_sources import dataset_records  # noqa: E402
 
 TOURNAMENT = ('game = "gomoku"\n[schedule]\nrounds = 2\n[settings]\nsize = 9\nrule = "renju"\n'
               '[[players]]\nname = "a"\nbuiltin = "random"\n'
@@ -81,6 +82,36 @@ def test_every_decision_gives_the_environments_view_back(played: Path,
             assert isinstance(action, Move) and row["action"] == action.y * 9 + action.x
             assert row["seat"] == move.seat and row["result"] == record.scores[move.seat]
             engine.apply(move.seat, action)
+
+
+def test_a_record_and_its_own_export_are_one_game(played: Path, tmp_path: Path) -> None:
+    """A match folder holds each game twice, as its record and as its .psq: the dataset
+    has it once, from the record (issue 37, item 7: 2 games gave "of 4 games")."""
+    match = played / "match"
+    records = sorted(str(p) for p in match.glob("game-*.json"))
+    exports = sorted(str(p) for p in match.glob("game-*.psq"))
+    assert len(records) == len(exports) == 2
+    run = referee("dataset", "gomoku", str(match), "-o", str(tmp_path / "ds"), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    rows = rows_of(tmp_path / "ds").to_pylist()
+    assert sorted({r["game"] for r in rows}) == records
+    moves = sum(len(GameRecord.read(Path(p)).moves) for p in records)
+    assert len(rows) == moves and f"{moves} decisions of 2 games" in run.stderr
+    # the folder, its records and their exports named too: still each game once
+    run = referee("dataset", "gomoku", str(match), *exports, records[0], str(match),
+                  "-o", str(tmp_path / "again"), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert rows_of(tmp_path / "again").to_pylist() == rows
+    # an export without its record is the game's only copy: read
+    run = referee("dataset", "gomoku", exports[0], records[1], "-o", str(tmp_path / "psq"),
+                  cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert sorted({r["game"] for r in rows_of(tmp_path / "psq").to_pylist()}) == [
+        f"{exports[0]}#1", records[1]]
+    # a folder above the tournament and the match: the games of both, once each
+    above = dict(dataset_records([played], DATA))
+    assert above.keys() == dict(dataset_records([played / "tour", match], DATA)).keys()
+    assert len(above) == 4 + 2 and set(records) <= above.keys()
 
 
 def test_filters_keep_the_decisions_asked_for(played: Path, tmp_path: Path) -> None:

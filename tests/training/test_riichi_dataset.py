@@ -118,6 +118,24 @@ def test_every_decision_gives_the_environments_view_back(played: Path,
     assert f"{len(rows)} decisions of 5 games" in run.stderr
 
 
+def test_a_log_is_left_out_only_when_its_record_or_store_is_read(played: Path) -> None:
+    """A tournament's mjai logs and a match's log are the games of its store and its
+    record: left out beside them, read when named without them (they were skipped even
+    then, giving no game)."""
+    logs = sorted((played / "tour" / "slots").rglob("*.mjson*"))
+    assert len(logs) == 4
+    alone = dict(dataset_records(logs, DATA))
+    assert list(alone) == [f"{log}#1" for log in logs]
+    assert all(isinstance(game, GameRecord) for game in alone.values())
+    beside = dict(dataset_records([played / "tour", *logs], DATA))
+    assert len(beside) == 4 and all("#" in label and "slots" not in label
+                                    for label in beside)
+    log = played / "match" / "game-001.mjson.gz"
+    assert list(dict(dataset_records([log], DATA))) == [f"{log}#1"]
+    assert list(dict(dataset_records([log, played / "match"], DATA))) == [
+        str(played / "match" / "game-001.json")]
+
+
 def test_a_match_log_alone_gives_the_rows_it_can_tell(played: Path, tmp_path: Path) -> None:
     """The log shows the claims that stood, not the answers they outranked: those rows
     are left out; every other row is the record's."""

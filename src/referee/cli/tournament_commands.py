@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from referee.cli import options as opt
-from referee.cli.support import emit_json, fail, human_console, sigterm_interrupts
+from referee.cli.support import emit_json, fail, human_console, sigterm_interrupts, warn
 from referee.core.errors import ConfigError
 
 __all__ = ["ratings", "report", "tournament"]
@@ -116,8 +116,9 @@ def ratings(sources: tuple[Path, ...], preset: str | None, advantage: float | No
     """BayesElo ratings of the results in tournament stores and PGN files.
 
     Each SOURCE is a tournament's output folder (or its tournament.sqlite) or a PGN
-    file; results of all of them are rated together. In PGN, White is the player who
-    moved first (the side of the advantage). Prints BayesElo's rating list.
+    file; results of all of them are rated together, each game once (a store's own
+    results.pgn is left out beside the store). In PGN, White is the player who moved
+    first (the side of the advantage). Prints BayesElo's rating list.
     """
     if "numpy" not in sys.modules:
         # One BLAS thread: starting OpenBLAS's pool costs more (about 50 ms on a loaded
@@ -125,10 +126,12 @@ def ratings(sources: tuple[Path, ...], preset: str | None, advantage: float | No
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from referee.tournament.pgn import write_pgn_results
     from referee.tournament.ratings import BayesEloParams, ResultTable, rate
-    from referee.tournament.sources import ResultSource, all_results
+    from referee.tournament.sources import all_results, distinct_sources
 
     try:
-        found = [ResultSource(path) for path in sources]
+        found, left_out = distinct_sources(sources)
+        for line in left_out:
+            warn(line)
         for source in found:
             source.check()
         base = None if preset else next((p for s in found if (p := s.params())), None)

@@ -3,12 +3,16 @@
 ``referee ratings`` takes any mix of both. A store is a folder holding
 ``tournament.sqlite`` (or that file itself); anything else is read as PGN. A store also
 knows the BayesElo settings of its tournament, which are used unless others are asked for.
+
+A game is counted once: a store's own exports (``results.pgn`` in its folder and in its
+site's ``report/``) are left out when the store is rated too, and a source named twice
+(a store's folder and its ``tournament.sqlite``, a file given twice) is read once.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -18,6 +22,10 @@ from referee.tournament.ratings import BayesEloParams, Result
 
 # The store's modules (sqlite3, the tournament's records, rich tables) are imported when a
 # store is read: rating PGN files needs none of them.
+
+
+EXPORTS = ("results.pgn", "report/results.pgn")
+"""The PGN files a tournament writes of its store's results, relative to its folder."""
 
 
 def is_store(path: Path) -> bool:
@@ -82,6 +90,38 @@ class ResultSource:
             return BayesEloParams(**{k: v for k, v in data.items() if k in known})
         except (TypeError, ValueError):
             return None
+
+
+def distinct_sources(paths: Sequence[Path]) -> tuple[list[ResultSource], list[str]]:
+    """The sources of ``paths`` that give each game once (see the module), and a line
+    for each path left out, saying why."""
+    stores: dict[Path, Path] = {}  # each store's folder: the path that first named it
+    for path in paths:
+        if is_store(path) and path.exists():
+            stores.setdefault(_store_folder(path), path)
+    kept: list[ResultSource] = []
+    seen: set[Path] = set()
+    left_out: list[str] = []
+    for path in paths:
+        key = _store_folder(path) if is_store(path) else path.resolve()
+        if key in seen:
+            left_out.append(f"{path}: named already, read once")
+            continue
+        seen.add(key)
+        owner = next((given for folder, given in stores.items()
+                      if any(key == folder / name for name in EXPORTS)), None)
+        if owner is not None and not is_store(path):
+            left_out.append(f"{path}: the results of the store {owner}, which is rated "
+                            "too: counted once, from the store")
+            continue
+        kept.append(ResultSource(path))
+    return kept, left_out
+
+
+def _store_folder(path: Path) -> Path:
+    """The folder of a store named by its folder or its file, resolved."""
+    resolved = path.resolve()
+    return resolved.parent if resolved.suffix == ".sqlite" else resolved
 
 
 def all_results(sources: list[ResultSource]) -> Iterator[Result]:

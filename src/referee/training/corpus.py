@@ -48,21 +48,33 @@ the referee's own records (``game-001.json``, whose game is in the log beside it
 
 def input_files(paths: Iterable[str | Path]) -> list[Path]:
     """The files to read: each file given, and every file under each folder given (in
-    name order; hidden ones, and a match folder's stderr logs and records, left out).
-    ``ConfigError`` names a path that does not exist or a folder without a log."""
+    name order; hidden ones, and a match folder's stderr logs and records, left out),
+    each once, where it first comes (a file given twice, or in a folder given too, is one
+    game: read twice, it would be two). ``ConfigError`` names a path that does not exist
+    or a folder without a log."""
     out: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(path: Path) -> None:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            out.append(path)
+
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            before = len(out)
+            found = False
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                out.extend(Path(root, f) for f in sorted(files)
-                           if not f.startswith(".") and not _REFEREE_FILES.fullmatch(f))
-            if len(out) == before:
+                for name in sorted(files):
+                    if not name.startswith(".") and not _REFEREE_FILES.fullmatch(name):
+                        found = True
+                        add(Path(root, name))
+            if not found:
                 raise ConfigError(f"{given}: the folder holds no game log")
         elif path.exists():
-            out.append(path)
+            add(path)
         else:
             raise ConfigError(f"{given}: no such file or folder")
     return out

@@ -2,7 +2,9 @@
 
 ``referee dataset GAME SOURCES -o OUT`` reads tournament stores (a tournament's folder or
 its ``tournament.sqlite``), match folders and record files (``game-*.json``), and the
-foreign formats the game reads (``.psq`` for Gomoku...). Each game is replayed through
+foreign formats the game reads (``.psq`` for Gomoku...), each game once (a record's own
+export beside it, and the logs in a tournament's folder, are its record's game:
+``dataset_sources``). Each game is replayed through
 the rules engine and its environment (``referee.envs``), and every decision becomes a
 row:
 

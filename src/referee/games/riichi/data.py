@@ -24,7 +24,8 @@ Sources:
   chi when another seat's pon or ron stood, a seat that could pon when a ron stood) has no
   row; every other seat asked passed. The result is the engine's final scores: a log
   that does not end its game is skipped. A log beside its record (``game-NNN.mjson.gz``
-  next to ``game-NNN.json``) or inside a tournament's folder is read through the record.
+  next to ``game-NNN.json``) or inside a tournament's folder is one game with its record,
+  which gives it when it is read too (``training.dataset_sources``).
 """
 
 from __future__ import annotations
@@ -50,7 +51,6 @@ __all__ = ["DATA", "LogGame", "RiichiData", "variant"]
 _QUESTIONS: Final = frozenset({"respond", "chankan"})
 _LOG_NAMES: Final = (".mjson", ".mjlog", ".xml", ".jsonl", ".json")
 """Names of the log files a folder may hold (each may end in ``.gz`` too)."""
-_STORE: Final = "tournament.sqlite"
 
 
 def variant(rules: RiichiRules) -> str:
@@ -104,7 +104,8 @@ class RiichiData:
 
     def foreign_records(self, path: Path) -> Iterator[GameRecord] | None:
         """The game of a log file (``None`` for a file that is not one: a record, or a
-        name no log has); nothing for a log read through its record."""
+        name no log has). (A log beside its record, or in a tournament's folder, is not
+        asked for when its record or store is read: ``training.dataset_sources``.)"""
         name = path.name.lower()
         stem = name[:-3] if name.endswith(".gz") else name
         if not stem.endswith(_LOG_NAMES) or is_record_file(path):
@@ -113,8 +114,6 @@ class RiichiData:
 
         if stem.endswith(".json") and not is_tenhou_json(path):
             return None  # (other JSON a folder may hold: settings, a site's data)
-        if _beside_record(path) or _in_store(path):
-            return iter(())
         return iter([self.log_game(path)])
 
     def log_game(self, path: Path) -> LogGame:
@@ -135,17 +134,6 @@ class RiichiData:
                        decisions=collector.rows, rules=report.rules)
         game.finish([f.score for f in report.final], Outcome.NORMAL, report.summary())
         return game
-
-
-def _beside_record(path: Path) -> bool:
-    """Whether ``path`` is a match's log (``X.mjson.gz``) with its record ``X.json``."""
-    name = path.name
-    return name.endswith(".mjson.gz") and is_record_file(path.with_name(name[:-9] + ".json"))
-
-
-def _in_store(path: Path) -> bool:
-    """Whether ``path`` lies in a tournament's folder (its games come from the store)."""
-    return any((parent / _STORE).is_file() for parent in list(path.parents)[:4])
 
 
 def _observe(env_game: RiichiEnvGame, engine: RiichiEnvEngine, seat: int) -> Any:
