@@ -20,6 +20,7 @@ import pyarrow.dataset as ds  # noqa: E402
 
 from referee.core.record import GameRecord  # noqa: E402
 from referee.envs import make  # noqa: E402
+from referee.games.gomoku.board import BLACK  # noqa: E402
 from referee.games.gomoku.check import parse_action, record_engine  # noqa: E402
 from referee.games.gomoku.data import DATA, psq_record  # noqa: E402
 from referee.games.gomoku.game import Move  # noqa: E402
@@ -67,6 +68,7 @@ def test_every_decision_gives_the_environments_view_back(played: Path,
     assert len(rows) == sum(len(r.moves) for r in records.values())  # a row per move
     env = make("gomoku", size=9)
     env.reset(seed=0)
+    switched = 0
     for label, record in records.items():  # each row: the env's view before the move
         engine = record_engine(record)
         env.engine = engine
@@ -81,7 +83,12 @@ def test_every_decision_gives_the_environments_view_back(played: Path,
             action = parse_action(move.move)
             assert isinstance(action, Move) and row["action"] == action.y * 9 + action.x
             assert row["seat"] == move.seat and row["result"] == record.scores[move.seat]
+            black = engine.color_of(move.seat) == BLACK  # the env's player_0 is black
+            assert row["agent"] == (0 if black else 1)
+            assert observation[:, :, 2].all() == black
+            switched += row["agent"] != row["seat"]
             engine.apply(move.seat, action)
+    assert switched  # a game where the record's seat 0 played white
 
 
 def test_a_record_and_its_own_export_are_one_game(played: Path, tmp_path: Path) -> None:
@@ -164,7 +171,7 @@ def test_pandas_reads_the_dataset_folder_as_one_table(played: Path, tmp_path: Pa
     assert run.returncode == 0, run.stderr
     frame = pd.read_parquet(tmp_path / "ds")
     assert len(frame) == rows_of(tmp_path / "ds").num_rows > 40  # every shard
-    assert list(frame.columns) == ["game", "ply", "seat", "player", "observation",
+    assert list(frame.columns) == ["game", "ply", "seat", "agent", "player", "observation",
                                    "action_mask", "action", "result", "variant"]
     first = frame.iloc[0]
     assert np.frombuffer(first["observation"], np.uint8).shape == (9 * 9 * 3,)

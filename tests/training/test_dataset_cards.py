@@ -101,6 +101,7 @@ def test_planowanie_rows_give_the_environments_view_back(cards: Path, tmp_path: 
             action = parse_move(move.move, engine.rules.deck)
             assert row["action"] == env.game.index(engine, move.seat, action)
             assert row["seat"] == move.seat and row["result"] == record.scores[move.seat]
+            assert row["agent"] == row["seat"]  # the environment seats as the record
             engine.apply(move.seat, action)
         assert len(mine) == len(record.moves)
     lost = next(iter(records_in(cards / "lost").values()))
@@ -211,6 +212,7 @@ def test_mahjong_rows_give_the_environments_view_back(tiles: Path, tmp_path: Pat
                                       seen["action_mask"])
                 assert row["action"] == env.game.index(engine, seat, action)
                 assert row["seat"] == seat and row["result"] == record.scores[seat]
+                assert row["agent"] == seat
             engine.apply(seat, action)
         assert next(mine, None) is None  # no row for the dummy AI's answers
         if record.faults:  # the player's own rows: before its fault (and in later hands)

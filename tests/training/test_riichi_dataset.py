@@ -80,7 +80,7 @@ def replayed(rows: list[dict[str, Any]], record: GameRecord) -> None:
     engine = RiichiEnvEngine(RiichiGame(rules, seed=record.seed))
     for row in rows:
         seat = engine.to_play()
-        assert row["seat"] == seat
+        assert row["seat"] == row["agent"] == seat
         observation = np.frombuffer(row["observation"], np.uint8)
         assert np.array_equal(observation.astype(np.float32), env_game.observe(engine, seat))
         assert np.array_equal(np.frombuffer(row["action_mask"], np.uint8),

@@ -21,12 +21,21 @@ __all__ = ["Decision", "GameData"]
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision of a replayed game."""
+    """One decision of a replayed game: ``seat`` is the record's seat (the player slot),
+    ``agent`` the environment's seat that decided, when the two differ (Gomoku's
+    environment seats black as ``player_0`` whatever slot the record gives black)."""
 
     seat: int
     observation: np.ndarray[Any, Any]
     action_mask: np.ndarray[Any, Any]
     action: int
+    agent: int | None = None
+    """The environment's seat (``player_N``), if it is not ``seat``."""
+
+    @property
+    def env_seat(self) -> int:
+        """The environment's seat that decided (``agent``, else ``seat``)."""
+        return self.seat if self.agent is None else self.agent
 
 
 class GameData(Protocol):

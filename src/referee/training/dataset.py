@@ -13,7 +13,8 @@ column        type                               what
 ============  =================================  =============================================
 game          string                             where the game comes from (file, store key)
 ply           int32                              the decision's number in the game (from 1)
-seat          int8                               the seat that decided
+seat          int8                               the record's seat that decided (its slot)
+agent         int8                               the environment's seat (``player_N``)
 player        string                             the program in that seat
 observation   fixed_size_binary[n]               the environment's observation, a byte a value
 action_mask   fixed_size_binary[actions]         a byte per action: 1 if legal
@@ -102,8 +103,8 @@ class _ShardWriter:
         self.in_shard = 0
         self.shards = 0
         self.columns: dict[str, list[Any]] = {k: [] for k in (
-            "game", "ply", "seat", "player", "observation", "action_mask", "action",
-            "result", "variant")}
+            "game", "ply", "seat", "agent", "player", "observation", "action_mask",
+            "action", "result", "variant")}
 
     def add(self, game: str, ply: int, decision: Decision, player: str, result: float,
             variant: str) -> None:
@@ -111,6 +112,7 @@ class _ShardWriter:
         columns["game"].append(game)
         columns["ply"].append(ply)
         columns["seat"].append(decision.seat)
+        columns["agent"].append(decision.env_seat)
         columns["player"].append(player)
         columns["observation"].append(decision.observation)
         columns["action_mask"].append(decision.action_mask)
@@ -145,6 +147,7 @@ class _ShardWriter:
             "game": pa.array(self.columns["game"], pa.string()),
             "ply": pa.array(self.columns["ply"], pa.int32()),
             "seat": pa.array(self.columns["seat"], pa.int8()),
+            "agent": pa.array(self.columns["agent"], pa.int8()),
             "player": pa.array(self.columns["player"], pa.string()),
             "observation": fixed(self.columns["observation"], size),
             "action_mask": fixed(self.columns["action_mask"], actions),

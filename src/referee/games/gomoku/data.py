@@ -14,6 +14,7 @@ from pathlib import Path
 from referee.core.decisions import Decision
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord, PlayerInfo
+from referee.games.gomoku.board import BLACK
 from referee.games.gomoku.check import parse_action, record_engine
 from referee.games.gomoku.env import GomokuEnvGame
 from referee.games.gomoku.game import Action, GomokuGame, Move
@@ -48,10 +49,11 @@ class GomokuData:
         return game.observation_shape, game.actions, game.observation_high, variant
 
     def decisions(self, record: GameRecord) -> Iterator[Decision]:
-        """Each move after the opening, as the environment saw it (swap2 choices, which
-        the environment does not have, and a move recorded as illegal end the game's
-        rows); a move the engine finds illegal but the record does not is a
-        ``ValueError``."""
+        """Each move after the opening, as the environment saw it, its ``agent`` the
+        environment's seat of its colour (``player_0`` plays black; the record's seat 0
+        may play white). Swap2 choices (which the environment does not have) and a move
+        recorded as illegal end the game's rows; a move the engine finds illegal but the
+        record does not is a ``ValueError``."""
         engine = record_engine(record)
         game = self._env_game(engine)
         for k, move in enumerate(record.moves, start=1):
@@ -67,7 +69,8 @@ class GomokuData:
                     and mask[index]):
                 raise ValueError(f"move {k} ({move.move}) is not legal: "
                                  f"{engine.illegal_reason(seat, action)}")
-            yield Decision(seat, game.observe_bytes(engine, seat), mask, index)
+            agent = 0 if engine.color_of(seat) == BLACK else 1  # the env's: black first
+            yield Decision(seat, game.observe_bytes(engine, seat), mask, index, agent)
             engine.apply(seat, action)
 
     def foreign_records(self, path: Path) -> Iterator[GameRecord] | None:
