@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.core.record import GameRecord, PlayerInfo, move_listener
-from referee.tournament.live import LiveBoard
+from referee.tournament.live import LiveBoard, moves_file
 
 
 def record() -> GameRecord:
@@ -55,9 +55,20 @@ def test_the_board_writes_the_games_in_progress(tmp_path: Path) -> None:
     game.add_move(0, "9,9", 0.2)  # the game's thread goes on; another game's start
     board.start("r1:g5", 1, ["c", "d"])  # writes the file: every game as it is now
     assert json.loads(path.read_text())["games"][0]["moves"] == 3
+    # the moves so far, in the game's file: its head, then one line a move
+    entry = json.loads(path.read_text())["games"][0]
+    assert entry["file"] == moves_file("r1:g2") and entry["last_at"] > 0
+    head, *moves = [json.loads(line) for line in (tmp_path / entry["file"]).read_text(
+        encoding="utf-8").splitlines()]
+    assert head == {"game": "gomoku", "players": ["a", "b"], "settings": {}, "seed": None,
+                    "opening": [], "round": 1, "key": "r1:g2"}
+    assert [(m["seat"], m["move"]) for m in moves] == [(0, "7,7"), (1, "x" * 500), (0, "9,9")]
+    assert json.loads(path.read_text())["games"][1]["file"] is None  # no move yet
+    assert moves_file("r1:g2") != moves_file("r1_g2")  # (keys alike as file names)
     board.finish("r1:g5", 1)
     board.finish("r1:g2", 2)
     assert json.loads(path.read_text())["games"] == []
+    assert not (tmp_path / entry["file"]).exists()  # its record is in the store now
     assert json.loads(path.read_text())["done"] == 2
     board.start("r1:g3", 1, ["a", "b"])
     board.start("r1:g4", 1, ["c", "d"])

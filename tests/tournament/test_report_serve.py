@@ -258,3 +258,89 @@ def test_the_refresher_builds_one_at_a_time_and_not_too_often(
     assert min(gaps) >= 0.29 and builds[0] - start >= 0.29
     assert refresher.builds == len(builds) - 1  # the failed one not counted
     assert sum("could not be built" in r.message for r in caplog.records) == 1
+
+
+TICKS = """async () => {
+    for (let tries = 0; tries < 20; tries++) {
+        const clock = document.querySelector('.live-games .live-clock');
+        if (clock) {
+            const before = clock.textContent;
+            await new Promise(done => setTimeout(done, 1300));
+            if (document.contains(clock)) { return [before, clock.textContent]; }
+        } else { await new Promise(done => setTimeout(done, 200)); }
+    }
+    return null; }"""
+"""A clock of the list, read twice 1.3 s apart while no event redrew the list."""
+SHOWN_STONES = """() => Array.from(document.querySelectorAll('svg.board circle.stone')).filter(
+    e => { for (let n = e; n instanceof Element; n = n.parentNode) {
+        if (n.getAttribute('display') === 'none') return false; } return true; }).length"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING)
+@pytest.mark.parametrize("live", [1.5], indirect=True)
+def test_each_game_in_progress_has_a_live_board(
+        live: tuple[subprocess.Popen[str], subprocess.Popen[str], int]) -> None:
+    """The list of games in progress names the players, the move number and the last move
+    as players write it (``e5``, not the wire's ``4,4``), with clocks that tick between
+    events; each game links to its live board, the replay page's board fed by the moves
+    so far, which takes the next moves in place and, once the game is over, says where
+    its page is."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    tournament, _server, port = live
+    with chromium(sync_api) as browser:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(f"http://127.0.0.1:{port}/index.html")
+        page.wait_for_function("() => Array.from(document.querySelectorAll('.live-games li'))"
+                               ".some(li => / move \\d+: /.test(li.textContent))",
+                               timeout=60_000)
+        line = next(text for text in page.locator(".live-games li").all_inner_texts()
+                    if " move " in text)
+        assert re.search(r"^(threat vs slow|slow vs threat) \(r\d+:\S+\), move \d+: "
+                         r"[a-i][1-9] by (threat|slow), \d+ s since the start, \d+ s since "
+                         r"the last move$", line), line
+        assert not re.search(r"\d,\d", line)  # (the wire's coordinates)
+        ticked = page.evaluate(TICKS)
+        assert ticked is not None, "the list was redrawn at every look"
+        before, after = (int(t.split()[0]) for t in ticked)
+        assert after > before, ticked  # the clock moved on with no event
+
+        page.locator(".live-games a.live-board").first.click()
+        page.wait_for_selector("[data-live-key]")
+        assert page.url.startswith(f"http://127.0.0.1:{port}/_live/game/r")
+        key = page.locator("[data-live-key]").get_attribute("data-live-key")
+        assert key is not None and page.title() .startswith("Live: ")
+
+        def shown() -> tuple[int, int, str]:
+            moves = int(page.locator("[data-live-key]").get_attribute("data-moves") or 0)
+            return moves, int(page.evaluate(SHOWN_STONES)), page.locator(
+                ".replay-pos").inner_text() if page.locator(".replay-pos").count() else ""
+
+        page.wait_for_function("() => +document.querySelector('[data-live-key]')"
+                               ".getAttribute('data-moves') > 0", timeout=30_000)
+        first = shown()
+        assert first[1] == first[0] and first[2] == str(first[0])  # every stone, the last
+        page.wait_for_function(f"() => {{ const g = document.querySelector('[data-live-key]');"
+                               f" return g && +g.getAttribute('data-moves') > {first[0]}; }}",
+                               timeout=30_000)
+        later = shown()
+        assert later[0] > first[0] and later[1] == later[0] and later[2] == str(later[0])
+        texts = [t.split()[1] for t in page.locator(".replay-moves li").all_inner_texts()]
+        assert len(texts) == later[0] and all(re.fullmatch(r"[a-i][1-9]", t) for t in texts)
+        page.keyboard.press("Home")  # looking back: the next moves keep it there
+        page.wait_for_function(f"() => {{ const g = document.querySelector('[data-live-key]');"
+                               f" return !g || +g.getAttribute('data-moves') > {later[0]}; }}",
+                               timeout=30_000)
+        if page.locator("[data-live-key]").count():
+            assert page.locator(".replay-pos").inner_text() == "0"
+        # the game ends: the board says so and links the game's page
+        page.wait_for_selector(".live-over a", timeout=120_000)
+        page.locator(".live-over a").click()
+        page.wait_for_url("**/games/g*.html")
+        final = [t.split()[1] for t in page.locator(".replay-moves li").all_inner_texts()]
+        assert final[:len(texts)] == texts  # the same moves, written the same way
+        assert not errors, errors
+    tournament.kill()

@@ -160,3 +160,26 @@ def test_moves_are_written_in_words(played: tuple[GameRecord, Path]) -> None:
         data = json.loads(move.move)
         if data["type"] == "dahai":
             assert step.text.split()[2] == data["pai"]
+
+
+def test_a_game_in_progress_replays_as_far_as_it_goes(played: tuple[GameRecord, Path]
+                                                      ) -> None:
+    """A record without its result (the live view's, of a game being played) replays its
+    moves so far, each step as the finished game's, its move written as the adapter's
+    ``move_text`` writes it (without the hand); a finished record that stops early is
+    still refused."""
+    record, _ = played
+    whole = riichi_replay(record)
+    adapter = RiichiAdapter()
+    for count in (1, 37, len(record.moves) // 2):
+        partial = GameRecord(record.game, record.players, dict(record.settings), record.seed,
+                             moves=record.moves[:count])
+        view = riichi_replay(partial)
+        assert [s.text for s in view.steps] == [s.text for s in whole.steps[:count]]
+        assert len(view.frames) == count + 1
+        assert view.frames[:count] == whole.frames[:count]
+        assert view.steps[-1].text.split(" ", 1)[1] == adapter.move_text(partial, count - 1)
+    cut = GameRecord(record.game, record.players, dict(record.settings), record.seed,
+                     moves=record.moves[:37], scores=record.scores, outcome=record.outcome)
+    with pytest.raises(ValueError, match="moves end before the game does"):
+        riichi_replay(cut)

@@ -12,9 +12,12 @@ records) twice a second; when they change it builds the site again (every page w
 whole, so a browser never loads half of one) and tells every open page. Each HTML page is
 served with one more script, ``/_live/live.js``, which listens and puts the new content of
 its page in place without a reload (a replay page keeps its position and shows a note
-instead). The games in progress come from the tournament's ``live.json``
-(``tournament.live``) as ``progress`` events, which the script lists at the top of the
-page. The files on disk stay free of it: opened from disk, the site is as
+instead). The games in progress come from the tournament's ``live.json`` and moves files
+(``tournament.live``), read by ``live_games``, as ``progress`` events (players, move
+number, the last move in the game's notation, when it started and when it last moved),
+which the script lists at the top of the page, each game linked to its live board
+(``/_live/game/<key>``: the game's replay of its moves so far, which the script takes in
+place as moves come). The files on disk stay free of it: opened from disk, the site is as
 ``referee report`` builds it.
 """
 
@@ -24,6 +27,7 @@ import json
 import logging
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -32,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.tournament.live import LIVE_FILE
+from referee.tournament.report.live_games import BOARDS, LiveGames
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +55,9 @@ class LiveSite:
     games in progress (the tournament's ``live.json``) and their version; a condition to
     wait for the next change."""
 
-    def __init__(self) -> None:
+    def __init__(self, games: LiveGames | None = None) -> None:
+        self.games = games
+        """The games in progress and their boards (``None``: none are shown)."""
         self.version = 0
         self.progress = "{}"
         self.progress_version = 0
@@ -109,13 +116,16 @@ class _Handler(SimpleHTTPRequestHandler):
             script = resources.files("referee.tournament.report").joinpath(
                 "static/live.js").read_bytes()
             self._send(script, "text/javascript; charset=utf-8")
+        elif path.startswith(BOARDS) and self.live.games is not None:
+            status, page = self.live.games.page(urllib.parse.unquote(path[len(BOARDS):]))
+            self._send(page.encode(), "text/html; charset=utf-8", status)
         elif path.endswith((".html", "/")):
             self._page()
         else:
             super().do_GET()
 
-    def _send(self, body: bytes, kind: str) -> None:
-        self.send_response(200)
+    def _send(self, body: bytes, kind: str, status: int = 200) -> None:
+        self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
@@ -139,7 +149,9 @@ class _Handler(SimpleHTTPRequestHandler):
 
     def _events(self) -> None:
         """Server-sent events: ``site`` with the version each time the site is rebuilt,
-        ``progress`` with the games in progress (one line of JSON) as they change."""
+        ``progress`` with the games in progress (one line of JSON) as they change, each
+        after a ``clock`` with the server's time (unix seconds: the pages' clocks count
+        from it)."""
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
@@ -148,7 +160,7 @@ class _Handler(SimpleHTTPRequestHandler):
         seen = (live.version, live.progress_version)
         try:
             self.wfile.write(f"retry: 2000\nevent: hello\ndata: {seen[0]}\n\n".encode())
-            self.wfile.write(f"event: progress\ndata: {live.progress}\n\n".encode())
+            self.wfile.write(f"{_clock()}event: progress\ndata: {live.progress}\n\n".encode())
             self.wfile.flush()
             while not live.stopping:
                 now = live.wait(seen, KEEPALIVE)
@@ -159,11 +171,17 @@ class _Handler(SimpleHTTPRequestHandler):
                 if now[0] != seen[0]:
                     self.wfile.write(f"event: site\ndata: {now[0]}\n\n".encode())
                 if now[1] != seen[1]:
-                    self.wfile.write(f"event: progress\ndata: {live.progress}\n\n".encode())
+                    self.wfile.write(
+                        f"{_clock()}event: progress\ndata: {live.progress}\n\n".encode())
                 seen = now
                 self.wfile.flush()
         except OSError:  # the page was closed
             return
+
+
+def _clock() -> str:
+    """The ``clock`` event: the server's time now."""
+    return f"event: clock\ndata: {time.time():.3f}\n\n"
 
 
 class SiteServer(ThreadingHTTPServer):
@@ -194,7 +212,8 @@ def _signature(files: list[Path]) -> tuple[tuple[int, int], ...]:
 def watch_store(store: Path, build: Callable[[], object], live: LiveSite,
                 stop: threading.Event, poll: float = POLL) -> None:
     """Build the site again each time the store's files change, and pass on the games in
-    progress each time the live file does, until ``stop``."""
+    progress each time the live file does (read by ``live.games`` when there are, else as
+    the file says them), until ``stop``."""
     files = [store / "tournament.sqlite", store / "tournament.sqlite-wal",
              store / "records.jsonl", store / "records.jsonl.gz"]
     seen = _signature(files)
@@ -204,11 +223,14 @@ def watch_store(store: Path, build: Callable[[], object], live: LiveSite,
         state = _signature([progress])
         if state != shown:
             shown = state
-            try:
-                text = progress.read_text(encoding="utf-8")
-                json.loads(text)
-            except (OSError, ValueError):
-                text = "{}"
+            if live.games is not None:
+                text = live.games.refresh()
+            else:
+                try:
+                    text = progress.read_text(encoding="utf-8")
+                    json.loads(text)
+                except (OSError, ValueError):
+                    text = "{}"
             live.moved(" ".join(text.split("\n")))
         now = _signature(files)
         if now == seen:
@@ -230,7 +252,7 @@ def serve_site(store: Path, site: Path, port: int, build: Callable[[], object],
     """Serve ``site`` on 127.0.0.1:``port`` and rebuild it (``build``) as ``store``
     changes, until Ctrl-C or ``stop``. ``ready`` gets the address once it listens.
     ``OSError`` if the port cannot be had."""
-    live = LiveSite()
+    live = LiveSite(LiveGames(store))
     server = SiteServer(site, port, live)
     stopped = stop or threading.Event()
     watcher = threading.Thread(target=watch_store, args=(store, build, live, stopped),

@@ -4,7 +4,9 @@
  * (data-step="k": shown from step k on) and one per step mark (data-mark="k": shown only
  * at step k); the move list has one item per step (in order, the link of item k has
  * data-step="k"), and may start with one for the start (data-step="0": an opening).
- * Going back to the start scrolls the list to its top. Without this script the page shows
+ * Going back to the start scrolls the list to its top. A section put in the page later
+ * (a live board's next moves) is set up when the page sends "replay:new" (detail: the
+ * section), at its data-start step if it has one. Without this script the page shows
  * the final position. An address ending in #m12 opens at step 12. No external resources;
  * works from file:// URLs.
  * Each step shown is told to other viewers of the section (tiles.js): the section's
@@ -92,8 +94,9 @@
     }
     if (controls) { controls.hidden = false; }
 
+    var asked = root.getAttribute("data-start");  /* (a live board put in place) */
     var start = /^#m(\d+)$/.exec(window.location.hash || "");
-    show(start ? parseInt(start[1], 10) : total);
+    show(asked !== null ? parseInt(asked, 10) || 0 : start ? parseInt(start[1], 10) : total);
     return function (key) {
       var targets = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
       var name = targets[key];
@@ -105,8 +108,14 @@
 
   function init() {
     var handlers = Array.prototype.map.call(document.querySelectorAll(".replay"), setup);
-    if (!handlers.length) { return; }
+    /* a section put in place of another (a live board's next moves): set up, its keys */
+    document.addEventListener("replay:new", function (event) {
+      if (event.detail && event.detail.classList && event.detail.classList.contains("replay")) {
+        handlers = [setup(event.detail)];
+      }
+    });
     document.addEventListener("keydown", function (event) {
+      if (!handlers.length) { return; }
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
       var target = event.target;
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {

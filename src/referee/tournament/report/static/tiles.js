@@ -6,8 +6,9 @@
  * that SVG whenever replay.js shows step k (its "replay:step" event and the section's
  * data-current attribute). Every tile is a <g class="tile" data-tile="<code>"> drawn
  * with shapes and text of its own (no fonts or images are loaded); pond tiles carry
- * data-flags (* riichi, ^ called, . tsumogiri, ! latest discard). Names and other texts go in as text nodes, never as markup. No external
- * resources; works from file:// URLs.
+ * data-flags (* riichi, ^ called, . tsumogiri, ! latest discard). Names and other texts go in as text nodes, never as markup. A section put in
+ * the page later (a live board's next moves) is set up on the page's "replay:new" event.
+ * No external resources; works from file:// URLs.
  */
 (function () {
   "use strict";
@@ -287,7 +288,8 @@
   function setup(section) {
     var source = section.querySelector("script.replay-frames");
     var svg = section.querySelector("svg.tiles");
-    if (!source || !svg) { return; }
+    if (!source || !svg || section.hasAttribute("data-tiles")) { return; }
+    section.setAttribute("data-tiles", "");  /* (this script may be on a page twice) */
     var data = JSON.parse(source.textContent);
     if (data.renderer !== "tiles" || !data.frames || !data.frames.length) { return; }
     data.info = data.info || {};
@@ -308,6 +310,9 @@
 
   function init() {
     Array.prototype.forEach.call(document.querySelectorAll(".replay"), setup);
+    document.addEventListener("replay:new", function (event) {  /* a live board's next */
+      if (event.detail && event.detail.querySelector) { setup(event.detail); }
+    });
   }
 
   if (document.readyState === "loading") {
