@@ -2,7 +2,9 @@
 
 Plays like the dummy AI (wins when it can, claims nothing, throws what it drew) except for
 what its mode breaks. Appends every line it reads to ``received.txt`` in its working
-folder, so tests can check exactly what the referee sent.
+folder, so tests can check exactly what the referee sent (the host's copy of its folder
+is written when it ends: docs/sandbox.md), and says ``asked`` on stderr (its log) at its
+first question, for tests that must know it is playing.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def main() -> int:
     """Play one hand, breaking it as the mode says."""
     mode = sys.argv[sys.argv.index("--mode") + 1] if "--mode" in sys.argv else "ok"
     state = AIState()
-    broken = False
+    broken = asked = False
     with open("received.txt", "a", encoding="utf-8") as log:
         for line in sys.stdin:
             log.write(line)
@@ -39,6 +41,9 @@ def main() -> int:
             ask = state.hear(line)
             if ask is None:
                 continue
+            if not broken and not asked:
+                asked = True
+                print("asked", file=sys.stderr, flush=True)
             if not broken and mode != "ok" and (ask.value == "throw" or
                                                 mode in ("silent", "crash")):
                 broken = True

@@ -53,7 +53,8 @@ class GameAdapter(Protocol):
     """The schedule kinds that suit it (the ITPW groups work for any number of seats)."""
     suspends_off_turn: bool
     """Whether its bots are stopped while it is not their turn unless the sandbox says
-    otherwise (Gomoku: yes, as Piskvork and GomocupJudge do)."""
+    otherwise (every game's are: Gomoku's as Piskvork and GomocupJudge do; a protocol
+    where a bot must run off its turn would say no)."""
     scores_are_points: bool
     """Whether a game's scores are the game's own points (cards, tiles) rather than
     results (1 win, ½ draw, 0 loss); a fault's scores are results either way."""
@@ -135,7 +136,7 @@ class SettingsTableAdapter(ABC, Generic[TableT, SettingsT]):
     the section."""
 
     settings_table: type[TableT]
-    suspends_off_turn: bool = False
+    suspends_off_turn: bool = True
     keeps_bots: bool = False
 
     def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> SettingsT:

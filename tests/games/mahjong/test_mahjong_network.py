@@ -272,9 +272,9 @@ def test_a_wrapper_killed_mid_game_is_replaced_by_the_dummy(
                 for seat in (1, 3, 4)}
     victim = connect(procs, server.port, 2, PY, str(BRAIN), "--mode", "ok",
                      folder=tmp_path / "w2")
-    received = tmp_path / "w2" / "out" / "work" / "mahjong_faulty-2" / "received.txt"
+    log = tmp_path / "w2" / "out" / "logs" / "mahjong_faulty-2.stderr.log"
     end = time.monotonic() + 15
-    while not (received.exists() and "/ask" in received.read_text()):
+    while not (log.exists() and "asked" in log.read_text()):
         assert time.monotonic() < end, "the AI in seat 2 was never asked anything"
         time.sleep(0.02)
     victim.kill()

@@ -27,7 +27,8 @@ RANDOM = PlayerSpec("random", [sys.executable, "-m",
 SMALL = Rules(Deck(), 2, ((3, 0), (2, 1)))
 
 # A scripted player: answers "= ok" to anything, except as its mode says. It answers
-# "slow" after 2.5 s, then creates the file "slow.late" in its working folder to say so.
+# "slow" after 2.5 s, then says "slow.late" on its stderr (its log) to say so (its working
+# folder is its sandbox's own until it ends: docs/sandbox.md, "Its folders").
 FAKE = textwrap.dedent("""\
     import sys, time
     mode = sys.argv[1]
@@ -53,7 +54,7 @@ FAKE = textwrap.dedent("""\
         sys.stdout.write(answer + "\\n\\n")
         sys.stdout.flush()
         if words[0] == "slow":
-            open("slow.late", "w").close()
+            print("slow.late", file=sys.stderr, flush=True)
         if words[0] == "quit":
             break
 """)
@@ -238,11 +239,11 @@ def test_playing_by_hand(tmp_path: Path) -> None:
         console.close()
 
 
-def wait_for(path: Path, within: float = 20.0) -> None:
-    """Wait until ``path`` exists (at most ``within`` seconds)."""
+def wait_for(path: Path, text: str, within: float = 20.0) -> None:
+    """Wait until file ``path`` holds ``text`` (at most ``within`` seconds)."""
     limit = time.monotonic() + within
-    while not path.exists():
-        assert time.monotonic() < limit, f"{path} did not appear"
+    while not (path.exists() and text in path.read_text()):
+        assert time.monotonic() < limit, f"{text!r} did not appear in {path}"
         time.sleep(0.05)
 
 
@@ -258,7 +259,7 @@ def test_a_program_that_never_answers(tmp_path: Path) -> None:
         assert out.getvalue().splitlines()[-2:] == ["> name", "< = name"]
         console.execute("slow")
         assert out.getvalue().splitlines()[-1] == "! no answer within 1000 ms"
-        wait_for(tmp_path / "out" / "work" / "fake" / "slow.late")  # the late answer was sent
+        wait_for(tmp_path / "out" / "logs" / "fake.stderr.log", "slow.late")  # it was sent
         console.execute("version")  # the late answer is shown as such, not as this one's
         assert out.getvalue().splitlines()[-3:] == [
             "< = slow   (late: sent after its answer was over)", "> version", "< = version"]
@@ -266,7 +267,8 @@ def test_a_program_that_never_answers(tmp_path: Path) -> None:
         assert any(line.startswith("#   :quit") for line in out.getvalue().splitlines()[-6:])
     finally:
         console.close()
-    assert out.getvalue().splitlines()[-1] == "# the program exited with code 0"
+    assert out.getvalue().splitlines()[-2:] == ["# the program exited with code 0",
+                                                "[stderr] slow.late"]
 
 
 def test_a_program_that_ignores_quit_is_killed_only_then(tmp_path: Path) -> None:

@@ -84,7 +84,6 @@ class GomokuTable(BaseModel):
 class GomokuAdapter(SettingsTableAdapter[GomokuTable, GomokuSettings]):
     """The Gomoku slice for tournaments: two seats, seat 0 plays black (or opens swap2)."""
 
-    suspends_off_turn = True
     keeps_bots = True
 
     name = "gomoku"

@@ -70,7 +70,7 @@ def _rule_options(command: F) -> F:
                    "AIPath) or its whole command line.")
 @opt.seed_option("the walls")
 @opt.records_out_options("records and logs", "referee-out/match-<time>")
-@opt.sandbox_options("off")
+@opt.sandbox_options("on")
 @opt.json_option
 def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: str,
                   takeover: str, kong_from_previous: bool, rotations: int, base: int,
@@ -96,7 +96,7 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: s
         specs = support.runnable_players(players, BUILTIN_PLAYERS)
         chosen = support.seed_or_random(seed)
         out, sandbox, sandbox_line = support.confine(
-            sandbox, out_dir, "match", suspend_default=False, overwrite=overwrite)
+            sandbox, out_dir, "match", suspend_default=True, overwrite=overwrite)
         settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
                                    start_path=start_path, sandbox=sandbox)
         records = support.play_games(

@@ -62,7 +62,8 @@ class MahjongSettings:
     """What ``/start`` names as the AI's path: ``program`` (the program a command runs, the
     framework's AIPath) or ``command`` (the whole command line)."""
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
-    """The AI programs' sandbox in local mode (not suspended off-turn unless it says so)."""
+    """The AI programs' sandbox in local mode (suspended off-turn unless it says
+    otherwise)."""
 
     def __post_init__(self) -> None:
         if self.takeover not in TAKEOVERS:
@@ -386,7 +387,7 @@ def play_mahjong(players: Sequence[PlayerSpec], settings: MahjongSettings,
     if record is None:
         record = new_record(players, settings)
     plan = plan_sandbox(settings.sandbox)
-    suspend = settings.sandbox.suspends(False)
+    suspend = settings.sandbox.suspends(True)
     record.sandbox = plan.describe(suspend)
     channels = [ProcessChannel(p, folder, settings.seed * 4 + s, f"seat{s + 1}-",
                                settings.start_path, plan, suspend, seat=s)

@@ -57,7 +57,7 @@ def _deck_options(command: F) -> F:
               help="End the programs with quit after each game instead of killing them.")
 @opt.seed_option("the deals")
 @opt.records_out_options("records and logs", "referee-out/match-<time>")
-@opt.sandbox_options("off")
+@opt.sandbox_options("on")
 @opt.json_option
 @opt.renamed("--time", "game_time", "--game-time", type=int, convert=_ms)
 def match_planowanie(players: tuple[str, ...], games: int | None, values: str, suits: str,
@@ -93,7 +93,7 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
             time=time_control(turn=None, game=game_time, tolerance=tolerance, startup=startup))
         chosen = support.seed_or_random(seed)
         out, sandbox, sandbox_line = support.confine(
-            sandbox, out_dir, "match", suspend_default=False, overwrite=overwrite)
+            sandbox, out_dir, "match", suspend_default=True, overwrite=overwrite)
         settings = dataclasses.replace(settings, sandbox=sandbox)
         records = support.play_games(
             console, f"Planowanie, {len(settings.rules.deals)} deals, deck {values}/{suits} "

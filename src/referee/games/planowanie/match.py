@@ -58,7 +58,7 @@ class PlanowanieSettings:
     quit_at_end: bool = False
     end_grace: float = 1.0
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
-    """The programs' sandbox (not suspended off-turn unless it says so)."""
+    """The programs' sandbox (suspended off-turn unless it says otherwise)."""
 
     @classmethod
     def from_options(cls, *, values: str = "23456789TJQKA", suits: str = "CDHS",
@@ -111,7 +111,7 @@ def play_planowanie(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
         index=index,
     )
     plan = plan_sandbox(settings.sandbox)
-    suspend = settings.sandbox.suspends(False)
+    suspend = settings.sandbox.suspends(True)
     record.sandbox = plan.describe(suspend)
     engine = PlanowanieGame(rules, seed)
     programs: list[PlayerProgram] = []

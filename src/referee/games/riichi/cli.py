@@ -78,7 +78,7 @@ def _log_rules_options(command: F) -> F:
 @click.option("--batched", type=opt.Whole(1, 4), multiple=True, metavar="N",
               help="Bot N (1..4, repeatable) speaks the mjai.app batched style.")
 @opt.records_out_options("records and logs", "referee-out/match-<time>")
-@opt.sandbox_options("off")
+@opt.sandbox_options("on")
 @opt.json_option
 @opt.renamed("--decision-time", "move_time", "--move-time",
              type=opt.Number(above=0))
@@ -104,7 +104,7 @@ def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: in
         specs = support.runnable_players(players, BUILTIN_PLAYERS)
         chosen = support.seed_or_random(seed)
         out, sandbox, sandbox_line = support.confine(
-            sandbox, out_dir, "match", suspend_default=False, overwrite=overwrite)
+            sandbox, out_dir, "match", suspend_default=True, overwrite=overwrite)
         settings = RiichiMatchSettings(
             room_rules(room, game_length), chosen, move_time,
             tuple(s + 1 in batched for s in range(4)), max_failures, sandbox=sandbox)
