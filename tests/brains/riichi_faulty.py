@@ -24,6 +24,7 @@ MODES = {
     "unasked": "answers a discard to the first line after the deal that asks nothing",
     "late-none": "answers none 3 s late to the first line after the deal that asks nothing",
     "crash": "exits",
+    "hang": "reads on but never answers again, from its first decision on",
     "slow-start": "spends 0.8 s of CPU before it reads anything, then plays well",
     "busy": "spends 0.05 s of CPU before answering (plays well)",
     "busy-after": "spends 0.05 s of CPU just after answering (plays well)",
@@ -91,6 +92,10 @@ def main() -> int:
                     time.sleep(5.0)
                 elif mode == "crash":
                     return 3
+                elif mode == "hang":
+                    for _ in sys.stdin:  # reads what it is told, says nothing
+                        pass
+                    return 0
             sys.stdout.write(answer + "\n")
             sys.stdout.flush()
             if after:

@@ -295,7 +295,7 @@ def test_a_killed_bot_leaves_nothing_behind_when_kill_returns(tmp_path: Path, ta
 
 @needs_bwrap
 def test_a_fork_bomb_stops_at_the_process_limit_and_loses_by_it(
-        tmp_path: Path, tag: str) -> None:
+        tmp_path: Path, tag: str, caplog: pytest.LogCaptureFixture) -> None:
     script = """
         import os, time
         print("go", flush=True)
@@ -317,7 +317,8 @@ def test_a_fork_bomb_stops_at_the_process_limit_and_loses_by_it(
         process.read_line(soon())
         process.read_line(soon())
     assert fault.value.outcome is Outcome.PROCESS_LIMIT, fault.value
-    assert "limit of 16 processes" in fault.value.reason
+    assert fault.value.reason.endswith(": at the sandbox's limit of 16 processes")
+    assert f"bot: {fault.value.reason}: killing it" in caplog.text  # the record's words
     process.kill()
 
 

@@ -736,10 +736,8 @@ class MemoryWatchdog:
             if processes is None and limit is None:
                 continue
             count, rss = tree.usage()
-            if processes is not None and count >= processes:
-                log.warning("process tree %d has %d processes (limit %d): killing",
-                            root, count, processes)
-                on_kill("processes", f"{count} processes")
+            if processes is not None and count >= processes:  # (the owner says it in its
+                on_kill("processes", f"{count} processes")  # own words: the record's)
                 tree.kill()
                 self.unwatch(tree)
                 continue
@@ -747,7 +745,6 @@ class MemoryWatchdog:
                 continue
             self.peaks[root] = max(self.peaks.get(root, 0), rss)
             if rss > limit:
-                log.warning("process tree %d uses %d bytes > limit %d: killing", root, rss, limit)
                 on_kill("memory", f"memory {rss / 2**20:.1f} MB")
                 tree.kill()
                 self.unwatch(tree)

@@ -713,14 +713,17 @@ class BotProcess:
 
     # -- faults -------------------------------------------------------------------------
     def _on_limit_kill(self, kind: str, used: str) -> None:
-        """The watchdog is killing the bot over a limit: the fault it will be told."""
+        """The watchdog is killing the bot over a limit: the fault it will be told, and
+        the log's line in the same words."""
         if kind == "processes":
             self._kill_reason = (Outcome.PROCESS_LIMIT,
                                  f"{used}: at the sandbox's limit of {self.process_limit} "
                                  "processes")
-            return
-        limit_mb = (self.memory_limit or 0) / 2**20
-        self._kill_reason = (Outcome.MEMORY_LIMIT, f"{used} over the limit of {limit_mb:.1f} MB")
+        else:
+            limit_mb = (self.memory_limit or 0) / 2**20
+            self._kill_reason = (Outcome.MEMORY_LIMIT,
+                                 f"{used} over the limit of {limit_mb:.1f} MB")
+        log.warning("%s: %s: killing it", self.name, self._kill_reason[1])
 
     def _limit_fault(self) -> BotFault | None:
         """The limit a bot that does not answer has hit, if any: it sits at the process

@@ -9,6 +9,7 @@ import math
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -163,6 +164,23 @@ def test_a_moves_cpu_is_what_its_bot_spent_from_the_question_to_its_answer(
     assert all(m.info["cpu_ms"] < 45 for m in own[3:]), own[3:]
     others = [m for m in record.moves if m.seat != 0]
     assert others and all(0 <= m.info["cpu_ms"] < 45 for m in others)
+
+
+def test_a_hung_bot_costs_its_failures_decision_times_not_one_per_line(
+        tmp_path: Path) -> None:
+    """A bot that stops answering is waited for at its decisions (each a failure, up to
+    the forfeit) and, once silent through two waits in a row, not for the answers it owes
+    to what it is told meanwhile (each of those cost a decision time: about 35 of them)."""
+    players = [builtin("tsumogiri", "-a"), faulty("hang"), builtin("tsumogiri", "-b"),
+               builtin("tsumogiri", "-c")]
+    settings = RiichiMatchSettings(EAST, seed=3, decision_time=1.0)
+    began = time.monotonic()
+    record = play_riichi(players, settings, tmp_path)
+    took = time.monotonic() - began
+    assert record.settings["failure_counts"] == [0, 5, 0, 0]
+    forfeits = [n for n in record.notes if n.kind == "forfeit"]
+    assert len(forfeits) == 1 and forfeits[0].seat == 1 and "5 failures" in forfeits[0].text
+    assert took < 6 * settings.decision_time + 4, took  # five decisions, one more wait
 
 
 def test_repeated_faults_forfeit(tmp_path: Path) -> None:

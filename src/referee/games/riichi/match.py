@@ -103,7 +103,7 @@ class RiichiMatchSettings:
     max_failures: int = 5
     startup_time: float = 20.0
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
-    """The bots' sandbox (not suspended off-turn unless it says so)."""
+    """The bots' sandbox (suspended off-turn unless it says otherwise)."""
 
     def __post_init__(self) -> None:
         if self.decision_time <= 0:
@@ -273,6 +273,9 @@ class _Seat:
         self.batched = batched
         self.owed = 0
         """Late answers still to come, to skip."""
+        self.silent = False
+        """It said nothing through two waits in a row (a hung bot): until it answers
+        again, only its decisions are waited for (see :meth:`_Referee.collect`)."""
         self.expected: deque[tuple[float, int, float, bool]] = deque()
         """The answers due to lines sent (plain mode), a chunk at a time: when its lines
         were sent, how many, the seconds the first answer has, whether the last asks a
@@ -305,6 +308,7 @@ class _Seat:
         assert self.process is not None
         while True:
             line = self.process.read_line(max(deadline, time.monotonic() + GRACE))
+            self.silent = False
             if self.owed:
                 self.owed -= 1
                 continue
@@ -365,6 +369,8 @@ class _Referee:
         if fault.outcome is Outcome.TIMEOUT:
             state = self.seats[seat]
             state.owed += 1
+            if state.owed > 1:  # silent through two waits in a row
+                state.silent = True
             if decision or state.owed == 1:
                 self.failure(seat, "late", fault.reason, None)
         else:
@@ -460,8 +466,13 @@ class _Referee:
                 cpu: float | None) -> None:
         """Read every answer ``s`` owes, in order. Each is due its seconds (the startup
         time for the first line of the game, else the decision time) after its line was
-        sent or after the bot's previous answer was read, whichever is later; one
-        already received counts, however late the referee reads it. ``none`` answers are
+        sent or after the bot's previous answer was read, whichever is later (a bot
+        suspended off turn since then: after the referee resumes it to read it, since it
+        could not run before); one already received counts, however late the referee
+        reads it. A bot silent through two waits in a row (it owes a late answer and the
+        next wait passed too) is waited for only at its decisions until it answers again:
+        the rest get what it has sent within the grace (a hung bot costs its failures'
+        decision times, not one for every line it is told). ``none`` answers are
         checked; a decision's goes to ``answers``, with its seconds since its line was
         sent and ``cpu``, the bot's CPU seconds when it was sent."""
         expected = s.expected
@@ -483,10 +494,16 @@ class _Referee:
                 decision = decides and k == count - 1
                 if inbox:
                     line = inbox.popleft()
+                    s.silent = False
                 else:
+                    begin = max(sent, s.last_read)
+                    if process.suspended:  # stopped since then: its time begins now
+                        begin = max(begin, time.monotonic())
+                    due = begin + (wait if k == 0 else decision_time)
+                    if s.silent and not decision:  # a hung bot: what is there, no more
+                        due = time.monotonic()
                     try:
-                        line = s.read(max(sent, s.last_read) + (wait if k == 0 else
-                                                                decision_time))
+                        line = s.read(due)
                     except BotFault as fault:
                         now = s.last_read = time.monotonic()
                         self.fault(s.seat, fault, decision)
@@ -585,7 +602,7 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
         raise ValueError("Riichi mahjong takes four players")
     record = new_record(players, settings)
     plan = plan_sandbox(settings.sandbox)
-    suspend = settings.sandbox.suspends(False)
+    suspend = settings.sandbox.suspends(True)
     record.sandbox = plan.describe(suspend)
     game = RiichiGame(settings.rules, seed=settings.seed)
     seats: list[_Seat] = []
