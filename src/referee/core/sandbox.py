@@ -99,8 +99,9 @@ class SandboxConfig:
     """Folders no bot may see even where a readable path would show them (the output
     folder of the command or tournament; ``$HOME`` is always hidden)."""
     suspend: bool | None = None
-    """Stop each bot while it is not its turn; ``None``: the game's default (on for
-    Gomoku, as Piskvork and GomocupJudge do; off for the others)."""
+    """Stop each bot while it is not its turn; ``None``: the game's default (on for every
+    game's matches and tournaments; off where a person drives the program or a relay
+    passes its output on)."""
 
     def suspends(self, game_default: bool) -> bool:
         """Whether bots are suspended off-turn, ``game_default`` unless the user said."""

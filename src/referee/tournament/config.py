@@ -142,7 +142,7 @@ class SandboxEntry(_Strict):
     read: list[str] = Field(default_factory=list)
     """Files and folders every program may read (relative to the file)."""
     suspend: bool | None = None
-    """Stop each program off-turn (default: the game's; on for Gomoku)."""
+    """Stop each program off-turn (default: the game's; on for every game)."""
 
     def config(self, base: Path) -> SandboxConfig:
         """The sandbox, readable paths relative to ``base``; ``ConfigError`` names the key."""
