@@ -7,7 +7,12 @@ then runs ``write_dataset`` on them in a child process, timing it and reading th
 peak memory (ru_maxrss). The same again with ten times the games: the issue's target is
 the same peak within 10 %, and at least 50,000 decisions a second for Gomoku.
 
-Run: ``.venv/bin/python benchmarks/bench_dataset.py [--games 1000] [--json]``.
+With ``--old REV`` it times instead this tree's ``write_dataset`` and that of revision
+``REV`` (a temporary git worktree) in turn, ``--rounds`` times each, on the same
+``--games`` games: the ratio of the two in the same run, on the same machine.
+
+Run: ``.venv/bin/python benchmarks/bench_dataset.py [--games 1000] [--old REV [--rounds 3]]
+[--json]``.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import platform
 from pathlib import Path
 
 import numpy as np
-from dataset_runs import play_random, small_and_large
+from dataset_runs import against_old, play_random, small_and_large
 from figures import print_figures
 
 from referee.core.outcome import Outcome
@@ -49,11 +54,18 @@ def main() -> None:
     """Measure both sizes and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--old", metavar="REV", help="time against revision REV instead")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each, with --old")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result: dict[str, object] = {"machine": f"{platform.machine()}, {os.cpu_count()} cores",
-                                 "python": platform.python_version()}
-    result.update(small_and_large("gomoku", make_games, args.games))
+                                 "python": platform.python_version(),
+                                 "load": round(os.getloadavg()[0], 2)}
+    if args.old:
+        result.update(against_old("gomoku", make_games, args.games, args.old, args.rounds))
+    else:
+        result.update(small_and_large("gomoku", make_games, args.games))
+    result["load after"] = round(os.getloadavg()[0], 2)
     print_figures(result, args.json)
 
 

@@ -34,6 +34,40 @@ def test_every_command_has_help(command: list[str]) -> None:
     assert "Usage:" in run.stdout
 
 
+HEAVY = ("pandas", "pyarrow", "numpy", "gymnasium", "pettingzoo", "torch", "ray", "datasets")
+"""The libraries of the extras and of data work: imported by the commands that use them."""
+
+
+def test_the_command_line_and_its_help_import_no_data_library() -> None:
+    """``import referee.cli`` and the help of every command (each game's too) import none
+    of :data:`HEAVY`: pyarrow imported pandas on every dataset run, 1.3 s of start-up on a
+    loaded machine (issue 37, item 12); a --help needs none of them."""
+    check = ("import sys, contextlib, io\n"
+             "import referee.cli\n"
+             "heavy = lambda: sorted(m for m in sys.modules if m.split('.')[0] in "
+             f"{HEAVY!r})\n"
+             "print('import', heavy())\n"
+             "for command in sys.argv[1:]:\n"
+             "    with contextlib.redirect_stdout(io.StringIO()):\n"
+             "        try:\n"
+             "            referee.cli.main([*command.split(), '--help'])\n"
+             "        except SystemExit:\n"
+             "            pass\n"
+             "    print(command, heavy())\n")
+    commands = [""] + [f"{verb} {game}".strip() for verb, games in (
+        ("match", "gomoku planowanie mahjong riichi"), ("replay", "gomoku riichi"),
+        ("bot", " gomoku planowanie mahjong riichi"), ("dataset", " gomoku riichi"),
+        ("annotate", "riichi"), ("selfplay", "riichi"), ("serve", "gohr mahjong"),
+        ("tournament", ""), ("ratings", ""), ("shuffle", ""), ("annotate4rl", ""))
+        for game in (games.split(" ") if games else [""])]
+    run = subprocess.run([sys.executable, "-c", check, *commands], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines == ["import []"] + [f"{c} []" for c in commands]
+    pytest.importorskip("pandas")  # (installed: the check could have seen it)
+
+
 def test_help_groups_the_commands_by_game() -> None:
     out = referee("--help").stdout
     games = out[out.index("Games (referee VERB GAME ...)"):out.index("Verbs:")]

@@ -164,6 +164,22 @@ def test_nothing_is_written_when_the_output_exists_or_a_source_is_missing(
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
+def test_writing_a_dataset_imports_no_pandas(played: Path, tmp_path: Path) -> None:
+    """pyarrow.array() imports pandas when it is installed, a second or more of every run
+    (issue 37, item 12): the writer makes its arrays from their buffers instead."""
+    pytest.importorskip("pandas")  # (installed: pyarrow would import it)
+    check = ("import sys\nfrom referee.cli import main\n"
+             "try:\n    main(sys.argv[1:])\nexcept SystemExit as end:\n    code = end.code\n"
+             "print('pandas' in sys.modules, 'pyarrow' in sys.modules, code, file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", check, "dataset", "gomoku",
+                          str(played / "match"), "-o", str(tmp_path / "ds")],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert run.stderr.splitlines()[-1] == "False True 0", run.stderr
+    table = rows_of(tmp_path / "ds")
+    assert table.num_rows > 0 and table.schema.field("game").type == pa.string()
+    assert table.column("player").to_pylist()[0] == "random#1"
+
+
 def test_pandas_reads_the_dataset_folder_as_one_table(played: Path, tmp_path: Path) -> None:
     pd = pytest.importorskip("pandas")
     run = referee("dataset", "gomoku", str(played / "tour"), "-o", str(tmp_path / "ds"),

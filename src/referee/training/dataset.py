@@ -99,6 +99,7 @@ class _ShardWriter:
         self.game = game
         self.rows_per_shard = rows_per_shard
         self.layout: tuple[tuple[int, ...], int, float, str] | None = None
+        self.batch_rows = BATCH_ROWS
         self.writer: Any = None
         self.in_shard = 0
         self.shards = 0
@@ -119,15 +120,16 @@ class _ShardWriter:
         columns["action"].append(decision.action)
         columns["result"].append(result)
         columns["variant"].append(variant)
-        if len(columns["game"]) >= self._batch_rows():
+        if len(columns["game"]) >= self.batch_rows:
             self.flush()
 
-    def _batch_rows(self) -> int:
-        """Rows a batch holds (:data:`BATCH_ROWS`, fewer for large rows)."""
-        if self.layout is None:
-            return BATCH_ROWS
-        shape, actions, _, _ = self.layout
-        return max(1, min(BATCH_ROWS, BATCH_BYTES // (int(np.prod(shape)) + actions)))
+    def set_layout(self, layout: tuple[tuple[int, ...], int, float, str]) -> None:
+        """The layout of every row (the first game's), and so the rows a batch holds
+        (:data:`BATCH_ROWS`, fewer for large rows: worked out once, not at every row)."""
+        self.layout = layout
+        shape, actions, _, _ = layout
+        self.batch_rows = max(1, min(BATCH_ROWS, BATCH_BYTES // (int(np.prod(shape))
+                                                                 + actions)))
 
     def flush(self) -> None:
         import pyarrow as pa
@@ -143,17 +145,18 @@ class _ShardWriter:
             return pa.FixedSizeBinaryArray.from_buffers(pa.binary(width), count,
                                                         [None, pa.py_buffer(flat)])
 
+        columns = self.columns
         table = pa.table({
-            "game": pa.array(self.columns["game"], pa.string()),
-            "ply": pa.array(self.columns["ply"], pa.int32()),
-            "seat": pa.array(self.columns["seat"], pa.int8()),
-            "agent": pa.array(self.columns["agent"], pa.int8()),
-            "player": pa.array(self.columns["player"], pa.string()),
-            "observation": fixed(self.columns["observation"], size),
-            "action_mask": fixed(self.columns["action_mask"], actions),
-            "action": pa.array(self.columns["action"], pa.int32()),
-            "result": pa.array(self.columns["result"], pa.float32()),
-            "variant": pa.array(self.columns["variant"], pa.string()),
+            "game": _strings(pa, columns["game"]),
+            "ply": _numbers(pa, columns["ply"], pa.int32(), np.int32),
+            "seat": _numbers(pa, columns["seat"], pa.int8(), np.int8),
+            "agent": _numbers(pa, columns["agent"], pa.int8(), np.int8),
+            "player": _strings(pa, columns["player"]),
+            "observation": fixed(columns["observation"], size),
+            "action_mask": fixed(columns["action_mask"], actions),
+            "action": _numbers(pa, columns["action"], pa.int32(), np.int32),
+            "result": _numbers(pa, columns["result"], pa.float32(), np.float32),
+            "variant": _strings(pa, columns["variant"]),
         })
         for column in self.columns.values():
             column.clear()
@@ -186,6 +189,37 @@ class _ShardWriter:
         if self.writer is not None:
             self.writer.close()
             self.writer = None
+
+
+# Arrays are made from their buffers: pyarrow.array() imports pandas when it is
+# installed (to ask whether its input is a pandas object), which costs a second or more
+# of every run that does not use it.
+
+def _numbers(pa: Any, values: list[Any], kind: Any, dtype: Any) -> Any:
+    """``values`` as a pyarrow array of type ``kind`` (numpy's ``dtype``)."""
+    data = np.asarray(values, dtype=dtype)
+    return pa.Array.from_buffers(kind, len(data), [None, pa.py_buffer(data)])
+
+
+def _strings(pa: Any, values: list[str]) -> Any:
+    """``values`` as a pyarrow string array (each distinct text encoded once: a column
+    repeats a few names; a file name that is no UTF-8 keeps its bytes as ``\\xNN``)."""
+    encoded: dict[str, bytes] = {}
+    parts = []
+    for value in values:
+        text = encoded.get(value)
+        if text is None:
+            try:
+                text = value.encode()
+            except UnicodeEncodeError:  # a name of bytes that are no UTF-8 (surrogates)
+                raw = value.encode("utf-8", "surrogateescape")
+                text = raw.decode("utf-8", "backslashreplace").encode()
+            encoded[value] = text
+        parts.append(text)
+    offsets = np.zeros(len(parts) + 1, dtype=np.int32)  # (a batch is far below 2 GB)
+    np.cumsum([len(p) for p in parts], out=offsets[1:])
+    return pa.Array.from_buffers(pa.string(), len(parts),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(parts))])
 
 
 def write_dataset(data: GameData, records: Iterable[tuple[str, GameRecord | Exception]],
@@ -231,7 +265,7 @@ def _add_game(data: GameData, writer: _ShardWriter, label: str, record: GameReco
     try:
         layout = data.layout(record)
         if writer.layout is None:
-            writer.layout = layout
+            writer.set_layout(layout)
         elif layout[:3] != writer.layout[:3]:
             raise ValueError(f"its observations ({layout[3]}) do not fit those of the "
                              f"first game ({writer.layout[3]}): one dataset per layout")
