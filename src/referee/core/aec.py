@@ -17,7 +17,9 @@ Conventions, as PettingZoo's classic games have them:
   its seat and the reason in that agent's ``info["illegal"]``;
 * ``max_moves`` (if given) truncates a game after that many actions;
 * ``reset(seed=N)`` deals (walls, decks, openings) from ``N``, so the same seed and
-  actions give the same game; ``render_mode="ansi"`` returns the game as text.
+  actions give the same game; ``render_mode="ansi"``: ``render()`` returns the game as
+  text; ``"human"``: it prints that text, after every ``reset`` and ``step`` too (as
+  PettingZoo's classic games do), and returns None.
 
 Only games whose seats decide one at a time fit as they are; a game where several seats
 answer the same event (calls on a discard) serialises them in its ``EnvGame``.
@@ -85,6 +87,10 @@ class KnowsLegalActions(Protocol[EngineIn]):
         known: ``step`` then decodes it and asks the engine's ``illegal_reason``)."""
 
 
+RENDER_MODES = ("human", "ansi")
+"""``human``: ``render()`` prints the game as text; ``ansi``: it returns that text."""
+
+
 def agent_name(seat: int) -> str:
     """The agent of a seat: ``player_0``..."""
     return f"player_{seat}"
@@ -96,14 +102,16 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
     def __init__(self, game: EnvGame[EngineT], render_mode: str | None = None,
                  max_moves: int | None = None) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got "
+                             f"{render_mode!r}")
         if max_moves is not None and max_moves < 1:
             raise ValueError(f"max_moves must be at least 1, got {max_moves}")
         self.game = game
         self.render_mode = render_mode
         self.max_moves = max_moves
-        self.metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False,
+        self.metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES),
+                                         "is_parallelizable": False,
                                          "name": f"referee_{game.name}_v0"}
         self.possible_agents = [agent_name(s) for s in range(game.seats)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
@@ -143,6 +151,8 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         seat = self.engine.to_play()
         self.agent_selection = agent_name(seat if seat is not None else 0)
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """What ``agent`` sees, with the actions it may play now (none off turn)."""
@@ -192,6 +202,8 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
             self.truncations = {a: True for a in self.agents}
         else:  # no reward before the end: nothing to clear or add up
             self.agent_selection = self.possible_agents[following]
+        if self.render_mode == "human":
+            self.render()
 
     def _forfeit(self, engine: EngineT, seat: int, problem: str) -> None:
         """An illegal action: the game ends with ``seat``'s forfeit scores."""
@@ -205,10 +217,15 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         self.terminations = {a: True for a in self.agents}
 
     def render(self) -> str | None:
-        """The game as text with ``render_mode="ansi"`` (nothing otherwise)."""
-        if self.render_mode != "ansi" or self.engine is None:
+        """The game as text with ``render_mode="ansi"``; printed with ``"human"`` (then
+        None); nothing without a render mode."""
+        if self.render_mode is None or self.engine is None:
             return None
-        return self.game.render(self.engine)
+        text = self.game.render(self.engine)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release (the engine is plain Python)."""

@@ -132,7 +132,8 @@ def make_env(size: int = 15, width: int | None = None, height: int | None = None
     """The Gomoku AEC environment: ``size`` (or ``width`` x ``height``), ``rule``
     (freestyle, exact5, renju, caro, caro5), ``renju_judge`` (rif, gomocup), ``openings``
     (a Gomocup openings file or a list of centre offsets; one is drawn per game from the
-    seed), ``draw_at_empty``, ``render_mode`` (``"ansi"``) and ``max_moves``."""
+    seed), ``draw_at_empty``, ``render_mode`` (``"ansi"`` or ``"human"``) and
+    ``max_moves``."""
     if isinstance(openings, str | Path):
         openings = read_openings(openings)
     width = width or size

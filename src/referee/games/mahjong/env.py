@@ -369,7 +369,8 @@ def make_env(hands: int = 16, reserve: int = 16, scoring: str = "icga",
     """The ICGA Mahjong AEC environment, with ``referee match mahjong``'s rules: ``hands``
     per game, ``reserve`` (tiles left when a hand is drawn), ``scoring`` (the tai table:
     icga or taiwan), ``kong_from_previous``, the stakes ``base`` and ``per_tai``;
-    ``render_mode`` (``"ansi"``) and ``max_moves``. ``ConfigError`` names a bad option."""
+    ``render_mode`` (``"ansi"`` or ``"human"``) and ``max_moves``. ``ConfigError`` names
+    a bad option."""
     rules = Rules(hands=hands, reserve=reserve, table=preset(scoring),
                   stakes=Stakes(base, per_tai), kong_from_previous=kong_from_previous)
     return EngineEnv(MahjongEnvGame(rules), render_mode=render_mode, max_moves=max_moves)

@@ -394,7 +394,8 @@ def make_env(players: int = 4, values: str = "23456789TJQKA", suits: str = "CDHS
     first) and ``suits`` (the first is trumps), ``deals`` as ``set_game``'s arguments
     (``"d c1 s1 ... cd sd"``) or a list of (cards, starting seat) [default: the tournament's
     schedule of deals of 1, 2, ... cards, 13 deals or as many as the deck allows],
-    ``render_mode`` (``"ansi"``) and ``max_moves``. ``ConfigError`` names a bad option."""
+    ``render_mode`` (``"ansi"`` or ``"human"``) and ``max_moves``. ``ConfigError`` names
+    a bad option."""
     deck = Deck(values, suits)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ConfigError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")

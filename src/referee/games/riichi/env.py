@@ -582,7 +582,7 @@ def make_env(room: str = "tenhou", game: str = "south", rules: RiichiRules | Non
              max_moves: int | None = None) -> EngineEnv[RiichiEnvEngine]:
     """The Riichi AEC environment: ``room`` (``tenhou``, ``mahjong_soul``, ``mjai_app``)
     and ``game`` (``east`` or ``south``) name the rules as ``referee match riichi`` plays
-    them, or ``rules`` gives them whole; ``render_mode`` (``"ansi"``) and ``max_moves``
-    (actions before the game is truncated)."""
+    them, or ``rules`` gives them whole; ``render_mode`` (``"ansi"`` or ``"human"``) and
+    ``max_moves`` (actions before the game is truncated)."""
     chosen = rules if rules is not None else preset_rules(room, game)
     return EngineEnv(RiichiEnvGame(chosen), render_mode=render_mode, max_moves=max_moves)
