@@ -9,7 +9,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from referee.core.process import BotProcess, spawn_listener
+from referee.core.live_bots import spawn_listener
+from referee.core.process import BotProcess
 
 # Each request "N": N lines on stderr, as fast as the bot can write them, then "done N" on
 # stdout; the referee reads "done" at once, before its drain thread can have caught up.

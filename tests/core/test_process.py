@@ -24,8 +24,9 @@ import pytest
 from proctags import running
 from referee.core.errors import BotFault
 from referee.core.limits import MemoryWatchdog
+from referee.core.live_bots import spawn_listener
 from referee.core.outcome import Outcome
-from referee.core.process import BotProcess, spawn_listener
+from referee.core.process import BotProcess
 from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, plan_sandbox
 
 MB = 2**20
@@ -451,6 +452,7 @@ def test_the_live_bots_are_killed_at_once_and_none_is_kept_once_gone(tmp_path: P
     import gc
     import weakref
 
+    from referee.core import live_bots
     from referee.core import process as module
 
     quick = bot(tmp_path, "pass")  # exits by itself: never killed by the caller
@@ -465,7 +467,7 @@ def test_the_live_bots_are_killed_at_once_and_none_is_kept_once_gone(tmp_path: P
     gc.collect()
     assert gone() is None, "a bot that exited was kept alive by the list of live bots"
     assert sleeper in module._LIVE
-    assert module.kill_all_processes() >= 1
+    assert live_bots.kill_all_processes() >= 1
     assert not sleeper.running and sleeper not in module._LIVE
 
 
@@ -477,7 +479,10 @@ def test_a_suspended_bot_reaped_since_gets_no_signal(tmp_path: Path) -> None:
                   sandbox=plan_sandbox(SandboxConfig(SandboxLevel.OFF)), suspend=True)
     process.start()
     try:
-        assert process.read_line(soon()) == "ready"  # (and suspended after it)
+        assert process.read_line(soon()) == "ready"  # (and suspended just after it)
+        deadline = soon()
+        while not process.suspended and time.monotonic() < deadline:
+            time.sleep(0.001)
         assert process.suspended
         pid = process.pid
         assert pid is not None

@@ -58,7 +58,8 @@ REFEREE = """
     process.start()
     process.send("go\\n")
     assert process.read_line(time.monotonic() + 20) == "answer"
-    assert process.suspended
+    while not process.suspended:  # (stopped a moment after its answer)
+        time.sleep(0.001)
     print("ready", flush=True)
     time.sleep(600)
 """
@@ -148,7 +149,9 @@ def test_a_suspended_bot_told_to_quit_is_gone_at_once(
         tree._init = None  # looked at afresh, as by a watchdog that came first
         tree.processes()
     assert process.read_line(time.monotonic() + 10) == "ready"
-    assert process.suspended
+    while not process.suspended:  # (stopped a moment after its answer)
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
     tree.processes()  # the watchdog looks again while it is suspended
     process.send("quit\n")
     began = time.monotonic()

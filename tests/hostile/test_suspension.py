@@ -15,6 +15,7 @@ import pytest
 
 from proctags import TAG, left_behind
 from referee.core import limits
+from referee.core import process as process_module
 from referee.core.process import BotProcess
 from referee.core.sandbox import SandboxConfig, SandboxSupport, plan_sandbox, sandbox_support
 
@@ -146,3 +147,57 @@ def test_a_bot_alone_for_many_turns_is_walked_again_once_it_forks(
     # the quick turns)
     assert [quiet for quiet, walk in alone if quiet == walk] == [], stops
     assert all(walk for _, walk in stops[152:]), stops  # forked: walked at every stop
+
+
+LEAVING = """
+import mmap, os, sys, time
+thinking = mmap.mmap(-1, 1)  # shared with its search, a process of its own (as threads)
+moved, wake = os.pipe()
+if os.fork() == 0:  # the search: a millisecond of bookkeeping after each move
+    os.close(wake)
+    while os.read(moved, 1):
+        end = time.process_time() + 0.001
+        while time.process_time() < end:
+            pass
+        thinking[0] = 0
+    os._exit(0)
+os.close(moved)
+for line in sys.stdin:
+    if thinking[0]:  # as Rapfi: a command while it still thinks is not taken
+        print("ERROR Unknown command: " + line.split()[0], flush=True)
+        continue
+    thinking[0] = 1
+    print("1,1", flush=True)
+    os.write(wake, b"m")
+"""
+
+
+@pytest.mark.parametrize("grace", [0.0, None])
+def test_a_brain_still_leaving_its_thinking_state_takes_its_next_command(
+        tmp_path: Path, tag: str, grace: float | None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A suspended brain runs on a few milliseconds after its answer (as GomocupJudge's
+    polling leaves it), so that one still finishing its move's bookkeeping is not stopped
+    in the middle and continued with the next command already waiting (which Rapfi then
+    refuses). With no grace (as before) it refuses many of them."""
+    if grace is not None:
+        monkeypatch.setattr(process_module, "STOP_GRACE", grace)
+    script = tmp_path / "leaving.py"
+    script.write_text(LEAVING)
+    plan = plan_sandbox(SandboxConfig(), SUPPORT if SUPPORT.usable else LIMITS_ONLY)
+    brain = BotProcess([sys.executable, str(script)], name="leaving", cwd=tmp_path / "work",
+                       sandbox=plan, suspend=True)
+    brain.start()
+    answers = []
+    try:
+        for turn in range(40):
+            brain.send(f"TURN {turn},0\n")
+            answers.append(brain.read_line(time.monotonic() + 10))
+            time.sleep(0.02)  # the opponent's turn
+    finally:
+        brain.kill()
+    refused = sum(answer.startswith("ERROR") for answer in answers)
+    if grace is None:
+        assert refused <= 2, answers  # (a loaded machine may keep it off the CPUs)
+    else:  # (4 to 11 of 20 seen: the search sometimes gets its millisecond first)
+        assert refused >= 6, answers

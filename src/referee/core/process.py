@@ -18,9 +18,11 @@ the relay, within the same output limit.
 The bot starts in its sandbox (:mod:`referee.core.sandbox`, built by
 :mod:`referee.core.confine`). With ``suspend`` (fair time, like Piskvork's "suspend the
 opponent's brain") it runs only while the referee waits for a line from it: it is
-stopped (SIGSTOP of its process groups) as soon as it has given the line, and continued
-(SIGCONT) the moment the referee waits again, or when what it is told fills its input
-pipe; what it is told meanwhile waits in the pipe. Its CPU time is measured
+stopped (SIGSTOP of its process groups) a few milliseconds after it has given the line
+(``core.deferred_stops``: it may still be leaving its thinking state), unless the
+referee waits for it again before then, and continued (SIGCONT) the moment the referee
+waits again, or when what it is told fills its input pipe; what it is told meanwhile
+waits in the pipe. Its CPU time is measured
 (``cpu_time``), and after every turn (:meth:`BotProcess.end_turn`) its folders are
 checked against the sandbox's folder limit.
 """
@@ -42,16 +44,22 @@ from pathlib import Path
 
 from referee.core.bounded_folders import start_within
 from referee.core.confine import Confined, confine
+from referee.core.deferred_stops import STOP_GRACE, STOPS
 from referee.core.errors import BotFault
 from referee.core.files import file_size
 from referee.core.folder_meter import FolderMeter
 from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
+from referee.core.live_bots import (  # (the last three: this module's names since long)
+    _LIVE,
+    _LIVE_LOCK,
+    _LOCAL,
+    _stopping,
+)
 from referee.core.open_files import SHORT_OF
 from referee.core.outcome import Outcome
 from referee.core.pidfds import exited_within
 from referee.core.pipe_drain import CappedLog, PipeDrain
 from referee.core.sandbox import SandboxPlan
-from referee.core.scoped import scoped_value
 from referee.core.spawn import Spawned, spawn
 from referee.core.text import size_text
 
@@ -65,60 +73,6 @@ _POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _CR = 13
 _LF = 10
 
-
-_LIVE: set[BotProcess] = set()
-"""The bot processes started and not killed yet (for :func:`kill_all_processes`). Not a
-weak set: the compiled build's classes take no weak references. A process that exited by
-itself without being killed is dropped at the next start, so the set never keeps one
-alive for long."""
-_LIVE_LOCK = threading.Lock()
-_LOCAL = threading.local()
-
-
-def spawn_listener(listener: Callable[[BotProcess], None]
-                   ) -> contextlib.AbstractContextManager[None]:
-    """Call ``listener`` for every bot process this thread starts inside the block: once
-    just before it is spawned (its ``token`` set, its ``pid`` still ``None``: what must
-    survive a crash of the referee can be noted then) and once when it runs; and for a
-    process kept from an earlier game when it begins another (``games`` over 1). Blocks nest:
-    the listeners of the blocks around this one are called too (theirs first)."""
-    outer: Callable[[BotProcess], None] | None = getattr(_LOCAL, "listener", None)
-    if outer is None:
-        return scoped_value(_LOCAL, "listener", listener)
-
-    def both(process: BotProcess) -> None:
-        outer(process)
-        listener(process)
-
-    return scoped_value(_LOCAL, "listener", both)
-
-
-def kill_all_processes() -> int:
-    """Kill every bot process still running (all threads); returns how many."""
-    with _LIVE_LOCK:
-        live = [p for p in _LIVE if p.running]
-    for process in live:
-        process.kill()
-    return len(live)
-
-
-_stopping = threading.Event()
-
-
-def stop_all_processes() -> int:
-    """Kill every bot process and refuse to start new ones until ``allow_processes``.
-
-    A game that is starting a bot at that very moment gets a ``BotFault`` instead of a
-    bot that outlives the stop. Returns how many were killed.
-    """
-    with _LIVE_LOCK:
-        _stopping.set()
-    return kill_all_processes()
-
-
-def allow_processes() -> None:
-    """Allow bot processes to start again (after ``stop_all_processes``)."""
-    _stopping.clear()
 
 
 class BotProcess:
@@ -177,6 +131,10 @@ class BotProcess:
         self.process_limit = limits.processes if limits is not None and sandbox is not None \
             and sandbox.isolated else None
         self.suspended = False
+        self._lock = threading.Lock()
+        """Suspension's state (its stops may be made by another thread)."""
+        self._stop_due: float | None = None
+        """When its stop falls due (its answer was read; ``None``: none waits)."""
         self.stdout_bytes = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._io: Spawned | None = None
@@ -357,20 +315,50 @@ class BotProcess:
         process group) until the referee waits for its answer (:meth:`resume`); nothing
         if it has not started, or has ended and been reaped (no ``waitpid`` here: it is
         called after every answer)."""
+        with self._lock:
+            if self._stop_due is not None:
+                self._stop_due = None
+                STOPS.cancel(self)
+            self._stop()
+
+    def _stop(self) -> None:
         if self.suspended or self._tree is None or self._reaped:
             return
         self._stopped = self._tree.stop()
         self.suspended = True
 
+    def _stop_soon(self) -> None:
+        """Stop it :data:`STOP_GRACE` from now, unless it is resumed before (its answer
+        read: it may still be leaving its thinking state; ``core.deferred_stops``)."""
+        if STOP_GRACE <= 0:
+            self.suspend()
+            return
+        due = time.monotonic() + STOP_GRACE
+        with self._lock:
+            self._stop_due = due
+        STOPS.add(self, due, self._stop_at)
+
+    def _stop_at(self, due: float) -> None:
+        """The stop due at ``due``, if it still is (not resumed or killed meanwhile)."""
+        with self._lock:
+            if self._stop_due == due:
+                self._stop_due = None
+                self._stop()
+
     def resume(self) -> None:
         """Continue a suspended bot (SIGCONT to what :meth:`suspend` stopped; nothing once
-        its own process has been reaped, when its pid may be another's)."""
-        if not self.suspended or self._tree is None:
-            return
-        self.suspended = self._cpu_read_stopped = False
-        if not self._reaped:
-            self._tree.cont(self._stopped)
-        self._stopped = frozenset()
+        its own process has been reaped, when its pid may be another's), or keep one
+        whose stop was due soon running."""
+        with self._lock:
+            if self._stop_due is not None:
+                self._stop_due = None
+                STOPS.cancel(self)
+            if not self.suspended or self._tree is None:
+                return
+            self.suspended = self._cpu_read_stopped = False
+            if not self._reaped:
+                self._tree.cont(self._stopped)
+            self._stopped = frozenset()
 
     def end_turn(self) -> None:
         """The bot's turn is over: check its folders (``BotFault(FOLDER_LIMIT)`` over
@@ -443,6 +431,9 @@ class BotProcess:
         """Kill the whole process tree at once and release every resource."""
         if self._proc is None:
             return
+        with self._lock:  # (no stop of it is made from here on)
+            self._stop_due = None
+            STOPS.cancel(self)
         if self._tree is not None:
             self.watchdog.unwatch(self._tree)
             self._tree.kill()
@@ -591,8 +582,8 @@ class BotProcess:
         """
         line = self._next_line(keep_empty)
         if line is None:
-            if self.suspended:
-                self.resume()
+            if self.suspend_off_turn or self.suspended:  # (under its lock: a stop that
+                self.resume()  # another thread is making is waited for, then undone)
             while line is None:
                 if self._eof:
                     raise self._dead_fault("closed its output")
@@ -600,7 +591,7 @@ class BotProcess:
                 self._fill()
                 line = self._next_line(keep_empty)
         if self.suspend_off_turn:
-            self.suspend()
+            self._stop_soon()
         return line
 
     def pending_line(self, *, keep_empty: bool = False) -> str | None:
@@ -639,13 +630,21 @@ class BotProcess:
         return lines
 
     def _wait_readable(self, deadline: float | None) -> None:
+        """Wait until its output has something, or ``deadline``; the other bots' stops
+        that fall due meanwhile are made on the way."""
         assert self._poll is not None
         while True:
             timeout = _ms_until(deadline)
             if timeout == 0:
                 raise self._limit_fault() or BotFault(Outcome.TIMEOUT, "no answer in time")
+            stop = STOPS.earliest()
+            if stop is not None:
+                due = _ms_until(stop)
+                assert due is not None
+                timeout = due if timeout is None else min(timeout, due)
             events = self._poll.poll(timeout if timeout is not None else -1)
             if not events:
+                STOPS.run_due()
                 continue
             for fd, _ in events:
                 if fd == self._stdout_fd:

@@ -22,7 +22,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from referee.core.process import BotProcess, spawn_listener
+from referee.core.live_bots import spawn_listener
+from referee.core.process import BotProcess
 from referee.core.record import GameRecord, StderrLog
 
 log = logging.getLogger(__name__)

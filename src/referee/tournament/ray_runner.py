@@ -98,7 +98,7 @@ def play_remote(game: str, settings: Any, task: GameTask,
     module). Every bot process the worker still has when the game ends is killed, even
     if the game failed or the task was cancelled.
     """
-    from referee.core.process import kill_all_processes
+    from referee.core.live_bots import kill_all_processes
     from referee.games.registry import game_adapters
 
     try:

@@ -42,7 +42,8 @@ import psutil
 from referee.core.adapter import GameAdapter, GameTask
 from referee.core.bot_pool import BotPool
 from referee.core.limits import ProcessTree, marked_any
-from referee.core.process import BotProcess, allow_processes, spawn_listener, stop_all_processes
+from referee.core.live_bots import allow_processes, spawn_listener, stop_all_processes
+from referee.core.process import BotProcess
 from referee.core.record import GameRecord, move_listener
 from referee.core.seat_logs import rebase_stderr_logs, seat_logs
 from referee.core.standings import counted_points
