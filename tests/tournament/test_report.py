@@ -212,7 +212,9 @@ def test_every_finished_game_has_a_page(tournament: tuple[Path, Path]) -> None:
             moves = parser.tables.get("seats")
             assert moves is not None and len(moves) == 3
             html_text = (site / Paths.game(row)).read_text(encoding="utf-8")
-            assert html_text.count('<li id="m') == len(record.moves)
+            # a line a move, after the opening's (the start) when there is one
+            assert html_text.count('<li id="m') == len(record.moves) + bool(record.opening)
+            assert ('<li id="m0">' in html_text) == bool(record.opening)
             assert 'src="../static/replay.js"' in html_text
     finally:
         store.close()

@@ -64,14 +64,17 @@ Chromium is up; the others need only a few games to finish while they look."""
 
 def write_tournament(folder: Path, rounds: int = 4, think: float = THINK) -> None:
     """The tournament file, and its slow brain: the example brain thinking ``think``
-    seconds a move (so that games finish while the test looks)."""
+    seconds a move (so that games finish while the test looks; the time a move may take
+    is 2 s more than that, at least 2 s)."""
     brain = (ROOT / "examples" / "bots" / "gomoku_center.py").read_text(encoding="utf-8")
     slow = brain.replace('def move() -> str:\n', 'def move() -> str:\n'
                          f'    __import__("time").sleep({think})\n', 1)
     assert slow != brain
     (folder / "slow_brain.py").write_text(slow, encoding="utf-8")
     (folder / "t.toml").write_text(TOURNAMENT.replace("PYTHON", sys.executable)
-                                   .replace("rounds = 4", f"rounds = {rounds}"),
+                                   .replace("rounds = 4", f"rounds = {rounds}")
+                                   .replace("timeout_turn = 2000", "timeout_turn = "
+                                            f"{max(2000, round(think * 1000) + 2000)}"),
                                    encoding="utf-8")
 
 
@@ -278,7 +281,7 @@ SHOWN_STONES = """() => Array.from(document.querySelectorAll('svg.board circle.s
 
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING)
-@pytest.mark.parametrize("live", [1.5], indirect=True)
+@pytest.mark.parametrize("live", [3.0], indirect=True)
 def test_each_game_in_progress_has_a_live_board(
         live: tuple[subprocess.Popen[str], subprocess.Popen[str], int]) -> None:
     """The list of games in progress names the players, the move number and the last move
@@ -308,11 +311,16 @@ def test_each_game_in_progress_has_a_live_board(
         before, after = (int(t.split()[0]) for t in ticked)
         assert after > before, ticked  # the clock moved on with no event
 
-        page.locator(".live-games a.live-board").first.click()
-        page.wait_for_selector("[data-live-key]")
-        assert page.url.startswith(f"http://127.0.0.1:{port}/_live/game/r")
+        for _ in range(5):  # (a game may end between the list and its board: the next)
+            page.locator(".live-games a.live-board").first.click()
+            page.wait_for_selector("[data-live-key], .live-over")
+            assert page.url.startswith(f"http://127.0.0.1:{port}/_live/game/r")
+            if page.locator("[data-live-key]").count():
+                break
+            page.goto(f"http://127.0.0.1:{port}/index.html")
+            page.wait_for_selector(".live-games a.live-board", timeout=60_000)
         key = page.locator("[data-live-key]").get_attribute("data-live-key")
-        assert key is not None and page.title() .startswith("Live: ")
+        assert key is not None and page.title().startswith("Live: ")
 
         def shown() -> tuple[int, int, str]:
             moves = int(page.locator("[data-live-key]").get_attribute("data-moves") or 0)

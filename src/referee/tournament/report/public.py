@@ -47,6 +47,8 @@ class Public:
     def __init__(self, folder: str, store: Path, builtins: Mapping[str, str] | None = None
                  ) -> None:
         self.folder = _real(folder) if folder else ""
+        if self.folder == "/":  # (every path is under it: nothing to write relative)
+            self.folder = ""
         self.modules = {module: name for name, module in (builtins or {}).items()}
         roots: dict[str, str] = {}
         home = _real(str(Path.home()))
