@@ -18,14 +18,15 @@ pytest.importorskip("pettingzoo")
 
 import pyarrow.dataset as ds  # noqa: E402
 
+from dataset_rows import check_positions  # noqa: E402
 from referee.core.record import GameRecord  # noqa: E402
-from referee.envs import make  # noqa: E402
+from referee.envs import at_decision, make  # noqa: E402
 from referee.games.gomoku.board import BLACK  # noqa: E402
 from referee.games.gomoku.check import parse_action, record_engine  # noqa: E402
 from referee.games.gomoku.data import DATA, psq_record  # noqa: E402
 from referee.games.gomoku.game import Move  # noqa: E402
 from referee.games.gomoku.psq import record_to_psq  # noqa: E402
-from referee.training.dataset_sources import dataset_records  # noqa: E402
+from referee.training.dataset_sources import dataset_records, find_game  # noqa: E402
 
 TOURNAMENT = ('game = "gomoku"\n[schedule]\nrounds = 2\n[settings]\nsize = 9\nrule = "renju"\n'
               '[[players]]\nname = "a"\nbuiltin = "random"\n'
@@ -67,11 +68,10 @@ def test_every_decision_gives_the_environments_view_back(played: Path,
     rows = [r for r in table.to_pylist() if r["game"] in records]
     assert len(rows) == sum(len(r.moves) for r in records.values())  # a row per move
     env = make("gomoku", size=9)
-    env.reset(seed=0)
     switched = 0
     for label, record in records.items():  # each row: the env's view before the move
         engine = record_engine(record)
-        env.engine = engine
+        env.set_engine(engine)
         mine = [r for r in rows if r["game"] == label]
         assert record.scores is not None
         for row, move in zip(mine, record.moves, strict=True):
@@ -119,6 +119,38 @@ def test_a_record_and_its_own_export_are_one_game(played: Path, tmp_path: Path) 
     above = dict(dataset_records([played], DATA))
     assert above.keys() == dict(dataset_records([played / "tour", match], DATA)).keys()
     assert len(above) == 4 + 2 and set(records) <= above.keys()
+
+
+def test_a_rows_environment_is_its_game_at_that_decision(played: Path,
+                                                         tmp_path: Path) -> None:
+    """referee.envs.at_decision(game, row): the environment where the row's decision was
+    taken, read back from the row's label (a store's game, a record, a .psq), the row's
+    agent to play, seeing the row's observation and mask; its action played there gives
+    the next row (issue 37, item 9)."""
+    (played / "psq").mkdir(exist_ok=True)
+    (played / "psq" / "one.psq").write_text(
+        record_to_psq(GameRecord.read(played / "match" / "game-002.json")))
+    run = referee("dataset", "gomoku", "tour", "match", "psq/one.psq", "-o",
+                  str(tmp_path / "ds"), cwd=played)  # (the labels: relative to played)
+    assert run.returncode == 0, run.stderr
+    rows = rows_of(tmp_path / "ds").to_pylist()
+    labels = {r["game"] for r in rows}
+    assert "psq/one.psq#1" in labels and "match/game-001.json" in labels
+    assert any(label.startswith("tour#") for label in labels)
+    assert check_positions("gomoku", rows, played, whole=True) == len(rows)
+    row = rows[-1]
+    env = at_decision("gomoku", row["game"], row["ply"], root=played)
+    engine = env.state().engine  # the game itself: the stones on the board
+    record = find_game(row["game"], DATA, played)
+    assert len(engine.board.moves) == len(record.opening) + row["ply"] - 1
+    env.step(row["action"])
+    assert env.terminations["player_0"] and sum(env.rewards.values()) == 1.0
+    with pytest.raises(ValueError, match="no decision 999: the game has"):
+        at_decision("gomoku", row["game"], 999, root=played)
+    with pytest.raises(ValueError, match="nothing.json: no such file or folder"):
+        at_decision("gomoku", {"game": "nothing.json", "ply": 1}, root=played)
+    with pytest.raises(ValueError, match="a gomoku game, not a planowanie one"):
+        at_decision("planowanie", "match/game-001.json", 1, root=played)
 
 
 def test_filters_keep_the_decisions_asked_for(played: Path, tmp_path: Path) -> None:

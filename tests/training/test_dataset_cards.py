@@ -19,8 +19,9 @@ pytest.importorskip("pettingzoo")
 
 import pyarrow.dataset as ds  # noqa: E402
 
+from dataset_rows import check_positions  # noqa: E402
 from referee.core.record import GameRecord  # noqa: E402
-from referee.envs import make  # noqa: E402
+from referee.envs import at_decision, make  # noqa: E402
 from referee.games.mahjong.env import EnvMahjongGame  # noqa: E402
 from referee.games.mahjong.protocol import parse_action  # noqa: E402
 from referee.games.planowanie.env import EnvPlanowanieGame  # noqa: E402
@@ -107,6 +108,20 @@ def test_planowanie_rows_give_the_environments_view_back(cards: Path, tmp_path: 
     lost = next(iter(records_in(cards / "lost").values()))
     assert lost.offender == 0 and lost.outcome is not None  # (the card it could not name
     assert lost.outcome.value == "illegal-move"  # is not a move of the record)
+
+
+def test_planowanie_rows_environments_are_their_games_at_those_decisions(
+        cards: Path, tmp_path: Path) -> None:
+    """referee.envs.at_decision(game, row): each row's environment (a store's games, a
+    match's, one an illegal move ended) selects its agent and shows it its observation
+    and mask; its action there gives the next row (issue 37, item 9)."""
+    run = referee("dataset", "planowanie", "tour", "match", "lost", "-o",
+                  str(tmp_path / "ds"), cwd=cards)
+    assert run.returncode == 0, run.stderr
+    rows = rows_of(tmp_path / "ds").to_pylist()
+    assert {r["game"].split("/")[0].split("#")[0] for r in rows} == {"tour", "match", "lost"}
+    assert len(rows) > 200
+    assert check_positions("planowanie", rows, cards, every=3, whole=True) == len(rows[::3])
 
 
 def test_planowanie_filters_and_bad_records(cards: Path, tmp_path: Path) -> None:
@@ -218,6 +233,22 @@ def test_mahjong_rows_give_the_environments_view_back(tiles: Path, tmp_path: Pat
         if record.faults:  # the player's own rows: before its fault (and in later hands)
             assert 0 < sum(r["seat"] == 0 for r in rows if r["game"] == label) < sum(
                 m.seat == 0 for m in record.moves)
+
+
+def test_mahjong_rows_environments_are_their_games_at_those_decisions(
+        tiles: Path, tmp_path: Path) -> None:
+    """The same for Mahjong, where the dummy AI's answers are no rows: the environment is
+    at each row's decision with every answer before it played, the dummy's too."""
+    run = referee("dataset", "mahjong", "match", "faulty", "-o", str(tmp_path / "ds"),
+                  cwd=tiles)
+    assert run.returncode == 0, run.stderr
+    rows = rows_of(tmp_path / "ds").to_pylist()
+    faulty = [r for r in rows if r["game"].startswith("faulty/")]
+    assert faulty and check_positions("mahjong", faulty, tiles) == len(faulty)
+    assert check_positions("mahjong", rows, tiles, every=17) == len(rows[::17]) > 30
+    last = max((r for r in faulty if r["seat"] == 0), key=lambda r: r["ply"])
+    env = at_decision("mahjong", last, root=tiles)
+    assert env.moves > last["ply"] - 1  # the dummy AI's answers before it: no rows
 
 
 def test_mahjong_filters_and_bad_records(tiles: Path, tmp_path: Path) -> None:

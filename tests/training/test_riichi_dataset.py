@@ -20,7 +20,9 @@ pytest.importorskip("pettingzoo")
 
 import pyarrow.dataset as ds  # noqa: E402
 
+from dataset_rows import check_positions  # noqa: E402
 from referee.core.record import GameRecord  # noqa: E402
+from referee.envs import at_decision  # noqa: E402
 from referee.games.riichi.adapter import record_rules  # noqa: E402
 from referee.games.riichi.data import DATA  # noqa: E402
 from referee.games.riichi.env import (  # noqa: E402
@@ -116,6 +118,30 @@ def test_every_decision_gives_the_environments_view_back(played: Path,
                      and O_CHI <= r["action"] < RIICHI)
     assert kinds, "no call in five games"
     assert f"{len(rows)} decisions of 5 games" in run.stderr
+
+
+def test_a_rows_environment_is_its_game_at_that_decision(played: Path,
+                                                         tmp_path: Path) -> None:
+    """referee.envs.at_decision(game, row) for records (a store's, a match's) and logs
+    (a tournament's, named without its store): the row's agent to decide, its
+    observation and mask; a log's answers to a discard are taken in the environment's
+    order, lowest seat first (issue 37, item 9)."""
+    run = dataset("tour", "match", "-o", str(tmp_path / "records"), cwd=played)
+    assert run.returncode == 0, run.stderr
+    rows = rows_of(tmp_path / "records")
+    assert check_positions("riichi", rows, played, every=9) == len(rows[::9]) > 150
+    run = dataset("tour/slots", "-o", str(tmp_path / "logs"), cwd=played)
+    assert run.returncode == 0, run.stderr
+    logs = rows_of(tmp_path / "logs")
+    answers = [r for r in logs if r["observation"][CONTEXT + 3] or r["observation"][CONTEXT + 4]]
+    assert check_positions("riichi", answers, played, every=4) == len(answers[::4]) > 30
+    assert check_positions("riichi", logs, played, every=29) == len(logs[::29]) > 20
+    row = answers[len(answers) // 2]
+    env = at_decision("riichi", row, root=played)
+    kyoku = env.state().engine.game.kyoku  # the whole game: every hand, the wall
+    assert kyoku.phase in ("respond", "chankan") and sum(map(len, kyoku.hands)) > 13 * 3
+    env.step(row["action"])  # the game goes on from there
+    assert env.moves == at_decision("riichi", row, root=played).moves + 1
 
 
 def test_a_log_is_left_out_only_when_its_record_or_store_is_read(played: Path) -> None:

@@ -21,13 +21,21 @@ Conventions, as PettingZoo's classic games have them:
   text; ``"human"``: it prints that text, after every ``reset`` and ``step`` too (as
   PettingZoo's classic games do), and returns None.
 
+For search and for going back: ``state()`` is a snapshot of the environment (a copy of
+the engine, the whole game hidden parts included, and the cycle's bookkeeping) that
+``restore`` brings back as often as asked, and ``clone()`` an independent copy of the
+environment; neither shares anything that a ``step`` changes. ``set_engine`` puts the
+environment at a game in progress (a dataset row's position: ``referee.envs``).
+
 Only games whose seats decide one at a time fit as they are; a game where several seats
 answer the same event (calls on a discard) serialises them in its ``EnvGame``.
 """
 
 from __future__ import annotations
 
+import copy
 import random
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -36,7 +44,8 @@ from pettingzoo import AECEnv
 
 from referee.core.match import Engine
 
-__all__ = ["EngineEnv", "EnvGame", "KnowsLegalActions", "agent_name"]
+__all__ = ["CopiesEngines", "EngineEnv", "EnvGame", "EnvState", "KnowsLegalActions",
+           "agent_name"]
 
 EngineT = TypeVar("EngineT", bound=Engine)
 EngineIn = TypeVar("EngineIn", bound=Engine, contravariant=True)
@@ -87,6 +96,35 @@ class KnowsLegalActions(Protocol[EngineIn]):
         known: ``step`` then decodes it and asks the engine's ``illegal_reason``)."""
 
 
+class CopiesEngines(Protocol[EngineT]):
+    """What an ``EnvGame`` may add: its own copy of an engine, cheaper than
+    ``copy.deepcopy`` (which ``state`` and ``clone`` use without it), or safer where the
+    engine shares what must not be copied."""
+
+    def copy_engine(self, engine: EngineT) -> EngineT:
+        """An independent copy of ``engine``: playing on either leaves the other as it
+        was."""
+
+
+@dataclass(frozen=True)
+class EnvState(Generic[EngineT]):
+    """A snapshot of an ``EngineEnv`` (``state()``), for ``restore``: nothing in it changes
+    when the environment plays on."""
+
+    engine: EngineT
+    """A copy of the game's engine: the whole game, what no seat sees included (the
+    wall, every hand), for search. Read it; to play on it, restore it into an
+    environment (each ``restore`` copies it again)."""
+    moves: int
+    agent_selection: str
+    agents: tuple[str, ...]
+    rewards: dict[str, float]
+    cumulative_rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
+
+
 RENDER_MODES = ("human", "ansi")
 """``human``: ``render()`` prints the game as text; ``ansi``: it returns that text."""
 
@@ -124,6 +162,7 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         self._action_spaces = {a: spaces.Discrete(game.actions) for a in self.possible_agents}
         self._seeds = random.Random()
         self._legal_action = getattr(game, "legal_action", None)
+        self._copy_engine = getattr(game, "copy_engine", None) or copy.deepcopy
         self.engine: EngineT | None = None
         self.moves = 0
 
@@ -141,18 +180,73 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         """A new game: dealt from ``seed`` (a fresh random one without)."""
         if seed is not None:
             self._seeds.seed(seed)
-        self.engine = self.game.new_engine(self._seeds.randrange(2**31))
-        self.moves = 0
+        self.set_engine(self.game.new_engine(self._seeds.randrange(2**31)))
+
+    def set_engine(self, engine: EngineT, moves: int = 0) -> None:
+        """Play on from ``engine``, a game in progress (the environment's own from now
+        on), after ``moves`` actions (counted towards ``max_moves``): every agent in
+        play, no reward yet, the seat to play selected (a game already over ends at
+        once, with its scores)."""
+        self.engine = engine
+        self.moves = moves
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        seat = self.engine.to_play()
+        seat = engine.to_play()
         self.agent_selection = agent_name(seat if seat is not None else 0)
+        if seat is None:
+            self._end(engine.scores())
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    # -- state, for search ---------------------------------------------------------------
+    def state(self) -> EnvState[EngineT]:
+        """A snapshot of the environment now (see ``EnvState``): a copy, unchanged by
+        whatever the environment does next. (Not PettingZoo's global observation array:
+        these environments have no ``state_space``.)"""
+        engine = self._engine()
+        return EnvState(self._copy_engine(engine), self.moves, self.agent_selection,
+                        tuple(self.agents), dict(self.rewards),
+                        dict(self._cumulative_rewards), dict(self.terminations),
+                        dict(self.truncations), copy.deepcopy(self.infos))
+
+    def restore(self, state: EnvState[EngineT]) -> None:
+        """Back to ``state`` (taken from an environment of the same game); ``state`` stays
+        as it was, to be restored again."""
+        self._load(state, self._copy_engine(state.engine))
+
+    def _load(self, state: EnvState[EngineT], engine: EngineT) -> None:
+        """``state``'s bookkeeping (copied), with ``engine`` as the game."""
+        self.engine = engine
+        self.moves = state.moves
+        self.agent_selection = state.agent_selection
+        self.agents = list(state.agents)
+        self.rewards = dict(state.rewards)
+        self._cumulative_rewards = dict(state.cumulative_rewards)
+        self.terminations = dict(state.terminations)
+        self.truncations = dict(state.truncations)
+        self.infos = copy.deepcopy(state.infos)
+
+    def clone(self) -> EngineEnv[EngineT]:
+        """An independent copy of the environment, at the same point of the same game
+        (its seeds too: the same ``reset()`` deals the same next game); a step of either
+        leaves the other as it was."""
+        other = EngineEnv(self.game, render_mode=self.render_mode, max_moves=self.max_moves)
+        other._seeds.setstate(self._seeds.getstate())
+        if self.engine is not None:
+            state = self.state()
+            other._load(state, state.engine)  # (the state's copy is the clone's own)
+        return other
+
+    def _engine(self) -> EngineT:
+        engine = self.engine
+        if engine is None:
+            raise RuntimeError("call reset() before using the environment")
+        return engine
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """What ``agent`` sees, with the actions it may play now (none off turn)."""

@@ -8,6 +8,8 @@ that record is read, and so is any file inside a tournament's folder when its st
 read (the store holds every game; its folder holds their logs and its site). The same
 record, file or store reached twice (a folder and a file in it, a folder named twice)
 is read once. A file whose record or store is not among the sources is read.
+
+``find_game`` goes the other way: from a label (a dataset row's ``game``) to its game.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from referee.core.decisions import GameData
 from referee.core.errors import RefereeError
 from referee.core.record import GameRecord, is_record_file
 
-__all__ = ["dataset_records", "record_twin"]
+__all__ = ["dataset_records", "find_game", "record_twin"]
 
 STORE = "tournament.sqlite"
 _NOT_GAMES = (".log", ".lock", ".sqlite", ".pgn", ".html", ".css", ".js", ".svg", ".toml")
@@ -128,3 +130,44 @@ def _file(path: Path, data: GameData, quiet: bool = False
         yield str(path), GameRecord.read(path)
     except (RefereeError, OSError, ValueError) as exc:
         yield str(path), exc
+
+
+def find_game(label: str, data: GameData, root: Path | None = None) -> GameRecord:
+    """The game a dataset labels ``label`` (its rows' ``game``): a record file's path, a
+    store's folder or file and the game's key (``tour#r1-3``), or a file of the game's
+    own format and the game's number in it (``old.psq#1``). A relative label is read from
+    ``root`` (default: the current folder), as the dataset's sources were given.
+    ``ValueError`` says why there is no such game."""
+    base = Path.cwd() if root is None else Path(root)
+    try:
+        found = _labelled(label, data, base)
+    except (RefereeError, OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"{label}: {exc}") from None
+    if found.game != data.name:
+        raise ValueError(f"{label}: a {found.game} game, not a {data.name} one")
+    return found
+
+
+def _labelled(label: str, data: GameData, base: Path) -> GameRecord:
+    """``find_game``'s game, its errors as they come."""
+    path = base / label
+    if path.is_file():
+        return GameRecord.read(path)
+    head, sep, tail = label.rpartition("#")
+    source = base / head
+    if not sep or not source.exists():
+        raise ValueError(f"no such file or folder (relative labels are read from "
+                         f"{base})")
+    if source.is_dir() or source.name == STORE:
+        from referee.tournament.store import Store
+
+        store = Store.open_existing(source if source.is_dir() else source.parent)
+        try:
+            return store.record(tail)
+        finally:
+            store.close()
+    games = data.foreign_records(source) if tail.isdigit() else None
+    for number, game in enumerate(games or (), start=1):
+        if number == int(tail):
+            return game
+    raise ValueError(f"no game {tail} in {head}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from referee.core.decisions import Decision
+from referee.core.decisions import Decision, Position, replayed_position
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord, PlayerInfo
 from referee.games.gomoku.board import BLACK
@@ -72,6 +72,15 @@ class GomokuData:
             agent = 0 if engine.color_of(seat) == BLACK else 1  # the env's: black first
             yield Decision(seat, game.observe_bytes(engine, seat), mask, index, agent)
             engine.apply(seat, action)
+
+    def position(self, record: GameRecord, ply: int) -> Position:
+        """Where decision ``ply`` was taken: the record's game on an engine of the
+        environment's seats (black is ``player_0``), played up to it."""
+        start = record_engine(record)
+        board = start.board
+        engine = GomokuGame(board.width, board.height, start.rule, opening=list(board.moves),
+                            renju_judge=start.renju_judge, draw_at_empty=start.draw_at_empty)
+        return replayed_position(self._env_game(start), engine, self.decisions(record), ply)
 
     def foreign_records(self, path: Path) -> Iterator[GameRecord] | None:
         """The game of a ``.psq`` file (``None`` for other files)."""

@@ -62,6 +62,10 @@ class GomokuEnvGame:
         return GomokuGame(self.width, self.height, self.rule, opening=opening,
                           renju_judge=self.renju_judge, draw_at_empty=self.draw_at_empty)
 
+    def copy_engine(self, engine: GomokuGame) -> GomokuGame:
+        """An independent copy (the environment's ``state`` and ``clone``)."""
+        return engine.copy()
+
     def _cells(self, engine: GomokuGame) -> np.ndarray[Any, Any]:
         """The board's points as a ``(height, width)`` view of the engine's own cells
         (made once per game: the engine changes its cells in place)."""

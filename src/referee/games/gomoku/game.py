@@ -9,6 +9,7 @@ choices as in the Gomocup protocol's SWAP2BOARD examples.
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -95,6 +96,14 @@ class GomokuGame:
     def over(self) -> bool:
         """Whether the game has ended."""
         return self.phase is Phase.OVER
+
+    def copy(self) -> GomokuGame:
+        """An independent copy (for search: the environment's ``state`` and ``clone``)."""
+        other = copy.copy(self)
+        other.board = self.board.copy()
+        other.seat_color = list(self.seat_color)
+        other.win_line = list(self.win_line)
+        return other
 
     def color_of(self, seat: int) -> int:
         """The colour the seat plays (tentative during swap2)."""

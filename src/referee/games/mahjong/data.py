@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.core.checking import record_seed
-from referee.core.decisions import Decision
+from referee.core.decisions import Decision, Position, position_at
 from referee.core.errors import BotFault
 from referee.core.record import GameRecord
 from referee.games.mahjong.adapter import record_rules
@@ -72,8 +72,22 @@ class MahjongData:
         played (see the module); an answer the engine finds illegal but the record does
         not is a ``ValueError``."""
         rules = record_rules(record.settings)
-        game = MahjongEnvGame(rules)
+        for decision, _, _ in self._steps(record, MahjongEnvGame(rules)):
+            yield decision
+
+    def position(self, record: GameRecord, ply: int) -> Position:
+        """Where decision ``ply`` was taken: the record's walls, every answer before it
+        played (the dummy AI's too)."""
+        game = MahjongEnvGame(record_rules(record.settings))
+        return position_at(self._steps(record, game), game, ply, game.copy_engine)
+
+    def _steps(self, record: GameRecord, game: MahjongEnvGame
+               ) -> Iterator[tuple[Decision, EnvMahjongGame, int]]:
+        """Each decision, with the engine it is taken on (before its answer) and the
+        answers played before it."""
+        rules = game.rules
         engine = EnvMahjongGame(record_seed(record), rules)
+        played = 0
         faults = sorted((f.ply, f.seat) for f in record.faults)
         survived = set(faults)
         dummy: dict[int, int] = {}
@@ -109,8 +123,9 @@ class MahjongData:
                     raise ValueError(f"move {k} ({move.move}): action number {index} is "
                                      "not in the environment's mask")
                 yield Decision(seat, game.observe(engine, seat).astype(np.uint8), mask,
-                               index)
+                               index), engine, played
             engine.apply(seat, action)
+            played += 1
 
     def foreign_records(self, path: Path) -> None:
         """None: ICGA Mahjong has records only."""

@@ -20,6 +20,7 @@ forfeit_scores``).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,6 +203,15 @@ class MahjongEnvGame:
     def new_engine(self, seed: int) -> EnvMahjongGame:
         """A new game: each hand's wall made from ``seed`` as the referee makes it."""
         return EnvMahjongGame(seed, self.rules)
+
+    def copy_engine(self, engine: EnvMahjongGame) -> EnvMahjongGame:
+        """An independent copy (the environment's ``state`` and ``clone``): the hand in
+        play copied, what never changes shared: the finished hands and their results,
+        the rules, and the frozen events, melds and questions of the hand in play."""
+        hand = engine.hand
+        kept = (engine.rules, hand.question, *engine.finished, *engine.results,
+                *hand.events, *(meld for melds in hand.melds for meld in melds))
+        return copy.deepcopy(engine, {id(thing): thing for thing in kept})
 
     # -- observation -------------------------------------------------------------------
     def observe(self, engine: EnvMahjongGame, seat: int) -> np.ndarray[Any, Any]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.core.checking import record_seed
-from referee.core.decisions import Decision
+from referee.core.decisions import Decision, Position, replayed_position
 from referee.core.record import GameRecord
 from referee.games.planowanie.env import EnvPlanowanieGame, PlanowanieEnvGame
 from referee.games.planowanie.replay import parse_move, record_rules
@@ -83,6 +83,12 @@ class PlanowanieData:
                                  f"{engine.illegal_reason(seat, action)}")
             yield Decision(seat, engine.views[seat].astype(np.uint8), mask, index)
             engine.apply(seat, action)
+
+    def position(self, record: GameRecord, ply: int) -> Position:
+        """Where decision ``ply`` was taken: the record's deals, played up to it."""
+        game = self._env_game(record)
+        engine = EnvPlanowanieGame(game.layout, record_seed(record))
+        return replayed_position(game, engine, self.decisions(record), ply)
 
     def foreign_records(self, path: Path) -> None:
         """None: Planowanie has records only."""

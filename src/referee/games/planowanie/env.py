@@ -314,6 +314,10 @@ class PlanowanieEnvGame:
         """A new game, every deal's hands dealt from ``seed`` (as the referee deals)."""
         return EnvPlanowanieGame(self.layout, seed)
 
+    def copy_engine(self, engine: EnvPlanowanieGame) -> EnvPlanowanieGame:
+        """An independent copy (the environment's ``state`` and ``clone``)."""
+        return engine.copy()
+
     def observe(self, engine: EnvPlanowanieGame, seat: int) -> np.ndarray[Any, Any]:
         """What ``seat`` knows (docs/envs.md): a copy of its row, kept up to date."""
         row: np.ndarray[Any, Any] = engine.views[seat].copy()

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
-from referee.core.decisions import Decision
+from referee.core.decisions import Decision, Position, position_at
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord, PlayerInfo, is_record_file
 from referee.games.riichi.actions import NONE_ACTIONS, Action, action_from_mjai
@@ -44,7 +44,7 @@ from referee.games.riichi.adapter import record_rules
 from referee.games.riichi.env import ACTIONS, HIGH, OBSERVATION_SIZE, RiichiEnvEngine, RiichiEnvGame
 from referee.games.riichi.game import RiichiGame
 from referee.games.riichi.rulesets import PRESETS
-from referee.games.riichi.settings import RiichiRules
+from referee.games.riichi.settings import SEATS, RiichiRules
 
 __all__ = ["DATA", "LogGame", "RiichiData", "variant"]
 
@@ -100,7 +100,16 @@ class RiichiData:
         if isinstance(record, LogGame):
             yield from record.decisions
             return
-        yield from _record_decisions(record, self._env_game(record_rules(record)))
+        for decision, _, _ in _record_steps(record, self._env_game(record_rules(record))):
+            yield decision
+
+    def position(self, record: GameRecord, ply: int) -> Position:
+        """Where decision ``ply`` was taken: a record replayed on the walls of its seed,
+        a log replayed again, up to it."""
+        if isinstance(record, LogGame):
+            return self._log_position(record, ply)
+        game = self._env_game(record_rules(record))
+        return position_at(_record_steps(record, game), game, ply, game.copy_engine)
 
     def foreign_records(self, path: Path) -> Iterator[GameRecord] | None:
         """The game of a log file (``None`` for a file that is not one: a record, or a
@@ -135,21 +144,45 @@ class RiichiData:
         game.finish([f.score for f in report.final], Outcome.NORMAL, report.summary())
         return game
 
+    def _log_position(self, record: LogGame, ply: int) -> Position:
+        """A log's decision ``ply``, replayed again up to it (its answers to a question
+        taken in the environment's order: those of the lower seats played first)."""
+        from referee.games.riichi.replay import chosen_rules, load_log, verify_log
+
+        if not 0 < ply <= len(record.decisions):
+            raise ValueError(f"no decision {ply}: the game has {len(record.decisions)}")
+        loaded = load_log(str(record.settings["source"]))
+        collector = _LogDecisions(self, target=ply)
+        verify_log(loaded.events, chosen_rules(loaded), final_results=loaded.final_results,
+                   observer=collector)
+        collector.flush()
+        if collector.found is None:  # pragma: no cover - the same log gives the same rows
+            raise ValueError(f"decision {ply} is not where the log's replay was")
+        return collector.found
+
 
 def _observe(env_game: RiichiEnvGame, engine: RiichiEnvEngine, seat: int) -> Any:
     return env_game.observe_bytes(engine, seat)
 
 
 class _LogDecisions:
-    """A log replay's observer: each decision, as the environment asks it."""
+    """A log replay's observer: each decision, as the environment asks it; with a
+    ``target``, also the position of that row (``found``)."""
 
-    def __init__(self, data: RiichiData) -> None:
+    def __init__(self, data: RiichiData, target: int | None = None) -> None:
         self.data = data
         self.engine: RiichiEnvEngine | None = None
         self.env_game: RiichiEnvGame | None = None
         self.rows: list[Decision] = []
         self.asked: list[tuple[Decision, Action, frozenset[str]]] = []
         """The answers to the question being answered: decision, action, option types."""
+        self.target = target
+        self.found: Position | None = None
+        self.calls = 0
+        """The decisions played so far: the environment's actions before the next one."""
+        self.question: tuple[RiichiEnvEngine, int] | None = None
+        """With a target, a copy of the engine as the question began, and the decisions
+        played before it."""
 
     def __call__(self, game: RiichiGame, seat: int, action: Action) -> None:
         engine = self.engine
@@ -166,11 +199,19 @@ class _LogDecisions:
         decision = Decision(seat, _observe(env_game, engine, seat),
                             env_game.asked_mask(engine, seat),
                             env_game.index(engine, seat, action))
+        target = self.target
         if question:
+            if not self.asked and target is not None and self.found is None \
+                    and len(self.rows) < target <= len(self.rows) + SEATS - 1:
+                self.question = (env_game.copy_engine(engine), self.calls)
             options = frozenset(a.type for a in game.legal_actions(seat))
             self.asked.append((decision, action, options))
         else:
             self.rows.append(decision)
+            if len(self.rows) == target:
+                self.found = Position(env_game, env_game.copy_engine(engine), self.calls,
+                                      decision)
+        self.calls += 1
 
     def flush(self) -> None:
         """The answers to the last question, lowest seat first, those the log cannot
@@ -179,10 +220,25 @@ class _LogDecisions:
             return
         claims = {a.type for _, a, _ in self.asked if a.type != "none"}
         rules = self.engine.game.rules if self.engine is not None else RiichiRules()
-        for decision, action, options in sorted(self.asked, key=lambda x: x[0].seat):
+        answers = sorted(self.asked, key=lambda x: x[0].seat)
+        for k, (decision, action, options) in enumerate(answers):
             if action.type != "none" or _told(options, claims, rules):
                 self.rows.append(decision)
+                if len(self.rows) == self.target and self.question is not None:
+                    self.found = self._answering(answers[:k], decision)
         self.asked = []
+        self.question = None
+
+    def _answering(self, before: list[tuple[Decision, Action, frozenset[str]]],
+                   decision: Decision) -> Position:
+        """The position of ``decision``, an answer to the question: the engine as the
+        question began, the answers of the seats before it played (the environment asks
+        the lowest seat first)."""
+        assert self.question is not None and self.env_game is not None
+        engine, calls = self.question
+        for earlier, action, _ in before:
+            engine.apply(earlier.seat, action)
+        return Position(self.env_game, engine, calls + len(before), decision)
 
 
 def _told(options: frozenset[str], claims: set[str], rules: RiichiRules) -> bool:
@@ -197,8 +253,10 @@ def _told(options: frozenset[str], claims: set[str], rules: RiichiRules) -> bool
     return not ({"pon", "daiminkan"} & options or ("hora" in options and not rules.double_ron))
 
 
-def _record_decisions(record: GameRecord, env_game: RiichiEnvGame) -> Iterator[Decision]:
-    """A referee's record replayed on the walls of its seed, as the environment asks."""
+def _record_steps(record: GameRecord, env_game: RiichiEnvGame
+                  ) -> Iterator[tuple[Decision, RiichiEnvEngine, int]]:
+    """A referee's record replayed on the walls of its seed, as the environment asks:
+    each decision, with the engine it is taken on and the actions played before it."""
     if record.game != "riichi":
         raise ValueError(f"not a riichi record: {record.game!r}")
     seed = record.seed
@@ -238,7 +296,7 @@ def _record_decisions(record: GameRecord, env_game: RiichiEnvGame) -> Iterator[D
         if not default and not after_forfeit:
             yield Decision(seat, _observe(env_game, engine, seat),
                            env_game.legal_mask(engine, seat),
-                           env_game.index(engine, seat, action))
+                           env_game.index(engine, seat, action)), engine, engine.moves
         if found is not None:
             done += 1
         engine.apply(seat, action)

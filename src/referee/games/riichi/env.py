@@ -260,6 +260,16 @@ class _Table:
                 self.claimable = None
         self.read = len(events)
 
+    def copy(self) -> _Table:
+        """An independent copy (its cache of heads left behind: it belongs to a hand)."""
+        other = _Table()
+        other.blocks[:] = self.blocks
+        other.read = self.read
+        other.river = list(self.river)
+        other.declaring = list(self.declaring)
+        other.claimable = self.claimable
+        return other
+
     def _set(self, cell: int) -> None:
         """Set ``cell`` (of the first copy of the blocks) and its twin to 1."""
         blocks = self.blocks
@@ -370,6 +380,15 @@ class RiichiEnvGame:
     def new_engine(self, seed: int) -> RiichiEnvEngine:
         """A new game; every hand's wall comes from ``seed`` (as in ``referee match``)."""
         return RiichiEnvEngine(RiichiGame(self.rules, seed=seed))
+
+    def copy_engine(self, engine: RiichiEnvEngine) -> RiichiEnvEngine:
+        """An independent copy (the environment's ``state`` and ``clone``): the game's
+        own ``clone`` (a deep copy would copy the engine's shared action objects, which
+        the mask tells by identity), the public table copied."""
+        other = RiichiEnvEngine(engine.game.clone())
+        other.moves = engine.moves
+        other.table = engine.table.copy()
+        return other
 
     # -------------------------------------------------------------- observation
 
