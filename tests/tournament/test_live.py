@@ -12,6 +12,7 @@ import pytest
 
 from referee.core.record import GameRecord, PlayerInfo, move_listener
 from referee.tournament.live import LiveBoard, moves_file
+from referee.tournament.report.live_games import LiveGames
 
 
 def record() -> GameRecord:
@@ -92,3 +93,50 @@ def test_a_board_that_cannot_write_says_so_once_and_goes_on(
         board.finish("k", 1)
     assert sum("cannot be written" in r.message for r in caplog.records) == 1
     assert board.done == 1 and not board.games
+
+
+def test_the_server_reads_the_games_as_they_grow_and_draws_their_boards(
+        tmp_path: Path) -> None:
+    """What the tournament writes (``LiveBoard``) the server reads as it grows
+    (``LiveGames``): the last move in the game's notation, a board of the moves so far (the
+    game's replay, made once per move count), a game played again read afresh, and a game
+    no longer played said so, with its page once the store has it finished."""
+    board = LiveBoard(tmp_path / "live.json", total=2, every=0)
+    game = GameRecord("gomoku", [PlayerInfo("a"), PlayerInfo("b")],
+                      settings={"width": 9, "height": 9, "rule": "freestyle", "black": 0},
+                      seed=4)
+    board.start("r1:a:b:o-:a", 1, ["a", "b"])
+    games = LiveGames(tmp_path)
+    assert json.loads(games.refresh())["games"][0]["last"] is None
+    assert games.page("r1:a:b:o-:a")[0] == 200  # (no move yet: the players, no board)
+    for k, move in enumerate(["4,4", "5,5", "3,4"]):
+        game.add_move(k % 2, move, 0.01)
+        board.moved("r1:a:b:o-:a", game)
+        shown = json.loads(games.refresh())["games"][0]
+        assert shown["moves"] == k + 1 and shown["board"] == "/_live/game/r1%3Aa%3Ab%3Ao-%3Aa"
+    assert shown["last"] == {"seat": 0, "who": "a", "move": "3,4", "text": "d5"}
+    status, page = games.page("r1:a:b:o-:a")
+    assert status == 200 and 'data-live-key="r1:a:b:o-:a" data-moves="3"' in page
+    assert page.count('<li id="m') == 3 and ">e5</b>" in page and ">d5</b>" in page
+    assert "seat 1 a (black), seat 2 b (white)" in page and 'src="../../static/replay.js"' in page
+    assert games.page("r1:a:b:o-:a")[1] is page  # the same board for the same moves
+    moves = tmp_path / moves_file("r1:a:b:o-:a")
+    with open(moves, "a", encoding="utf-8") as handle:  # a line still being written
+        handle.write('{"seat": 1, "move": "6,6"')
+    assert json.loads(games.refresh())["games"][0]["moves"] == 3
+    with open(moves, "a", encoding="utf-8") as handle:
+        handle.write(', "ms": 1.0}\n')
+    board.write()  # (the next write of live.json)
+    assert json.loads(games.refresh())["games"][0]["last"]["text"] == "g7"
+    # the game is played again (a resumed tournament): its new file is read from its start
+    board.finish("r1:a:b:o-:a", 0)
+    board.start("r1:a:b:o-:a", 1, ["a", "b"])
+    again = GameRecord("gomoku", game.players, dict(game.settings), seed=4)
+    again.add_move(0, "0,0", 0.01)
+    board.moved("r1:a:b:o-:a", again)
+    shown = json.loads(games.refresh())["games"][0]
+    assert shown["moves"] == 1 and shown["last"]["text"] == "a1"
+    board.finish("r1:a:b:o-:a", 1)
+    games.refresh()
+    status, page = games.page("r1:a:b:o-:a")
+    assert status == 404 and "is not being played" in page and "data-live-key" not in page

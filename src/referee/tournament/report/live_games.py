@@ -96,7 +96,9 @@ class LiveGames:
             self.done = int(data.get("done") or 0)
             running = {}
             for entry in entries:
-                game = self.games.get(entry["key"]) or _Running(entry["key"])
+                game = self.games.get(entry["key"])
+                if game is None or game.entry.get("started") != entry.get("started"):
+                    game = _Running(entry["key"])  # (a game played again: a new file)
                 game.entry = entry
                 self._read_moves(game)
                 running[game.key] = game
