@@ -3,6 +3,8 @@ rated with pairwise BayesElo; the player check; the replay from a record."""
 
 from __future__ import annotations
 
+import html
+import re
 import sqlite3
 import subprocess
 import sys
@@ -12,10 +14,13 @@ import pytest
 
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec, builtin_command
-from referee.games.mahjong.adapter import MahjongAdapter, mahjong_replay
+from referee.games.mahjong.adapter import MahjongAdapter, hand_sentence, mahjong_replay
 from referee.games.mahjong.match import MahjongSettings, play_mahjong
 from referee.games.mahjong.rules import Rules
 from referee.games.mahjong.scoring import TaiTable, TaiwanTable
+
+HAND_END = re.compile(r">Hand \d+: ")
+"""The line of a step's picture that says how its hand ended (the first says "hand N")."""
 
 BRAIN = Path(__file__).resolve().parents[2] / "brains" / "mahjong_faulty.py"
 
@@ -66,8 +71,11 @@ def test_the_replay_follows_the_record_to_each_hand_s_end(tmp_path: Path) -> Non
     view = mahjong_replay(record)
     assert len(view.steps) == len(record.moves)
     assert all(step.note == "" for step in view.steps)
-    ends = [step for step in view.steps if "result:" in step.mark]
+    ends = [step for step in view.steps if HAND_END.search(step.mark)]
     assert len(ends) == 2  # both hands end in the replay as they did in the game
+    for number, (step, hand) in enumerate(zip(ends, record.settings["hands_played"],
+                                              strict=True), 1):
+        assert html.escape(hand_sentence(number, hand)) in step.mark  # in words
     assert "hand 2:" in view.steps[-1].mark
     assert view.svg().startswith("<svg")
     # every kind has its own short name: Tiao (bamboo) and Tong (dots) no longer share "t"
@@ -122,14 +130,15 @@ def test_the_replay_scores_with_the_record_s_table(tmp_path: Path) -> None:
     settings = MahjongSettings(Rules(hands=3, table=TaiwanTable()), seed=10)
     record = play_mahjong(players, settings, tmp_path)
     assert record.settings["scoring"] == "taiwan"
-    paid = [hand["payments"] for hand in record.settings["hands_played"]]
-    ends = [step.mark for step in mahjong_replay(record).steps if "result:" in step.mark]
+    said = [html.escape(hand_sentence(k, hand))
+            for k, hand in enumerate(record.settings["hands_played"], 1)]
+    ends = [step.mark for step in mahjong_replay(record).steps if HAND_END.search(step.mark)]
     assert len(ends) == 3
-    assert all(str(pays) in mark for pays, mark in zip(paid, ends, strict=True))
+    assert all(words in mark for words, mark in zip(said, ends, strict=True))
     # A record from before the tables had names is replayed with icga.
     del record.settings["scoring"]
-    ends = [step.mark for step in mahjong_replay(record).steps if "result:" in step.mark]
-    assert not all(str(pays) in mark for pays, mark in zip(paid, ends, strict=True))
+    ends = [step.mark for step in mahjong_replay(record).steps if HAND_END.search(step.mark)]
+    assert not all(words in mark for words, mark in zip(said, ends, strict=True))
     record.settings["scoring"] = "hk"
     with pytest.raises(ValueError, match="unknown scoring 'hk'"):
         mahjong_replay(record)
