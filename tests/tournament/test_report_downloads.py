@@ -188,7 +188,7 @@ def test_settings_read_in_units_and_words(built: tuple[Path, Path]) -> None:
     text = index.read_text(encoding="utf-8")
     assert "<dt>Time per move</dt><dd>2 s</dd>" in text
     assert "<dt>Memory limit</dt><dd>256 MB</dd>" in text
-    assert "<dt>Time tolerance</dt><dd>0.5 s</dd>" in text
+    assert "<dt>Time tolerance</dt><dd>1 s</dd>" in text  # (the default, as GomocupJudge)
     assert "freestyle (five or more in a row)" in text
     # the two openings on small boards, captioned with their moves
     boards = re.findall(r'<li><figure><svg class="mini" [^>]*aria-label="([^"]*)">(.*?)</svg>'

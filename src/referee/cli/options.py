@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,7 +33,15 @@ from click.core import ParameterSource
 
 from referee.cli.support import warn
 from referee.core.errors import ConfigError
-from referee.core.text import SizeTooLarge, got, parse_size, range_text, size_has_unit
+from referee.core.text import (
+    DURATION_UNITS,
+    SizeTooLarge,
+    got,
+    parse_duration,
+    parse_size,
+    range_text,
+    size_has_unit,
+)
 
 __all__ = ["Duration", "Number", "Size", "Whole", "game_time_option", "jobs_option", "json_option",
            "memory_option", "move_time_option", "out_option", "output_file_option",
@@ -43,8 +50,6 @@ __all__ = ["Duration", "Number", "Size", "Whole", "game_time_option", "jobs_opti
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
-_DURATION = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m|h)?\s*", re.IGNORECASE)
 
 
 class Duration(click.ParamType[float, object]):
@@ -65,10 +70,10 @@ class Duration(click.ParamType[float, object]):
         if isinstance(value, float):
             return value
         text = str(value)
-        match = _DURATION.fullmatch(text)
-        if match is None:
-            self.fail(f"{text!r} is not a duration such as 5s, 500ms or 1.5s", param, ctx)
-        number, unit = float(match.group(1)), match.group(2)
+        try:
+            number, unit = parse_duration(text)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
         if not math.isfinite(number):
             self.fail(f"{text!r} is not a finite duration", param, ctx)
         if unit is None and number != 0:
@@ -80,7 +85,7 @@ class Duration(click.ParamType[float, object]):
             unit = self.legacy
         if self.positive and number == 0:
             self.fail(f"must be more than 0{got(text)}", param, ctx)
-        return number * _UNITS[(unit or "s").lower()]
+        return number * DURATION_UNITS[unit or "s"]
 
 
 class Size(click.ParamType[int, object]):
@@ -357,13 +362,21 @@ def sandbox_options(suspend_default: str | None) -> Callable[[F], F]:
 
 
 def policy_options(command: F) -> F:
-    """``--policy module:callable`` (required) and ``--path DIR`` (repeatable): the Python
-    policy a ``referee bot`` command runs, and where its module is found."""
+    """``--policy module:callable`` (required), ``--path DIR`` (repeatable) and ``--name``:
+    the Python policy a ``referee bot`` command runs, where its module is found, and the
+    player's name."""
+    command = click.option(
+        "--name", metavar="NAME",
+        help="The player's name: in a match's records and standings (a match reads it from "
+             "this command line) and where the game's protocol asks a program its name "
+             "(Gomoku's ABOUT, Planowanie's name) [default: the policy, "
+             "MODULE:CALLABLE].")(command)
     command = click.option(
         "--path", "paths", multiple=True,
         type=click.Path(exists=True, file_okay=False, resolve_path=True, path_type=Path),
         help="A folder to import the policy's module from (repeatable; the bot runs in a "
-             "working folder of its own, so give the folder that holds the module).")(command)
+             "working folder of its own: in a referee's match or tournament, a relative "
+             "folder is taken from where that was started).")(command)
     return click.option(
         "--policy", required=True, metavar="MODULE:CALLABLE",
         help="The policy: a callable taking the environment's observation (a dict of "

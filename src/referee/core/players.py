@@ -3,7 +3,11 @@
 ``resolve_players`` turns the strings a user typed into ``PlayerSpec``s with unique
 names. A string that names a built-in bot runs that bot with this Python interpreter;
 anything else is split like a shell command line (``"./pbrain-x --fast"``) and its name
-is the program's file name.
+is the program's file name. A command line whose program is ``referee`` runs the referee
+being run (this interpreter, ``-m referee``), whether or not a ``referee`` is on ``PATH``
+(a virtual environment that is not activated); a policy bot's (``referee bot GAME``) is
+named by its ``--name``, else its ``--policy``, and its ``--path`` folders are made
+absolute, as the bot runs in a working folder of its own.
 """
 
 from __future__ import annotations
@@ -56,9 +60,37 @@ def resolve_player(text: str, builtins: Mapping[str, str], base: Path | None = N
         raise ConfigError(f"player {text!r}: cannot split the command line: {exc}") from None
     if not argv:
         raise ConfigError("player: empty command line")
+    if argv[0] == OWN_COMMAND:
+        return _own_command(argv[1:], base or Path.cwd())
     argv = [_absolute_if_file(arg, i == 0, base or Path.cwd()) for i, arg in enumerate(argv)]
     name = _program_name(argv)
     return PlayerSpec(name, argv)
+
+
+OWN_COMMAND = "referee"
+"""The program of a player's command line that is the referee being run."""
+
+
+def _own_command(args: list[str], base: Path) -> PlayerSpec:
+    """``referee ARGS`` as a player: this interpreter running the referee, named by a
+    policy bot's ``--name`` (else its ``--policy``; ``referee`` for another command),
+    its ``--path`` folders absolute (relative ones taken from ``base``)."""
+    values: dict[str, str] = {}
+    out = list(args)
+    for i, arg in enumerate(args):
+        option, equals, value = arg.partition("=")
+        if option in ("--name", "--policy", "--path"):
+            at = i if equals else i + 1
+            if not equals:
+                value = args[i + 1] if i + 1 < len(args) else ""
+            if option == "--path" and value and (base / value).is_dir():
+                value = os.path.abspath(base / value)
+                out[at] = f"{option}={value}" if equals else value
+            values.setdefault(option, value)
+    name = "referee"
+    if args[:1] == ["bot"]:
+        name = values.get("--name") or values.get("--policy") or name
+    return PlayerSpec(name, [sys.executable, "-m", "referee", *out])
 
 
 def _absolute_if_file(arg: str, program: bool, base: Path) -> str:
@@ -211,14 +243,16 @@ def readiness_check(player: PlayerSpec, task: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def trial_process(player: PlayerSpec, folder: Path, task: str,
-                  sandbox: SandboxPlan | None = None) -> Iterator[BotProcess]:
-    """``player``'s program started (in ``sandbox``, as it will play) for a
-    :func:`readiness_check` of ``task`` (seed 0, files tagged ``check-``), stopped when
-    the block ends."""
+                  sandbox: SandboxPlan | None = None,
+                  memory_limit: int | None = None) -> Iterator[BotProcess]:
+    """``player``'s program started (in ``sandbox`` and within ``memory_limit``, as it
+    will play) for a :func:`readiness_check` of ``task`` (seed 0, files tagged
+    ``check-``), stopped when the block ends."""
     process = None
     with readiness_check(player, task):
         try:
-            process = start_player(player, folder, seed=0, tag="check-", sandbox=sandbox)
+            process = start_player(player, folder, seed=0, tag="check-", sandbox=sandbox,
+                                   memory_limit=memory_limit)
             yield process
         finally:
             if process is not None:

@@ -66,6 +66,21 @@ def parse_size(text: str, bare: int = 1) -> int:
     return int(size)
 
 
+DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+_DURATION = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m|h)?\s*", re.IGNORECASE)
+
+
+def parse_duration(text: str) -> tuple[float, str | None]:
+    """A duration as written (``5s``, ``500ms``, ``1.5s``, ``2m``, ``1h``, or a bare
+    number): its number and its unit in lower case (``None`` when bare); ``ValueError``
+    for anything else."""
+    match = _DURATION.fullmatch(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not a duration such as 5s, 500ms or 1.5s")
+    unit = match.group(2)
+    return float(match.group(1)), unit.lower() if unit else None
+
+
 def size_has_unit(text: str) -> bool:
     """Whether a size is written with its unit (``256M``, ``4096B``), not bare."""
     return not text.strip()[-1:].isdigit()

@@ -5,16 +5,58 @@ words for a command-line option (``cli.options``) and a key of a file (pydantic)
 from __future__ import annotations
 
 import contextlib
+import math
 import re
-from collections.abc import Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator, Mapping
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, BeforeValidator, ValidationError
 
 from referee.core.errors import ConfigError
-from referee.core.text import got, range_text
+from referee.core.text import DURATION_UNITS, got, parse_duration, parse_size, range_text
 
 Model = TypeVar("Model", bound=BaseModel)
+
+
+def _duration_in(unit: str) -> Callable[[object], object]:
+    """A settings value as a number of ``unit`` (``ms`` or ``s``): a bare number (or one
+    in a string) as it is, as the files have always taken it; a string with its unit as
+    the command line takes it (``5s``, ``500ms``, ``1.5s``, ``2m``)."""
+
+    def convert(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        number, written = parse_duration(value)
+        if not math.isfinite(number):
+            raise ValueError(f"must be a finite duration{got(value)}")
+        if written is None:
+            return number
+        seconds = number * DURATION_UNITS[written]
+        return seconds if unit == "s" else round(seconds * 1000)
+
+    return convert
+
+
+def _megabytes(value: object) -> object:
+    """A memory size in megabytes: a bare number as it is; a size with its unit as the
+    command line takes it (``400M``, ``1G``), in whole megabytes."""
+    if not isinstance(value, str):
+        return value
+    try:
+        size = parse_size(value, 1 << 20)
+    except ValueError as exc:
+        raise ValueError(f"must be a size such as 400M or 1G{got(value)}") from exc
+    if size % (1 << 20):
+        raise ValueError(f"must be whole megabytes (400M, 1G){got(value)}")
+    return size >> 20
+
+
+Milliseconds = Annotated[int, BeforeValidator(_duration_in("ms"))]
+"""A duration in a settings table read as milliseconds: ``5000`` or ``"5s"``."""
+Seconds = Annotated[float, BeforeValidator(_duration_in("s"))]
+"""A duration in a settings table read as seconds: ``5.0`` or ``"5s"``, ``"500ms"``."""
+Megabytes = Annotated[int, BeforeValidator(_megabytes)]
+"""A memory size in a settings table read as megabytes: ``400`` or ``"400M"``, ``"1G"``."""
 
 
 def format_errors(source: str, error: ValidationError, prefix: str = "") -> str:

@@ -15,7 +15,9 @@ from referee.core.errors import ConfigError, MatchAborted
 from referee.core.players import PlayerSpec, readiness_check
 from referee.core.record import GameRecord
 from referee.core.replay import Picture, ReplayView, Setting
+from referee.core.validation import Megabytes, Milliseconds
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule, point_name
+from referee.games.gomoku.defaults import MEMORY_MB, TOLERANCE_MS
 from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings
 from referee.games.gomoku.openings import place_opening, read_openings
 from referee.games.gomoku.protocol import Brain
@@ -49,7 +51,8 @@ SETTING_WORDS = {
 
 
 class GomokuTable(BaseModel):
-    """The ``[settings]`` table of a Gomoku tournament (times in ms, memory in MB)."""
+    """The ``[settings]`` table of a Gomoku tournament (times in ms or with their unit,
+    ``"5s"``; memory in MB or with its unit, ``"350M"``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -59,11 +62,11 @@ class GomokuTable(BaseModel):
     size: int = Field(default=15, ge=MIN_SIZE, le=MAX_SIZE)
     width: int | None = Field(default=None, ge=MIN_SIZE, le=MAX_SIZE)
     height: int | None = Field(default=None, ge=MIN_SIZE, le=MAX_SIZE)
-    timeout_turn: int = Field(default=5000, ge=0)
-    timeout_match: int = Field(default=0, ge=0)
-    tolerance: int = Field(default=500, ge=0)
-    startup: int = Field(default=30000, gt=0)
-    memory: int = Field(default=0, ge=0)
+    timeout_turn: Milliseconds = Field(default=5000, ge=0)
+    timeout_match: Milliseconds = Field(default=0, ge=0)
+    tolerance: Milliseconds = Field(default=TOLERANCE_MS, ge=0)
+    startup: Milliseconds = Field(default=30000, gt=0)
+    memory: Megabytes = Field(default=MEMORY_MB, ge=0)
     openings: str | None = None
     swap2: bool = False
     folder: str | None = None

@@ -10,10 +10,13 @@ import click
 from referee.cli import options as opt
 from referee.cli import support
 from referee.cli.data_commands import dataset_command
+from referee.cli.policy_bots import run_policy_bot
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
+from referee.core.policy import Policy
 from referee.core.sandbox import SandboxConfig
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE
+from referee.games.gomoku.defaults import MEMORY_MB, TOLERANCE_MS
 
 __all__ = ["COMMANDS"]
 
@@ -50,9 +53,9 @@ def _ms(value: int) -> float:
 @opt.move_time_option("5s", "each move (INFO timeout_turn; 0: as fast as it can)",
                       positive=False)
 @opt.game_time_option("0", "a whole game (INFO timeout_match)")
-@opt.tolerance_option(legacy="ms")
+@opt.tolerance_option(f"{TOLERANCE_MS}ms", legacy="ms")
 @opt.startup_option(what="answer START/RESTART and ABOUT", legacy="ms")
-@opt.memory_option("0")
+@opt.memory_option(f"{MEMORY_MB}M")
 @opt.seed_option("the match (it seeds the built-in brains)")
 @opt.records_out_options("records and logs", "referee-out/match-<time>")
 @click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
@@ -177,32 +180,30 @@ def export_gomoku(records: tuple[Path, ...], to_psq: bool, output: Path | None) 
 @opt.policy_options
 @click.option("--renju-judge", type=click.Choice(["rif", "gomocup"]), default="rif",
               show_default=True, help="How the mask judges black's forbidden points in renju.")
-def bot_gomoku(policy: str, paths: tuple[Path, ...], renju_judge: str) -> None:
-    """Run a Python policy as a Gomocup brain on standard input and output.
+def bot_gomoku(policy: str, paths: tuple[Path, ...], name: str | None,
+               renju_judge: str) -> None:
+    """Run a Python policy as a Gomocup brain on standard input and output (needs the
+    envs extra: pip install 'referee[envs]').
 
     The policy is called with what the Gomoku environment observes
     (referee.envs.make("gomoku"): a dict of "observation" and "action_mask") and returns
-    the action number y * width + x. Put it in a match as any brain:
+    the action number y * width + x. Put it in a match as any brain (a player's command
+    that starts with referee runs this referee, on PATH or not):
 
-      referee match gomoku "referee bot gomoku --policy my_agent:policy --path $PWD" threat
+    \b
+      referee match gomoku "referee bot gomoku --policy my_agent:policy --path . \\
+        --name mine" threat
     """
-    from referee.core.policy import PolicyError, load_policy
-    from referee.games.gomoku.bots.brain import brain_main, format_about
-    from referee.games.gomoku.policy_bot import PolicyStrategy
-    from referee.games.gomoku.renju import RenjuJudge
 
-    try:
-        strategy = PolicyStrategy(load_policy(policy, [str(p) for p in paths]),
-                                  RenjuJudge.parse(renju_judge))
-    except PolicyError as exc:
-        support.fail(exc)
-    try:
-        code = brain_main(strategy, format_about(f"policy {policy}", "1"))
-    except PolicyError as exc:  # the policy's fault during a game: one line, exit 1
-        click.echo(f"referee bot gomoku: {exc}", err=True)
-        raise SystemExit(1) from None
-    raise SystemExit(code)
+    def play(loaded: Policy) -> int:
+        from referee.games.gomoku.bots.brain import brain_main, format_about
+        from referee.games.gomoku.policy_bot import PolicyStrategy
+        from referee.games.gomoku.renju import RenjuJudge
 
+        strategy = PolicyStrategy(loaded, RenjuJudge.parse(renju_judge))
+        return brain_main(strategy, format_about(name or policy, "1"))
+
+    run_policy_bot("gomoku", policy, paths, play)
 
 COMMANDS: dict[str, click.Command] = {"match": match_gomoku, "replay": replay_gomoku,
                                       "export": export_gomoku, "bot": bot_gomoku,

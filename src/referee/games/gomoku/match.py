@@ -25,6 +25,7 @@ from referee.core.players import PlayerSpec, folder_name, start_player
 from referee.core.record import GameRecord, PlayerInfo
 from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.games.gomoku.board import MAX_SIZE, MIN_SIZE, Rule
+from referee.games.gomoku.defaults import MEMORY_MB, TOLERANCE_MS
 from referee.games.gomoku.game import GomokuGame
 from referee.games.gomoku.openings import Offsets, place_opening
 from referee.games.gomoku.protocol import Brain, GomokuSeat
@@ -80,8 +81,9 @@ class GomokuSettings:
     @classmethod
     def from_options(cls, *, size: int = 15, width: int | None = None,
                      height: int | None = None, timeout_turn: int = 5000,
-                     timeout_match: int = 0, tolerance: int = 500, startup: int = 30000,
-                     memory: int = 0, **rest: Any) -> GomokuSettings:
+                     timeout_match: int = 0, tolerance: int = TOLERANCE_MS,
+                     startup: int = 30000, memory: int = MEMORY_MB,
+                     **rest: Any) -> GomokuSettings:
         """Settings from the options as users give them (``referee match gomoku`` and a
         tournament's ``[settings]``): a size or width and height, times in milliseconds
         (``timeout_match`` 0: no limit), memory in MB (0: none); ``rest`` as it is."""

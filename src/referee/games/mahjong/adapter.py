@@ -18,11 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from referee.core.adapter import GameTask, PointsGameAdapter
 from referee.core.checking import record_seed
 from referee.core.errors import BotFault, ConfigError
+from referee.core.limits import megabytes
 from referee.core.players import PlayerSpec, trial_process
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import SEAT_WINDS, ReplayStep, ReplayView, Setting, text_lines
 from referee.core.sandbox import plan_sandbox
 from referee.core.text import seat_name
+from referee.core.validation import Megabytes, Seconds
+from referee.games.mahjong.defaults import MEMORY_MB
 from referee.games.mahjong.frames import frame_info, game_frame, tile_code
 from referee.games.mahjong.game import MahjongGame
 from referee.games.mahjong.match import (
@@ -61,7 +64,7 @@ class MahjongTable(BaseModel):
 
     hands: int = Field(default=16, ge=1, le=64)
     reserve: int = Field(default=16, ge=0, le=60)
-    move_time: float = Field(default=10.0, gt=0)
+    move_time: Seconds = Field(default=10.0, gt=0)
     base: int = Field(default=100, ge=0)
     """Points paid for a win before the tai."""
     per_tai: int = Field(default=20, ge=0)
@@ -71,6 +74,8 @@ class MahjongTable(BaseModel):
     start_path: Literal["program", "command"] = "program"
     scoring: Literal["icga", "taiwan"] = "icga"
     """The tai table (``scoring.PRESETS``)."""
+    memory: Megabytes = Field(default=MEMORY_MB, ge=0)
+    """MB of memory each AI's process tree may use (``"1G"``; 0: no limit)."""
 
 
 class MahjongAdapter(PointsGameAdapter[MahjongTable, MahjongSettings]):
@@ -89,7 +94,8 @@ class MahjongAdapter(PointsGameAdapter[MahjongTable, MahjongSettings]):
                                      stakes=Stakes(spec.base, spec.per_tai),
                                      kong_from_previous=spec.kong_from_previous),
                                move_time=spec.move_time, takeover=spec.takeover,
-                               start_path=spec.start_path)
+                               start_path=spec.start_path,
+                               memory_limit=megabytes(spec.memory))
 
     def seat_count(self, settings: MahjongSettings) -> int:
         """Four players a game."""
@@ -111,6 +117,8 @@ class MahjongAdapter(PointsGameAdapter[MahjongTable, MahjongSettings]):
             data["start_path"] = settings.start_path
         if settings.rules.table.name != "icga":
             data["scoring"] = settings.rules.table.name
+        if settings.memory_limit != megabytes(MEMORY_MB):
+            data["max_memory"] = settings.memory_limit
         return data
 
     def opening_count(self, settings: MahjongSettings) -> int:
@@ -122,8 +130,8 @@ class MahjongAdapter(PointsGameAdapter[MahjongTable, MahjongSettings]):
         """Start the program, deal it a dealer's hand and ask for a discard; it must
         answer with a /throw of one of its tiles in time."""
         tiles = MahjongHand(make_wall(0)).hands[0]
-        with trial_process(player, work_dir, "play a hand",
-                           plan_sandbox(settings.sandbox)) as process:
+        with trial_process(player, work_dir, "play a hand", plan_sandbox(settings.sandbox),
+                           settings.memory_limit) as process:
             deadline = time.monotonic() + settings.move_time
             process.send(f"/start MJ 1 {start_path(player.command, settings.start_path)}\n"
                          "/initGame EAST EAST 1 1 0\n"

@@ -16,10 +16,13 @@ import click
 from referee.cli import options as opt
 from referee.cli import support
 from referee.cli.data_commands import dataset_command
+from referee.cli.policy_bots import run_policy_bot
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec
+from referee.core.policy import Policy
 from referee.core.sandbox import SandboxConfig
+from referee.games.mahjong.defaults import MEMORY_MB
 
 __all__ = ["COMMANDS"]
 
@@ -64,6 +67,7 @@ def _rule_options(command: F) -> F:
 @click.option("--per-tai", type=opt.Whole(0), default=20, show_default=True,
               help="Points paid per tai.")
 @opt.move_time_option("10s", legacy="s")
+@opt.memory_option(f"{MEMORY_MB}M")
 @click.option("--start-path", type=click.Choice(["program", "command"]), default="program",
               show_default=True,
               help="What /start names as the AI's path: its program (the framework's "
@@ -74,7 +78,8 @@ def _rule_options(command: F) -> F:
 @opt.json_option
 def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: str,
                   takeover: str, kong_from_previous: bool, rotations: int, base: int,
-                  per_tai: int, move_time: float, start_path: str, seed: int | None,
+                  per_tai: int, move_time: float, memory: int, start_path: str,
+                  seed: int | None,
                   out_dir: Path | None, overwrite: bool, sandbox: SandboxConfig,
                   json_mode: bool) -> None:
     """Play ICGA (Taiwanese 16-tile) Mahjong between four AI programs (local mode).
@@ -98,7 +103,8 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: s
         out, sandbox, sandbox_line = support.confine(
             sandbox, out_dir, "match", suspend_default=True, overwrite=overwrite)
         settings = MahjongSettings(rules, chosen, move_time, takeover=takeover,
-                                   start_path=start_path, sandbox=sandbox)
+                                   start_path=start_path, sandbox=sandbox,
+                                   memory_limit=memory or None)
         records = support.play_games(
             console, f"ICGA Mahjong, {hands} hand(s), {scoring} tai table, {rotations} seat "
             "rotation(s)", specs, chosen, rotations,
@@ -196,10 +202,11 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
 @click.option("--human", is_flag=True,
               help="Play the seat yourself on this console instead of an AI.")
 @opt.out_option("the AI's working folder and its stderr log", "referee-out/connect-<time>")
+@opt.memory_option(f"{MEMORY_MB}M")
 @opt.sandbox_options(None)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, metavar="-- AI-COMMAND...")
 def connect_mahjong(host: str, port: int, seat: int, account: str | None, human: bool,
-                    out_dir: Path | None, sandbox: SandboxConfig,
+                    out_dir: Path | None, memory: int, sandbox: SandboxConfig,
                     command: tuple[str, ...]) -> None:
     """Log in to a referee server for one seat and play its hands: start AI-COMMAND for
     every hand and relay the server's lines to it and its answers back (the ICGA
@@ -247,7 +254,8 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
                     sandbox, out_dir, "connect", suspend_default=False, fresh=False)
                 notify(sandbox_line)
                 notify(f"the AI's working folder and standard error log are in {out}")
-                program = AIProgram(PlayerSpec(name, spec.command), out, plan_sandbox(config))
+                program = AIProgram(PlayerSpec(name, spec.command), out, plan_sandbox(config),
+                                    memory or None)
             wrapper = Wrapper(ServerLink(host, port), seat, name, program, console, notify)
             wrapper.run()
     except LoginRefused as exc:
@@ -264,32 +272,26 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
 @click.option("--hands", type=opt.Whole(1), default=16, show_default=True,
               help="Hands in the game (as the match's --hands): the observation counts "
                    "the hands still to play, which the wire does not say.")
-def bot_mahjong(policy: str, paths: tuple[Path, ...], hands: int) -> None:
+def bot_mahjong(policy: str, paths: tuple[Path, ...], name: str | None, hands: int) -> None:
     """Run a Python policy as an ICGA Mahjong AI on standard input and output (one hand
-    per run, as every ICGA AI).
+    per run, as every ICGA AI; needs the envs extra: pip install 'referee[envs]').
 
     The policy is called with what the Mahjong environment observes
     (referee.envs.make("mahjong"): a dict of "observation" and "action_mask") and returns
     an action number (0-33 throw, 34-67 kong, 68 pong, 69-71 chow, 72 hu, 73 pass). Put
-    it in a match as any AI:
+    it in a match as any AI (a player's command that starts with referee runs this
+    referee, on PATH or not):
 
-      referee match mahjong greedy random random "referee bot mahjong --policy a:act --path $PWD"
+      referee match mahjong greedy random random "referee bot mahjong --policy a:act --path ."
     """
-    from referee.core.policy import PolicyError, load_policy
-    from referee.games.mahjong.policy_bot import HAND_FILE, run_policy_ai
-    from referee.games.mahjong.rules import Rules
 
-    try:
-        loaded = load_policy(policy, [str(p) for p in paths])
-    except PolicyError as exc:
-        support.fail(exc)
-    try:
-        code = run_policy_ai(loaded, Rules(hands=hands), memory=Path(HAND_FILE))
-    except PolicyError as exc:  # the policy's fault during a hand: one line, exit 1
-        click.echo(f"referee bot mahjong: {exc}", err=True)
-        raise SystemExit(1) from None
-    raise SystemExit(code)
+    def play(loaded: Policy) -> int:
+        from referee.games.mahjong.policy_bot import HAND_FILE, run_policy_ai
+        from referee.games.mahjong.rules import Rules
 
+        return run_policy_ai(loaded, Rules(hands=hands), memory=Path(HAND_FILE))
+
+    run_policy_bot("mahjong", policy, paths, play)
 
 COMMANDS: dict[str, click.Command] = {"match": match_mahjong, "replay": replay_mahjong,
                                       "serve": serve_mahjong, "connect": connect_mahjong,

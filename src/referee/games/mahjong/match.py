@@ -30,6 +30,7 @@ from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
 from referee.core.sandbox import SandboxConfig, SandboxPlan, plan_sandbox
 from referee.games.mahjong.bots.policies import dummy_policy
+from referee.games.mahjong.defaults import MEMORY_MB
 from referee.games.mahjong.protocol import event_lines, hand_start_lines, parse_action
 from referee.games.mahjong.rules import Action, HandResult, MahjongGame, MahjongHand, Rules
 
@@ -64,6 +65,8 @@ class MahjongSettings:
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     """The AI programs' sandbox in local mode (suspended off-turn unless it says
     otherwise)."""
+    memory_limit: int | None = MEMORY_MB << 20
+    """Bytes of memory each AI's process tree may use (``None``: no limit)."""
 
     def __post_init__(self) -> None:
         if self.takeover not in TAKEOVERS:
@@ -147,7 +150,8 @@ class ProcessChannel:
 
     def __init__(self, player: PlayerSpec, folder: Path, seed: int, tag: str,
                  names: str = "program", sandbox: SandboxPlan | None = None,
-                 suspend: bool = False, seat: int | None = None) -> None:
+                 suspend: bool = False, seat: int | None = None,
+                 memory_limit: int | None = None) -> None:
         self.player = player
         self.seat = seat
         """The seat its programs play (their stderr is that seat's in the record)."""
@@ -158,6 +162,7 @@ class ProcessChannel:
         self.tag = tag
         self.sandbox = sandbox
         self.suspend = suspend
+        self.memory_limit = memory_limit
         self.process: BotProcess | None = None
 
     def open(self, hand: int) -> None:
@@ -165,7 +170,7 @@ class ProcessChannel:
         self.close(1.0)
         self.process = start_player(self.player, self.folder, seed=self.seed + hand,
                                     tag=self.tag, sandbox=self.sandbox, suspend=self.suspend,
-                                    seat=self.seat)
+                                    seat=self.seat, memory_limit=self.memory_limit)
 
     def cpu_time(self) -> float | None:
         """The CPU seconds of this hand's program."""
@@ -390,7 +395,8 @@ def play_mahjong(players: Sequence[PlayerSpec], settings: MahjongSettings,
     suspend = settings.sandbox.suspends(True)
     record.sandbox = plan.describe(suspend)
     channels = [ProcessChannel(p, folder, settings.seed * 4 + s, f"seat{s + 1}-",
-                               settings.start_path, plan, suspend, seat=s)
+                               settings.start_path, plan, suspend, seat=s,
+                               memory_limit=settings.memory_limit)
                 for s, p in enumerate(players)]
     return play_clients(channels, settings, record)
 
@@ -405,7 +411,8 @@ def new_record(players: Sequence[PlayerSpec], settings: MahjongSettings) -> Game
                                 "scoring": settings.rules.table.name,
                                 "move_time": settings.move_time,
                                 "kong_from_previous": settings.rules.kong_from_previous,
-                                "takeover": settings.takeover},
+                                "takeover": settings.takeover,
+                                "max_memory": settings.memory_limit},
                       seed=settings.seed)
 
 

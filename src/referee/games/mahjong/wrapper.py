@@ -125,6 +125,8 @@ class AIProgram:
     player: PlayerSpec
     out: Path
     sandbox: SandboxPlan | None = None
+    memory_limit: int | None = None
+    """Bytes of memory its process tree may use (``None``: no limit)."""
 
 
 class AIRelay:
@@ -137,7 +139,8 @@ class AIRelay:
         self.relaying = True
         self._open_line = False
         self._broken = False
-        self.process = start_player(ai.player, ai.out, seed=None, sandbox=ai.sandbox)
+        self.process = start_player(ai.player, ai.out, seed=None, sandbox=ai.sandbox,
+                                    memory_limit=ai.memory_limit)
         self.process.stream_output(self._relay, self._ended)
 
     @property

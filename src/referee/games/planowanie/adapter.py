@@ -16,6 +16,8 @@ from referee.core.record import GameRecord
 from referee.core.replay import ReplayView, Setting
 from referee.core.sandbox import plan_sandbox
 from referee.core.text import seat_name
+from referee.core.validation import Megabytes, Milliseconds
+from referee.games.planowanie.defaults import MEMORY_MB
 from referee.games.planowanie.match import BUILTIN_PLAYERS, PlanowanieSettings, play_planowanie
 from referee.games.planowanie.protocol import PlayerProgram
 from referee.games.planowanie.replay import move_notation, planowanie_replay
@@ -29,7 +31,8 @@ SETTING_LABELS = {
 
 
 class PlanowanieTable(BaseModel):
-    """The ``[settings]`` table of a Planowanie tournament (times in ms, memory in MB)."""
+    """The ``[settings]`` table of a Planowanie tournament (times in ms or with their unit,
+    ``"180s"``; memory in MB or with its unit, ``"400M"``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -38,10 +41,10 @@ class PlanowanieTable(BaseModel):
     players: int = Field(default=4, ge=2, le=4)
     deals: str | None = None
     """``set_game``'s arguments (``d c1 s1 ... cd sd``); default: the tournament's 13."""
-    time: int = Field(default=180_000, ge=0)
-    tolerance: int = Field(default=500, ge=0)
-    startup: int = Field(default=30_000, gt=0)
-    memory: int = Field(default=400, ge=0)
+    time: Milliseconds = Field(default=180_000, ge=0)
+    tolerance: Milliseconds = Field(default=500, ge=0)
+    startup: Milliseconds = Field(default=30_000, gt=0)
+    memory: Megabytes = Field(default=MEMORY_MB, ge=0)
     quit_at_end: bool = False
 
 

@@ -15,9 +15,12 @@ import click
 from referee.cli import options as opt
 from referee.cli import support
 from referee.cli.data_commands import dataset_command
+from referee.cli.policy_bots import run_policy_bot
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
+from referee.core.policy import Policy
 from referee.core.sandbox import SandboxConfig
+from referee.games.planowanie.defaults import MEMORY_MB
 
 __all__ = ["COMMANDS"]
 
@@ -52,7 +55,7 @@ def _deck_options(command: F) -> F:
 @opt.game_time_option("180s", "a whole game (time_left)")
 @opt.tolerance_option(legacy="ms")
 @opt.startup_option(what="start and take the configuration", legacy="ms")
-@opt.memory_option("400M")
+@opt.memory_option(f"{MEMORY_MB}M")
 @click.option("--quit", "quit_at_end", is_flag=True,
               help="End the programs with quit after each game instead of killing them.")
 @opt.seed_option("the deals")
@@ -191,31 +194,26 @@ def console_planowanie(player: str, values: str, suits: str, deals: str | None, 
 
 @click.command("planowanie")
 @opt.policy_options
-def bot_planowanie(policy: str, paths: tuple[Path, ...]) -> None:
-    """Run a Python policy as a Planowanie player on standard input and output.
+def bot_planowanie(policy: str, paths: tuple[Path, ...], name: str | None) -> None:
+    """Run a Python policy as a Planowanie player on standard input and output (needs the
+    envs extra: pip install 'referee[envs]').
 
     The policy is called with what the Planowanie environment observes
     (referee.envs.make("planowanie"): a dict of "observation" and "action_mask") and
     returns an action number: 0..C declare that many tricks, C + 1 + card plays a card.
     The deck, players and deals come from the referee (set_deck, set_players, set_game).
-    Put it in a match as any player:
+    Put it in a match as any player (a player's command that starts with referee runs
+    this referee, on PATH or not):
 
-      referee match planowanie random random "referee bot planowanie --policy a:act --path $PWD"
+      referee match planowanie random random "referee bot planowanie --policy a:act --path ."
     """
-    from referee.core.policy import PolicyError, load_policy
-    from referee.games.planowanie.policy_bot import run_policy
 
-    try:
-        loaded = load_policy(policy, [str(p) for p in paths])
-    except PolicyError as exc:
-        support.fail(exc)
-    try:
-        code = run_policy(loaded, f"policy {policy}")
-    except PolicyError as exc:  # the policy's fault during a game: one line, exit 1
-        click.echo(f"referee bot planowanie: {exc}", err=True)
-        raise SystemExit(1) from None
-    raise SystemExit(code)
+    def play(loaded: Policy) -> int:
+        from referee.games.planowanie.policy_bot import run_policy
 
+        return run_policy(loaded, name or policy)
+
+    run_policy_bot("planowanie", policy, paths, play)
 
 COMMANDS: dict[str, click.Command] = {"match": match_planowanie,
                                       "replay": replay_planowanie,

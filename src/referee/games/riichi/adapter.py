@@ -25,12 +25,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.core.adapter import GameTask, PointsGameAdapter
 from referee.core.errors import BotFault, ConfigError
+from referee.core.limits import megabytes
 from referee.core.players import PlayerSpec, folder_name, trial_process
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, MoveRecord
 from referee.core.replay import SEAT_WINDS, ReplayStep, ReplayView, Setting, text_lines
 from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.core.text import seat_name
+from referee.core.validation import Megabytes, Seconds
+from referee.games.riichi.defaults import MEMORY_MB
 from referee.games.riichi.frames import RiichiFrames
 from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.match import (
@@ -115,11 +118,13 @@ class RiichiTable(BaseModel):
     room: Literal["tenhou", "mahjong_soul", "mjai_app"] = "tenhou"
     """Whose rules (:data:`~referee.games.riichi.rulesets.PRESETS`): Tenhou's or Mahjong
     Soul's ranked rooms, or the mjai.app simulator's."""
-    decision_time: float = Field(default=_DEFAULTS.decision_time, gt=0)
-    startup_time: float = Field(default=_DEFAULTS.startup_time, gt=0)
+    decision_time: Seconds = Field(default=_DEFAULTS.decision_time, gt=0)
+    startup_time: Seconds = Field(default=_DEFAULTS.startup_time, gt=0)
     """Seconds for a bot's first answer (it may load a model)."""
     max_failures: int = Field(default=_DEFAULTS.max_failures, ge=1)
     """Late, malformed or illegal answers before a bot forfeits the rest of its game."""
+    memory: Megabytes = Field(default=MEMORY_MB, ge=0)
+    """MB of memory each bot's process tree may use (``"2G"``; 0: no limit)."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +151,8 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
         match = RiichiMatchSettings(room_rules(spec.room, spec.game),
                                     decision_time=spec.decision_time,
                                     max_failures=spec.max_failures,
-                                    startup_time=spec.startup_time)
+                                    startup_time=spec.startup_time,
+                                    memory_limit=megabytes(spec.memory))
         return RiichiSettings(spec.room, match)
 
     def seat_count(self, settings: RiichiSettings) -> int:
@@ -160,9 +166,12 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
     def describe(self, settings: RiichiSettings) -> dict[str, Any]:
         """Settings as plain data."""
         match = settings.match
-        return {"game": match.rules.game_length, "room": settings.room,
+        data = {"game": match.rules.game_length, "room": settings.room,
                 "decision_time": match.decision_time, "startup_time": match.startup_time,
                 "max_failures": match.max_failures}
+        if match.memory_limit != megabytes(MEMORY_MB):  # (the fingerprint of a tournament
+            data["max_memory"] = match.memory_limit  # that leaves it out stays as it was)
+        return data
 
     def opening_count(self, settings: RiichiSettings) -> int:
         """No openings: the seed decides the walls."""
@@ -182,7 +191,7 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
         names = [player.name, "seat-2", "seat-3", "seat-4"]
         *greetings, draw = [start_game_event(names, match.rules), *game.events]
         with trial_process(seated(player, 0), work_dir, "play a hand",
-                           plan_sandbox(match.sandbox)) as process:
+                           plan_sandbox(match.sandbox), match.memory_limit) as process:
             wait = match.startup_time
             for event in greetings:
                 answer = _exchange(process, mask_event(event, 0), time.monotonic() + wait)

@@ -15,7 +15,10 @@ import click
 from referee.cli import options as opt
 from referee.cli import support
 from referee.cli.data_commands import dataset_command
+from referee.cli.policy_bots import run_policy_bot
+from referee.core.policy import Policy
 from referee.core.sandbox import SandboxConfig
+from referee.games.riichi.defaults import MEMORY_MB
 
 if TYPE_CHECKING:
     from referee.training.corpus import AnnotateSummary
@@ -73,6 +76,7 @@ def _log_rules_options(command: F) -> F:
 @click.option("--rotations", type=opt.Whole(1, 4), default=1, show_default=True,
               help="Duplicate play: games on the same walls, seats rotating each game.")
 @opt.move_time_option("5s", "each decision")
+@opt.memory_option(f"{MEMORY_MB}M")
 @click.option("--max-failures", type=opt.Whole(1), default=5, show_default=True,
               help="Failures (bad, illegal or late answers) before a bot forfeits.")
 @click.option("--batched", type=opt.Whole(1, 4), multiple=True, metavar="N",
@@ -83,7 +87,7 @@ def _log_rules_options(command: F) -> F:
 @opt.renamed("--decision-time", "move_time", "--move-time",
              type=opt.Number(above=0))
 def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: int | None,
-                 rotations: int, move_time: float, max_failures: int,
+                 rotations: int, move_time: float, memory: int, max_failures: int,
                  batched: tuple[int, ...], out_dir: Path | None, overwrite: bool,
                  sandbox: SandboxConfig,
                  json_mode: bool) -> None:
@@ -107,7 +111,8 @@ def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: in
             sandbox, out_dir, "match", suspend_default=True, overwrite=overwrite)
         settings = RiichiMatchSettings(
             room_rules(room, game_length), chosen, move_time,
-            tuple(s + 1 in batched for s in range(4)), max_failures, sandbox=sandbox)
+            tuple(s + 1 in batched for s in range(4)), max_failures, sandbox=sandbox,
+            memory_limit=memory or None)
         records = support.play_games(
             console, f"Riichi mahjong, {room} rules, {game_length} game, {rotations} seat "
             "rotation(s)", specs, chosen, rotations,
@@ -346,34 +351,28 @@ def annotate4rl_riichi(inputs: tuple[Path, ...], output: Path, filter_by_room: s
 @click.option("--game", "game_length", type=click.Choice(["east", "south"]),
               default="south", show_default=True,
               help="The game length when start_game does not tell it.")
-def bot_riichi(policy: str, paths: tuple[Path, ...], room: str, game_length: str) -> None:
-    """Run a Python policy as an mjai bot on standard input and output.
+def bot_riichi(policy: str, paths: tuple[Path, ...], name: str | None, room: str,
+               game_length: str) -> None:
+    """Run a Python policy as an mjai bot on standard input and output (needs the envs
+    extra: pip install 'referee[envs]').
 
     The policy is called with what the Riichi environment observes
     (referee.envs.make("riichi"): a dict of "observation" and "action_mask") whenever the
     seat has a decision, and returns an action number (0..546). Put it in a match as any
-    bot:
+    bot (a player's command that starts with referee runs this referee, on PATH or not):
 
     \b
-      referee match riichi "referee bot riichi --policy my_agent:policy --path $PWD" \\
+      referee match riichi "referee bot riichi --policy my_agent:policy --path ." \\
         tsumogiri greedy greedy
     """
-    from referee.core.policy import PolicyError, load_policy
-    from referee.games.riichi.policy_bot import run
-    from referee.games.riichi.rulesets import preset_rules
 
-    try:
-        chosen = load_policy(policy, [str(p) for p in paths])
-        rules = preset_rules(room, game_length)
-    except PolicyError as exc:
-        support.fail(exc)
-    try:
-        code = run(chosen, rules)
-    except PolicyError as exc:  # the policy's fault during a game: one line, exit 1
-        click.echo(f"referee bot riichi: {exc}", err=True)
-        raise SystemExit(1) from None
-    raise SystemExit(code)
+    def play(loaded: Policy) -> int:
+        from referee.games.riichi.policy_bot import run
+        from referee.games.riichi.rulesets import preset_rules
 
+        return run(loaded, preset_rules(room, game_length))
+
+    run_policy_bot("riichi", policy, paths, play)
 
 COMMANDS: dict[str, click.Command] = {"match": match_riichi, "replay": replay_riichi,
                                       "annotate": annotate_riichi,

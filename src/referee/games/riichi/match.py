@@ -56,6 +56,7 @@ from referee.core.record import GameRecord, PlayerInfo
 from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.games.riichi.bots import greedy, tsumogiri
 from referee.games.riichi.bots.player import Policy, View, decide
+from referee.games.riichi.defaults import MEMORY_MB
 from referee.games.riichi.logrules import start_game_event
 from referee.games.riichi.mjai import write_mjai_objects
 from referee.games.riichi.rules import (
@@ -104,6 +105,8 @@ class RiichiMatchSettings:
     startup_time: float = 20.0
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     """The bots' sandbox (suspended off-turn unless it says otherwise)."""
+    memory_limit: int | None = MEMORY_MB << 20
+    """Bytes of memory each bot's process tree may use (``None``: no limit)."""
 
     def __post_init__(self) -> None:
         if self.decision_time <= 0:
@@ -590,7 +593,8 @@ def new_record(players: Sequence[PlayerSpec], settings: RiichiMatchSettings) -> 
                                 "rules": rules_to_dict(rules),
                                 "decision_time": settings.decision_time,
                                 "batched": list(settings.batched),
-                                "max_failures": settings.max_failures},
+                                "max_failures": settings.max_failures,
+                                "max_memory": settings.memory_limit},
                       seed=settings.seed)
 
 
@@ -612,7 +616,8 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
             try:
                 process: BotProcess | None = start_player(
                     seated(player, s), folder, seed=settings.seed * 4 + s,
-                    tag=f"seat{s + 1}-", sandbox=plan, suspend=suspend, seat=s)
+                    tag=f"seat{s + 1}-", sandbox=plan, suspend=suspend, seat=s,
+                    memory_limit=settings.memory_limit)
             except BotFault as fault:
                 process = None
                 seats.append(_Seat(s, None, settings.batched[s]))
