@@ -25,7 +25,9 @@ def referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     ["console"], ["console", "planowanie"], ["serve"], ["serve", "mahjong"], ["serve", "gohr"],
     ["connect", "mahjong"], ["play", "gohr"], ["annotate"], ["annotate", "riichi"],
     ["selfplay"], ["selfplay", "riichi"], ["tournament"], ["ratings"], ["report"],
-    ["shuffle"], ["annotate4rl"],
+    ["shuffle"], ["annotate4rl"], ["bot"], ["bot", "gomoku"], ["bot", "planowanie"],
+    ["bot", "mahjong"], ["bot", "riichi"], ["dataset"], ["dataset", "gomoku"],
+    ["dataset", "planowanie"], ["dataset", "mahjong"], ["dataset", "riichi"],
     # the spellings of earlier releases, hidden but kept for one release
     ["psq"], ["gohr"], ["gohr-server"], ["mahjong", "serve"], ["mahjong", "connect"]])
 def test_every_command_has_help(command: list[str]) -> None:
@@ -66,6 +68,20 @@ def test_the_command_line_and_its_help_import_no_data_library() -> None:
     lines = run.stdout.splitlines()
     assert lines == ["import []"] + [f"{c} []" for c in commands]
     pytest.importorskip("pandas")  # (installed: the check could have seen it)
+
+
+def test_the_help_says_which_verbs_need_an_extra() -> None:
+    """The base install runs every verb but two: referee --help names their extras, and
+    so does each of their commands' help (issue 37, item 30)."""
+    out = " ".join(referee("--help").stdout.split())
+    assert ("bot Run a Python policy (as for the game's environment) as a bot program "
+            "(needs the envs extra: pip install 'referee[envs]').") in out
+    assert "(needs the data extra: pip install 'referee[data]')" in out
+    assert out.count("needs the") == 2
+    for verb, extra in (("bot", "envs"), ("dataset", "data")):
+        for game in ("gomoku", "planowanie", "mahjong", "riichi"):
+            text = " ".join(referee(verb, game, "--help").stdout.split())
+            assert f"pip install 'referee[{extra}]'" in text, (verb, game)
 
 
 def test_help_groups_the_commands_by_game() -> None:

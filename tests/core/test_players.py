@@ -5,6 +5,7 @@ script an interpreter runs."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,22 @@ def test_interpreters_told_what_to_run_otherwise_are_accepted(
     (tmp_path / "package").mkdir()
     (tmp_path / "package" / "__main__.py").write_text("print('ok')\n")
     check_runnable(resolve_player(command, {}))
+
+
+def test_a_command_of_the_referee_runs_the_referee_being_run(tmp_path: Path) -> None:
+    """``referee ...`` as a player is this interpreter's referee, on PATH or not; a policy
+    bot is named by --name, else --policy, its relative --path made absolute (issue 37,
+    item 11)."""
+    (tmp_path / "agents").mkdir()
+    spec = resolve_player("referee bot gomoku --policy a:act --path agents --name mine", {},
+                          tmp_path)
+    assert spec.name == "mine"
+    assert spec.command == [sys.executable, "-m", "referee", "bot", "gomoku", "--policy",
+                            "a:act", "--path", str(tmp_path / "agents"), "--name", "mine"]
+    check_runnable(spec)
+    spec = resolve_player("referee bot riichi --policy=a:act --path=agents --path=/x", {},
+                          tmp_path)
+    assert spec.name == "a:act"
+    assert spec.command[-2:] == [f"--path={tmp_path / 'agents'}", "--path=/x"]
+    assert resolve_player("referee play gohr rules.txt", {}, tmp_path).name == "referee"
+    assert resolve_player("./referee", {}, tmp_path).command == [str(tmp_path / "referee")]

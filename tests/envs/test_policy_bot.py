@@ -5,6 +5,8 @@ to judge, as any bot's."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -81,3 +83,85 @@ def test_load_and_ask_check_what_they_are_given() -> None:
     with pytest.raises(PolicyError, match="not an action number"):
         ask(lambda observation: 1.5, {}, 9)
     assert ask(lambda observation: 3.0, {}, 9) == 3
+
+
+NO_VENV = "/usr/local/bin:/usr/bin:/bin"
+"""A PATH without the virtual environment's bin: a venv that is not activated."""
+
+
+def no_venv(tmp_path: Path) -> dict[str, str]:
+    """The environment of a shell where the venv is not activated, the policy's module
+    copied to ``tmp_path/agents``."""
+    assert shutil.which("referee", path=NO_VENV) is None
+    (tmp_path / "agents").mkdir()
+    shutil.copy(POLICIES / "first_legal.py", tmp_path / "agents")
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    return env | {"PATH": NO_VENV}
+
+
+def test_the_docs_match_runs_without_an_activated_venv(tmp_path: Path) -> None:
+    """`.venv/bin/referee match gomoku "referee bot gomoku ..."` where `referee` is not on
+    PATH: the player's `referee` is the referee being run, its relative --path is the
+    match's folder, and --name names it (issue 37, item 11: 'referee' was not found)."""
+    script = Path(sys.executable).parent / "referee"
+    run = subprocess.run(
+        [str(script), "match", "gomoku",
+         "referee bot gomoku --policy first_legal:policy --path agents --name my-agent",
+         "referee bot gomoku --policy first_legal:policy --path agents", "--games", "2",
+         "--size", "9", "--move-time", "10s", "--out", "out", "--json"],
+        capture_output=True, text=True, timeout=180, cwd=tmp_path, env=no_venv(tmp_path))
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["players"] == ["my-agent", "first_legal:policy"]
+    assert all(g["outcome"] == "normal" for g in result["games"]), result["games"]
+    record = json.loads((tmp_path / "out" / "game-001.json").read_text())
+    first = record["players"][0]
+    assert first["name"] == "my-agent" and first["about"]["name"] == "my-agent"
+    assert first["command"][:3] == [sys.executable, "-m", "referee"]
+    assert str(tmp_path / "agents") in first["command"]
+    assert record["players"][1]["about"]["name"] == "first_legal:policy"
+
+
+def test_a_tournament_file_may_name_a_referee_bot_command(tmp_path: Path) -> None:
+    """The same in a tournament file, its relative --path the file's folder."""
+    env = no_venv(tmp_path)
+    (tmp_path / "t.toml").write_text(
+        'game = "gomoku"\n[settings]\nsize = 9\n'
+        '[[players]]\nname = "mine"\n'
+        'command = "referee bot gomoku --policy first_legal:policy --path agents"\n'
+        '[[players]]\nname = "r"\nbuiltin = "random"\n')
+    run = subprocess.run([str(Path(sys.executable).parent / "referee"), "tournament",
+                          "t.toml", "--out", "tour", "--json"], capture_output=True,
+                         text=True, timeout=300, cwd=tmp_path, env=env)
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert summary["games"] == {"done": 2, "total": 2}
+    assert {row["player"] for row in summary["standings"]} == {"mine", "r"}
+
+
+def test_without_the_envs_extra_the_bot_says_which_to_install(tmp_path: Path) -> None:
+    """On the base install (no Gymnasium), one line naming the extra and exit status 2,
+    not a ModuleNotFoundError traceback (issue 37, item 30)."""
+    for missing in ("gymnasium", "pettingzoo"):
+        (tmp_path / missing).mkdir()
+        (tmp_path / missing / "__init__.py").write_text(
+            f"raise ModuleNotFoundError(\"No module named '{missing}'\", name='{missing}')\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    for game in ("gomoku", "planowanie", "mahjong", "riichi"):
+        run = subprocess.run([sys.executable, "-m", "referee.cli", "bot", game, "--policy",
+                              "first_legal:policy", "--path", str(POLICIES)],
+                             capture_output=True, text=True, timeout=60, env=env,
+                             stdin=subprocess.DEVNULL)
+        assert run.returncode == 2, run.stderr
+        assert run.stderr == (f"referee: error: referee bot {game} needs the envs extra: pip "
+                              "install 'referee[envs]' (No module named 'gymnasium')\n")
+        helped = subprocess.run([sys.executable, "-m", "referee.cli", "bot", game, "--help"],
+                                capture_output=True, text=True, timeout=60, env=env)
+        assert helped.returncode == 0
+        assert "pip install 'referee[envs]'" in " ".join(helped.stdout.split())
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "dataset", "gomoku",
+                          str(tmp_path), "-o", str(tmp_path / "ds")], capture_output=True,
+                         text=True, timeout=60, env=env)
+    assert run.returncode == 2 and run.stderr.startswith(
+        "referee: error: datasets need the data extra: pip install 'referee[data]'")
+    assert "Traceback" not in run.stderr

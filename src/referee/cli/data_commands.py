@@ -79,10 +79,12 @@ def dataset_command(game: str) -> click.Command:
                 overwrite: bool) -> None:
         """Turn games into training data: one row per decision (the seat's observation as
         the game's environment gives it, the legal actions, the action taken, the final
-        result), written as Apache Parquet shards.
+        result), written as Apache Parquet shards (needs the data extra: pip install
+        'referee[data]').
 
         SOURCE: a tournament's folder (or its tournament.sqlite), a match folder, record
-        files (game-NNN.json) or files of the game's own formats. A game that cannot be
+        files (game-NNN.json) or files of the game's own formats; each game is read
+        once (a record's own export beside it is its game). A game that cannot be
         replayed is skipped, with its reason; then the exit status is 1. Columns and
         layouts: docs/envs.md.
         """

@@ -29,10 +29,13 @@ VERBS: dict[str, str] = {
     "play": "Run a game on standard input and output, for a person or a program.",
     "annotate": "Turn game logs into training data.",
     "selfplay": "Play games of built-in bots and write their training data in one go.",
-    "bot": "Run a Python policy (as for the game's environment) as a bot program.",
-    "dataset": "Turn games into training data: a row per decision, in Parquet.",
+    "bot": "Run a Python policy (as for the game's environment) as a bot program "
+           "(needs the envs extra: pip install 'referee[envs]').",
+    "dataset": "Turn games into training data: a row per decision, in Parquet (needs the "
+               "data extra: pip install 'referee[data]').",
 }
-"""Every verb a game may have, with what it does, in the order the help lists them."""
+"""Every verb a game may have, with what it does (and the extra it needs beyond the base
+install), in the order the help lists them."""
 
 ACROSS_GAMES = ("tournament", "ratings", "report", "shuffle", "annotate4rl")
 """The commands that need no game named, listed under their own heading (``annotate4rl``
