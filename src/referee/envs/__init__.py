@@ -14,7 +14,7 @@ deciding agent saw (``env.observe(env.agent_selection)``, the row's observation 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,19 +31,19 @@ def make(game: str, /, **options: Any) -> Any:
     """The PettingZoo AEC environment of ``game`` with ``options`` (see docs/envs.md).
     ``ValueError`` names the games there are for an unknown one. (``game`` is
     positional only: Riichi's environment takes an option named ``game``, its length.)"""
+    return _loaded(game, env_factory)(**options)
+
+
+def _loaded(game: str, load: Callable[[str], Any]) -> Any:
+    """``load(game)``, the game's environment or data imported now; ``ValueError`` for a
+    game without an environment, ``ImportError`` naming the envs extra without it."""
     if game not in GAMES:
         raise ValueError(f"no environment for {game!r} (there are: {', '.join(GAMES)})")
     try:
-        factory = env_factory(game)
+        return load(game)
     except ImportError as exc:
-        raise _needs_envs(exc) from exc
-    return factory(**options)
-
-
-def _needs_envs(exc: ImportError) -> ImportError:
-    """The error of an install without the envs extra."""
-    return ImportError(f"the environments need the envs extra: pip install "
-                       f"'referee[envs]' ({exc})")
+        raise ImportError(f"the environments need the envs extra: pip install "
+                          f"'referee[envs]' ({exc})") from exc
 
 
 def at_decision(game: str, row: Mapping[str, Any] | str, /, ply: int | None = None, *,
@@ -63,16 +63,10 @@ def at_decision(game: str, row: Mapping[str, Any] | str, /, ply: int | None = No
             raise ValueError("at_decision: a label needs its ply")
     else:
         label, ply = str(row["game"]), int(row["ply"]) if ply is None else ply
-    if game not in GAMES:
-        raise ValueError(f"no environment for {game!r} (there are: {', '.join(GAMES)})")
+    data = _loaded(game, game_data)
+    from referee.core.aec import EngineEnv  # (imported with the game's data)
     from referee.training.dataset_sources import find_game
 
-    try:
-        from referee.core.aec import EngineEnv
-
-        data = game_data(game)
-    except ImportError as exc:
-        raise _needs_envs(exc) from exc
     position = data.position(find_game(label, data, None if root is None else Path(root)),
                              ply)
     env = EngineEnv(position.game, render_mode=render_mode, max_moves=max_moves)
