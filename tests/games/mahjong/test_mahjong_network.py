@@ -195,6 +195,27 @@ def test_four_wrappers_play_the_game_local_mode_plays_and_a_fifth_is_refused(
     assert record["scores"] == local.scores
 
 
+def test_a_policy_bot_behind_a_wrapper_logs_in_under_its_name(
+        tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
+    """`connect mahjong -- referee bot mahjong ... --name mine`: the account is its name
+    and seat (it was referee-N), whether or not a referee is on PATH (issue 37, item 11)."""
+    policies = Path(__file__).resolve().parents[2] / "policies"
+    server = serve(tmp_path, procs, "--seed", "3", "--hands", "1")
+    bot = ("referee", "bot", "mahjong", "--hands", "1", "--policy", "first_legal:policy",
+           "--path", str(policies), "--name", "mine")
+    wrappers = [connect(procs, server.port, 1, *bot, folder=tmp_path / "w1")]
+    wrappers += [connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
+                 for seat in (2, 3, 4)]
+    code, _ = server.finish()
+    assert code == 0, server.lines
+    record = server.record()
+    assert [p["name"] for p in record["players"]] == ["mine-1", "greedy-2", "greedy-3",
+                                                      "greedy-4"]
+    assert record["outcome"] == "normal" and not record["faults"]
+    for wrapper in wrappers:
+        assert wrapper.wait(timeout=10) == 0
+
+
 def test_the_same_account_twice_kicks_both_and_the_seats_are_free_again(
         tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
     server = serve(tmp_path, procs, "--seed", "1")

@@ -226,6 +226,7 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
         LoginRefused,
         ServerLink,
         Wrapper,
+        account_name,
         default_account,
     )
 
@@ -247,7 +248,8 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
             else:
                 spec = resolve_player(command[0] if len(command) == 1
                                       else shlex.join(command), BUILTIN_PLAYERS)
-                name = account or (f"{spec.name}-{seat}" if spec.builtin
+                own = spec.command[1:3] == ["-m", "referee"]  # (referee bot: its --name)
+                name = account or (account_name(spec.name, seat) if spec.builtin or own
                                    else default_account(spec.command, seat))
                 check_runnable(PlayerSpec(name, spec.command))  # before taking the seat
                 out, config, sandbox_line = support.confine(

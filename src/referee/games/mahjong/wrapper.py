@@ -59,6 +59,12 @@ def default_account(command: Sequence[str], seat: int) -> str:
         name = Path(argv[1]).stem
     else:
         name = Path(argv[0]).stem if argv else "ai"
+    return account_name(name, seat)
+
+
+def account_name(name: str, seat: int) -> str:
+    """``name`` and the seat id as an account (``mine-2``), in the characters an account
+    may hold."""
     name = "".join(c if (c.isascii() and c.isalnum()) or c in "._@+#-" else "_" for c in name)
     return f"{name[:28] or 'ai'}-{seat}"
 
