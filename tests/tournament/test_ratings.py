@@ -555,3 +555,56 @@ def test_separate_groups_are_flagged_and_still_rated() -> None:
                for p in ratings.players)
     assert ratings.elo("a") > ratings.elo("b") and ratings.elo("d") > ratings.elo("c")
     assert rate(ResultTable.from_results(results[:200])).connected
+
+
+# -- groups that never met ---------------------------------------------------------------------
+
+def test_a_los_between_groups_that_never_met_is_no_number() -> None:
+    """Two groups, each playing within itself: their players' ratings across the groups
+    are set by the prior alone, so a LOS across says nothing ("-"), while within a group
+    it stays a number; the readable LOS table marks the cells across as the diagonal."""
+    games = [("a", "b", 1.0)] * 6 + [("b", "a", 0.5)] * 2 + [("c", "d", 1.0)] * 3 + \
+        [("d", "c", 0.0)] * 2 + [("e", "c", 0.5)]
+    ratings = rate(ResultTable.from_results(games), BayesEloParams())
+    assert not ratings.connected
+    index = {p.name: k for k, p in enumerate(ratings.players)}
+    assert ratings.met(index["a"], index["b"]) and ratings.met(index["c"], index["e"])
+    assert not ratings.met(index["a"], index["c"])
+    assert ratings.los_text(index["a"], index["c"]) == "-"
+    assert ratings.los_text(index["a"], index["b"]).endswith("%")
+    table = ratings.los_table().splitlines()[2:]
+    row = next(line for line in table if " a " in line)
+    cells = [cell.strip() for cell in row.split("|")[1:]]
+    assert [cells[index[name]] for name in "cde"] == ["-", "-", "-"]
+    assert cells[index["b"]].isdigit()
+    # BayesElo's own layout prints numbers there, as BayesElo does
+    assert "-" not in ratings.los_table(layout="bayeselo").splitlines()[1]
+
+
+@given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=30))
+def test_groups_are_the_players_linked_through_games(edges: list[tuple[int, int]]) -> None:
+    """``mm.groups`` against a plain search: players share a label exactly when a path of
+    pairs links them, and the label is the group's first player."""
+    pairs = [(a, b) for a, b in edges if a != b]
+    n = 8
+    a = np.array([p for p, _ in pairs], dtype=np.int64)
+    b = np.array([q for _, q in pairs], dtype=np.int64)
+
+    class Linked:
+        """Only what ``groups`` reads of ``mm.Pairs``."""
+
+        def __init__(self) -> None:
+            self.n, self.a, self.b = n, a, b
+
+    labels = mm.groups(Linked())  # type: ignore[arg-type]
+    for start in range(n):
+        seen, todo = {start}, [start]
+        while todo:
+            at = todo.pop()
+            for p, q in pairs:
+                for x, y in ((p, q), (q, p)):
+                    if x == at and y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+        assert {i for i in range(n) if labels[i] == labels[start]} == seen
+        assert labels[start] == min(seen)

@@ -109,6 +109,24 @@ def connected(pairs: Pairs) -> bool:
     return bool(seen.all())
 
 
+def groups(pairs: Pairs) -> IntArray:
+    """Each player's group: players linked through games share one, numbered by its
+    first player (the smallest label spread along every pair until none moves)."""
+    label = np.arange(pairs.n, dtype=np.int64)
+    a, b = pairs.a, pairs.b
+    if a.size == 0:
+        return label
+    while True:
+        low = np.minimum(label[a], label[b])
+        moved = label.copy()
+        np.minimum.at(moved, a, low)
+        np.minimum.at(moved, b, low)
+        moved = moved[moved]  # (follow each label to its own: a shortcut, a step a loop)
+        if np.array_equal(moved, label):
+            return label
+        label = moved
+
+
 # -- maximum likelihood (MM) ------------------------------------------------------------------
 @dataclass(frozen=True)
 class MMResult:

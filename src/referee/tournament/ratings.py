@@ -458,6 +458,10 @@ class Ratings:
     _los_of: tuple[FloatArray, FloatArray, IntArray] = field(repr=False, compare=False)
     """What ``los`` is worked out from: the fit's ratings and covariance, in the players'
     order in the table, and the table's index of each player in ``players``."""
+    groups: tuple[int, ...] = field(default=(), compare=False)
+    """Each player's group (in ``players``' order): players linked through games share
+    one; between groups that never met, a LOS says nothing (the prior alone sets their
+    distance)."""
 
     def __len__(self) -> int:
         """Number of players."""
@@ -486,6 +490,18 @@ class Ratings:
         """Likelihood that ``first`` is stronger than ``second``."""
         return float(self.los[self._index[first], self._index[second]])
 
+    def met(self, first: int, second: int) -> bool:
+        """Whether ``players[first]`` and ``players[second]`` are linked through games
+        (in one group): only then does a LOS between them mean something."""
+        return not self.groups or self.groups[first] == self.groups[second]
+
+    def los_text(self, first: int, second: int) -> str:
+        """The LOS of ``players[first]`` over ``players[second]`` as people read it,
+        ``62.5%``; ``-`` between groups that never met."""
+        if not self.met(first, second):
+            return "-"
+        return f"{100 * float(self.los[first, second]):.1f}%"
+
     def table(self, min_games: int = 1) -> str:
         """The rating list as BayesElo's ``ratings`` command prints it."""
         width = max([4, *(len(p.name) for p in self.players)])
@@ -512,7 +528,9 @@ class Ratings:
         exactly: each column headed by the first ``width - 1`` letters of its player's name,
         cells ``width`` wide with nothing between them. ``"readable"`` (the default) heads
         the columns by rank, starts each row with the rank and the full name, and separates
-        the cells by `` | ``, the diagonal marked ``-``.
+        the cells by `` | ``, the diagonal marked ``-``, and so the players of groups that
+        never met (:meth:`met`: the prior alone sets their distance; BayesElo prints a
+        number there).
         """
         width = max(2, width)
         total = len(self.players)
@@ -542,10 +560,10 @@ class Ratings:
         lines = [" " * (rank + 1 + name_width) + " | "
                  + " | ".join(f"{q + 1:>{cell}}" for q in shown)]
         lines.append("-" * len(lines[0]))
-        for p in shown:
+        for p in shown:  # (the diagonal, and players that never met, are "-")
             cells = " | ".join(
-                f"{int(self.los[p, q] * mult):>{cell}}" if p != q else f"{'-':>{cell}}"
-                for q in shown)
+                f"{int(self.los[p, q] * mult):>{cell}}" if p != q and self.met(p, q)
+                else f"{'-':>{cell}}" for q in shown)
             lines.append(f"{p + 1:>{rank}} {self.players[p].name:<{name_width}} | {cells}")
         return "\n".join(lines) + "\n"
 
@@ -623,6 +641,7 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
         )
         for rank, i in enumerate(order))
     index = np.array(order, dtype=np.int64)
+    labels = mm.groups(pairs)
     return Ratings(
         players=players,
         covariance=scale * scale * cov[np.ix_(index, index)],
@@ -636,4 +655,5 @@ def rate(table: ResultTable, params: BayesEloParams | None = None, *,
         converged=fit.converged,
         connected=connected,
         _los_of=(fit.elo, cov, index),
+        groups=tuple(int(labels[i]) for i in order),
     )

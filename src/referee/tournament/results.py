@@ -155,7 +155,7 @@ def ratings_table(ratings: Ratings, title: str = "Ratings (BayesElo)",
                          overflow="fold")
     count = len(ratings.players)
     for k, p in enumerate(ratings.players):
-        los = f"{100 * ratings.los[k, k + 1]:.1f}%" if k + 1 < count else ""
+        los = ratings.los_text(k, k + 1) if k + 1 < count else ""
         r = bayeselo_round
         table.add_row(str(p.rank), p.name, str(r(p.elo)), str(r(p.plus)), str(r(p.minus)),
                       str(p.games), f"{p.score_percent:.1f}%", str(r(p.opponents_elo)),

@@ -99,7 +99,7 @@ def standings_table(summary: Summary) -> dict[str, Any]:
                           "\u2212": f"\u2212{p.minus:.0f}", "Oppo.": rating_text(p.opponents_elo),
                           "Score": percent(p.score_percent)})
             if k + 1 < len(rated):
-                cells["LOS next"] = percent(100 * float(s.ratings.los[k, k + 1]))
+                cells["LOS next"] = s.ratings.los_text(k, k + 1)
         rows.append({"name": name, "cells": [cells[c.label] for c in columns]})
     return {"columns": columns, "rows": rows, "legend": _legend(columns)}
 
