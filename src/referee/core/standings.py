@@ -9,11 +9,11 @@ results site's legends.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 __all__ = ["RESULT_RULE", "Standing", "Units", "count_game", "counted_points", "game_result",
-           "meanings", "ratings_legend", "standings_legend"]
+           "meanings", "pair_result", "ratings_legend", "standings_legend"]
 
 
 def counted_points(scores: Sequence[float], offender: int | None,
@@ -29,17 +29,42 @@ def counted_points(scores: Sequence[float], offender: int | None,
     return scores
 
 
-def game_result(scores: Sequence[float], offender: int | None, seat: int) -> str:
+def game_result(scores: Sequence[float], offender: int | None, seat: int,
+                faulty: Collection[int] = ()) -> str:
     """``win``, ``draw`` or ``loss``: what a finished game was for ``seat``, whatever the
     number of seats. A game a fault ended is lost by the offender and won by every other
-    seat; otherwise the best score alone wins, seats sharing the best score draw (two
-    players with equal scores, or two of four sharing first place), the others lose."""
+    seat. A seat in ``faulty`` (its program faulted and a replacement played on for it:
+    ICGA Mahjong's dummy AI, Riichi's safe default) loses, whatever its score, and the
+    others are compared without it. Otherwise the best score alone wins, seats sharing the
+    best score draw (two players with equal scores, or two of four sharing first place),
+    the others lose."""
     if offender is not None:
         return "loss" if seat == offender else "win"
-    best = max(scores)
+    if seat in faulty:
+        return "loss"
+    best = max(score for at, score in enumerate(scores) if at not in faulty)
     if scores[seat] != best:
         return "loss"
-    return "draw" if sum(score == best for score in scores) > 1 else "win"
+    return "draw" if sum(score == best for at, score in enumerate(scores)
+                         if at not in faulty) > 1 else "win"
+
+
+def pair_result(scores: Sequence[float], offender: int | None, first: int, second: int,
+                faulty: Collection[int] = ()) -> float | None:
+    """The pairwise result of seats ``first`` and ``second`` for ``first`` (1 a win, 0.5
+    a draw, 0 a loss), as the ratings count it; ``None``: the pair gives none. A game a
+    fault ended gives only the offender's losses (the ITPW format's rule); a seat in
+    ``faulty`` loses to every seat that did not fault, and two of them give no result;
+    otherwise the two scores decide."""
+    if offender is not None:
+        if offender not in (first, second):
+            return None
+        return 0.0 if offender == first else 1.0
+    first_faulted, second_faulted = first in faulty, second in faulty
+    if first_faulted or second_faulted:
+        return None if first_faulted and second_faulted else 0.0 if first_faulted else 1.0
+    a, b = scores[first], scores[second]
+    return 1.0 if a > b else 0.0 if a < b else 0.5
 
 
 @dataclass
@@ -70,11 +95,12 @@ def count_game(table: dict[str, Standing], seats: Sequence[str], scores: Sequenc
     ``counted_points``); a win, draw or loss for each seat (``game_result``); the
     offender's fault, and the ``(seat, outcome)`` faults a replacement survived."""
     points = counted_points(scores, offender, points_game)
+    faulty = {seat for seat, _ in faults}
     for seat, (name, _) in enumerate(zip(seats, scores, strict=True)):
         line = table.setdefault(name, Standing(name))
         line.games += 1
         line.points += points[seat]
-        result = game_result(scores, offender, seat)
+        result = game_result(scores, offender, seat, faulty)
         if result == "win":
             line.wins += 1
         elif result == "draw":
@@ -89,7 +115,9 @@ def count_game(table: dict[str, Standing], seats: Sequence[str], scores: Sequenc
 
 
 RESULT_RULE = ("the best score alone wins, a shared best score draws, a lower one loses; a "
-               "game a fault ended is lost by the player at fault, won by the others")
+               "game a fault ended is lost by the player at fault, won by the others; a "
+               "player whose program faulted and was replaced for the rest of the game "
+               "loses it")
 """How a whole game is won, drawn or lost (``game_result``), in words."""
 
 
@@ -124,7 +152,8 @@ def meanings(units: Units) -> dict[str, str]:
     if units.pairwise:
         out["Results"] = (f"pairwise results, {units.seats - 1} a game: one against each "
                           "other player of the game, by the two scores (a game a fault "
-                          "ended gives only the faulty player's losses)")
+                          "ended gives only the faulty player's losses; a player replaced "
+                          "after a fault loses to each of the others)")
         out["Score"] = ("the points of those results (1 a win, \u00bd a draw) in percent "
                         "of them: what the ratings count")
     else:

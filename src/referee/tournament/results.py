@@ -4,7 +4,9 @@ the terminal's tables (their captions say what the columns count: ``core.standin
 A game with two seats gives one pairwise result (seat 0 moves first: in Gomoku it plays
 black, the side of the advantage in BayesElo's model). A game with more seats gives a
 result for every pair of seats, by their scores; where a seat's fault ended the game, only
-that seat's results count (its losses to each other seat), as the ITPW format rates. The
+that seat's results count (its losses to each other seat), as the ITPW format rates; where
+a seat's program faulted and a replacement played on for it (ICGA Mahjong's dummy AI,
+Riichi's safe default), it loses to every other seat, whatever its score. The
 standings count whole games (``core.standings``): with more seats too, a game is won,
 drawn or lost once by each player.
 """
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from rich.table import Table
 
-from referee.core.standings import Standing, Units, count_game
+from referee.core.standings import Standing, Units, count_game, pair_result
 from referee.tournament.ratings import (
     BayesEloParams,
     Ratings,
@@ -32,22 +34,17 @@ from referee.tournament.store import GameRow
 
 
 def pairwise(rows: Iterable[GameRow]) -> Iterator[Result]:
-    """Pairwise results of finished games, in seat order (first = the earlier seat)."""
+    """Pairwise results of finished games, in seat order (first = the earlier seat), as
+    ``core.standings.pair_result`` gives them (a replaced seat's fault loses)."""
     for row in rows:
-        if row.scores is None:
+        scores = row.scores
+        if scores is None:
             continue
-        seats = list(zip(row.seats, row.scores, strict=True))
-        for (a, sa), (b, sb) in itertools.combinations(enumerate(seats), 2):
-            if row.offender is not None and row.offender not in (a, b):
-                continue
-            first, first_score = sa
-            second, second_score = sb
-            if first_score > second_score:
-                yield first, second, 1.0
-            elif first_score < second_score:
-                yield first, second, 0.0
-            else:
-                yield first, second, 0.5
+        faulty = {seat for seat, _ in row.faults}
+        for a, b in itertools.combinations(range(len(row.seats)), 2):
+            result = pair_result(scores, row.offender, a, b, faulty)
+            if result is not None:
+                yield row.seats[a], row.seats[b], result
 
 
 def standings(rows: Iterable[GameRow], players: Sequence[str],

@@ -173,7 +173,7 @@ def seat_tag(tag: str) -> str:
 def _result_of(row: GameRow, seat: int) -> tuple[str, float]:
     """``win``, ``draw`` or ``loss`` for one seat (as the standings count them) and its score."""
     scores = row.scores or ()
-    return game_result(scores, row.offender, seat), scores[seat]
+    return game_result(scores, row.offender, seat, {s for s, _ in row.faults}), scores[seat]
 
 
 # -- templates --------------------------------------------------------------------------
