@@ -9,12 +9,10 @@ import stat
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from proctags import TAG, left_behind
 from referee.core import confine as confine_module
 from referee.core.acl import READ, SEARCH, grant, user_entries
 from referee.core.bot_users import UID_BASE, ways_in
@@ -31,15 +29,6 @@ MODES = [pytest.param(SUPPORT, id="isolated", marks=pytest.mark.skipif(
     not SUPPORT.usable, reason=f"no isolation: {SUPPORT.problem}")),
     pytest.param(MISSING, id="limits-only")]
 needs_root = pytest.mark.skipif(not ROOT, reason="only a referee run as root gives bots users")
-
-
-@pytest.fixture
-def tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A tag every bot of the test inherits; any left running at the end is a failure."""
-    value = f"users-{time.time_ns()}-{tmp_path.name}"
-    monkeypatch.setenv(TAG, value)
-    yield value
-    assert not left_behind(value)
 
 
 def bot(folder: Path, out: Path, script: str, support: SandboxSupport,

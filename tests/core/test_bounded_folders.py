@@ -9,12 +9,10 @@ import os
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from proctags import TAG, left_behind
 from referee.core import bounded_folders
 from referee.core.bounded_folders import BoundedFolders, start_within, tmpfs_size
 from referee.core.errors import BotFault
@@ -32,15 +30,6 @@ MB = 1 << 20
 SUPPORT = sandbox_support()
 MISSING = SandboxSupport(None, "", False, "bubblewrap is not installed", os.geteuid() == 0)
 needs_bwrap = pytest.mark.skipif(not SUPPORT.usable, reason=f"no isolation: {SUPPORT.problem}")
-
-
-@pytest.fixture
-def tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A tag every bot of the test inherits; any left running at the end is a failure."""
-    value = f"bounded-{time.time_ns()}-{tmp_path.name}"
-    monkeypatch.setenv(TAG, value)
-    yield value
-    assert not left_behind(value)
 
 
 def bot(tmp_path: Path, script: str, support: SandboxSupport, folder: int = 2 * MB,

@@ -13,7 +13,6 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import psutil
 import pytest
 
 from descriptors import descriptors_on, proc_files_of
-from proctags import TAG, left_behind, running, tagged
+from proctags import TAG, running, tagged
 from referee.core import process as process_module
 from referee.core.bot_users import give as _give
 from referee.core.errors import BotFault, ConfigError
@@ -44,16 +43,6 @@ MB = 1 << 20
 SUPPORT = sandbox_support()
 needs_bwrap = pytest.mark.skipif(not SUPPORT.usable, reason=f"no isolation: {SUPPORT.problem}")
 MISSING = SandboxSupport(None, "", False, "bubblewrap is not installed", os.geteuid() == 0)
-
-
-@pytest.fixture
-def tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A tag every bot of the test inherits; any left running at the end is a failure."""
-    value = f"sandbox-{time.time_ns()}-{tmp_path.name}"
-    monkeypatch.setenv(TAG, value)
-    yield value
-    left = left_behind(value)
-    assert not left, f"left running: {[p.pid for p in left]}"
 
 
 def start(tmp_path: Path, script: str, config: SandboxConfig | None = None,
