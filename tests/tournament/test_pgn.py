@@ -98,6 +98,8 @@ def test_cr_only_latin1_and_games_without_blank_lines(tmp_path: Path) -> None:
      '[Result "0-1"]\n\n0-1\n', 7, "no Black tag"),
     ('[White "A"]\n[Black "B"]\n\n1. e4 1-0\n', 1, "no Result tag"),
     ('[White "A"]\n[Black "B"]\n[Result "2-0"]\n', 1, "unknown result"),
+    ('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1-0\n\n[White "A"]\n[Black " A"]\n'
+     '[Result "0-1"]\n\n0-1\n', 7, "White and Black are the same player"),
     ('[White "A"]\n[Black "B"]\n[Result "1-0"]\n1-0\n[White "A" [Black "B"]\n', 5,
      "unreadable tag pair"),
 ])

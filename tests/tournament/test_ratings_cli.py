@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.tournament.pgn import read_pgn_results
+from referee.tournament.pgn import format_game, read_pgn_results
 from referee.tournament.ratings import BayesEloParams, ResultTable, rate
 
 PGN = """\
@@ -81,6 +81,7 @@ def test_ratings_write_pgn_and_combine_sources(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("args", "words"), [
     (["missing.pgn"], "missing.pgn: no such file or folder"),
     (["bad.pgn"], "bad.pgn:2: "),
+    (["games.pgn", "self.pgn"], "self.pgn:11: White and Black are the same player ('A')"),
     (["empty.pgn"], "no results to rate"),
     (["games.pgn", "--drawelo", "0"], "drawelo must be > 0"),
     (["folder"], "folder: a folder without a tournament store"),
@@ -89,6 +90,7 @@ def test_bad_sources_give_one_clear_error(tmp_path: Path, args: list[str], words
     (tmp_path / "games.pgn").write_text(PGN)
     (tmp_path / "bad.pgn").write_text('[White "A"]\n[Black "B" oops\n[Result "1-0"]\n')
     (tmp_path / "empty.pgn").write_text("")
+    (tmp_path / "self.pgn").write_text(format_game("A", "B", 1) + format_game("A", "A", 0))
     (tmp_path / "folder").mkdir()
     run = referee("ratings", *args, cwd=tmp_path)
     assert run.returncode == 2

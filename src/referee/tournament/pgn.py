@@ -6,8 +6,8 @@ files are accepted: a UTF-8 byte order mark, CRLF or CR line ends, bytes that ar
 (replaced), games without movetext, games not separated by blank lines (a new game starts
 at a tag after movetext or at a tag the current game already has). Games whose result is
 unknown (``*``, ``?`` or empty) are skipped and counted. A game without a White, Black or
-Result tag, an unreadable tag line or an unknown result raises :class:`PgnError` naming the
-file and line. The file is read in blocks of about a megabyte: memory does not grow with the
+Result tag, an unreadable tag line, an unknown result or the same player as White and Black
+raises :class:`PgnError` naming the file and line. The file is read in blocks of about a megabyte: memory does not grow with the
 number of games.
 
 Files of results only (what :func:`write_pgn_results`, BayesElo and most tournament
@@ -180,7 +180,7 @@ class PgnReader:
             return None
         columns = [values[order.index(key)::3] for key in _KEYS]
         whites, blacks = (list(map(str.strip, column)) for column in columns[:2])
-        if not (all(whites) and all(blacks)):
+        if not (all(whites) and all(blacks)) or any(map(str.__eq__, whites, blacks)):
             return None
         scores: dict[str, float] = {}
         for result in set(columns[2]):
@@ -214,6 +214,9 @@ class PgnReader:
             raise self._error(game.line, f"unknown result {result!r}")
         if not white or not black:
             raise self._error(game.line, "game has an empty White or Black tag")
+        if white == black:
+            raise self._error(game.line, f"White and Black are the same player ({white!r}): "
+                              "a player cannot play itself")
         self.games += 1
         return GameResult(white, black, score)
 
