@@ -11,6 +11,7 @@ site's ``report/``) are left out when the store is rated too, and a source named
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
@@ -46,8 +47,11 @@ class ResultSource:
 
     def check(self) -> None:
         """Raise ``ConfigError`` if the source cannot be read at all."""
-        if not self.path.exists():
-            raise ConfigError(f"{self.path}: no such file or folder")
+        try:
+            self.path.stat()
+        except OSError as exc:  # missing, a loop of symbolic links, a folder shut
+            reason = "no such file or folder" if exc.errno == errno.ENOENT else exc.strerror
+            raise ConfigError(f"{self.path}: {reason or exc}") from None
         if self.kind == "pgn" and self.path.is_dir():
             raise ConfigError(f"{self.path}: a folder without a tournament store "
                               "(tournament.sqlite)")
@@ -103,7 +107,7 @@ def distinct_sources(paths: Sequence[Path]) -> tuple[list[ResultSource], list[st
     seen: set[Path] = set()
     left_out: list[str] = []
     for path in paths:
-        key = _store_folder(path) if is_store(path) else path.resolve()
+        key = _store_folder(path) if is_store(path) else _resolved(path)
         if key in seen:
             left_out.append(f"{path}: named already, read once")
             continue
@@ -118,9 +122,18 @@ def distinct_sources(paths: Sequence[Path]) -> tuple[list[ResultSource], list[st
     return kept, left_out
 
 
+def _resolved(path: Path) -> Path:
+    """``path`` resolved; absolute only where it cannot be (a loop of symbolic links: the
+    source's check then says so)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a loop, before Python 3.13
+        return path.absolute()
+
+
 def _store_folder(path: Path) -> Path:
     """The folder of a store named by its folder or its file, resolved."""
-    resolved = path.resolve()
+    resolved = _resolved(path)
     return resolved.parent if resolved.suffix == ".sqlite" else resolved
 
 
