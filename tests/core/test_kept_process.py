@@ -46,3 +46,4 @@ def test_each_game_of_a_kept_bot_gets_exactly_its_stderr(tmp_path: Path) -> None
             assert data[span[0]:span[1]] == expected(n * 7), n
             assert span[1] == len(data)
     assert heard == [(n % 2, process.pid) for n in range(1, 40)]  # each game hears of it
+

@@ -67,10 +67,10 @@ class DeferredStops:
 
     def earliest(self) -> float | None:
         """When the next stop falls due (``None``: none is waiting)."""
-        due = self._due
-        if not due:
+        if not self._due:
             return None
-        return min(at for at, _ in list(due.values()))
+        waiting = list(self._due.values())  # (whole under the GIL: another thread may
+        return min((at for at, _ in waiting), default=None)  # take the last meanwhile)
 
     def run_due(self, now: float | None = None) -> None:
         """Make every stop due by ``now`` (default: the clock's)."""
