@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import gzip
 import json
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import replace
@@ -455,13 +456,71 @@ def test_broken_files(tmp_path: Path, mjai_files: dict[str, tuple[Path, LoadedLo
         verify_file(truncated)
     cut = tmp_path / "cut.json"
     cut.write_text("\n".join(lines[:40]) + "\n", encoding="utf-8")
-    with pytest.raises(ReplayError, match="event 41: at the end of the log: the log stops "
-                                          "inside the kyoku; the engine goes on"):
-        verify_file(cut)
+    assert verify_file(cut).cut == ("inside E1, 0 honba, after event 40 (dahai): the "
+                                    "engine's next tile is not in the log")
     paths = [good, wrong, truncated, cut, tmp_path / "absent.json"]
     report = [v.line() for v in check_logs(paths)]
-    assert [line.split()[0] for line in report] == ["OK", "FAIL", "FAIL", "FAIL", "FAIL"]
-    assert report[3].startswith(f"FAIL {cut}: {cut}, event 41: ")
+    assert [line.split()[0] for line in report] == ["OK", "FAIL", "FAIL", "OK", "FAIL"]
+    assert "the log ends inside E1, 0 honba, after event 40 (dahai)" in report[3]
+
+
+def _cut_mjlog(tmp_path: Path, name: str, element: int, change: tuple[str, str] | None = None
+               ) -> Path:
+    """A real mjlog cut after its ``element``-th element (from 0, inside a kyoku) and
+    closed there, as a crashed or live game's log is, ``change`` made in what is left."""
+    text = (DATA / name).read_text(encoding="utf-8")
+    tags = [i for i in range(len(text)) if text.startswith("/>", i)]
+    kept = text[:tags[element] + 2]
+    if change is not None:
+        assert kept.count(change[0]) == 1, change
+        kept = kept.replace(*change)
+    path = tmp_path / f"cut-{element}.mjlog"
+    path.write_text(kept + "</mjloggm>", encoding="utf-8")
+    return path
+
+
+def test_a_log_cut_inside_a_kyoku_is_replayed_up_to_the_cut(tmp_path: Path) -> None:
+    """A log that ends inside a kyoku (a crashed or live game) is checked up to the cut:
+    the first illegal event is named (it was hidden behind "the log ends inside a kyoku"),
+    else the verdict says where it ends."""
+    log = dicts(DATA / "nm.mjlog")
+    starts = [i for i, e in enumerate(log) if e["type"] == "start_kyoku"]
+    inside = next(i for i in range(starts[2] + 20, starts[3]) if log[i]["type"] == "dahai")
+    report = verify_log(log[:inside + 1], rules_of(DATA / "nm.mjlog"))
+    assert report.kyoku == 3 and not report.ended and report.final is None
+    assert report.cut is not None and report.cut.startswith(
+        f"inside {log[starts[2]]['bakaze']}{log[starts[2]]['kyoku']}, "
+        f"{log[starts[2]]['honba']} honba, after event {inside + 1} (dahai)")
+    assert f"the log ends {report.cut}" in report.summary()
+    # a kyoku without its end that the next kyoku follows is no cut
+    ends = [i for i in range(starts[2], starts[3]) if log[i]["type"] in ("hora", "ryukyoku")]
+    with pytest.raises(ReplayError, match=f"event {starts[3] + 1 - len(ends) - 1}: the kyoku "
+                                          "has no end .* before the log's start_kyoku"):
+        verify_log([e for i, e in enumerate(log) if i not in ends and i != starts[3] - 1],
+                   rules_of(DATA / "nm.mjlog"))
+    # the same on a real mjlog file cut inside its first kyoku, legal and with a discard
+    # of a tile the seat does not hold
+    text = (DATA / "nm.mjlog").read_text(encoding="utf-8")
+    first = text.index("<INIT")
+    discards = [m for m in re.finditer(r"<([DEFG])(\d+)/>", text) if m.start() > first]
+    element = text[:discards[6].end()].count("/>") - 1  # cut after the 7th discard
+    legal = _cut_mjlog(tmp_path, "nm.mjlog", element)
+    verdict = check_logs([legal])[0].line()
+    assert verdict.startswith(f"OK {legal} (mjlog): 1 kyoku (0 wins, 0 draws), the log ends "
+                              "inside E1, 0 honba, after event "), verdict
+    wrong = discards[3]  # the 4th discard: a tile of a kind its seat does not hold
+    seat = "DEFG".index(wrong.group(1))
+    dealt = re.search(rf'hai{seat}="([\d,]+)"', text[first:])
+    assert dealt is not None
+    held = {int(t) // 4 for t in dealt.group(1).split(",")}
+    other = next(t for t in range(136) if t // 4 not in held and t % 4 == 3)
+    bad = _cut_mjlog(tmp_path, "nm.mjlog", element,
+                     (wrong.group(0), f"<{wrong.group(1)}{other}/>"))
+    number = [i for i, e in enumerate(load_log(bad).events, 1) if e.type == "dahai"][3]
+    verdict = check_logs([bad])[0].line()
+    assert verdict.startswith(f"FAIL {bad}: {bad}, event {number}: illegal dahai of seat "
+                              f"{seat}: "), verdict
+    assert "not in the hand" in verdict and "ends inside" not in verdict
 
 
 # ------------------------------------------------------------------------------ our games

@@ -28,9 +28,11 @@ The conversion:
   ``nagashimangan``).
 - ``owari`` on the last result ends the game: ``end_kyoku`` then ``end_game``, the final
   scores and points on the record. ``SHUFFLE``, ``BYE``, reconnect ``UN`` and ``FURITEN``
-  give no event. A log that stops between kyoku just stops (no ``end_game``); one that stops
-  inside a kyoku, or any malformed element, is an :class:`MjlogError` naming the file, the
-  element number and its tag.
+  give no event. A log that stops between kyoku just stops (no ``end_game``), and so does one
+  whose document ends inside a kyoku (a crashed game, or one still being played: no
+  ``end_kyoku``; the replay checks it up to the cut). Any malformed element, or a document
+  that is not whole XML, is an :class:`MjlogError` naming the file, the element number and
+  its tag.
 
 Tenhou's meld field ``m`` is decoded by :func:`~referee.games.riichi.tenhou_meld.
 decode_meld`.
@@ -661,12 +663,11 @@ class _Reader:
 
     def close(self) -> None:
         """At the end of the file: end the last kyoku if it ended (a log may stop between
-        kyoku); a kyoku cut off is an error."""
+        kyoku); a kyoku cut off is left as it stops (no ``end_kyoku``)."""
         self.tag = "/mjloggm"
         if self.kyoku is not None and not self.finished:
-            if not self.kyoku.ended:
-                raise self.error("the log ends inside a kyoku")
-            self.emit(EndKyoku())
+            if self.kyoku.ended:
+                self.emit(EndKyoku())
             self.kyoku = None
 
 

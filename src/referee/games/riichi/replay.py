@@ -24,7 +24,10 @@ anywhere after their kan (sources place a kan's dora differently). Between kyoku
 engine's next position (round, number, honba, sticks, dealer, scores) must be the log's next
 ``start_kyoku``; an ``end_game`` must come where the engine ends the game, with the same final
 points when it gives ``scores``. A log may start at any kyoku (a one-hand excerpt with any
-scores) and may stop between two kyoku; one that stops inside a kyoku is an error.
+scores) and may stop between two kyoku, or inside its last kyoku (a crashed game, or one
+still being played): that kyoku is replayed up to the cut, every event checked as above,
+and the report says where the log ends (:attr:`ReplayReport.cut`). A kyoku without its
+end that another kyoku or ``end_game`` follows is an error.
 
 Every mismatch is a :class:`ReplayError` (an :class:`~referee.games.riichi.mjai.MjaiError`)
 naming the event's number in the stream (from 1: the line of an mjai file without blank
@@ -127,9 +130,10 @@ class ReplayError(MjaiError):
 class ReplayReport:
     """What a verified log holds: events read, kyoku played, wins (``hora`` events, so a
     double ron counts two), kyoku drawn, the scores after the last kyoku (the final points,
-    sticks to first place, when the game ended), whether the log ends the game (verified
-    ``end_game``), the engine's final ranks and scores (uma and oka) when the engine ended
-    the game, and the rules used."""
+    sticks to first place, when the game ended; the scores at the cut of a log that stops
+    inside a kyoku), whether the log ends the game (verified ``end_game``), the engine's
+    final ranks and scores (uma and oka) when the engine ended the game, the rules used,
+    and where the log stops inside a kyoku (``cut``)."""
 
     events: int
     kyoku: int
@@ -139,13 +143,19 @@ class ReplayReport:
     ended: bool
     final: tuple[FinalScore, ...] | None
     rules: RiichiRules
+    cut: str | None = None
+    """Where the log stops inside a kyoku, in words (``inside E3, 1 honba, after event
+    412 (dahai): the engine waits for seat 2``); None when it does not."""
 
     def summary(self) -> str:
-        """One line: ``8 kyoku (6 wins, 2 draws), game over, scores ...``."""
+        """One line: ``8 kyoku (6 wins, 2 draws), game over, scores ...`` (``the log ends
+        inside E3, ...`` instead of the game's end for a log cut inside a kyoku)."""
         wins = f"{self.wins} win{'' if self.wins == 1 else 's'}"
         draws = f"{self.draws} draw{'' if self.draws == 1 else 's'}"
-        text = (f"{self.kyoku} kyoku ({wins}, {draws}), "
-                f"{'game over' if self.ended else 'no game end'}, scores "
+        end = "game over" if self.ended else "no game end"
+        if self.cut is not None:
+            end = f"the log ends {self.cut}"
+        text = (f"{self.kyoku} kyoku ({wins}, {draws}), {end}, scores "
                 f"{' '.join(map(str, self.scores))}")
         if self.final is not None:
             text += f", results {' '.join(f'{f.score:+g}' for f in self.final)}"
@@ -251,12 +261,16 @@ class _Replay:
         self.wins = 0
         self.draws = 0
         self.ended = False
-        self.end = 0
-        """The end of the kyoku being played (an index into ``log``)."""
         self.log_doras: list[int] = []
         self.engine_doras: list[dict[str, Any]] = []
         self.dealt = -1
         """The event of a dealer's first discard played as tsumogiri against its flag."""
+        self.start = 0
+        """The ``start_kyoku`` of the kyoku being played (an index into ``log``)."""
+        self.cut: str | None = None
+        """Where the log stops inside its last kyoku (see :attr:`ReplayReport.cut`)."""
+        self.starved = False
+        """The log's last event left the engine needing a tile the log does not show."""
 
     def fail(self, index: int, problem: str, logged: Any = None,
              engine: Any = None) -> ReplayError:
@@ -293,9 +307,10 @@ class _Replay:
                 raise self.fail(i, f"{kind} outside a kyoku (start_kyoku expected)", log[i])
         game = self.game
         final = tuple(game.final_scores()) if game.over else None
+        scores = game.scores if self.cut is not None else game.position().scores
         return ReplayReport(events=len(log), kyoku=self.kyoku_count, wins=self.wins,
-                            draws=self.draws, scores=tuple(game.position().scores),
-                            ended=self.ended, final=final, rules=self.rules)
+                            draws=self.draws, scores=tuple(scores), ended=self.ended,
+                            final=final, rules=self.rules, cut=self.cut)
 
     # ---------------------------------------------------------------- a kyoku
 
@@ -310,9 +325,17 @@ class _Replay:
             self.check_position(start, head)
         deal, wall = self.deal(start, end)
         self.seen = len(game.events)
-        game.start_kyoku(deal, wall)
+        try:
+            game.start_kyoku(deal, wall)
+        except IndexError:  # the dealer's first draw is not in the log
+            if not self.at_cut(start):
+                raise self.fail(start, "the kyoku shows no first draw of its dealer",
+                                head) from None
+            self.kyoku_count += 1
+            self.cut = self.cut_text(start, end, [])
+            return
         self.kyoku_count += 1
-        self.end = end
+        self.start = start
         self.log_doras = []
         self.engine_doras = []
         kans = 0
@@ -402,8 +425,11 @@ class _Replay:
                 return event
             before = len(events)
             self.drive(k, end)
-            if len(events) == before:  # pragma: no cover - every answer moves the engine
-                raise self.fail(k, "the engine does not move on", self.log[k])
+            if len(events) == before:
+                if self.starved:  # (the log's last event: its tile would come next)
+                    return dict(self.log[k])
+                raise self.fail(k, "the engine does not move on",  # pragma: no cover
+                                self.log[k])
 
     def drive(self, k: int, end: int) -> None:
         """Play the log's next decision: its answer to a discard or kan (passes for the
@@ -502,11 +528,16 @@ class _Replay:
         try:
             game.apply(seat, found)
         except IndexError as exc:
-            if all(e["type"] == "none" for e in self.log[k + 1:self.end]):
-                raise self.fail(self.end, "the log stops inside the kyoku; the engine goes on "
-                                "and needs a tile the log does not show", self.log[k]) from None
+            if self.at_cut(k):  # the log stops here: the engine would draw what it lacks
+                self.starved = True
+                return
             raise self.fail(k, f"the log lacks a tile the engine needs here ({exc}): a draw, "
                             f"a dora or an ura indicator", self.log[k]) from None
+
+    def at_cut(self, k: int) -> bool:
+        """Whether event ``k`` is the log's last (but ``none`` lines): the kyoku being
+        played is cut off after it."""
+        return all(e["type"] == "none" for e in self.log[k + 1:])
 
     def compare(self, k: int, logged: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
         kind = logged["type"]
@@ -585,17 +616,34 @@ class _Replay:
         if self.log_doras:
             k = self.log_doras[0]
             raise self.fail(k, "the engine reveals no such dora indicator", self.log[k])
-        if self.engine_doras:
+        cut = kyoku.result is None and self.at_cut(end - 1)
+        if self.engine_doras and not cut:  # (cut off: the log would have shown it later)
             raise self.fail(end, "the log does not show the dora indicator the engine "
                             "reveals", engine=self.engine_doras[0])
         if kyoku.result is None:
-            waiting = sorted(game.pending())
-            raise self.fail(end, f"the log stops inside the kyoku; the engine waits for "
-                            f"seat(s) {', '.join(map(str, waiting))}",
-                            engine=[self.legal(s) for s in waiting])
+            waiting = [] if self.starved else sorted(game.pending())
+            if not cut:
+                raise self.fail(end, f"the kyoku has no end (a win or a draw) before the "
+                                f"log's {self.log[end]['type']}; the engine waits for "
+                                f"seat(s) {', '.join(map(str, waiting))}",
+                                engine=[self.legal(s) for s in waiting])
+            self.cut = self.cut_text(self.start, end, waiting)
+            return
         if self.seen < len(events) and events[self.seen]["type"] != "end_game":
             raise self.fail(end, "the log ends the kyoku, the engine goes on",
                             engine=events[self.seen])
+
+    def cut_text(self, start: int, end: int, waiting: Sequence[int]) -> str:
+        """Where a log cut inside its last kyoku (its ``start_kyoku`` at ``start``, its
+        events ending at ``end``) stops, in words; ``waiting``: the seats the engine waits
+        for (none: it needs a tile the log does not show)."""
+        head = self.log[start]
+        last = max(k for k in range(start, end) if self.log[k]["type"] != "none")
+        where = (f"inside {head['bakaze']}{head['kyoku']}, {head['honba']} honba, after "
+                 f"event {last + 1} ({self.log[last]['type']})")
+        if not waiting:
+            return f"{where}: the engine's next tile is not in the log"
+        return f"{where}: the engine waits for seat {' and '.join(map(str, waiting))}"
 
     def end_game(self, index: int) -> None:
         game = self.game
