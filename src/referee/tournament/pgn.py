@@ -7,8 +7,8 @@ files are accepted: a UTF-8 byte order mark, CRLF or CR line ends, bytes that ar
 at a tag after movetext or at a tag the current game already has). Games whose result is
 unknown (``*``, ``?`` or empty) are skipped and counted. A game without a White, Black or
 Result tag, an unreadable tag line, an unknown result or the same player as White and Black
-raises :class:`PgnError` naming the file and line. The file is read in blocks of about a megabyte: memory does not grow with the
-number of games.
+raises :class:`PgnError` naming the file and line. The file is read in blocks of about a
+megabyte: memory does not grow with the number of games.
 
 Files of results only (what :func:`write_pgn_results`, BayesElo and most tournament
 managers write: one ``[Name "value"]`` tag per line, no escapes, each game ended by a line
