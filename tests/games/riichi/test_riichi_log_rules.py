@@ -11,10 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.games.riichi.kanachan.logs import annotate_logs
 from referee.games.riichi.kanachan.selfplay import selfplay
-from referee.games.riichi.logrules import guess_game_length, recorded_rules
+from referee.games.riichi.logrules import guess_game_length, recorded_rules, start_game_event
+from referee.games.riichi.match import POLICIES, self_play
 from referee.games.riichi.mjai import MjaiError
 from referee.games.riichi.replay import load_log, verify_log
 from referee.games.riichi.rules import RiichiRules
@@ -99,12 +102,57 @@ def test_the_guess_for_games_without_a_bust() -> None:
         return [*out, {"type": "end_game"}]
 
     flat = [25000] * 4
-    assert guess_game_length(log(("E", 4, flat)), None) == "east"
-    assert guess_game_length(log(("S", 2, flat)), None) == "east"
-    assert guess_game_length(log(("S", 4, flat)), None) == "south"
-    assert guess_game_length(log(("E", 2, flat), deltas=[-26000, 26000, 0, 0]), None) == "south"
-    assert guess_game_length(log(("E", 4, flat)), 0) == "south"
-    assert guess_game_length(log(("S", 4, flat)), 4) == "east"
+    top = [32000, 24000, 22000, 22000]
+    cases = [  # (the last kyoku and its scores, deltas, kyoku_first): the guess
+        (("E", 4, flat), None, None, "east"),
+        (("S", 2, flat), None, None, "east"),  # an east game's extension
+        (("S", 4, top), None, None, "south"),  # either length ends here: the usual one
+        # nobody at 30,000 after South 4: a south game would go on into West
+        (("S", 4, flat), None, None, "east"),
+        (("S", 4, [29900, 30000, 20100, 20000]), [0, -100, 0, 100], None, "east"),
+        (("S", 4, [29900, 29900, 20100, 20100]), [0, 100, 0, -100], None, "south"),
+        (("W", 1, flat), None, None, "south"),
+        (("E", 2, flat), [-26000, 26000, 0, 0], None, "south"),  # a bust: no length shown
+        (("S", 4, flat), [-26000, 26000, 0, 0], None, "south"),
+        (("E", 4, flat), None, 0, "south"),  # kyoku_first says it
+        (("S", 4, top), None, 4, "east"),
+    ]
+    for kyoku, deltas, first, length in cases:
+        assert guess_game_length(log(kyoku, deltas=deltas), first) == length, kyoku
+    assert guess_game_length(log(("S", 4, [34000, 22000, 22000, 22000])), None,
+                             target=35000) == "east"
+
+
+def _bare(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A log of ours as another writer's: no rules, no length in ``start_game``."""
+    return [{"type": "start_game", "names": e["names"]} if e["type"] == "start_game" else e
+            for e in events]
+
+
+def test_an_east_game_that_ends_in_south_4_with_nobody_at_30000_is_guessed_east() -> None:
+    """Four tsumogiri bots draw every hand: the east game's extension runs to South 4 and
+    ends there with everybody at 25,000 (a south game would have gone on into West)."""
+    rules = RiichiRules(game_length="east")
+    game = self_play([POLICIES["tsumogiri"]] * 4, rules, seed=0).game
+    events = _bare([start_game_event(["a", "b", "c", "d"], rules), *game.events])
+    last = [e for e in events if e["type"] == "start_kyoku"][-1]
+    assert (last["bakaze"], last["kyoku"], game.results[-1].scores) == \
+        ("S", 4, (25000,) * 4)
+    report = verify_log(events)
+    assert report.rules.game_length == "east" and report.ended
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), length=st.sampled_from(["east", "south"]),
+       players=st.lists(st.sampled_from(["tsumogiri", "greedy"]), min_size=4, max_size=4))
+def test_a_foreign_log_replays_under_the_guessed_length(seed: int, length: str,
+                                                        players: list[str]) -> None:
+    """Whatever length a whole game was played at, the length guessed from its log (no
+    rules recorded) is one under which the engine ends the game where the log does."""
+    rules = RiichiRules(game_length=length)
+    game = self_play([POLICIES[p] for p in players], rules, seed=seed).game
+    report = verify_log(_bare([start_game_event(players, rules), *game.events]))
+    assert report.ended and report.final is not None
 
 
 def test_a_bad_recorded_rule_set_is_named(bust_record: tuple[Path, Path]) -> None:

@@ -16,7 +16,10 @@ The guess: ``kyoku_first`` when the log gives it; else a log that does not end t
 reaches the West or North wind, is a south game; a game that ends with a player below zero
 after its last hand ended by busting, which says nothing of its length: a south game (the
 usual length); a game that ends in the East round, or in South 1-3, otherwise is an east
-game (an east game's sudden-death extension), and one that ends in South 4 a south game.
+game (an east game's sudden-death extension); one that ends in South 4 is a south game,
+unless nobody has the points to end it there (the target, 30,000 on Tenhou): a south game
+would go on into the West round, while an east game's extension ends at South 4 whatever
+the points.
 """
 
 from __future__ import annotations
@@ -115,7 +118,7 @@ def rules_for(log: Sequence[Mapping[str, Any]], rules: RiichiRules | None,
     if red != base.red_fives:
         changes["red_fives"] = red
     if rules is None and recorded is None:
-        length = guess_game_length(log, start.get("kyoku_first"))
+        length = guess_game_length(log, start.get("kyoku_first"), base.target)
         if length != base.game_length:
             changes["game_length"] = length
     return replace(base, **changes) if changes else base
@@ -144,9 +147,11 @@ def last_hand_scores(log: Sequence[Mapping[str, Any]]) -> list[int] | None:
     return list(recorded[-1]) if recorded else None
 
 
-def guess_game_length(log: Sequence[Mapping[str, Any]], kyoku_first: Any) -> str:
+def guess_game_length(log: Sequence[Mapping[str, Any]], kyoku_first: Any,
+                      target: int = 30000) -> str:
     """``east`` or ``south``: ``kyoku_first`` when given, else guessed from the log's last
-    kyoku and scores (see the module notes)."""
+    kyoku and scores (see the module notes); ``target``: the points first place needs for
+    a south game to end after South 4."""
     if kyoku_first in (0, 4):
         return "east" if kyoku_first == 4 else "south"
     winds = [(e["bakaze"], e["kyoku"]) for e in log if e["type"] == "start_kyoku"]
@@ -157,4 +162,8 @@ def guess_game_length(log: Sequence[Mapping[str, Any]], kyoku_first: Any) -> str
     if scores is not None and min(scores) < 0:
         return "south"  # ended by busting: the length does not show
     wind, number = winds[-1]
-    return "east" if wind == "E" or (wind == "S" and number < 4) else "south"
+    if wind == "E" or (wind == "S" and number < 4):
+        return "east"
+    if scores is not None and max(scores) < target:
+        return "east"  # a south game cannot end in South 4 with nobody at the target
+    return "south"
