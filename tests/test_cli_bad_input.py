@@ -141,6 +141,71 @@ def test_a_huge_file_is_read_in_bounded_memory_and_refused_cleanly(tmp_path: Pat
         assert_clean_failure(run, "input.txt", tmp_path)
 
 
+# -- files nested too deep ----------------------------------------------------------------
+
+DEEP_JSON = "[" * 2000 + "]" * 2000
+DEEP_TOML = "a = " + "[" * 2000 + "]" * 2000 + "\n"
+TOO_DEEP = "nested deeper than 1024 levels"
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A real game of each game ``replay`` checks: its record (Riichi: its mjai log)."""
+    root = tmp_path_factory.mktemp("games")
+    for args in (["gomoku", "random", "random", "--games", "1", "--size", "9"],
+                 ["planowanie", "random", "random", "random", "random", "--games", "1"],
+                 ["mahjong", *["random"] * 4, "--hands", "1", "--rotations", "1"],
+                 ["riichi", *["tsumogiri"] * 4, "--game", "east"]):
+        run = referee(["match", *args, "--out", args[0]], root)
+        assert run.returncode == 0, run.stderr
+    return {game: root / game / ("game-001.mjson.gz" if game == "riichi" else "game-001.json")
+            for game in ("gomoku", "planowanie", "mahjong", "riichi")}
+
+
+@pytest.mark.parametrize("game", ["gomoku", "planowanie", "mahjong", "riichi"])
+def test_a_file_nested_too_deep_is_one_verdict_and_the_batch_goes_on(
+        tmp_path: Path, games: dict[str, Path], game: str) -> None:
+    (tmp_path / "deep.json").write_text(DEEP_JSON)
+    run = referee(["replay", game, "deep.json", str(games[game])], tmp_path)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    failed, checked = run.stdout.splitlines()
+    assert failed.startswith("FAIL deep.json: ") and TOO_DEEP in failed, failed
+    assert checked.startswith(f"OK {games[game]} "), run.stdout
+
+
+def test_annotate_writes_the_good_games_beside_a_file_nested_too_deep(
+        tmp_path: Path, games: dict[str, Path]) -> None:
+    (tmp_path / "deep.json").write_text(DEEP_JSON)
+    alone = referee(["annotate", "riichi", str(games["riichi"]), "-o", "alone.txt"], tmp_path)
+    assert alone.returncode == 0, alone.stderr
+    run = referee(["annotate", "riichi", str(games["riichi"]), "deep.json", "-o", "out.txt"],
+                  tmp_path)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.startswith("skipped deep.json, line 1: ") and TOO_DEEP in run.stderr
+    assert "annotated 1 game " in run.stderr and "; 1 skipped" in run.stderr, run.stderr
+    written = (tmp_path / "out.txt").read_text()
+    assert written and written == (tmp_path / "alone.txt").read_text()
+
+
+@pytest.mark.parametrize(("args", "file", "text"), [
+    (["export", "gomoku", "deep.json", "{gomoku}", "-o", "psq"], "deep.json", DEEP_JSON),
+    (["play", "gohr", str(DATA / "gohr" / "rules" / "1.txt"), "deep.json"],
+     "deep.json", DEEP_JSON),
+    (["tournament", "deep.toml", "--out", "t"], "deep.toml", DEEP_TOML),
+    (["replay", "riichi", "{riichi}", "--room", "deep.toml"], "deep.toml", DEEP_TOML),
+    (["replay", "riichi", "{riichi}", "--room", "deep.json"], "deep.json", DEEP_JSON),
+])
+def test_a_file_nested_too_deep_stops_a_command_with_one_line(
+        tmp_path: Path, games: dict[str, Path], args: list[str], file: str,
+        text: str) -> None:
+    (tmp_path / file).write_text(text)
+    (tmp_path / "psq").mkdir()
+    run = referee([a.format(**{g: str(p) for g, p in games.items()}) for a in args], tmp_path)
+    assert_clean_failure(run, file, tmp_path)
+    assert run.returncode == 2 and TOO_DEEP in run.stderr, run.stderr
+    assert not list((tmp_path / "psq").iterdir()) and not (tmp_path / "t").exists()
+
+
 # -- outputs that cannot be written ------------------------------------------------------
 
 @pytest.fixture(scope="module")

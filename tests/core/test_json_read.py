@@ -1,16 +1,21 @@
-"""``core.json_read.json_value`` reads every text as ``json.loads`` does, faster."""
+"""``core.json_read.json_value`` reads every text as ``json.loads`` does, faster, and
+refuses nesting deeper than 1,024 levels whichever of the two reads it."""
 
 from __future__ import annotations
 
 import json
 import math
+import pickle
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.core.json_read import json_value
+from referee.core.json_read import JsonTooDeep, json_value
+from referee.core.nesting import value_depth
 
 SCALARS = (st.none() | st.booleans() | st.integers() | st.text()
            | st.floats(allow_nan=True, allow_infinity=True))
@@ -59,5 +64,45 @@ def test_a_text_is_refused_exactly_when_the_standard_library_refuses_it(text: st
 
 
 def test_deep_nesting_is_a_value_error_not_a_crash() -> None:
-    with pytest.raises(ValueError, match="nested too deeply"):
+    with pytest.raises(ValueError, match="nested deeper than 1024 levels"):
         json_value("[" * 200_000 + "]" * 200_000)
+
+
+TAILS = {"plain": "1", "wide integer": "18446744073709551616", "NaN": "NaN"}
+"""What the innermost value is: orjson reads the first, json the other two."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1000, 1050), st.sampled_from(sorted(TAILS)), st.booleans(),
+       st.sampled_from(["[", '{"k":', '["a]}[", ']))
+def test_nesting_is_read_to_1024_levels_and_refused_past_them_whoever_reads_it(
+        depth: int, tail: str, as_bytes: bool, opener: str) -> None:
+    closer = {"[": "]", '{"k":': "}", '["a]}[", ': "]"}[opener]
+    text = "\n" + opener * depth + TAILS[tail] + closer * depth
+    limit = sys.getrecursionlimit()
+    if depth <= 1024:
+        value = json_value(text.encode() if as_bytes else text)
+        for _ in range(depth):
+            value = value[-1] if isinstance(value, list) else value["k"]
+        assert same(value, json.loads(TAILS[tail]))
+    else:
+        with pytest.raises(JsonTooDeep) as caught:
+            json_value(text.encode() if as_bytes else text)
+        error = caught.value
+        assert isinstance(error, json.JSONDecodeError)  # handled as any text not JSON is
+        assert error.msg == "nested deeper than 1024 levels"
+        assert (error.lineno, error.colno) == (2, 1024 * len(opener) + 1)  # the 1,025th
+        assert str(pickle.loads(pickle.dumps(error))) == str(error)  # (across processes)
+    assert sys.getrecursionlimit() == limit
+
+
+def test_1024_levels_are_read_from_deep_in_the_stack_and_from_threads_at_once() -> None:
+    text = "[" * 1024 + "NaN" + "]" * 1024  # read by json, whose scanner recurses
+
+    def at_depth(frames: int) -> Any:
+        return at_depth(frames - 1) if frames else json_value(text)
+
+    assert value_depth(at_depth(sys.getrecursionlimit() - 50)) == 1024
+    with ThreadPoolExecutor(4) as pool:
+        depths = list(pool.map(lambda _: value_depth(json_value(text)), range(16)))
+    assert depths == [1024] * 16

@@ -18,6 +18,7 @@ from typing import Any
 from referee import __version__
 from referee.core.errors import ConfigError
 from referee.core.files import write_text_atomic
+from referee.core.json_read import JsonTooDeep, json_value
 from referee.core.outcome import Outcome
 from referee.core.scoped import scoped_value
 
@@ -293,9 +294,11 @@ class GameRecord:
         """Read a record file; raises ``ConfigError`` naming the file if it is not one."""
         path = Path(path)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json_value(path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        except JsonTooDeep as exc:
+            raise ConfigError(f"{path}: {exc}") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path}: not JSON: {exc}") from exc
         if not isinstance(data, dict):

@@ -55,6 +55,7 @@ from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec, builtin_command, resolve_player
 from referee.core.sandbox import SandboxConfig, SandboxLevel, SandboxLimits, check_readable
 from referee.core.text import parse_size
+from referee.core.toml_read import toml_table
 from referee.core.validation import validate_table
 from referee.tournament.ratings import BayesEloParams
 
@@ -273,7 +274,7 @@ def load_tournament(path: Path | str, games: Mapping[str, GameAdapter]) -> Tourn
     """Read and validate a tournament file; ``ConfigError`` lists every mistake."""
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = toml_table(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:

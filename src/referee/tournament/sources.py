@@ -12,12 +12,12 @@ site's ``report/``) are left out when the store is rated too, and a source named
 from __future__ import annotations
 
 import errno
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 from referee.core.errors import ConfigError
+from referee.core.json_read import json_value
 from referee.tournament.pgn import PgnError, read_pgn_results
 from referee.tournament.ratings import BayesEloParams, Result
 
@@ -88,7 +88,13 @@ class ResultSource:
             store.close()
         if not text:
             return None
-        data = json.loads(text).get("ratings") or {}
+        try:
+            meta = json_value(text)
+        except ValueError:  # (a store written by no referee: BayesElo's defaults)
+            return None
+        data = meta.get("ratings") if isinstance(meta, dict) else None
+        if not isinstance(data, dict):
+            return None
         known = {f.name for f in fields(BayesEloParams)}
         try:
             return BayesEloParams(**{k: v for k, v in data.items() if k in known})

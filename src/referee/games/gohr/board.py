@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.errors import ConfigError
+from referee.core.json_read import json_value
 
 N = 6
 """Side of the board."""
@@ -335,7 +336,7 @@ def parse_board(text: str, source: str = "<board>", lookup: PropertyLookup | Non
     ``value`` list, a cell off the board, two pieces on one cell, duplicate ids.
     """
     try:
-        data = json.loads(text)
+        data = json_value(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(
             f"{source}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.core.adapter import GameTask, PointsGameAdapter
 from referee.core.errors import BotFault, ConfigError
+from referee.core.json_read import json_value
 from referee.core.limits import megabytes
 from referee.core.players import PlayerSpec, folder_name, trial_process
 from referee.core.process import BotProcess
@@ -282,7 +283,7 @@ def _exchange(process: BotProcess, event: dict[str, Any], deadline: float) -> st
 def _json(line: str) -> Any:
     """The line's JSON value (None if it is not JSON)."""
     try:
-        return json.loads(line)
+        return json_value(line)
     except ValueError:
         return None
 

@@ -30,13 +30,13 @@ Sources:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
 from referee.core.decisions import Decision, Position, position_at
+from referee.core.json_read import json_value
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord, PlayerInfo, is_record_file
 from referee.games.riichi.actions import NONE_ACTIONS, Action, action_from_mjai
@@ -325,7 +325,7 @@ def _legal_action(env_game: RiichiEnvGame, engine: RiichiEnvEngine, seat: int,
 def _parsed(number: int, text: str, seat: int) -> Action:
     """Recorded move ``number`` (0-based) as an action of ``seat``."""
     try:
-        data = json.loads(text)
+        data = json_value(text)
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         return action_from_mjai(data, seat)

@@ -43,6 +43,7 @@ from typing import Any, BinaryIO, ClassVar, Final, cast
 import orjson
 
 from referee.core.compressed import GZIP_MAGIC, open_text
+from referee.core.json_read import json_value
 from referee.games.riichi.tiles import UNKNOWN, parse_mjai
 
 __all__ = [
@@ -477,7 +478,7 @@ def parse_event(text: str | bytes, *, strict: bool = False, source: str | None =
                 line: int | None = None) -> Event:
     """Parse one JSON line into a validated event (``MjaiError`` names what is wrong)."""
     try:
-        obj = json.loads(text)
+        obj = json_value(text)
     except json.JSONDecodeError as exc:
         raise MjaiError(f"malformed JSON: {exc.msg} at column {exc.colno}",
                         source=source, line=line) from None

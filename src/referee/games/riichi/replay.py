@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from referee.core.checking import FileCheck, check_files
+from referee.core.json_read import json_value
 from referee.core.record import is_record_file
 from referee.games.riichi.logrules import kyoku_end, recorded_rules, rules_for, wall_tiles
 from referee.games.riichi.mjai import (
@@ -730,7 +731,7 @@ def _log_head(path: str | Path) -> bytes | None:
 def _first_json(text: bytes) -> Any:
     """The JSON value of the first line (``None`` if it is not JSON)."""
     try:
-        return json.loads(text.split(b"\n", 1)[0])
+        return json_value(text.split(b"\n", 1)[0])
     except ValueError:
         return None
 

@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from referee.core.errors import ConfigError
+from referee.core.json_read import json_value
+from referee.core.toml_read import toml_table
 from referee.games.riichi.rules import RiichiRules
 
 __all__ = ["PRESETS", "RulesError", "load_rules_file", "preset_rules", "resolve_rules",
@@ -153,7 +155,7 @@ def load_rules_file(path: str | Path) -> RiichiRules:
     except (OSError, UnicodeDecodeError) as exc:
         raise RulesError(f"{name}: cannot read the rules file: {exc}") from None
     try:
-        obj = tomllib.loads(text) if name.lower().endswith(".toml") else json.loads(text)
+        obj = toml_table(text) if name.lower().endswith(".toml") else json_value(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise RulesError(f"{name}: not a valid rules file: {exc}") from None
     return rules_from_dict(obj, name)

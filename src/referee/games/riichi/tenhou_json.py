@@ -70,6 +70,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.core.json_read import json_value
 from referee.games.riichi.mjai import (
     Ankan,
     Chi,
@@ -205,7 +206,7 @@ def parse_tenhou_json(data: str | bytes | Mapping[str, Any], *,
     obj: Any = data
     if isinstance(data, (str, bytes)):
         try:
-            obj = json.loads(data)
+            obj = json_value(data)
         except json.JSONDecodeError as exc:
             if exc.msg != "Extra data":
                 raise fail(f"malformed JSON: {exc.msg} at line {exc.lineno}, column "
@@ -263,7 +264,7 @@ def _joined_lines(data: str | bytes, fail: Callable[[str], TenhouJsonError]) -> 
         if not line.strip():
             continue
         try:
-            part = json.loads(line)
+            part = json_value(line)
         except json.JSONDecodeError as exc:
             raise fail(f"line {number}: malformed JSON: {exc.msg} at column {exc.colno}") \
                 from None

@@ -24,6 +24,7 @@ from typing import Any
 
 from referee import __version__
 from referee.core.adapter import GameAdapter
+from referee.core.json_read import json_value
 from referee.core.record import GameRecord, MoveRecord, PlayerInfo
 from referee.core.text import seat_name
 from referee.games.registry import game_adapter
@@ -84,7 +85,7 @@ class LiveGames:
         """Read ``live.json`` and the moves files again; the games in progress as one
         line of JSON (the ``progress`` event's data)."""
         try:
-            data = json.loads((self.folder / LIVE_FILE).read_text(encoding="utf-8"))
+            data = json_value((self.folder / LIVE_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {}
         if not isinstance(data, dict):
@@ -121,7 +122,7 @@ class LiveGames:
         game.rest = lines.pop()  # (a line being written: read again next time)
         for line in lines:
             try:
-                item = json.loads(line)
+                item = json_value(line)
             except ValueError:
                 continue
             if not isinstance(item, dict):
@@ -253,7 +254,7 @@ class LiveGames:
             with contextlib.suppress(Exception):  # (no store yet: the folder's name)
                 store = Store.open_existing(self.folder)
                 try:
-                    meta = json.loads(store.meta("tournament") or "{}")
+                    meta = json_value(store.meta("tournament") or "{}")
                     self._name = str(meta.get("name") or store.meta("name") or "")
                 finally:
                     store.close()

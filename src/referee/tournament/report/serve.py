@@ -23,7 +23,6 @@ place as moves come). The files on disk stay free of it: opened from disk, the s
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -35,6 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from referee.core.json_read import json_value
 from referee.tournament.live import LIVE_FILE
 from referee.tournament.report.live_games import BOARDS, LiveGames
 
@@ -228,7 +228,7 @@ def watch_store(store: Path, build: Callable[[], object], live: LiveSite,
             else:
                 try:
                     text = progress.read_text(encoding="utf-8")
-                    json.loads(text)
+                    json_value(text)
                 except (OSError, ValueError):
                     text = "{}"
             live.moved(" ".join(text.split("\n")))

@@ -4,12 +4,12 @@ head-to-head counts of its finished games, with the units they are counted in.""
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.core.json_read import json_value
 from referee.core.standings import Standing, Units
 from referee.games.registry import game_adapter
 from referee.tournament.ratings import BayesEloParams, Ratings
@@ -71,8 +71,8 @@ class Summary:
 
 def _read_info(store: Store, rows: Sequence[GameRow]) -> TournamentInfo:
     try:
-        meta = json.loads(store.meta("tournament") or "{}")
-    except json.JSONDecodeError:
+        meta = json_value(store.meta("tournament") or "{}")
+    except ValueError:
         meta = {}
     if not isinstance(meta, dict):
         meta = {}
