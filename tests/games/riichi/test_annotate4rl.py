@@ -12,6 +12,7 @@ import sys
 import tracemalloc
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -374,12 +375,15 @@ def test_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
 # --- kanachan's options ------------------------------------------------------------------------
 
 def kanachan_reference(lines: Sequence[str], room_filter: int, grade_filter: int,
-                       curriculum: bool) -> list[list[str]]:
+                       curriculum: bool, td_aware: bool = False) -> list[list[str]]:
     """kanachan's annotate4rl (bin/annotate4rl, the 7-field format), written again from
-    its description: the lines of the rooms and grades kept, sorted by game, seat, round,
-    progression length and draws; chunks of a game and seat; an (s, a, s') line to the
-    seat's next point, an (s, a, rank, score) line for its last; ``n - i - 1`` before each
-    line with ``curriculum``. The chunks, in kanachan's order (games by id)."""
+    its description: the lines of the rooms and grades kept, sorted (a stable sort) by
+    game, seat, round, honba, progression length and draws; chunks of a game and seat; an
+    (s, a, s') line to the seat's next point, an (s, a, rank, score) line for its last;
+    with ``td_aware`` each chunk's lines sorted again by their point's key, from the
+    greatest (Python's stable ``reverse=True``: equal keys keep their order); ``n - i - 1``
+    before each line with ``curriculum``. The chunks, in kanachan's order (games by id;
+    with ``td_aware`` kanachan shuffles them)."""
     kept = []
     for line in lines:
         fields = line.split("\t")
@@ -392,16 +396,19 @@ def kanachan_reference(lines: Sequence[str], room_filter: int, grade_filter: int
                int(fields[2].split(",")[0]), len(fields[3].split(",")), 69 - left)
         kept.append((key, fields))
     kept.sort(key=lambda k: k[0])
-    chunks: list[list[str]] = []
+    keyed: list[list[tuple[Any, str]]] = []
     for i, (key, fields) in enumerate(kept):
         if i == 0 or kept[i - 1][0][:2] != key[:2]:
-            chunks.append([])
+            keyed.append([])
         after = kept[i + 1] if i + 1 < len(kept) else None
         if after is not None and after[0][:2] == key[:2]:
-            chunks[-1].append("\t".join(fields[1:6] + after[1][1:5]))
+            keyed[-1].append((key, "\t".join(fields[1:6] + after[1][1:5])))
         else:
             results = fields[6].split(",")
-            chunks[-1].append("\t".join([*fields[1:6], results[9], results[10]]))
+            keyed[-1].append((key, "\t".join([*fields[1:6], results[9], results[10]])))
+    if td_aware:
+        keyed = [sorted(c, key=lambda k: k[0], reverse=True) for c in keyed]
+    chunks = [[line for _, line in c] for c in keyed]
     if curriculum:
         chunks = [[f"{len(c) - i - 1}\t{line}" for i, line in enumerate(c)] for c in chunks]
     return chunks
@@ -463,17 +470,52 @@ def test_curriculum_and_td_aware_chunks(rooms: Path, tmp_path: Path) -> None:
         annotate4rl([rooms], tmp_path / f"td{seed}.txt", td_aware=True, seed=seed)
     td = read(tmp_path / "td1.txt")
     plain = kanachan_reference(read(rooms), 0, 0, False)
+    backwards = kanachan_reference(read(rooms), 0, 0, False, td_aware=True)
     assert sorted(td) == sorted(line for chunk in plain for line in chunk)
-    runs = split_chunks(td, [list(reversed(c)) for c in plain])
+    runs = split_chunks(td, backwards)
     assert len(runs) == len(plain)  # each chunk whole, from its last point to its first
-    assert runs != [list(reversed(c)) for c in plain]  # in a random order
+    assert runs != backwards  # in a random order
+    # the houou game's double ron: each seat's points of that hand come twice, one copy
+    # per winner, which kanachan's stable sort keeps in their order (not reversed)
+    assert sum(c != list(reversed(p)) for c, p in zip(backwards, plain, strict=True)) >= 4
     assert td != read(tmp_path / "td2.txt")
     again = annotate4rl([rooms], tmp_path / "td1b.txt", td_aware=True, seed=1)
     assert read(tmp_path / "td1b.txt") == td and again.points == len(td)
     both = annotate4rl([rooms], tmp_path / "both.txt", td_aware=True, curriculum=True,
                        seed=1)
-    assert [line.split("\t", 1)[1] for line in read(tmp_path / "both.txt")] == td
+    numbered = read(tmp_path / "both.txt")
+    assert [line.split("\t", 1)[1] for line in numbered] == td
     assert both.lines == len(td)
+    assert sorted(split_chunks(numbered, kanachan_reference(read(rooms), 0, 0, True,
+                                                            td_aware=True))) == \
+        sorted(kanachan_reference(read(rooms), 0, 0, True, td_aware=True))
+
+
+def test_td_aware_keeps_the_copies_of_a_multi_winner_point_in_order(tmp_path: Path) -> None:
+    """Golden: a point of a hand two players won is written once per winner (the same
+    state, the results' outcome seen from each winner); kanachan's --td-aware sorts a
+    seat's lines from the last point to the first with a stable sort, so the two copies
+    keep their order and --curriculum numbers them so (a reversal swapped them)."""
+    first = [4, 8000, -8000, 0, 0, 0, 3, 1, 2, GAME_RANK[0], GAME_SCORE[0], -45]
+    second = [5, 8000, -8000, 0, 0, 0, 3, 1, 2, GAME_RANK[0], GAME_SCORE[0], -45]
+    # seat 0's points at steps 0, 3 (twice) and 6: one hand, one honba (step % 3)
+    lines = [bc_line("g", 0, 0), bc_line("g", 1, 1),
+             bc_line("g", 0, 3, results=first), bc_line("g", 0, 3, results=second),
+             bc_line("g", 1, 4), bc_line("g", 0, 6)]
+    source = write(tmp_path / "bc.txt", lines)
+    annotate4rl([source], tmp_path / "rl.txt", td_aware=True, curriculum=True, seed=7)
+    state = {step: "\t".join(bc_line("g", 0, step).split("\t")[1:5]) for step in (0, 3, 6)}
+    choice = {step: bc_line("g", 0, step).split("\t")[5] for step in (0, 3, 6)}
+    seat0 = [
+        f"3\t{state[6]}\t{choice[6]}\t{GAME_RANK[0]}\t{GAME_SCORE[0]}",
+        f"2\t{state[3]}\t{choice[3]}\t{state[3]}",  # the first copy, to the second
+        f"1\t{state[3]}\t{choice[3]}\t{state[6]}",  # the second copy, to the next point
+        f"0\t{state[0]}\t{choice[0]}\t{state[3]}",
+    ]
+    out = read(tmp_path / "rl.txt")
+    assert len(out) == 6
+    at = out.index(seat0[0])
+    assert out[at:at + 4] == seat0
 
 
 def split_chunks(lines: list[str], chunks: list[list[str]]) -> list[list[str]]:

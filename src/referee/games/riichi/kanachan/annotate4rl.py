@@ -23,7 +23,11 @@ kanachan's options (``bin/annotate4rl`` of Cryolite/kanachan): points of a room 
 ``min_grade`` (``--filter-by-grade``) are left out before the pairing; ``curriculum`` and
 ``td_aware`` write each game's and seat's lines together (:func:`iter_rl_chunks`), the
 latter each chunk from its last point to its first and the chunks in a random order (on
-disk, through :func:`~referee.training.shuffle.shuffle_lines`).
+disk, through :func:`~referee.training.shuffle.shuffle_lines`). "From the last point to the
+first" is kanachan's order: its lines sorted by their point's round, honba, progression
+length and tiles drawn, from the greatest, a stable sort, so that points alike in all of
+these (the copies of a point of a hand won by several players, one per winner) keep the
+order they came in (a plain reversal would number those copies backwards).
 
 Memory stays flat: only the points of the current game whose line cannot be written yet
 are held (a point waits for the seat's next point; the last ones for the end of the
@@ -52,8 +56,8 @@ from typing import Any, BinaryIO, Final
 
 import numpy as np
 
-from referee.games.riichi.kanachan.dataset import parse_annotation
-from referee.games.riichi.kanachan.encoding import GRADE
+from referee.games.riichi.kanachan.dataset import State, parse_annotation
+from referee.games.riichi.kanachan.encoding import GRADE, LEFT, MAX_LEFT, ROUND, WIND
 from referee.training.datafiles import SourceLine, TrainingDataError, read_lines
 from referee.training.shuffle import AtomicOutput, shuffle_lines
 
@@ -125,17 +129,33 @@ class _SeenGames:
         return at < len(self._old) and int(self._old[at]) == key
 
 
+Order = tuple[int, int, int, int, int]
+"""Where a point stands in its game, as kanachan's annotate4rl sorts the points of a seat:
+round wind, round, honba, progression length, tiles drawn from the wall."""
+
+
+def _order(state: State) -> Order:
+    """The :data:`Order` of a point's state."""
+    sparse = state.sparse
+    left = sparse[(sparse >= LEFT) & (sparse <= LEFT + MAX_LEFT)]
+    drawn = LEFT + MAX_LEFT - int(left[0]) if len(left) else 0
+    return (int(sparse[3]) - WIND, int(sparse[4]) - ROUND, int(state.numeric[0]),
+            len(state.progression), drawn)
+
+
 @dataclass(slots=True)
 class _Point:
     """A decision point waiting for its line to be written: its state and choice as
     written in its line (``"sparse\tnumeric\tprogression\tcandidates\tchoice"``), its
-    game result, its seat, and the state of the seat's next point once known."""
+    game result, its seat, its :data:`Order`, and the state of the seat's next point once
+    known."""
 
     head: str
     state: str
     rank: int
     score: int
     seat: int
+    order: Order
     next_state: str | None = None
 
     def line(self) -> str:
@@ -151,9 +171,9 @@ def _grade(sparse: Any) -> int:
 
 
 def _rl_points(lines: Iterable[SourceLine], min_room: int, min_grade: int
-               ) -> Generator[tuple[int, int, str], None, RLResult]:
-    """(game number, seat, offline-RL line) of the BC lines, streamed (see
-    :func:`iter_rl_lines`)."""
+               ) -> Generator[tuple[int, _Point], None, RLResult]:
+    """(game number, point) of the BC lines, each point once its offline-RL line can be
+    written (:meth:`_Point.line`), streamed (see :func:`iter_rl_lines`)."""
     seen = _SeenGames()
     game: str | None = None
     waiting: deque[_Point] = deque()  # in the order of the points
@@ -170,8 +190,7 @@ def _rl_points(lines: Iterable[SourceLine], min_room: int, min_grade: int
             if game is not None:
                 terminals += len(latest)
                 while waiting:
-                    point = waiting.popleft()
-                    yield games, point.seat, point.line()
+                    yield games, waiting.popleft()
                 seen.add(game)
             if annotation.game_id in seen:
                 raise GameOrderError(
@@ -187,19 +206,17 @@ def _rl_points(lines: Iterable[SourceLine], min_room: int, min_grade: int
         state = "\t".join(fields[1:5])
         seat = annotation.state.seat
         point = _Point(f"{state}\t{fields[5]}", state, annotation.game_rank,
-                       annotation.game_score, seat)
+                       annotation.game_score, seat, _order(annotation.state))
         before = latest.get(seat)
         if before is not None:
             before.next_state = point.state
         latest[seat] = point
         waiting.append(point)
         while waiting and waiting[0].next_state is not None:
-            point = waiting.popleft()
-            yield games, point.seat, point.line()
+            yield games, waiting.popleft()
     terminals += len(latest)
     while waiting:
-        point = waiting.popleft()
-        yield games, point.seat, point.line()
+        yield games, waiting.popleft()
     return RLResult(games=games, points=points, transitions=points - terminals,
                     terminals=terminals, filtered=filtered)
 
@@ -215,11 +232,11 @@ def iter_rl_lines(lines: Iterable[SourceLine], *, min_room: int = 0, min_grade: 
     inner = _rl_points(lines, min_room, min_grade)
     while True:
         try:
-            _, _, line = next(inner)
+            _, point = next(inner)
         except StopIteration as stop:
             result: RLResult = stop.value
             return result
-        yield line
+        yield point.line()
 
 
 def iter_rl_chunks(lines: Iterable[SourceLine], *, min_room: int = 0, min_grade: int = 0,
@@ -227,15 +244,19 @@ def iter_rl_chunks(lines: Iterable[SourceLine], *, min_room: int = 0, min_grade:
                    ) -> Generator[list[str], None, RLResult]:
     """The offline-RL lines of each game and seat together (a chunk; games in order, seats
     ascending, lines in the order of the points), as kanachan's ``--td-aware`` (each chunk
-    from its last point to its first) and ``--curriculum`` (each line led by
+    from its last point to its first: sorted by their :data:`Order`, from the greatest,
+    points of the same order kept as they came) and ``--curriculum`` (each line led by
     ``n - i - 1`` and a tab, ``i`` its place in a chunk of ``n``, as written) make them."""
     inner = _rl_points(lines, min_room, min_grade)
     current = 0
-    seats: dict[int, list[str]] = {}
+    seats: dict[int, list[_Point]] = {}
 
     def chunks() -> Iterator[list[str]]:
         for seat in sorted(seats):
-            chunk = seats[seat][::-1] if td_aware else seats[seat]
+            points = seats[seat]
+            if td_aware:  # (a stable sort: reverse=True keeps equals in their order)
+                points = sorted(points, key=lambda point: point.order, reverse=True)
+            chunk = [point.line() for point in points]
             if curriculum:
                 chunk = [f"{len(chunk) - i - 1}\t{line}" for i, line in enumerate(chunk)]
             yield chunk
@@ -243,7 +264,7 @@ def iter_rl_chunks(lines: Iterable[SourceLine], *, min_room: int = 0, min_grade:
 
     while True:
         try:
-            game, seat, line = next(inner)
+            game, point = next(inner)
         except StopIteration as stop:
             yield from chunks()
             result: RLResult = stop.value
@@ -251,7 +272,7 @@ def iter_rl_chunks(lines: Iterable[SourceLine], *, min_room: int = 0, min_grade:
         if game != current:
             yield from chunks()
             current = game
-        seats.setdefault(seat, []).append(line)
+        seats.setdefault(point.seat, []).append(point)
 
 
 def _write(out: BinaryIO, lines: Iterator[str]) -> None:
