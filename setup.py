@@ -20,6 +20,7 @@ COMPILED = [
     "src/referee/games/riichi/actions.py",
     "src/referee/games/riichi/game.py",
     "src/referee/games/riichi/kyoku.py",
+    "src/referee/games/riichi/log_files.py",
     "src/referee/games/riichi/logrules.py",
     "src/referee/games/riichi/match.py",
     "src/referee/games/riichi/melds.py",
