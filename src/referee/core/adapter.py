@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.replay import ReplayView
@@ -86,6 +87,12 @@ class GameAdapter(Protocol):
     def opening_count(self, settings: Any) -> int:
         """How many openings the settings provide (0: games start from an empty board)."""
 
+    def parse_player_options(self, table: Mapping[str, Any], source: str,
+                             key: str) -> dict[str, Any]:
+        """Validate a player's ``options`` table (at ``key`` of the file ``source``): the
+        options as the player's :attr:`~referee.core.players.PlayerSpec.options`;
+        ``ConfigError`` names each mistake (a game without player options refuses any)."""
+
     def check_player(self, settings: Any, player: PlayerSpec, work_dir: Path) -> None:
         """Start the player's program, set it up as for a game, end it.
 
@@ -136,14 +143,28 @@ class SettingsTableAdapter(ABC, Generic[TableT, SettingsT]):
     the section."""
 
     settings_table: type[TableT]
+    player_table: type[BaseModel] | None = None
+    """The pydantic model of a player's ``options`` table (``None``: the game's players
+    take none)."""
     suspends_off_turn: bool = True
     keeps_bots: bool = False
+    name: str
 
     def parse_settings(self, table: Mapping[str, Any], base: Path, source: str) -> SettingsT:
         """Validate the game's settings table; ``ConfigError`` names ``source`` and the key."""
         spec = validate_table(self.settings_table, table, source, prefix="settings.")
         with errors_in(source, "settings"):
             return self.settings_from(spec, base)
+
+    def parse_player_options(self, table: Mapping[str, Any], source: str,
+                             key: str) -> dict[str, Any]:
+        """A player's ``options`` checked by :attr:`player_table` (every mistake named
+        with its key); ``ConfigError`` if the game's players take no options."""
+        if self.player_table is None:
+            raise ConfigError(f"{source}: {key}: {self.name} players take no options "
+                              f"(remove {key.rsplit('.', 1)[-1]})")
+        spec = validate_table(self.player_table, table, source, prefix=f"{key}.")
+        return spec.model_dump()
 
     @abstractmethod
     def settings_from(self, spec: TableT, base: Path) -> SettingsT:

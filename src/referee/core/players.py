@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from referee.core.botseed import SEED_ENV
 from referee.core.errors import BotFault, ConfigError
@@ -38,6 +39,9 @@ class PlayerSpec:
     builtin: bool = False
     cpus: tuple[int, ...] = ()
     """CPUs to pin the player's processes to (empty: no pinning)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The game's own options of this player (a tournament's ``options`` table, checked
+    by the game: Riichi's ``batched``); empty for most."""
 
 
 def builtin_command(module: str) -> list[str]:

@@ -33,6 +33,7 @@ A file looks like this (every key but ``game`` and ``players`` has a default)::
     name = "mine"
     command = "./pbrain-mine --fast"
     cpus = [1]
+    options = { batched = true }   # the game's own options of this player (Riichi's)
 """
 
 from __future__ import annotations
@@ -71,6 +72,9 @@ class PlayerEntry(_Strict):
     command: str | list[str] | None = None
     builtin: str | None = None
     cpus: list[int] | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    """The game's own options of this player, checked by the game's adapter
+    (``GameAdapter.parse_player_options``: Riichi's ``batched``; the others take none)."""
 
     @model_validator(mode="after")
     def _one_source(self) -> PlayerEntry:
@@ -264,7 +268,8 @@ class Tournament:
             "schedule": self.spec.schedule.model_dump(),
             "sprt": self.spec.sprt.model_dump() if self.spec.sprt else None,
             "settings": self.adapter.describe(self.settings),
-            "players": [[p.name, p.command] for p in self.players],
+            "players": [[p.name, p.command, *([dict(p.options)] if p.options else [])]
+                        for p in self.players],
         }
         text = json.dumps(data, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()
@@ -311,6 +316,13 @@ def parse_tournament(raw: Mapping[str, Any], path: Path,
     errors = []
     for number, entry in enumerate(spec.players):
         key = f"{source}: players[{number}]"
+        options: dict[str, Any] = {}
+        if entry.options:
+            try:
+                options = adapter.parse_player_options(entry.options, source,
+                                                       f"players[{number}].options")
+            except ConfigError as exc:
+                errors.append(str(exc))  # (and the entry's other keys checked too)
         if entry.builtin is not None:
             if entry.builtin not in adapter.builtins:
                 known = ", ".join(sorted(adapter.builtins))
@@ -318,7 +330,8 @@ def parse_tournament(raw: Mapping[str, Any], path: Path,
                               f"(known: {known})")
                 continue
             command = builtin_command(adapter.builtins[entry.builtin])
-            players.append(PlayerSpec(entry.name, command, True, tuple(entry.cpus or ())))
+            players.append(PlayerSpec(entry.name, command, True, tuple(entry.cpus or ()),
+                                      options))
             continue
         text = entry.command if isinstance(entry.command, str) else shlex.join(entry.command or [])
         try:
@@ -326,7 +339,8 @@ def parse_tournament(raw: Mapping[str, Any], path: Path,
         except ConfigError as exc:
             errors.append(f"{key}.command: {exc}")
             continue
-        players.append(PlayerSpec(entry.name, resolved.command, False, tuple(entry.cpus or ())))
+        players.append(PlayerSpec(entry.name, resolved.command, False,
+                                  tuple(entry.cpus or ()), options))
     if errors:
         raise ConfigError("\n".join(errors))
     if kind == "itpw":

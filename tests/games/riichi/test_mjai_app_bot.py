@@ -17,6 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from referee.core.errors import ConfigError
+from referee.core.players import PlayerSpec
+from referee.games.riichi.adapter import RiichiAdapter
+
 ROOT = Path(__file__).resolve().parents[3]
 BOT = Path(__file__).with_name("bots") / "mjai_app_bot.py"
 MJAI = "mjai==0.2.1"
@@ -76,3 +80,40 @@ def test_mjai_apps_bot_plays_whole_games_with_the_referee(mjai_python: Path, tmp
                              *map(str, sorted(out.glob("game-*.mjson.gz")))],
                             capture_output=True, text=True, timeout=300)
     assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+@pytest.mark.slow
+def test_mjai_apps_bot_plays_a_tournament_as_a_batched_player(mjai_python: Path,
+                                                             tmp_path: Path) -> None:
+    """mjai.app's bot in a tournament: ``options = { batched = true }`` gives it the
+    batched style in the player check (it failed it: it answered none to its tsumo as the
+    dealer, the events coming one a line) and in every game of the group."""
+    command = f'command = [{str(mjai_python)!r}, {str(BOT)!r}, "{{seat}}"]'
+    players = "".join(f'[[players]]\nname = "mjai{k}"\n{command}\noptions = {{ batched = '
+                      f'true }}\n' for k in (1, 2))
+    players += '[[players]]\nname = "g"\nbuiltin = "greedy"\n'
+    players += '[[players]]\nname = "t"\nbuiltin = "tsumogiri"\n'
+    toml = tmp_path / "apps.toml"
+    toml.write_text('name = "apps"\ngame = "riichi"\nseed = 5\nsandbox = "off"\n'
+                    '[schedule]\nkind = "itpw"\nrounds = 1\nrandom_rounds = 1\n'
+                    '[settings]\ngame = "east"\ndecision_time = 10.0\n' + players)
+    out = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", str(toml),
+                          "--out", str(out), "-j", "2"],
+                         capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    assert len(records) == 4
+    for record in records:
+        assert record["outcome"] == "normal", record["reason"]
+        names = [p["name"] for p in record["players"]]
+        assert record["settings"]["batched"] == [n.startswith("mjai") for n in names]
+        assert not record["settings"].get("failures"), record["settings"]["failures"]
+    for log in out.rglob("*.stderr.log"):
+        assert "Exception" not in log.read_text(), log.read_text()[-2000:]
+    adapter = RiichiAdapter()  # without the option, the check it failed
+    settings = adapter.parse_settings({"game": "east"}, tmp_path, "t.toml")
+    plain = PlayerSpec("plain", [str(mjai_python), str(BOT), "{seat}"])
+    with pytest.raises(ConfigError, match=r"player plain answered '\{\"type\":\s?\"none\"\}' "
+                                          "to its tsumo as the dealer"):
+        adapter.check_player(settings, plain, tmp_path / "check")

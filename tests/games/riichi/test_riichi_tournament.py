@@ -324,3 +324,80 @@ def test_a_tournament_gives_seat_placeholders_each_bot_s_seat(tmp_path: Path) ->
     seats = sorted(p.read_text() for p in out.glob("slots/*/work/*/seat.txt"))
     assert seats and all(text.split()[0] == text.split()[1] for text in seats)
     assert len({text for text in seats}) == 4  # every seat was played
+
+
+def batched_players(options: str | None) -> str:
+    """Two mjai.app-style bots (batched arrays only, ``{seat}`` their argument) with the
+    ``options`` line given, and two built-in bots."""
+    command = f'command = [{sys.executable!r}, {str(SEAT_BOT)!r}, "{{seat}}", "--arrays"]\n'
+    extra = f"{options}\n" if options is not None else ""
+    return ("".join(f'[[players]]\nname = "app{k}"\n{command}{extra}' for k in (1, 2))
+            + '[[players]]\nname = "g"\nbuiltin = "greedy"\n'
+            + '[[players]]\nname = "t"\nbuiltin = "tsumogiri"\n')
+
+
+def test_players_that_ask_for_batched_messages_play_a_tournament(tmp_path: Path) -> None:
+    """mjai.app's bots read JSON arrays only: without the option they fail the player check
+    (they answer none to their own tsumo); with ``options = { batched = true }`` they pass
+    it and play every rotation of the group batched, in whatever seat they sit."""
+    path = riichi_file(tmp_path, [], name="apps")
+    base = path.read_text()
+    path.write_text(base + batched_players(None))
+    with pytest.raises(ConfigError, match=r"player app1 answered '\{\"type\": \"none\"\}' "
+                                          "to its tsumo as the dealer"):
+        run_tournament(path, Console(file=io.StringIO()), out_dir=tmp_path / "plain")
+    path.write_text(base + batched_players("options = { batched = true }"))
+    out = tmp_path / "out"
+    run_tournament(path, Console(file=io.StringIO()), out_dir=out, concurrency=2)
+    rows = done_rows(out)
+    assert len(rows) == 4 and all(r.outcome == "normal" for r in rows)
+    for record in stored_records(out).values():
+        names = [p.name for p in record.players]
+        assert record.settings["batched"] == [name.startswith("app") for name in names]
+        assert "forfeits" not in record.settings and "failures" not in record.settings
+    folders = {p.parent.name: p.read_text().split()
+               for p in out.glob("slots/*/work/*/batches.txt")}
+    # the player check: one batch of start_game, start_kyoku and its tsumo, then end_game
+    assert {name: b for name, b in folders.items() if name.startswith("check-")} == \
+        {"check-app1": ["3", "1"], "check-app2": ["3", "1"]}
+    games = [b for name, b in folders.items() if not name.startswith("check-")]
+    assert len(games) == 8  # two bots, four games
+    assert all("plain" not in b and len(b) > 10 and int(b[0]) >= 3 for b in games)
+
+
+@pytest.mark.parametrize(("game", "options", "message"), [
+    ("riichi", "options = { batched = 1 }", r"players\[0\]\.options\.batched: must be true "
+                                            "or false, got 1"),
+    ("riichi", "options = { batchd = true }", r"players\[0\]\.options\.batchd: unknown key "
+                                              r"\(check its spelling\)"),
+    ("gomoku", "options = { batched = true }", r"players\[0\]\.options: gomoku players take "
+                                               r"no options \(remove options\)"),
+    ("mahjong", "options = { batched = true }", r"players\[0\]\.options: mahjong players "
+                                                "take no options"),
+])
+def test_player_options_are_checked_by_the_game(tmp_path: Path, game: str, options: str,
+                                                message: str) -> None:
+    builtin = {"riichi": "greedy", "gomoku": "random", "mahjong": "greedy"}[game]
+    schedule = "" if game == "gomoku" else '[schedule]\nkind = "itpw"\n'
+    players = "".join(f'[[players]]\nname = "p{k}"\nbuiltin = "{builtin}"\n'
+                      + (f"{options}\n" if k == 0 else "") for k in range(4))
+    path = tmp_path / "t.toml"
+    path.write_text(f'game = "{game}"\n{schedule}{players}')
+    with pytest.raises(ConfigError, match=message) as info:
+        load_tournament(path, game_adapters())
+    assert str(info.value).count("\n") == 0  # one mistake, one line
+
+
+def test_batched_players_change_the_tournament_s_fingerprint(tmp_path: Path) -> None:
+    path = riichi_file(tmp_path, [("g", "greedy"), ("t1", "tsumogiri"), ("t2", "tsumogiri"),
+                                  ("t3", "tsumogiri")])
+    plain = load_tournament(path, game_adapters())
+    assert all(not p.options for p in plain.players)
+    text = path.read_text().replace('builtin = "greedy"',
+                                    'builtin = "greedy"\noptions = { batched = true }')
+    path.write_text(text)
+    batched = load_tournament(path, game_adapters())
+    assert batched.players[0].options == {"batched": True}
+    assert batched.fingerprint() != plain.fingerprint()
+    path.write_text(text.replace("batched = true", "batched = false"))
+    assert load_tournament(path, game_adapters()).players[0].options == {"batched": False}

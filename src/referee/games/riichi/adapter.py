@@ -9,6 +9,10 @@ the four players' final scores (uma and oka included) in each game.
 Each game's whole mjai log is kept next to the game slot's bot folders, in
 ``<work_dir>/mjai/<game key>.mjson.gz`` (the key made safe as a file name; the record's
 ``mjai_log`` names the file).
+
+A player's ``options`` table (:class:`RiichiPlayerTable`) takes ``batched = true``: the bot
+speaks mjai.app's batched style (a JSON array of the events since its last answer, only
+when it decides), in the player check and in every game, whatever seat it plays.
 """
 
 from __future__ import annotations
@@ -60,8 +64,8 @@ from referee.games.riichi.rules import (
 )
 from referee.games.riichi.rulesets import PRESETS, preset_rules, rules_from_dict
 
-__all__ = ["ROOMS", "RiichiAdapter", "RiichiSettings", "RiichiTable", "record_rules",
-           "riichi_replay", "room_rules"]
+__all__ = ["ROOMS", "RiichiAdapter", "RiichiPlayerTable", "RiichiSettings", "RiichiTable",
+           "record_rules", "riichi_replay", "room_rules"]
 
 ROOMS = PRESETS
 """The rule sets a tournament may choose, by name (:mod:`referee.games.riichi.rulesets`)."""
@@ -128,6 +132,20 @@ class RiichiTable(BaseModel):
     """MB of memory each bot's process tree may use (``"2G"``; 0: no limit)."""
 
 
+class RiichiPlayerTable(BaseModel):
+    """A player's ``options`` table in a Riichi tournament."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    batched: bool = False
+    """The bot speaks mjai.app's batched style (``referee match riichi --batched``)."""
+
+
+def batched(player: PlayerSpec) -> bool:
+    """Whether ``player`` asked for mjai.app's batched style (its ``options``)."""
+    return player.options.get("batched") is True
+
+
 @dataclass(frozen=True)
 class RiichiSettings:
     """A tournament's settings: the room's name and how every game is played (the seed of
@@ -146,6 +164,7 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
     setting_labels: Mapping[str, str] = SETTING_LABELS
 
     settings_table = RiichiTable
+    player_table = RiichiPlayerTable
 
     def settings_from(self, spec: RiichiTable, base: Path) -> RiichiSettings:
         """The game length, the room, the clocks and the failures allowed."""
@@ -185,31 +204,43 @@ class RiichiAdapter(PointsGameAdapter[RiichiTable, RiichiSettings]):
         1 (the wall of :data:`CHECK_SEED`).
 
         It must answer ``none`` to the first two (``startup_time`` for the first answer)
-        and a legal ``dahai`` of one of its tiles to the draw within ``decision_time``.
+        and a legal ``dahai`` of one of its tiles to the draw within ``decision_time``. A
+        batched player (its ``options``) gets the three events as one JSON array, as in
+        its games, and answers once, with the ``dahai`` (within ``startup_time``).
         """
         match = settings.match
         game = RiichiGame(match.rules, seed=CHECK_SEED)
         names = [player.name, "seat-2", "seat-3", "seat-4"]
-        *greetings, draw = [start_game_event(names, match.rules), *game.events]
+        events = [mask_event(e, 0) for e in (start_game_event(names, match.rules),
+                                             *game.events)]
+        *greetings, draw = events
         with trial_process(seated(player, 0), work_dir, "play a hand",
                            plan_sandbox(match.sandbox), match.memory_limit) as process:
             wait = match.startup_time
-            for event in greetings:
-                answer = _exchange(process, mask_event(event, 0), time.monotonic() + wait)
-                wait = match.decision_time
-                if _json(answer) != {"type": "none"}:
-                    raise ConfigError(f"player {player.name} answered {answer[:CLIP]!r} to "
-                                      f"{event['type']}: expected {{\"type\":\"none\"}}")
-            answer = _exchange(process, mask_event(draw, 0), time.monotonic() + wait)
-            _check_discard(player.name, game, answer)
+            if batched(player):
+                answer = _exchange(process, events, time.monotonic() + wait)
+                _check_discard(player.name, game, answer, "its first events (start_game, "
+                               "start_kyoku and its tsumo as the dealer, batched)")
+                ending: Any = [{"type": "end_game", "scores": game.scores}]
+            else:
+                for event in greetings:
+                    answer = _exchange(process, event, time.monotonic() + wait)
+                    wait = match.decision_time
+                    if _json(answer) != {"type": "none"}:
+                        raise ConfigError(f"player {player.name} answered {answer[:CLIP]!r} "
+                                          f"to {event['type']}: expected "
+                                          '{"type":"none"}')
+                answer = _exchange(process, draw, time.monotonic() + wait)
+                _check_discard(player.name, game, answer)
+                ending = {"type": "end_game", "scores": game.scores}
             with contextlib.suppress(BotFault):  # checked: how it leaves does not matter
-                _send(process, {"type": "end_game", "scores": game.scores},
-                      time.monotonic() + 1.0)
+                _send(process, ending, time.monotonic() + 1.0)
 
     def play(self, settings: RiichiSettings, task: GameTask, work_dir: Path) -> GameRecord:
-        """One game, seats as scheduled, the walls from the task's seed; the mjai log goes
-        to ``work_dir/mjai/<key>.mjson.gz``."""
-        chosen = replace(settings.match, seed=task.seed)
+        """One game, seats as scheduled (each batched as its player's ``options`` say), the
+        walls from the task's seed; the mjai log goes to ``work_dir/mjai/<key>.mjson.gz``."""
+        chosen = replace(settings.match, seed=task.seed,
+                         batched=tuple(batched(player) for player in task.seats))
         log_path = work_dir / "mjai" / f"{folder_name(task.key)}.mjson.gz"
         record = play_riichi(task.seats, chosen, work_dir, log_path)
         record.settings["game_key"] = task.key
@@ -269,13 +300,15 @@ def _events_setting(key: str, value: Any) -> Setting | None:
     return Setting(f"{SETTING_LABELS[key]} ({len(lines)})", items=list(lines))
 
 
-def _send(process: BotProcess, event: dict[str, Any], deadline: float) -> None:
-    """Send one event as an mjai line."""
+def _send(process: BotProcess, event: dict[str, Any] | list[dict[str, Any]],
+          deadline: float) -> None:
+    """Send one event (or a batch of them, a JSON array) as an mjai line."""
     process.send(json.dumps(event, separators=(",", ":")) + "\n", deadline)
 
 
-def _exchange(process: BotProcess, event: dict[str, Any], deadline: float) -> str:
-    """Send one event as an mjai line; the answer line."""
+def _exchange(process: BotProcess, event: dict[str, Any] | list[dict[str, Any]],
+              deadline: float) -> str:
+    """Send one event (or a batch) as an mjai line; the answer line."""
     _send(process, event, deadline)
     return process.read_line(deadline)
 
@@ -288,8 +321,10 @@ def _json(line: str) -> Any:
         return None
 
 
-def _check_discard(name: str, game: RiichiGame, answer: str) -> None:
-    """``ConfigError`` unless ``answer`` is a legal discard of the dealer (seat 0)."""
+def _check_discard(name: str, game: RiichiGame, answer: str,
+                   asked: str = "its tsumo as the dealer") -> None:
+    """``ConfigError`` unless ``answer`` (to what ``asked`` names) is a legal discard of the
+    dealer (seat 0)."""
     try:
         action = read_answer(game, 0, answer)
     except AnswerError as exc:
@@ -299,8 +334,7 @@ def _check_discard(name: str, game: RiichiGame, answer: str) -> None:
         if action.type == "dahai":
             return
         problem = f"not a legal dahai of one of its tiles ({action.type})"
-    raise ConfigError(f"player {name} answered {answer[:CLIP]!r} to its tsumo as the "
-                      f"dealer: {problem}")
+    raise ConfigError(f"player {name} answered {answer[:CLIP]!r} to {asked}: {problem}")
 
 
 # ------------------------------------------------------------------------------ replay
