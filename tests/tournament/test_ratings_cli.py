@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -151,3 +153,81 @@ def test_rating_pgn_files_imports_only_what_it_needs(tmp_path: Path) -> None:
     assert "loaded: [] 0" in run.stderr, run.stderr
     assert run.stdout == referee("ratings", str(pgn)).stdout
     assert run.stdout.startswith("3 games, 3 players")
+
+
+def as_reader(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``referee ARGS`` as a user for whom files' modes count: this one, or, for root (who
+    ignores them), root without the capabilities that override them."""
+    command = [sys.executable, "-m", "referee.cli", *args]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("this needs setpriv (util-linux) to run as root without overrides")
+        caps = "-dac_override,-dac_read_search,-fowner"
+        command = [setpriv, "--bounding-set", caps, "--inh-caps", caps, "--", *command]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def test_a_store_the_user_may_only_read_is_rated_and_reported(tmp_path: Path) -> None:
+    (tmp_path / "t.toml").write_text('game = "gomoku"\n[settings]\nsize = 9\n'
+                                     '[[players]]\nname = "a"\nbuiltin = "random"\n'
+                                     '[[players]]\nname = "b"\nbuiltin = "threat"\n')
+    played = referee("tournament", "t.toml", "--out", "out", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    expected = referee("ratings", "out", cwd=tmp_path).stdout
+    store = tmp_path / "out"
+    shut = [store, *store.rglob("*")]
+    for path in sorted(shut, key=lambda p: -len(p.parts)):  # files first, then folders
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    try:
+        rated = as_reader(["ratings", "out"], tmp_path)
+        assert rated.returncode == 0, rated.stderr
+        assert rated.stdout == expected and rated.stdout.startswith("2 games, 2 players")
+        site = as_reader(["report", "out", "-o", "site"], tmp_path)
+        assert site.returncode == 0, site.stderr
+        assert len(list((tmp_path / "site" / "games").glob("*.html"))) == 2
+        # a tournament writes its folder and its store: told so, not to free disk space
+        again = as_reader(["tournament", "t.toml", "--out", "out"], tmp_path)
+        assert again.returncode == 2 and again.stderr == (
+            f"referee: error: {store}: cannot write the output folder: Permission denied; "
+            "choose another with --out\n")
+        for path in shut:  # every file and folder writable again but the store's file
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        (store / "tournament.sqlite").chmod(0o444)
+        again = as_reader(["tournament", "t.toml", "--out", "out"], tmp_path)
+        assert again.returncode == 2 and again.stderr == (
+            f"referee: error: {store / 'tournament.sqlite'}: Permission denied; choose a "
+            "folder you may write with --out\n")
+        assert not list(store.glob("*-wal")) and not list(store.glob("*-shm"))
+        for path in sorted(shut, key=lambda p: -len(p.parts)):
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        # the site's own folder in the store cannot be written: the option to choose another
+        inside = as_reader(["report", "out"], tmp_path)
+        assert inside.returncode == 2 and "Permission denied" in inside.stderr, inside.stderr
+        assert inside.stderr.endswith("; choose a folder you may write with -o\n")
+        assert sorted(shut) == sorted([store, *store.rglob("*")])  # nothing added
+    finally:
+        for path in shut:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    assert not list(store.glob("*-wal")) and not list(store.glob("*-shm"))
+
+
+def test_a_store_on_a_read_only_file_system_is_rated(tmp_path: Path) -> None:
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        pytest.skip("this needs bubblewrap (.ci/run installs it)")
+    (tmp_path / "t.toml").write_text('game = "gomoku"\n[settings]\nsize = 9\n'
+                                     '[[players]]\nname = "a"\nbuiltin = "random"\n'
+                                     '[[players]]\nname = "b"\nbuiltin = "threat"\n')
+    played = referee("tournament", "t.toml", "--out", "out", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    store = str(tmp_path / "out")
+    mounted = [bwrap, "--dev-bind", "/", "/", "--ro-bind", store, store, "--",
+               sys.executable, "-m", "referee.cli"]
+    for args in (["ratings", "out"], ["report", "out", "-o", "site"]):
+        run = subprocess.run([*mounted, *args], capture_output=True, text=True, timeout=120,
+                             cwd=tmp_path)
+        if run.returncode != 0 and "bwrap:" in run.stderr:
+            pytest.skip(f"bubblewrap cannot mount here: {run.stderr.strip()}")
+        assert run.returncode == 0, run.stderr
+    assert (tmp_path / "site" / "index.html").is_file()

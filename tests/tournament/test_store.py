@@ -13,7 +13,7 @@ from referee.core.errors import ConfigError
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord, PlayerInfo
 from referee.tournament.schedule import RoundRobin
-from referee.tournament.store import Store
+from referee.tournament.store import Store, store_error_text
 
 
 def record(key: str, scores: list[float]) -> GameRecord:
@@ -195,3 +195,23 @@ def test_orphans_are_found_by_their_mark_after_their_first_process_died(
         raise AssertionError("the orphan carrying the mark was not killed")
     assert store.noted_processes() == []
     store.close()
+
+
+def test_a_store_opened_to_read_is_read_only_and_its_errors_say_what_to_do(
+        tmp_path: Path) -> None:
+    store = opened(tmp_path / "t")
+    store.commit(store.games()[0].key, record("k", [1.0, 0.0]))
+    store.close()
+    reader = Store.open_existing(tmp_path / "t")
+    assert reader.count("done") == 1 and reader.meta("name") == "t"
+    with pytest.raises(sqlite3.OperationalError) as caught:  # it cannot write by mistake
+        reader.set_meta("name", "other")
+    reader.close()
+    text = store_error_text(caught.value)
+    assert "read-only for this user" in text and "free space" not in text, text
+    assert not list((tmp_path / "t").glob("*-wal")) and Store.open_existing(
+        tmp_path / "t").meta("name") == "t"
+    (tmp_path / "junk.sqlite").write_bytes(b"not a database, " * 512)
+    with pytest.raises(sqlite3.DatabaseError) as damaged:
+        sqlite3.connect(tmp_path / "junk.sqlite").execute("SELECT * FROM meta")
+    assert "damaged or not a tournament store" in store_error_text(damaged.value)

@@ -59,9 +59,9 @@ def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
         sys.exit(2)
     sqlite3 = sys.modules.get("sqlite3")  # an error of it only once it is imported
     if sqlite3 is not None and isinstance(exc, sqlite3.Error):  # the store (the disk)
-        click.echo(f"referee: error: the tournament store cannot be written: {exc}; "
-                   "check the disk's free space and the file size limit (ulimit -f), "
-                   "then run the same command again", err=True)
+        from referee.tournament.store import store_error_text
+
+        click.echo(f"referee: error: {store_error_text(exc)}", err=True)
         sys.exit(2)
     if isinstance(exc, KeyboardInterrupt):
         click.echo("referee: interrupted" + (f"; {interrupted}" if interrupted else ""),
@@ -71,21 +71,33 @@ def fail(exc: BaseException, interrupted: str = "") -> NoReturn:
 
 
 def os_error_text(exc: OSError) -> str:
-    """What failed and what to do, for an I/O error (``PATH: reason; hint``)."""
+    """What failed and what to do, for an I/O error (``PATH: reason; hint``; the hint
+    names the command's output option, ``--out`` or ``-o``, if it has one)."""
     where = f"{exc.filename}: " if exc.filename else ""
     text = f"{where}{exc.strerror or exc}"
+    option = _output_option()
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return text + "; free some space, or choose another folder with --out"
+        return text + "; free some space" + (
+            f", or choose another folder with {option}" if option else "")
     if exc.errno == errno.EFBIG:
         return text + "; the file size limit (ulimit -f) is too small for the output"
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return text + "; choose a folder you may write with --out"
+        return text + ("; choose a folder you may write with " + option if option else
+                       "; check that this user may read and write it")
     if exc.errno in SHORT_OF:
         return text + ("; the referee's machine is short of open files, processes, "
                        "threads or memory for the games at once: raise its limits (ulimit "
                        "-n, ulimit -u) or lower the concurrency, then run the same command "
                        "again (a tournament plays the unfinished games again)")
     return text
+
+
+def _output_option() -> str:
+    """The output option of the command being run (``--out``, else ``-o``), or ""."""
+    context = click.get_current_context(silent=True)
+    options = [name for param in (context.command.params if context else ())
+               if isinstance(param, click.Option) for name in param.opts]
+    return next((name for name in ("--out", "-o") if name in options), "")
 
 
 def warn(text: str) -> None:

@@ -38,7 +38,7 @@ from referee.tournament.results import (
     write_results_pgn,
 )
 from referee.tournament.runner import Progress, TournamentRunner, bots_at_once
-from referee.tournament.store import Store
+from referee.tournament.store import Store, store_error_text
 
 if TYPE_CHECKING:
     from referee.tournament.ray_runner import RayPlayer
@@ -103,9 +103,7 @@ def _make_room(tournament: Tournament, games: int) -> None:
 
 def store_error(path: Path, exc: sqlite3.Error) -> ConfigError:
     """The store at ``path`` failed (the disk, most often): what to do, naming it."""
-    return ConfigError(f"{path}: the tournament store cannot be written: {exc}; check the "
-                       "disk's free space and the file size limit (ulimit -f), then run "
-                       "the same command again")
+    return ConfigError(f"{path}: {store_error_text(exc)}")
 
 
 def check_players(tournament: Tournament, workers: int) -> None:

@@ -20,6 +20,7 @@ import operator
 import os
 import sqlite3
 import threading
+import urllib.parse
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -127,6 +128,9 @@ class Store:
         """
         self.check(fingerprint)
         self.folder.mkdir(parents=True, exist_ok=True)
+        if self.path.exists():  # one this user may only read: PermissionError now, before
+            # SQLite leaves its -wal and -shm files beside it and fails at the first write
+            os.close(os.open(self.path, os.O_RDWR | os.O_CLOEXEC))
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         # NORMAL: in WAL mode a commit survives a crash of the referee (kill -9) at once and
@@ -174,7 +178,8 @@ class Store:
 
     @classmethod
     def open_existing(cls, folder_or_file: Path | str) -> Store:
-        """Open a store for reading, whatever tournament it holds."""
+        """Open a store for reading, whatever tournament it holds: read-only (``_read_only``),
+        so that a store on a read-only disk, or one the user may only read, is read too."""
         path = Path(folder_or_file)
         folder = path.parent if path.suffix == ".sqlite" else path
         if not (folder / "tournament.sqlite").exists():
@@ -188,7 +193,7 @@ class Store:
         finally:
             db.close()
         store = cls(folder, gzip_records=bool(row and row[0] == "1"))
-        store._db = sqlite3.connect(store.path, check_same_thread=False, isolation_level=None)
+        store._db = _read_only(store.path)
         return store
 
     def check(self, fingerprint: str) -> None:
@@ -461,6 +466,27 @@ def _settle(db: sqlite3.Connection, game: str, kept: str, pids: Collection[int])
                (game, kept, *pids))
 
 
+def store_error_text(exc: sqlite3.Error) -> str:
+    """What failed and what to do, for an error of a tournament store's SQLite file: a
+    store that may not be written (a read-only disk or file: reading it needs no
+    writing), one that is full (the disk, ``ulimit -f``), damaged or not a store, or held
+    by another program."""
+    code = getattr(exc, "sqlite_errorcode", None)  # (extended: the low byte is the code)
+    code = code & 0xFF if isinstance(code, int) else None
+    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN):
+        return (f"the tournament store cannot be written: {exc}; its file or folder is "
+                "read-only for this user, and a tournament writes its store: run it on a "
+                "copy, or where this user may write (ratings and report only read it)")
+    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return (f"the tournament store cannot be read: {exc}; the file is damaged or not a "
+                "tournament store")
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return (f"the tournament store is busy: {exc}; another program is writing it: run "
+                "the same command again once it is done")
+    return (f"the tournament store cannot be written: {exc}; check the disk's free space "
+            "and the file size limit (ulimit -f), then run the same command again")
+
+
 def _read_only(path: Path) -> sqlite3.Connection:
     """A read-only connection that leaves no file behind.
 
@@ -470,7 +496,8 @@ def _read_only(path: Path) -> sqlite3.Connection:
     """
     wal = path.with_name(path.name + "-wal")
     flags = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
-    return sqlite3.connect(f"file:{path}?{flags}", uri=True)
+    uri = f"file:{urllib.parse.quote(str(path.absolute()))}?{flags}"
+    return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
 
 
 def _row(data: dict[str, Any]) -> GameRow:
