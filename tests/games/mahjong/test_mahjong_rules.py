@@ -501,3 +501,53 @@ def test_rules_is_the_public_face_of_the_engine() -> None:
         "MahjongGame", "MahjongHand", "Pass", "Pong", "PromotedKong", "Question", "Rules",
         "SeatView", "Throw", "chows", "hand_seed", "notation", "options", "self_kongs",
         "tiles_of"})
+
+
+# ------------------------------------------------------------------ the wall's last tile
+
+LAST_TILE_DEAL = [
+    "159w 159t 159o ESWN B 2w 2t 2o",
+    "GGG 37w 37t 37o 4w 4t 4o 8w 8t 8o 6w",   # seat 1: three Green
+    "6t 6o 9w 9t 9o 3t 3o 7w 7t 7o 5w 5t 5o 1w 1t 1o",
+    "RRR 2w 2t 2o 4w 4t 4o 6w 8w 8t 8o E S W",  # seat 3: three Red
+]
+LAST_TILE_DRAWS = "BBB NNN EE SS WW 3w 3w 3t 3t 3o 3o"
+"""18 draws; the 19th, seat 3's, is the last tile before the reserve of 60."""
+
+
+def play_to_the_last_tile(last: str, reserve: int) -> list[tuple[int, Ask, int]]:
+    """Every question (seat, ask, tiles left to draw) of a hand whose 19th draw (seat 3's)
+    is ``last``, everyone passing and throwing what was drawn."""
+    wall, _ = build_wall(LAST_TILE_DEAL, draws=[LAST_TILE_DRAWS, last])
+    hand = MahjongHand(wall, rules=Rules(reserve=reserve))
+    asked = []
+    while (q := hand.question) is not None:
+        asked.append((q.seat, q.ask, hand.live))
+        if q.ask is Ask.THROW:
+            tile = hand.drawn if hand.drawn in hand.hands[q.seat] else hand.hands[q.seat][-1]
+            hand.apply(q.seat, Throw(tile))
+        else:
+            hand.apply(q.seat, Pass())
+    return asked
+
+
+def test_no_kong_from_the_wall_s_last_tile() -> None:
+    """The rule docs/mahjong.md states (the framework is silent): once the live wall is
+    empty nobody is asked ``gong``, as the common Taiwanese tables play the last tile
+    (海底): a kong takes a replacement tile, and none may be drawn. The seat drawing the
+    fourth Red as the last tile is asked only to throw; with one tile more to draw it is
+    asked ``gong``."""
+    asked = play_to_the_last_tile("R", reserve=60)
+    last_draw = max(i for i, (seat, ask, live) in enumerate(asked) if live == 0)
+    assert asked[last_draw] == (3, Ask.THROW, 0)
+    assert not any(ask is Ask.GONG for _, ask, _ in asked)
+    assert (3, Ask.GONG, 1) in play_to_the_last_tile("R", reserve=59)
+
+
+def test_no_melded_kong_on_the_last_discard() -> None:
+    """Seat 3 throws the last tile drawn, a Green: seat 1, holding three, may pong it but
+    is not asked ``gong`` (its replacement could not be drawn); a tile earlier, it is."""
+    asked = play_to_the_last_tile("G", reserve=60)
+    assert asked[-1] == (1, Ask.PONG, 0)
+    assert not any(ask is Ask.GONG for _, ask, _ in asked)
+    assert (1, Ask.GONG, 1) in play_to_the_last_tile("G", reserve=59)

@@ -17,18 +17,23 @@ How a hand goes (docs/mahjong.md has the whole rule set):
   are not told of flowers: no flower is ever in a hand, ``/initCard`` and ``/mo`` carry
   only the tiles that replace them; the record and the scores count them.
 - A seat that has drawn is asked, in this order, ``HU`` (if its hand wins), ``GONG`` (if
-  it holds four of a kind, or the fourth tile of one of its pungs), ``THROW``. After a
+  it holds four of a kind, or the fourth tile of one of its pungs, and a tile is left to
+  draw), ``THROW``. After a
   concealed or promoted kong it draws a replacement from the back of the wall and is
   asked again. A promoted kong may be robbed: the seats whose hand wins with that tile
   are asked ``HU`` first.
 - After a discard the other seats are asked, in priority order: ``HU`` (every seat that
   wins with it, from the discarder's right), then ``GONG`` and ``PONG`` (the seat that
   holds three or two of that kind; not ``GONG`` for the next seat, whose previous player
-  threw it, as the framework says, unless ``Rules.kong_from_previous``), then ``EAT``
-  (only the next seat, if it can chow).
+  threw it, as the framework says, unless ``Rules.kong_from_previous``; not ``GONG`` once
+  the wall is down to its last tile either), then ``EAT`` (only the next seat, if it can
+  chow).
   The first seat to accept takes the tile: hu > pong/kong > chow, and between two hus
   the first seat after the discarder. A pong or chow is followed by ``THROW``; a melded
   kong by a replacement draw.
+- No kong once the last tile before the reserve is drawn (``live`` 0): a kong takes a
+  replacement tile and none may be drawn. The framework is silent; this is how the common
+  Taiwanese tables play the last tile (海底: no kong from it).
 - The hand is drawn when a draw would take the wall down to its reserved tiles (16 by
   default). The dealer passes every hand (no continuation).
 - With a tai table that has flower wins (``taiwan``), the hand also ends as soon as a
