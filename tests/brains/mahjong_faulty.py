@@ -24,6 +24,7 @@ MODES = {
     "unasked": "answers its first /ask throw with /hu",
     "silent": "never answers its first /ask",
     "crash": "exits at its first /ask",
+    "extra": "answers its first /ask throw, then writes a stray /pass nobody asked for",
 }
 
 
@@ -44,8 +45,14 @@ def main() -> int:
             if not broken and not asked:
                 asked = True
                 print("asked", file=sys.stderr, flush=True)
-            if not broken and mode != "ok" and (ask.value == "throw" or
-                                                mode in ("silent", "crash")):
+            if not broken and mode == "extra" and ask.value == "throw":
+                broken = True
+                answer = notation(dummy_policy(state.view(ask), random.Random(0)))
+                print(answer, flush=True)
+                print("/pass", flush=True)  # a second line, unasked
+                continue
+            if not broken and mode not in ("ok", "extra") and (ask.value == "throw" or
+                                                               mode in ("silent", "crash")):
                 broken = True
                 if mode == "crash":
                     return 3

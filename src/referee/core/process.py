@@ -594,8 +594,12 @@ class BotProcess:
             self._stop_soon()
         return line
 
-    def pending_line(self, *, keep_empty: bool = False) -> str | None:
-        """A complete line already received, if any, without waiting."""
+    def pending_line(self, *, keep_empty: bool = False, read: bool = False) -> str | None:
+        """A complete line already received, if any, without waiting (with ``read``, what
+        the pipe holds now is read first, still without waiting: a line the bot wrote
+        unasked)."""
+        if read and not self._eof:
+            self._fill()
         return self._next_line(keep_empty)
 
     def pending_lines(self) -> list[str]:

@@ -4,6 +4,7 @@ seat that misbehaves (with the takeover in the record), duplicate rotations, the
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -70,6 +71,24 @@ def test_a_misbehaving_ai_is_replaced_by_the_dummy_for_the_rest_of_the_hand(
     if mode in ("garbage", "not-held", "unasked"):
         assert received.splitlines()[-1] == "/exit"  # told to stop at once, as the spec says
     assert received.count("/start") == 2  # started again for the second hand
+
+
+def test_a_stray_line_is_the_fault_named(tmp_path: Path) -> None:
+    """An AI that writes one line more than it was asked for: the stray line is the fault
+    (it was read as its answer to the next question, and blamed on it: "there is no
+    discard to claim")."""
+    players = [builtin("random"), faulty("extra"), builtin("random"), builtin("random")]
+    record = play_mahjong(players, MahjongSettings(Rules(hands=1), seed=2, move_time=5),
+                          tmp_path)
+    assert [(f.seat, f.outcome) for f in record.faults] == [(1, "protocol-error")]
+    reason = record.faults[0].reason
+    assert re.fullmatch(r"faulty-extra: sent '/pass' when it was asked nothing \(after its answer "
+                        r"'/throw \d+' to /ask throw\)", reason), reason
+    thrown = reason.split("'")[3]
+    before = [m.move for m in record.moves[:record.faults[0].ply] if m.seat == 1]
+    assert before[-1] == thrown  # its last answer was its throw: the /pass was none
+    received = (tmp_path / "work" / "seat2-faulty-extra" / "received.txt").read_text()
+    assert received.splitlines()[-1] == "/exit"
 
 
 def test_the_dummy_keeps_the_seat_for_the_game_when_asked(tmp_path: Path) -> None:

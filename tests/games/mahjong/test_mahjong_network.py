@@ -581,3 +581,21 @@ def test_the_channel_reports_a_closed_connection(
     with pytest.raises(BotFault) as gone:
         channel.read_line(time.monotonic() + 2)
     assert gone.value.outcome is Outcome.CRASH and "disconnected" in gone.value.reason
+
+
+def test_a_stray_line_through_a_wrapper_is_the_fault_named(
+        tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
+    """An AI behind its wrapper writes one line more than asked: the server names that
+    line as the seat's fault (it was taken for its next answer)."""
+    server = serve(tmp_path, procs, "--seed", "2", "--hands", "1")
+    wrappers = [connect(procs, server.port, seat, "random", folder=tmp_path / f"w{seat}")
+                for seat in (1, 3, 4)]
+    wrappers.append(connect(procs, server.port, 2, PY, str(BRAIN), "--mode", "extra",
+                            folder=tmp_path / "w2"))
+    code, _ = server.finish()
+    assert code == 0, server.lines
+    assert all(w.wait(timeout=10) == 0 for w in wrappers)
+    faults = server.record()["faults"]
+    assert [(f["seat"], f["outcome"]) for f in faults] == [(1, "protocol-error")]
+    assert re.search(r"sent '/pass' when it was asked nothing \(after its answer "
+                     r"'/throw \d+' to /ask throw\)", faults[0]["reason"]), faults[0]

@@ -29,6 +29,7 @@ from referee.core.players import PlayerSpec, play_rotations, program_path, start
 from referee.core.process import BotProcess
 from referee.core.record import GameRecord, PlayerInfo
 from referee.core.sandbox import SandboxConfig, SandboxPlan, plan_sandbox
+from referee.core.text import clip
 from referee.games.mahjong.bots.policies import dummy_policy
 from referee.games.mahjong.defaults import MEMORY_MB
 from referee.games.mahjong.protocol import event_lines, hand_start_lines, parse_action
@@ -124,6 +125,10 @@ class Channel(Protocol):
     def read_line(self, deadline: float) -> str:
         """The client's next line; ``BotFault`` on a timeout, crash or disconnection."""
 
+    def stray_line(self) -> str | None:
+        """A line the client has sent already, read without waiting (asked nothing, a
+        client sends nothing: such a line is stray); ``None`` if there is none."""
+
     def close(self, grace: float) -> None:
         """The hand's session is over (local mode stops the program)."""
 
@@ -192,6 +197,10 @@ class ProcessChannel:
             raise BotFault(Outcome.CRASH, "the program is not running")
         return self.process.read_line(deadline)
 
+    def stray_line(self) -> str | None:
+        """A line the program has written already (read without waiting), if any."""
+        return None if self.process is None else self.process.pending_line(read=True)
+
     def close(self, grace: float) -> None:
         """Stop the program (it has had /exit)."""
         process, self.process = self.process, None
@@ -219,10 +228,13 @@ class ClientSeat:
         self.told = 0
         """How many of the hand's events this client has been told about."""
         self.open = False
+        self.answered: tuple[str, str] | None = None
+        """The client's last answer in this session and the question it answered."""
 
     def _begin(self, hand: MahjongHand, number: int) -> None:
         self.end()
         self.hand, self.number, self.told = hand, number, 0
+        self.answered = None
         self.channel.open(number)
         self.open = True
         self._send(hand_start_lines(self.seat, self.channel.command, hand.round_wind,
@@ -240,8 +252,10 @@ class ClientSeat:
         hand = self.hand
         if hand is None:
             return
-        lines = [line for event in hand.events[self.told:]
-                 for line in event_lines(event, self.seat)]
+        news = hand.events[self.told:]
+        if self.open and any(e.kind == "ask" and e.seat == self.seat for e in news):
+            self._check_stray()  # (before its next question: every one before is answered)
+        lines = [line for event in news for line in event_lines(event, self.seat)]
         self.told = len(hand.events)
         self._send(lines)
         if hand.result is not None:  # /exit was among them: the session is over
@@ -283,17 +297,31 @@ class ClientSeat:
 
     # -- the loop's driver ----------------------------------------------------------------
     def request(self, engine: MahjongGame) -> Decision:
-        """Tell the news, read the answer to ``/ask``; ``BotFault`` if it is no instruction."""
+        """Tell the news, read the answer to ``/ask``; ``BotFault`` if it is no instruction,
+        or if the client sent a line while it was asked nothing (checked as its next
+        question goes out: a stray line is its fault, not that question's answer)."""
         self._sync(engine)
         question = engine.hand.question
         assert question is not None
         cpu = self.channel.cpu_time()
         start = time.monotonic()
         line = self.channel.read_line(start + self.settings.move_time)
+        self.answered = (line, question.ask.value)
         action: Action = parse_action(line, question.ask)
         seconds = time.monotonic() - start
         after = self.channel.cpu_time()
         return Decision(action, seconds, None if cpu is None or after is None else after - cpu)
+
+    def _check_stray(self) -> None:
+        """``BotFault`` naming a line the client sent while it was asked nothing."""
+        stray = self.channel.stray_line()
+        if stray is None:
+            return
+        after = ("before its first question" if self.answered is None else
+                 f"after its answer {clip(self.answered[0], 60)!r} to /ask "
+                 f"{self.answered[1]}")
+        raise BotFault(Outcome.PROTOCOL_ERROR,
+                       f"sent {clip(stray, 80)!r} when it was asked nothing ({after})")
 
     def end_turn(self) -> None:
         """The client's folders are checked (local mode)."""

@@ -189,6 +189,23 @@ class SocketChannel:
             else:
                 self._eof = True
 
+    def stray_line(self) -> str | None:
+        """A line the client has sent already (what the connection holds now is read,
+        without waiting), if any."""
+        while not self._eof and not (b"\n" in self._buf or b"\r" in self._buf) \
+                and len(self._buf) <= self.max_line:
+            try:
+                data = self.sock.recv(65536)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                self._eof = True
+                break
+            if not data:
+                self._eof = True
+            self._buf += data
+        return self._next_line()
+
     def _next_line(self) -> str | None:
         buf = self._buf
         while buf:
