@@ -4,6 +4,7 @@ seat that misbehaves (with the takeover in the record), duplicate rotations, the
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -174,6 +175,21 @@ def test_the_cli_offers_every_table() -> None:
     from referee.games.mahjong.scoring import PRESETS
 
     assert sorted(PRESETS) == MAHJONG_SCORINGS
+
+
+def test_where_the_table_is_chosen_icga_is_said_to_be_the_referee_s_own() -> None:
+    """The table named icga is the referee's, not ICGA's (its framework defines none): the
+    help of both modes and the results site's words for a tournament's setting say so."""
+    from referee.games.mahjong.adapter import MahjongAdapter
+
+    for command in (["match", "mahjong"], ["serve", "mahjong"]):
+        shown = subprocess.run([sys.executable, "-m", "referee.cli", *command, "--help"],
+                               capture_output=True, text=True, timeout=60,
+                               env={**os.environ, "COLUMNS": "200"})
+        assert "icga (the referee's own table, not ICGA's: the ICGA framework defines " \
+               "none)" in " ".join(shown.stdout.split()), shown.stdout
+    setting = MahjongAdapter().shown_setting("scoring", "icga", {})
+    assert setting is not None and "not ICGA's" in setting.text
 
 
 @pytest.mark.parametrize("won_at_deal", [0, 1])

@@ -51,7 +51,8 @@ SETTING_LABELS = {
 }
 """The settings' labels on the results site (and those of what a record adds)."""
 SETTING_WORDS = {
-    "scoring": {"icga": "icga (the referee's own)", "taiwan": "taiwan (a common Taiwanese one)"},
+    "scoring": {"icga": "icga (the referee's own, not ICGA's: its framework defines none)",
+                "taiwan": "taiwan (a common Taiwanese one)"},
     "takeover": {"hand": "the rest of the hand", "game": "the rest of the game"},
     "start_path": {"program": "the program", "command": "the whole command line"},
 }
@@ -73,7 +74,8 @@ class MahjongTable(BaseModel):
     takeover: Literal["hand", "game"] = "hand"
     start_path: Literal["program", "command"] = "program"
     scoring: Literal["icga", "taiwan"] = "icga"
-    """The tai table (``scoring.PRESETS``)."""
+    """The tai table (``scoring.PRESETS``): ``icga``, the referee's own (not ICGA's: the
+    framework defines no tai table), or ``taiwan``."""
     memory: Megabytes = Field(default=MEMORY_MB, ge=0)
     """MB of memory each AI's process tree may use (``"1G"``; 0: no limit)."""
 

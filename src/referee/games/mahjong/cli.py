@@ -42,9 +42,10 @@ def _rule_options(command: F) -> F:
                      help="Tiles left in the wall when a hand is drawn."),
         click.option("--scoring", type=click.Choice(SCORINGS), default="icga",
                      show_default=True,
-                     help="The tai table: icga (the referee's own) or taiwan (a common "
-                          "Taiwanese table as open_mahjong_unity scores it, with the "
-                          "eight-flower wins); docs/mahjong.md compares them."),
+                     help="The tai table: icga (the referee's own table, not ICGA's: the "
+                          "ICGA framework defines none) or taiwan (a common Taiwanese "
+                          "table as open_mahjong_unity scores it, with the eight-flower "
+                          "wins); docs/mahjong.md compares them."),
         click.option("--takeover", type=click.Choice(["hand", "game"]), default="hand",
                      show_default=True,
                      help="How long the dummy AI plays for a faulty AI: the rest of the hand "

@@ -8,7 +8,8 @@ into chips per seat. The flower wins of tables that have them (``flower_win``,
 
 Two tables, chosen by name (``preset``):
 
-- ``icga`` (``tai_icga.TaiTable``, the default): the referee's own table.
+- ``icga`` (``tai_icga.TaiTable``, the default): the referee's own table, not ICGA's (the
+  framework defines none).
 - ``taiwan`` (``tai_taiwan.TaiwanTable``): a common Taiwanese table as the open-source
   engine open_mahjong_unity scores it, with 平胡, 全求人, 半求人, 字一色 and 大四喜 at 16,
   and the flower wins 八仙過海 and 七搶一.

@@ -1,5 +1,6 @@
 """The referee's own tai table, ``icga`` (the default): the table the ICGA referee has
-always played (docs/mahjong.md compares it with the ``taiwan`` preset).
+always played, not ICGA's (the ICGA framework defines the protocol and no tai table;
+docs/mahjong.md compares it with the ``taiwan`` preset).
 
 ``TaiTable`` holds the tai of each pattern (the pattern names are stable: they are the
 field names and the names in ``ScoreResult.patterns``); ``TaiTable.patterns`` scores one
