@@ -303,19 +303,26 @@ def test_a_program_that_exits_mid_session(tmp_path: Path) -> None:
 def test_invalid_answers_stop_driving(tmp_path: Path) -> None:
     config = ConsoleConfig(SMALL, seat=0, timeout_ms=2000)
     lines = run_console(tmp_path, fake(tmp_path, "big"), config,
-                        ":new\n:auto\n:declare 1\n:step\n:quit\n")
+                        ":new\n:auto\n:declare 1\n:step\n:release 0\n:step\n:quit\n")
     text = "\n".join(lines)
     assert "! the program chose declare 99: declared 99, not in 0..3" in text
     stop = lines.index("! the program chose declare 99: declared 99, not in 0..3")
     assert lines[stop + 1].startswith("! stopped driving the game")
-    assert lines[stop + 2] == "# seat 0 (program) declares 1 by hand"
-    # :step goes on: the opponent declares, everything is revealed, the program is asked
-    assert lines[stop + 3].startswith("# seat 1 (random) declares ")
-    assert lines[stop + 4:stop + 7] == ["> declare 0 1", "< = declare",
-                                        f"> declare 1 {lines[stop + 3].split()[-1]}"]
-    assert lines[stop + 8:stop + 12] == ["> time_left 180000", "< = time_left",
-                                         "> gen_move", "< = gen_move"]
-    assert lines[stop + 12] == "! the program played 'gen_move': not a card"
+    assert lines[stop + 2] == ("# seat 0 (program) is yours now: :step and :auto wait for "
+                               "your moves there (:release 0: the program plays it)")
+    assert lines[stop + 3] == "# seat 0 (program) declares 1 by hand"
+    # :step goes on: the opponent declares, everything is revealed, and seat 0, the
+    # person's now, is to play: the console waits for the person
+    assert lines[stop + 4].startswith("# seat 1 (random) declares ")
+    assert lines[stop + 5:stop + 8] == ["> declare 0 1", "< = declare",
+                                        f"> declare 1 {lines[stop + 4].split()[-1]}"]
+    assert lines[stop + 9].startswith("# seat 0 (program) to play: your turn (the seat is "
+                                      "yours); :play CARD, one of ")
+    # given back, the program is asked again
+    assert lines[stop + 10] == "# seat 0 (program): the program plays it again"
+    assert lines[stop + 11:stop + 15] == ["> time_left 180000", "< = time_left",
+                                          "> gen_move", "< = gen_move"]
+    assert lines[stop + 15] == "! the program played 'gen_move': not a card"
 
     lines = run_console(tmp_path, fake(tmp_path, "nan"), config, ":new\n:step\n:quit\n")
     assert "! the program declared 'many': not a number" in lines
@@ -361,3 +368,58 @@ def test_the_cli(tmp_path: Path) -> None:
                           "random", "--players", "2", "--seat", "2"], input="",
                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert bad.returncode == 2 and "seat 2 is not one of 0..1" in bad.stderr
+
+
+def legal_cards(console: ConsoleSession) -> list[str]:
+    """The cards the seat to play may play now, in the console's game."""
+    game = console.game
+    assert game is not None
+    engine = game.engine
+    return [engine.notation(a) for a in engine.legal_actions() if isinstance(a, int)]
+
+
+def test_the_console_waits_at_the_turns_of_a_seat_played_by_hand(tmp_path: Path) -> None:
+    """A seat whose move was typed by hand is the person's: :step and :auto stop at its
+    turn and wait (they played the other seats, then asked the program for the person's
+    card); :release gives it back; :take makes a seat the person's before its turn."""
+    console, out = session(tmp_path, RANDOM, ConsoleConfig(SMALL, seat=0, seed=4))
+    assert console.start()
+    try:
+        console.execute(":new")
+        console.execute(":declare 1")  # the program's seat, by hand: the person's now
+        assert "# seat 0 (program) is yours now" in out.getvalue()
+        console.execute(":step")
+        lines = out.getvalue().splitlines()
+        assert lines[-1].startswith("# seat 0 (program) to play: your turn (the seat is "
+                                    "yours); :play CARD, one of ")
+        assert lines[-1].split("one of ")[1].split(" (")[0].split() == legal_cards(console)
+        assert not any(line.startswith("> gen_") for line in lines)  # the program not asked
+        console.execute(":step 3")  # waits again, asking nobody
+        assert out.getvalue().splitlines()[len(lines):] == [lines[-1]]
+        console.execute(f":play {legal_cards(console)[0]}")
+        console.execute(":auto")  # the opponent answers; the next turn of seat 0 stops it
+        lines = out.getvalue().splitlines()
+        assert lines[-1].startswith("# seat 0 (program) to play: your turn")
+        assert not any(line.startswith("> gen_") for line in lines)
+        assert console.game is not None and not console.game.over
+        console.execute(":release 0")
+        console.execute(":auto")  # the program plays its seat again, to the end
+        lines = out.getvalue().splitlines()
+        assert "> gen_move" in lines and lines[-1].startswith("# game over: final points")
+        # an opponent's seat: played by hand once, it waits for the person too; :take
+        console.execute(":new")
+        start = len(out.getvalue().splitlines())
+        console.execute(":take 1")
+        for _ in range(3):  # the program declares; then seat 1 is to declare
+            console.execute(":step")
+        lines = out.getvalue().splitlines()[start:]
+        assert lines[0].startswith("# seat 1 (random) is yours: :step and :auto wait")
+        assert lines[-1].startswith("# seat 1 (random) to declare: your turn (the seat is "
+                                    "yours); :declare N, one of 0 1 2 3")
+        assert lines.count(lines[-1]) == 2  # the third :step waited too
+        assert not any(line.startswith("# seat 1 (random) declares") for line in lines)
+        console.execute(":release 1")
+        console.execute(":release 1")
+        assert out.getvalue().splitlines()[-1] == "! seat 1 is not yours (yours: none)"
+    finally:
+        console.close()

@@ -5,11 +5,6 @@ cards, the prompt_toolkit editor with its history file, and the CLI on a real te
 from __future__ import annotations
 
 import io
-import os
-import pty
-import re
-import select
-import subprocess
 import sys
 import threading
 import time
@@ -22,6 +17,7 @@ from referee.cli.line_input import LineEditor
 from referee.core.players import PlayerSpec
 from referee.games.planowanie.console import COMMANDS, ConsoleConfig, ConsoleSession
 from referee.games.planowanie.rules import Deck, Phase, Rules, cards_of
+from terminal import Terminal
 
 RANDOM = PlayerSpec("random", [sys.executable, "-m",
                                "referee.games.planowanie.bots.random_player", "--seed", "1"])
@@ -136,51 +132,57 @@ def test_a_history_that_cannot_be_kept_lasts_the_session(tmp_path: Path) -> None
     assert "this session only" in notes[0]
 
 
+def console_on_a_terminal(tmp_path: Path, history: Path) -> Terminal:
+    """``referee console planowanie random`` (two players, deals of 3 and 2 cards) on a
+    pseudo-terminal."""
+    return Terminal([sys.executable, "-m", "referee.cli", "console", "planowanie", "random",
+                     "--players", "2", "--deals", "2 3 0 2 1", "--seed", "4",
+                     "--history", str(history), "--out", str(tmp_path / "out")], tmp_path)
+
+
 def test_the_cli_on_a_terminal_edits_lines_and_keeps_them(tmp_path: Path) -> None:
     history = tmp_path / "history"
-    primary, secondary = pty.openpty()
-    env = {**os.environ, "TERM": "xterm", "COLUMNS": "100", "LINES": "40",
-           "PROMPT_TOOLKIT_NO_CPR": "1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "referee.cli", "console", "planowanie", "random",
-         "--players", "2", "--deals", "2 3 0 2 1", "--seed", "4", "--history", str(history),
-         "--out", str(tmp_path / "out")],
-        stdin=secondary, stdout=secondary, stderr=secondary, cwd=tmp_path, env=env)
-    os.close(secondary)
-    seen = b""
-
-    def wait_for(text: bytes, seconds: float = 30) -> None:
-        """Until ``text`` (a regular expression) is in what the terminal showed."""
-        nonlocal seen
-        deadline = time.monotonic() + seconds
-        while not re.search(text, seen, re.DOTALL):
-            left = deadline - time.monotonic()
-            assert left > 0, f"{text!r} never came: {seen[-2000:]!r}"
-            ready, _, _ = select.select([primary], [], [], left)
-            if ready:
-                try:
-                    seen += os.read(primary, 65536)
-                except OSError:
-                    break
-
+    terminal = console_on_a_terminal(tmp_path, history)
     try:
-        wait_for(b"planowanie>")
-        os.write(primary, b":ne\t")  # Tab completes :new
-        wait_for(rb":ne.*w")  # (drawn a piece at a time)
-        os.write(primary, b"\r")
-        wait_for(b"# new game")
-        os.write(primary, b":step 2\r")
-        wait_for(b"gen_move")
-        wait_for(b"planowanie>(?!.*gen_move)")
-        os.write(primary, b"\x1b[A\x1b[A\r")  # Up, Up: ":new" again
-        wait_for(b"# new game.*# new game")
-        os.write(primary, b":quit\r")
-        assert process.wait(timeout=60) == 0
+        terminal.wait_for(b"planowanie>")
+        terminal.type(b":ne\t")  # Tab completes :new
+        terminal.wait_for(rb":ne.*w")  # (drawn a piece at a time)
+        terminal.type(b"\r")
+        terminal.wait_for(b"# new game")
+        terminal.type(b":step 2\r")
+        terminal.wait_for(b"gen_move")
+        terminal.wait_for(b"planowanie>(?!.*gen_move)")
+        terminal.type(b"\x1b[A\x1b[A\r")  # Up, Up: ":new" again
+        terminal.wait_for(b"# new game.*# new game")
+        terminal.type(b":quit\r")
+        assert terminal.process.wait(timeout=60) == 0
     finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(primary)
-    assert seen.count(b"# new game") >= 2, seen[-3000:]
+        terminal.close()
+    assert terminal.seen.count(b"# new game") >= 2, terminal.seen[-3000:]
     kept = history.read_text()
     assert [line for line in kept.splitlines() if line.startswith("+")] == [
         "+:new", "+:step 2", "+:new", "+:quit"]
+
+
+def test_on_a_terminal_step_waits_for_the_person_s_seat(tmp_path: Path) -> None:
+    """The CLI on a pseudo-terminal: a move typed by hand for the program's seat makes it
+    the person's; :step plays the other seat, then stops at that seat's turn and waits
+    (it asked the program for the card), until :release gives it back."""
+    terminal = console_on_a_terminal(tmp_path, tmp_path / "history")
+    try:
+        terminal.wait_for(b"planowanie>")
+        terminal.type(b":new\r")
+        terminal.wait_for(b"# new game.*planowanie>")
+        terminal.type(b":declare 1\r")
+        terminal.wait_for(b"is yours now.*declares 1 by hand.*planowanie>")
+        terminal.type(b":step\r")
+        terminal.wait_for(b"seat 0 \\(program\\) to play: your turn.*planowanie>")
+        assert b"gen_move" not in terminal.seen and b"gen_declare" not in terminal.seen
+        terminal.type(b":release 0\r")
+        terminal.wait_for(b"the program plays it again.*planowanie>")
+        terminal.type(b":step\r")
+        terminal.wait_for(b"> gen_move")
+        terminal.type(b":quit\r")
+        assert terminal.process.wait(timeout=60) == 0
+    finally:
+        terminal.close()

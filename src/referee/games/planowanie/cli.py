@@ -49,7 +49,7 @@ def _deck_options(command: F) -> F:
 
 @click.command("planowanie")
 @click.argument("players", nargs=-1, required=True, metavar="PLAYER1 PLAYER2 [PLAYER3 [PLAYER4]]")
-@click.option("--games", type=opt.Whole(1), help="Games to play; seats rotate each "
+@click.option("--games", type=opt.Whole(1, opt.MAX_GAMES), help="Games to play; seats rotate each "
               "game [default: one per player, every player once in every seat].")
 @_deck_options
 @opt.game_time_option("180s", "a whole game (time_left)")
@@ -154,7 +154,8 @@ def console_planowanie(player: str, values: str, suits: str, deals: str | None, 
     PLAYER is a built-in player (random, heuristic) or a command line. Any line typed is
     sent to the program and its answer shown; :new, :step [N] and :auto run a game the
     console referees (the other seats played by --opponents), :declare and :play act by
-    hand, :state shows the game, :quit sends quit and lets the program exit. On a
+    hand (the seat is then yours: :step and :auto wait at its turns until :release),
+    :state shows the game, :quit sends quit and lets the program exit. On a
     terminal, lines can be edited, Up/Down recall earlier ones (--history) and Tab
     completes commands and cards; Ctrl-C clears the line, Ctrl-D ends.
     """

@@ -8,7 +8,9 @@
 - ``:new`` starts a game the console referees (``set_deck``, ``set_players``,
   ``set_game``, ``set_cards``); the other seats are played in-process by a built-in
   strategy; ``:step`` and ``:auto`` drive the game with exactly the commands the referee
-  sends; ``:declare`` and ``:play`` act by hand for the seat whose turn it is;
+  sends; ``:declare`` and ``:play`` act by hand for the seat whose turn it is, which makes
+  it the person's seat (as ``:take`` does): ``:step`` and ``:auto`` stop at its turn and
+  wait for the person's move, until ``:release`` gives it back;
 - ``:quit`` (or the end of the input) sends ``quit`` and lets the program exit by itself.
 
 Everything sent is shown as ``> command``, everything received as ``< line``; the
@@ -18,7 +20,6 @@ console: it reports it and reads the next line.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import shlex
 import time
@@ -34,14 +35,19 @@ from referee.core.process import BotProcess
 from referee.core.sandbox import SandboxConfig, plan_sandbox
 from referee.core.text import parse_int
 from referee.games.planowanie.bots.player import Strategy
-from referee.games.planowanie.bots.random_player import RandomStrategy
+from referee.games.planowanie.console_game import (
+    DECIDED,
+    OPPONENTS,
+    OVER,
+    YOURS,
+    ConsoleGame,
+    make_opponent,
+)
 from referee.games.planowanie.rules import (
     Action,
     Declare,
     Phase,
-    PlanowanieGame,
     Rules,
-    SeatView,
     cards_of,
     deal_views,
     seat_summary,
@@ -51,18 +57,13 @@ from referee.games.planowanie.rules import (
 
 log = logging.getLogger(__name__)
 
-COMMANDS = (":new", ":step", ":auto", ":state", ":declare", ":play", ":stderr", ":help",
-            ":quit")
+COMMANDS = (":new", ":step", ":auto", ":state", ":declare", ":play", ":take", ":release",
+            ":stderr", ":help", ":quit")
 """The console's own commands, as completion offers them."""
 
 PROTOCOL = ("set_deck", "set_players", "set_game", "set_cards", "time_left", "gen_declare",
             "gen_move", "declare", "play", "quit")
 """The commands of the protocol a person may send by hand, as completion offers them."""
-
-OPPONENTS = ("random", "heuristic")
-"""The built-in strategies that can play the other seats."""
-
-HEURISTIC_MODULE = "referee.games.planowanie.bots.heuristic_player"
 
 LATE_WAIT = 0.2
 """Seconds to wait for a late answer before the next command, after a timeout."""
@@ -75,11 +76,17 @@ HELP = """\
 #   :new [SEED]   start a game: set_deck, set_players, set_game, set_cards
 #                 (SEED: other deals than the configured seed)
 #   :step [N]     play the other seats up to the program's next decision, and that one
-#                 (N times: its next N decisions)
-#   :auto         play to the end of the game and show the final points
+#                 (N times: its next N decisions); it stops at a turn of yours
+#   :auto         play to the end of the game and show the final points (or up to a
+#                 turn of yours)
 #   :state        the deal, the hands, declarations, the trick, tricks and points
 #   :declare N    declare N tricks for the seat whose turn it is (by hand)
 #   :play CARD    play CARD (e.g. TD) for the seat whose turn it is (by hand)
+#                 A seat whose move you typed is yours from then on: :step and :auto
+#                 stop at its turn and wait for your :declare or :play.
+#   :take SEAT    play SEAT by hand from now on (its turns wait for you)
+#   :release [SEAT]  give SEAT (without SEAT: every seat of yours) back to the program
+#                 or to its strategy
 #   :stderr       the program's stderr output not shown yet
 #   :help         this list
 #   :quit         send quit, let the program exit, end the console (also: end of input)
@@ -149,54 +156,6 @@ class Refused(Exception):
 
 class ProgramGone(Exception):
     """The program is not running any more (already reported)."""
-
-
-def make_opponent(kind: str, seed: int) -> tuple[Strategy, str | None]:
-    """A strategy for an opponent seat, and a note if the one asked for is not available.
-
-    The heuristic player is imported only when asked for; if it cannot be, the seat
-    plays random instead.
-    """
-    if kind == "heuristic":
-        try:
-            module = importlib.import_module(HEURISTIC_MODULE)
-            strategy: Strategy = module.HeuristicStrategy(seed)
-        except (ImportError, AttributeError) as exc:
-            return RandomStrategy(seed), (f"the heuristic player is not available ({exc}); "
-                                          "the opponents play random")
-        return strategy, None
-    return RandomStrategy(seed), None
-
-
-class ConsoleGame:
-    """A game the console referees: the engine, the opponents, what the program was told."""
-
-    def __init__(self, rules: Rules, seed: int, seat: int,
-                 strategies: dict[int, Strategy], label: str) -> None:
-        self.engine = PlanowanieGame(rules, seed)
-        self.seed = seed
-        self.seat = seat
-        self.strategies = strategies
-        self.label = label
-        self.views = {s: SeatView(rules, s) for s in strategies}
-        self.dealt = -1
-        """The deal whose ``set_cards`` the program got."""
-        self.declared_now: dict[int, int] = {}
-        """This deal's declarations so far (hidden from the players until all are in)."""
-        self.used_ms = 0.0
-
-    @property
-    def over(self) -> bool:
-        """Whether the game is over."""
-        return self.engine.to_play() is None
-
-    def who(self, seat: int) -> str:
-        """How a seat is named in the console's notes."""
-        return f"seat {seat} (program)" if seat == self.seat else f"seat {seat} ({self.label})"
-
-    def points_text(self) -> str:
-        """``seat 0: 12, seat 1: 7, ...``."""
-        return ", ".join(f"seat {s}: {p}" for s, p in enumerate(self.engine.table.points))
 
 
 class ConsoleSession:
@@ -333,11 +292,13 @@ class ConsoleSession:
                 self.say(f"# the game is over: final points {game.points_text()}")
             elif name == "step":
                 for _ in range(times):
-                    if not self._step():
+                    stop = self._step()
+                    if stop == OVER:
                         self.say(f"# the game is over: final points {game.points_text()}")
+                    if stop != DECIDED:
                         break
             else:
-                while self._step():
+                while self._step() == DECIDED:
                     pass
         elif name == "state":
             self._state()
@@ -354,6 +315,10 @@ class ConsoleSession:
             if card is None:
                 raise Refused(f"{args[0]} is not a card of the deck")
             self._by_hand(card)
+        elif name == "take":
+            self._take(args)
+        elif name == "release":
+            self._release(args)
         elif name == "stderr":
             if not self._show_stderr():
                 self.say("# no new stderr output")
@@ -390,6 +355,10 @@ class ConsoleSession:
             return [str(n) for n in range(game.engine.table.cards + 1)]
         if (command, position) == (":step", 1):
             return [str(n) for n in range(1, 10)]
+        if (command, position) == (":take", 1):
+            return [str(n) for n in range(self.config.rules.players)]
+        if (command, position) == (":release", 1) and self.game is not None:
+            return [str(n) for n in sorted(self.game.yours)]
         return ()
 
     # -- the program's side -------------------------------------------------------------
@@ -554,17 +523,22 @@ class ConsoleSession:
         cards = [engine.rules.deck.name(c) for c in cards_of(engine.deals[deal][game.seat])]
         self._tell(f"set_cards {len(cards)} {' '.join(cards)}")
 
-    def _step(self) -> bool:
-        """Play until the program has made its next decision; ``False`` if the game is over."""
+    def _step(self) -> str:
+        """Play until the program has made its next decision (:data:`DECIDED`), a seat of
+        the person's is to move (:data:`YOURS`: said, and waited for) or the game is over
+        (:data:`OVER`)."""
         game = self._need_game()
         engine = game.engine
         while (seat := engine.to_play()) is not None:
             if game.dealt != engine.table.deal:
                 self._begin_deal(game)
                 continue
+            if seat in game.yours:
+                self.say(game.your_turn(seat))
+                return YOURS
             if seat == game.seat:
                 self._program_decides(game)
-                return True
+                return DECIDED
             view = game.views[seat]
             strategy = game.strategies[seat]
             action: Action
@@ -576,7 +550,32 @@ class ConsoleSession:
             if reason is not None:
                 raise DriveStop(f"{game.who(seat)} chose {engine.notation(action)}: {reason}")
             self._act(game, seat, action, "")
-        return False
+        return OVER
+
+    def _take(self, args: Sequence[str]) -> None:
+        """``:take SEAT``: the person plays SEAT from now on."""
+        game = self._need_game()
+        seat = parse_int(args[0]) if len(args) == 1 else None
+        if seat is None or not 0 <= seat < game.engine.rules.players:
+            raise ConfigError(f":take needs one seat, 0 to {game.engine.rules.players - 1}")
+        game.yours.add(seat)
+        self.say(f"# {game.who(seat)} is yours: :step and :auto wait for your moves there "
+                 f"(:release {seat}: {game.player(seat)} plays it)")
+
+    def _release(self, args: Sequence[str]) -> None:
+        """``:release [SEAT]``: SEAT (or every seat of the person's) played as before."""
+        game = self._need_game()
+        if len(args) > 1 or (args and parse_int(args[0]) is None):
+            raise ConfigError(":release takes at most one seat, e.g. :release 1")
+        seats = sorted(game.yours) if not args else [int(args[0])]
+        if args and seats[0] not in game.yours:
+            raise ConfigError(f"seat {seats[0]} is not yours (yours: "
+                              f"{', '.join(map(str, sorted(game.yours))) or 'none'})")
+        for seat in seats:
+            game.yours.discard(seat)
+            self.say(f"# {game.who(seat)}: {game.player(seat)} plays it again")
+        if not seats:
+            self.say("# no seat is yours")
 
     def _program_decides(self, game: ConsoleGame) -> None:
         """``time_left`` and ``gen_declare``/``gen_move``; the answer is checked and played."""
@@ -622,6 +621,10 @@ class ConsoleSession:
         reason = engine.illegal_reason(seat, action)
         if reason is not None:
             raise Refused(f"{game.who(seat)}: {reason}")
+        if seat not in game.yours:
+            game.yours.add(seat)
+            self.say(f"# {game.who(seat)} is yours now: :step and :auto wait for your moves "
+                     f"there (:release {seat}: {game.player(seat)} plays it)")
         self._act(game, seat, action, " by hand")
 
     def _act(self, game: ConsoleGame, seat: int, action: Action, how: str) -> None:
