@@ -595,9 +595,8 @@ class BotProcess:
         return line
 
     def pending_line(self, *, keep_empty: bool = False, read: bool = False) -> str | None:
-        """A complete line already received, if any, without waiting (with ``read``, what
-        the pipe holds now is read first, still without waiting: a line the bot wrote
-        unasked)."""
+        """A complete line already received, if any, without waiting (``read``: what the
+        pipe holds now is read first, still without waiting)."""
         if read and not self._eof:
             self._fill()
         return self._next_line(keep_empty)
