@@ -3,13 +3,15 @@ prompt_toolkit's editor, with a history kept across sessions in a file and Tab
 completion of what the console offers.
 
 Ctrl-C clears the line being typed, as in a shell; Ctrl-D (or the end of the input) ends
-the console.
+the console. Another thread may end the line being read (:meth:`LineEditor.interrupt`:
+something happened that the person must see first).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,11 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LineEditor", "history_path"]
+__all__ = ["Interrupted", "LineEditor", "history_path"]
+
+
+class Interrupted(Exception):
+    """The line being read was ended by :meth:`LineEditor.interrupt`."""
 
 
 def history_path(name: str) -> Path:
@@ -72,13 +78,44 @@ class LineEditor:
         self.session: PromptSession[str] = PromptSession(
             message=prompt, history=kept, completer=_Offers(offers),
             complete_while_typing=False, **io)
+        self._lock = threading.Lock()
+        self._reading = False
+        self._interrupted = False
 
-    def __call__(self) -> str | None:
-        """The next line typed; ``""`` after Ctrl-C, ``None`` at the end."""
+    def __call__(self, prompt: str | None = None) -> str | None:
+        """The next line typed (after ``prompt``, else the editor's own); ``""`` after
+        Ctrl-C, ``None`` at the end; :class:`Interrupted` when :meth:`interrupt` ends it."""
         try:
-            line: str = self.session.prompt()
+            line: str = self.session.prompt(prompt, pre_run=self._started)
         except KeyboardInterrupt:
             return ""
         except EOFError:
             return None
+        finally:
+            with self._lock:
+                self._reading = self._interrupted = False
         return line
+
+    def _started(self) -> None:
+        """The editor runs: an interruption made meanwhile ends it at once."""
+        with self._lock:
+            self._reading = True
+            if self._interrupted:
+                self.session.app.exit(exception=Interrupted())
+
+    def interrupt(self) -> None:
+        """End the line being read, from any thread (the reader gets :class:`Interrupted`);
+        one about to be read ends as soon as the editor runs."""
+        with self._lock:
+            if self._interrupted:
+                return
+            self._interrupted = True
+            app = self.session.app
+            if self._reading and app.loop is not None:
+                app.loop.call_soon_threadsafe(self._end, app)
+
+    @staticmethod
+    def _end(app: Any) -> None:
+        """In the editor's own loop: end its line with :class:`Interrupted`."""
+        if app.is_running and app.future is not None and not app.future.done():
+            app.exit(exception=Interrupted())

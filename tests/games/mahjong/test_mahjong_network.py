@@ -599,3 +599,84 @@ def test_a_stray_line_through_a_wrapper_is_the_fault_named(
     assert [(f["seat"], f["outcome"]) for f in faults] == [(1, "protocol-error")]
     assert re.search(r"sent '/pass' when it was asked nothing \(after its answer "
                      r"'/throw \d+' to /ask throw\)", faults[0]["reason"]), faults[0]
+
+
+def person(procs: list[subprocess.Popen[Any]], port: int, seat: int,
+           folder: Path) -> subprocess.Popen[Any]:
+    """A wrapper for a person (``--human``) whose standard input stays open: the test
+    types into it (or not) when it wants; its output goes to ``folder/stdout.txt``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
+        proc = subprocess.Popen([PY, "-m", "referee.cli", "connect", "mahjong", "--port",
+                                 str(port), "--id", str(seat), "--out", str(folder / "out"),
+                                 "--human"], cwd=folder, stdout=out, stderr=err,
+                                stdin=subprocess.PIPE)
+    procs.append(proc)
+    return proc
+
+
+def test_a_slow_person_is_told_the_dummy_ai_took_the_seat(
+        tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
+    """A person who does not answer within the server's time for a person: the console
+    says the dummy AI took the seat and why, mid-hand, with no "Hand over" line for that
+    hand; the person plays again in the next hand (and is late again)."""
+    server = serve(tmp_path, procs, "--seed", "7", "--hands", "2", "--human-time", "1s")
+    for seat in (1, 2, 3):
+        connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
+    slow = person(procs, server.port, 4, tmp_path / "human")
+    code, _ = server.finish(timeout=60)
+    assert code == 0, server.lines
+    assert slow.stdin is not None
+    slow.stdin.close()
+    assert slow.wait(timeout=10) == 0
+    shown = (tmp_path / "human" / "stdout.txt").read_text()
+    told = ("*** The server's dummy AI has taken your seat for the rest of this hand: no "
+            "answer of yours reached it within the 1 s it gives you. You play again from "
+            "the next hand.")
+    assert "You have 1 s for each answer; past it the server's dummy AI plays your seat " \
+           "for the rest of the hand." in shown
+    assert shown.count(told) == 2, shown[-3000:]
+    assert "Hand over" not in shown  # the hands went on without this seat: no scores
+    hands = shown.split("=== Hand ")
+    assert len(hands) == 3 and all(told in hand for hand in hands[1:])
+    record = server.record()
+    assert [(f["seat"], f["outcome"]) for f in record["faults"]] == [(3, "timeout")] * 2
+    assert record["settings"]["human_time"] == 1.0
+    assert record["settings"]["human_seats"] == [4]
+    assert record["players"][3]["command"][0].startswith("person at 127.0.0.1:")
+
+
+@pytest.mark.slow
+def test_a_person_has_the_server_s_time_for_a_person_not_the_move_time(
+        tmp_path: Path, procs: list[subprocess.Popen[Any]]) -> None:
+    """With --move-time 0.5s, a person's answers 0.8 s after each question are in time
+    (the default --human-time is 120 s): no takeover; the AIs keep their 0.5 s."""
+    server = serve(tmp_path, procs, "--seed", "7", "--hands", "1", "--move-time", "0.5s")
+    for seat in (1, 2, 3):
+        connect(procs, server.port, seat, "greedy", folder=tmp_path / f"w{seat}")
+    thinker = person(procs, server.port, 4, tmp_path / "human")
+    assert thinker.stdin is not None
+    out = tmp_path / "human" / "stdout.txt"
+    answered = 0
+    deadline = time.monotonic() + 120
+    while thinker.poll() is None and time.monotonic() < deadline:
+        asked = out.read_text().count("Your choice")
+        if asked > answered:
+            time.sleep(0.8)  # longer than --move-time, well within --human-time
+            with contextlib.suppress(BrokenPipeError):
+                thinker.stdin.write(b"1\n")
+                thinker.stdin.flush()
+            answered = asked
+        elif server.proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    code, _ = server.finish(timeout=60)
+    assert code == 0, server.lines
+    with contextlib.suppress(BrokenPipeError):
+        thinker.stdin.close()
+    assert thinker.wait(timeout=10) == 0
+    record = server.record()
+    assert record["faults"] == [] and record["notes"] == [], record["faults"]
+    moves = [m for m in record["moves"] if m["seat"] == 3]
+    assert moves and min(m["ms"] for m in moves) > 500
+    assert "You have 120 s for each answer" in out.read_text()

@@ -10,10 +10,12 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output.plain_text import PlainTextOutput
 
-from referee.cli.line_input import LineEditor
+from referee.cli.line_input import Interrupted, LineEditor
 from referee.core.players import PlayerSpec
 from referee.games.planowanie.console import COMMANDS, ConsoleConfig, ConsoleSession
 from referee.games.planowanie.rules import Deck, Phase, Rules, cards_of
@@ -121,6 +123,28 @@ def test_the_editor_completes_keeps_history_and_knows_ctrl_c_and_ctrl_d(tmp_path
     assert editor(history, [up, "\r", up, up, "\r"], lines=2) == ["set_deck 23 CD", ":help"]
     assert editor(history, ["half typed", "\x03"]) == [""]  # Ctrl-C clears the line
     assert editor(history, ["\x04"]) == [None]  # Ctrl-D ends
+
+
+def test_another_thread_ends_the_line_being_read(tmp_path: Path) -> None:
+    """LineEditor.interrupt (from another thread: the Mahjong console's server thread)
+    ends the line being read with Interrupted, the prompt given for that line; one made
+    just before the editor runs ends it at once; the next line is read as usual."""
+    with create_pipe_input() as keys:
+        output = io.StringIO()
+        edit = LineEditor("> ", lambda before: [], None, input=keys,
+                          output=PlainTextOutput(output))
+        timer = threading.Timer(0.5, edit.interrupt)
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(Interrupted):
+            edit("choose: ")
+        assert 0.4 < time.monotonic() - start < 10
+        assert "choose:" in output.getvalue()  # (the prompt given for this line)
+        edit.interrupt()  # before the editor runs: it ends as soon as it does
+        with pytest.raises(Interrupted):
+            edit()
+        threading.Timer(0.3, keys.send_text, ["typed\r"]).start()
+        assert edit() == "typed"
 
 
 def test_a_history_that_cannot_be_kept_lasts_the_session(tmp_path: Path) -> None:

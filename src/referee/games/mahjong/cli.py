@@ -147,17 +147,23 @@ def replay_mahjong(files: tuple[Path, ...], json_mode: bool) -> None:
               show_default=True,
               help="Time a connection has to send its login line, however slowly its bytes "
                    "come, before it is refused and dropped (it holds no seat meanwhile).")
+@click.option("--human-time", type=opt.Duration(positive=True), default="120s",
+              show_default=True,
+              help="Time for each answer of a seat a person plays (connect --human), "
+                   "instead of --move-time (then the dummy AI takes the seat, and the "
+                   "person is told).")
 @opt.records_out_options("the record", "referee-out/mahjong-<time>")
 @opt.json_option
 def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, scoring: str,
                   takeover: str, kong_from_previous: bool, move_time: float,
-                  login_time: float, out_dir: Path | None, overwrite: bool,
-                  json_mode: bool) -> None:
+                  login_time: float, human_time: float, out_dir: Path | None,
+                  overwrite: bool, json_mode: bool) -> None:
     """Run the referee server: wait for four clients to log in (one per seat, with
     `referee connect mahjong`), play the game with them, write the record, stop.
 
     A client logs in with the line "/login <id> <account>" (id 1..4) and is answered
-    /ok or "/refused <reason>". Two clients with the same account or seat are both
+    /ok or "/refused <reason>" ("/login <id> <account> human" for a person, who has
+    --human-time for each answer). Two clients with the same account or seat are both
     refused, and so is a login line over 1024 bytes or not sent within --login-time. A
     client that faults or disconnects is replaced by the dummy AI (a line over 64 KiB is a
     fault); the record says why.
@@ -177,7 +183,7 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
                 takeover=takeover)
             out = support.output_folder(out_dir, "mahjong", overwrite=overwrite)
             server = MahjongServer(
-                ServerConfig(settings, out, host, port, login_time),
+                ServerConfig(settings, out, host, port, login_time, human_time),
                 announce=lambda text: click.echo(f"referee: {text}", err=True))
             bound_host, bound_port = server.address
             click.echo(f"ICGA Mahjong server on {bound_host}:{bound_port}", err=True)
@@ -201,7 +207,9 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
               help="Account name (1-32 of letters, digits, . _ @ + # -) [default: the AI's "
                    "name and the seat].")
 @click.option("--human", is_flag=True,
-              help="Play the seat yourself on this console instead of an AI.")
+              help="Play the seat yourself on this console instead of an AI (the server "
+                   "gives a person its --human-time per answer; on a terminal, lines can "
+                   "be edited, recalled with Up and completed with Tab).")
 @opt.out_option("the AI's working folder and its stderr log", "referee-out/connect-<time>")
 @opt.memory_option(f"{MEMORY_MB}M")
 @opt.sandbox_options(None)
@@ -240,9 +248,15 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
                 raise ConfigError("give either --human or an AI command, not both")
             program: AIProgram | None = None
             console: HumanConsole | None = None
+            editor: LineEditor | None = None
             if human:
                 console = HumanConsole(sys.stdin, sys.stdout)
                 name = account or f"human-{seat}"
+                if sys.stdin.isatty() and sys.stdout.isatty():  # a person at a terminal
+                    from referee.cli.line_input import LineEditor, history_path
+
+                    editor = LineEditor("", console.completions,
+                                        history_path("mahjong-human"), notes=console.say)
             elif not command:
                 raise ConfigError("give the AI's command after -- (or a built-in AI: "
                                   f"{', '.join(BUILTIN_PLAYERS)}), or --human")
@@ -259,7 +273,8 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
                 notify(f"the AI's working folder and standard error log are in {out}")
                 program = AIProgram(PlayerSpec(name, spec.command), out, plan_sandbox(config),
                                     memory or None)
-            wrapper = Wrapper(ServerLink(host, port), seat, name, program, console, notify)
+            wrapper = Wrapper(ServerLink(host, port), seat, name, program, console, notify,
+                              editor)
             wrapper.run()
     except LoginRefused as exc:
         click.echo(f"referee: refused by the server: {exc}", err=True)

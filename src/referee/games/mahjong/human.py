@@ -5,11 +5,17 @@ person what happens in words (tile names and their ids), and on every ``/ask`` s
 hand, the melds and the discard in question, lists the legal answers numbered, and reads
 the choice: a number, or an instruction typed out (``/throw 150``). Anything else is
 explained and asked again; only an answer the hand allows is sent.
+
+The choice is read by ``reader`` (a line editor on a terminal; standard input else), which
+may be cut short when the server speaks meanwhile (``Interrupted``): a bare ``/exit`` in
+the middle of a hand is the server's early termination, and the person is told that its
+dummy AI plays the seat, and why (no answer within the time the server gives a person,
+:meth:`HumanConsole.seat_terms`), rather than "hand over".
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from referee.core.errors import RefereeError
@@ -19,7 +25,11 @@ from referee.games.mahjong.melds import Meld
 from referee.games.mahjong.protocol import WireError, parse_action
 from referee.games.mahjong.tiles import kind_of, tid_name
 
-__all__ = ["HumanConsole", "HumanLeft", "describe", "tile_text", "tiles_text"]
+__all__ = ["HumanConsole", "HumanLeft", "Reader", "describe", "tile_text", "tiles_text"]
+
+Reader = Callable[[str], "str | None"]
+"""Reads the person's next line after a prompt (``None`` at the end of the input); it may
+raise the caller's own exception to cut the question short."""
 
 
 class HumanLeft(RefereeError):
@@ -63,13 +73,43 @@ def _signature(action: rules.Action) -> tuple[str, tuple[int, ...]]:
 class HumanConsole:
     """The console for one person: ``hear`` each referee line; it returns the line to
     send back (the answer to an ``/ask``) or ``None``. ``HumanLeft`` when the person's
-    input ends."""
+    input ends; whatever ``reader`` raises to cut a question short goes through."""
 
-    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(self, stdin: TextIO, stdout: TextIO, reader: Reader | None = None) -> None:
         self.stdin = stdin
         self.out = stdout
+        self.reader = reader
         self.state = AIState()
         self.hands = 0
+        self.in_hand = False
+        """A hand's session is open (``/start`` came, its ``/exit`` not yet)."""
+        self.choices: list[rules.Action] = []
+        """The answers of the question being asked (empty when none is)."""
+        self.move_time: float | None = None
+        """The seconds the server gives this seat per answer, when it says."""
+        self.takeover: str | None = None
+        """How long the server's dummy AI keeps a seat it takes (``hand``, ``game``)."""
+
+    def seat_terms(self, move_time: float | None, takeover: str | None) -> None:
+        """What the server told at the login: the seconds per answer and how long its
+        dummy AI keeps a seat it takes; said to the person."""
+        self.move_time, self.takeover = move_time, takeover
+        if move_time is not None:
+            self.say(f"You have {move_time:g} s for each answer; past it the server's dummy "
+                     f"AI plays your seat for the rest of the {takeover or 'hand'}.")
+
+    def completions(self, before: str) -> list[str]:
+        """For a line editor's Tab: the words that may complete the last one typed
+        (``before`` the cursor) into an answer of the question being asked, a number or an
+        instruction (``/thr`` -> ``/throw``, ``/throw 1`` -> ``150``...)."""
+        words = before.split()
+        done = words if not before or before[-1].isspace() else words[:-1]
+        typed = "" if len(done) == len(words) else words[-1]
+        answers = [[str(n)] for n in range(1, len(self.choices) + 1)]
+        answers += [rules.notation(action).split() for action in self.choices]
+        offers = {answer[len(done)] for answer in answers if len(answer) > len(done)
+                  and answer[:len(done)] == done and answer[len(done)].startswith(typed)}
+        return sorted(offers, key=lambda word: (not word.isdecimal(), len(word), word))
 
     def say(self, text: str) -> None:
         """One line to the person."""
@@ -88,6 +128,7 @@ class HumanConsole:
         if command == "/start":
             self.state = AIState()
             self.hands += 1
+            self.in_hand = True
         try:
             ask = self.state.hear(line)
         except (ValueError, IndexError) as exc:  # a line the state cannot follow
@@ -124,8 +165,26 @@ class HumanConsole:
             self.say(f"{self._who(args[0])} won with {tile_text(numbers[1])}; hand "
                      f"{tiles_text(numbers[2:])}")
         elif command == "/exit":
-            scores = args or ["-"]
-            self.say(f"Hand over. Scores of seats 1-4 this hand: {' '.join(scores)}")
+            self._exit(args)
+
+    def _exit(self, scores: list[str]) -> None:
+        """``/exit``: the hand's end with its scores, or (bare, mid-hand) the server's
+        early termination: its dummy AI plays the seat."""
+        asked, self.choices = bool(self.choices), []
+        if scores or not self.in_hand:
+            self.in_hand = False
+            self.say(f"Hand over. Scores of seats 1-4 this hand: {' '.join(scores) or '-'}")
+            return
+        self.in_hand = False
+        time = f" within the {self.move_time:g} s it gives you" if self.move_time else \
+            " in time"
+        why = (f"no answer of yours reached it{time}" if asked else
+               f"your last answer did not reach it{time}")
+        until = {"game": "to the end of the game", "hand": "for the rest of this hand"}.get(
+            self.takeover or "", "for the rest of this hand (or of the game, as the "
+            "server's --takeover says)")
+        after = (" You play again from the next hand." if self.takeover != "game" else "")
+        self.say(f"*** The server's dummy AI has taken your seat {until}: {why}.{after}")
 
     def _choose(self, ask: rules.Ask) -> str:
         """Show the seat and the answers; read until a valid choice."""
@@ -141,16 +200,24 @@ class HumanConsole:
         for number, action in enumerate(choices, 1):
             words = rules.notation(action)
             self.say(f"  {number:2d}. {words:<24} {describe(action, view.discard)}")
+        self.choices = choices
         while True:
-            self.out.write(f"Your choice (1-{len(choices)} or an instruction): ")
-            self.out.flush()
-            text = self.stdin.readline()
-            if not text:
+            text = self._read(f"Your choice (1-{len(choices)} or an instruction): ")
+            if text is None:
                 raise HumanLeft("the input ended")
             answer, problem = self._answer(text.strip(), ask, choices)
             if answer is not None:
+                self.choices = []
                 return answer
             self.say(problem)
+
+    def _read(self, prompt: str) -> str | None:
+        """The person's next line after ``prompt`` (``None`` at the end of the input)."""
+        if self.reader is not None:
+            return self.reader(prompt)
+        self.out.write(prompt)
+        self.out.flush()
+        return self.stdin.readline() or None
 
     def _answer(self, text: str, ask: rules.Ask,
                 choices: list[rules.Action]) -> tuple[str | None, str]:

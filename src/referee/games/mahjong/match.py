@@ -115,6 +115,9 @@ class Channel(Protocol):
     name: str
     command: str
     """What ``/start`` names as the AI's path."""
+    move_time: float | None
+    """Seconds the client has for each answer, when not the game's ``move_time`` (a seat
+    a person plays in network mode); ``None``: the game's."""
 
     def open(self, hand: int) -> None:
         """Get ready for hand number ``hand`` (local mode starts the program)."""
@@ -162,6 +165,7 @@ class ProcessChannel:
         """The seat its programs play (their stderr is that seat's in the record)."""
         self.name = player.name
         self.command = start_path(player.command, names)
+        self.move_time: float | None = None
         self.folder = folder
         self.seed = seed
         self.tag = tag
@@ -222,6 +226,8 @@ class ClientSeat:
         self.name = channel.name
         self.seat = seat
         self.settings = settings
+        self.move_time = channel.move_time or settings.move_time
+        """Seconds for each answer: the client's own (a person's seat), else the game's."""
         self.hand: MahjongHand | None = None
         self.number = -1
         """The number of the hand the client was last told of (-1: none yet)."""
@@ -245,7 +251,7 @@ class ClientSeat:
     def _send(self, lines: Sequence[str]) -> None:
         if lines and self.open:
             self.channel.send("".join(line + "\n" for line in lines),
-                              time.monotonic() + self.settings.move_time)
+                              time.monotonic() + self.move_time)
 
     def _catch_up(self) -> None:
         """Tell the client what happened since it was last told."""
@@ -305,7 +311,7 @@ class ClientSeat:
         assert question is not None
         cpu = self.channel.cpu_time()
         start = time.monotonic()
-        line = self.channel.read_line(start + self.settings.move_time)
+        line = self.channel.read_line(start + self.move_time)
         self.answered = (line, question.ask.value)
         action: Action = parse_action(line, question.ask)
         seconds = time.monotonic() - start

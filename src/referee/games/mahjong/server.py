@@ -4,9 +4,13 @@ pipes (``play_clients``: a client that faults is replaced by the dummy AI).
 
 The login (ours: the spec's was a web page) is one line from the client::
 
-    /login <id> <account>        id 1..4 (the seat), account 1..32 of A-Z a-z 0-9 . _ @ + # -
+    /login <id> <account> [human]    id 1..4 (the seat), account 1..32 of A-Z a-z 0-9 . _ @ + # -
 
-answered ``/ok``, or ``/refused <reason>`` and the connection is closed. Refused: a
+answered ``/ok``, or ``/refused <reason>`` and the connection is closed. ``human`` says a
+person plays the seat (the spec's page took a person when no AI path was given): the seat
+has the server's time for a person (``human_time``) for each answer instead of the move
+time, and the answer is ``/ok move-time=<seconds> takeover=<hand|game>``, for the
+person's console to tell. Refused: a
 malformed line, an id outside 1..4, no login within the login time, a client once the
 table is full. Two clients with the same account or the same seat are *both* refused and
 disconnected (the spec: "both of them will be kicked"); the seat is free again. When the
@@ -52,6 +56,9 @@ LOGIN_LINE_MAX = 1024
 """The longest login line."""
 MAX_WAIT = 365 * 86400.0
 """The longest login or move time (seconds): a year."""
+HUMAN_TIME = 120.0
+"""Seconds a person has for each answer unless the server says otherwise: a person reads
+the table and the numbered answers first (the move time, 10 s, is an AI's)."""
 _ACCEPT_PAUSE = 0.2
 """Seconds the lobby stops accepting after an accept failed (no more file descriptors):
 the pending connection would otherwise wake it again at once."""
@@ -68,15 +75,16 @@ class LoginError(RefereeError):
     """A login line the server refuses; the message is the reason told to the client."""
 
 
-def parse_login(line: str) -> tuple[int, str]:
-    """The seat id (1..4) and the account of a ``/login <id> <account>`` line;
-    ``LoginError`` says what is wrong."""
+def parse_login(line: str) -> tuple[int, str, bool]:
+    """The seat id (1..4), the account and whether a person plays, of a ``/login <id>
+    <account> [human]`` line; ``LoginError`` says what is wrong."""
     words = line.split()
     if not words or words[0] != "/login":
-        raise LoginError("expected /login <id> <account>")
-    if len(words) != 3:
-        raise LoginError(f"expected /login <id> <account>, got {len(words) - 1} word(s) "
-                         "after /login")
+        raise LoginError("expected /login <id> <account> [human]")
+    person = len(words) == 4 and words[3] == "human"
+    if len(words) != 3 and not person:
+        raise LoginError(f"expected /login <id> <account> [human], got {len(words) - 1} "
+                         "word(s) after /login")
     text, account = words[1], words[2]
     if not (text.isascii() and text.isdecimal()) or len(text) > 3:
         raise LoginError(f"the id must be a seat number 1..4, got {text[:12]!r}")
@@ -85,7 +93,7 @@ def parse_login(line: str) -> tuple[int, str]:
         raise LoginError(f"there is no seat {seat}: ids are 1..4")
     if not ACCOUNT.fullmatch(account):
         raise LoginError("the account must be 1 to 32 letters, digits or . _ @ + # -")
-    return seat, account
+    return seat, account, person
 
 
 @dataclass(frozen=True)
@@ -98,6 +106,8 @@ class ServerConfig:
     port: int = 0
     login_time: float = 30.0
     """Seconds a client has, once connected, to send its login line."""
+    human_time: float = HUMAN_TIME
+    """Seconds a seat a person plays (``/login ... human``) has for each answer."""
 
 
 # ------------------------------------------------------------------------ the game's channel
@@ -109,11 +119,13 @@ class SocketChannel:
     ``BotFault`` (TIMEOUT, CRASH, PROTOCOL_ERROR), so the dummy AI takes the seat over."""
 
     def __init__(self, sock: socket.socket, name: str, command: str,
-                 max_line: int = MAX_LINE) -> None:
+                 max_line: int = MAX_LINE, move_time: float | None = None) -> None:
         self.sock = sock
         self.name = name
         self.command = command
         self.max_line = max_line
+        self.move_time = move_time
+        """Seconds for each answer when not the game's (a person's seat)."""
         self.lines_sent = 0
         self.lines_received = 0
         self._buf = bytearray()
@@ -260,6 +272,8 @@ class _Client:
     seat: int = 0
     """1..4 once seated."""
     account: str = ""
+    person: bool = False
+    """A person plays the seat (``/login ... human``)."""
     closing: bool = False
 
 
@@ -269,10 +283,12 @@ class Lobby:
     rest."""
 
     def __init__(self, listener: socket.socket, login_time: float,
-                 announce: Callable[[str], None]) -> None:
+                 announce: Callable[[str], None], person_terms: str = "") -> None:
         self.listener = listener
         self.login_time = login_time
         self.announce = announce
+        self.person_terms = person_terms
+        """What ``/ok`` tells a person after it (``move-time=120 takeover=hand``)."""
         self.seated: dict[int, _Client] = {}
         self.table: list[_Client] | None = None
         self.ready = threading.Event()
@@ -380,7 +396,7 @@ class Lobby:
             self._refuse(client, "the table is full")
             return
         try:
-            seat, account = parse_login(line)
+            seat, account, person = parse_login(line)
         except LoginError as exc:
             self._refuse(client, str(exc))
             return
@@ -395,12 +411,13 @@ class Lobby:
                                     "both are refused")
             self._refuse(client, f"{taken} already logged in: both are refused")
             return
-        client.seat, client.account = seat, account
+        client.seat, client.account, client.person = seat, account, person
         client.deadline = float("inf")
         client.buf.clear()
         self.seated[seat] = client
-        self._write(client, "/ok\n")
-        self.announce(f"seat {seat}: {account} logged in from {client.peer}")
+        self._write(client, f"/ok {self.person_terms}".rstrip() + "\n" if person else "/ok\n")
+        self.announce(f"seat {seat}: {account} logged in from {client.peer}"
+                      + (" (a person)" if person else ""))
         if len(self.seated) == SEATS:
             self.table = [self.seated[s] for s in range(1, SEATS + 1)]
             for member in self.table:
@@ -456,7 +473,8 @@ class MahjongServer:
     def __init__(self, config: ServerConfig,
                  announce: Callable[[str], None] = log.info) -> None:
         for option, value in (("--login-time", config.login_time),
-                              ("--move-time", config.settings.move_time)):
+                              ("--move-time", config.settings.move_time),
+                              ("--human-time", config.human_time)):
             if not 0 < value <= MAX_WAIT:
                 raise ConfigError(f"{option} must be more than 0 s and at most a year, got "
                                   f"{value:g} s")
@@ -482,7 +500,10 @@ class MahjongServer:
 
     def serve(self) -> tuple[GameRecord, Path]:
         """Wait for the table, play the game, write the record; the record and its path."""
-        lobby = Lobby(self.listener, self.config.login_time, self.announce)
+        config = self.config
+        terms = (f"move-time={config.human_time:g} "
+                 f"takeover={config.settings.takeover}")
+        lobby = Lobby(self.listener, config.login_time, self.announce, terms)
         thread = threading.Thread(target=lobby.run, name="mahjong-lobby", daemon=True)
         thread.start()
         table: list[_Client] = []
@@ -507,10 +528,16 @@ class MahjongServer:
 
     def _play(self, table: Sequence[_Client]) -> GameRecord:
         settings = self.config.settings
-        channels = [SocketChannel(c.sock, c.account, c.account) for c in table]
-        players = [PlayerSpec(c.account, [f"wrapper at {c.peer}"]) for c in table]
+        human_time = self.config.human_time
+        channels = [SocketChannel(c.sock, c.account, c.account,
+                                  move_time=human_time if c.person else None) for c in table]
+        players = [PlayerSpec(c.account, [f"{'person' if c.person else 'wrapper'} at {c.peer}"])
+                   for c in table]
         record = new_record(players, settings)
         record.settings["mode"] = "network"
+        if any(c.person for c in table):
+            record.settings["human_time"] = human_time
+            record.settings["human_seats"] = [c.seat for c in table if c.person]
         play_clients(channels, settings, record)
         record.settings["lines_to_clients"] = sum(c.lines_sent for c in channels)
         record.settings["lines_from_clients"] = sum(c.lines_received for c in channels)

@@ -2,8 +2,11 @@
 referee server for one seat and runs the AI program for every hand, relaying lines both
 ways (or, with ``--human``, lets a person play on the console).
 
-- It sends ``/login <id> <account>`` and waits for ``/ok``; ``/refused <reason>`` (then or
-  later) ends it with the reason (``LoginRefused``).
+- It sends ``/login <id> <account>`` (``/login <id> <account> human`` for a person: the
+  framework's login page took a person when no AI path was given) and waits for ``/ok``
+  (for a person, ``/ok move-time=S takeover=hand|game``: the seconds the server gives it
+  per answer and how long its dummy AI keeps a seat it takes, which the console tells);
+  ``/refused <reason>`` (then or later) ends it with the reason (``LoginRefused``).
 - On ``/start`` it starts the AI program through the core (``core.players.start_player``:
   in its sandbox, in its own working folder ``<out>/work/<account>``, its standard error
   in ``<out>/logs/<account>.stderr.log``, the rest of ``<out>`` hidden from it) and writes
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -31,6 +35,7 @@ from referee.core.errors import BotFault, ConfigError, RefereeError
 from referee.core.players import PlayerSpec, check_runnable, start_player
 from referee.core.sandbox import SandboxPlan
 from referee.games.mahjong.human import HumanConsole
+from referee.games.mahjong.human_link import Editor, PersonLink
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +201,8 @@ class Wrapper:
 
     def __init__(self, link: ServerLink, seat: int, account: str,
                  program: AIProgram | None = None, human: HumanConsole | None = None,
-                 notify: Callable[[str], None] = log.warning) -> None:
+                 notify: Callable[[str], None] = log.warning,
+                 editor: Editor | None = None) -> None:
         if not 1 <= seat <= 4:
             raise ConfigError(f"--id must be a seat 1..4, got {seat}")
         if program is None and human is None:
@@ -207,6 +213,8 @@ class Wrapper:
         self.program = program
         self.human = human
         self.notify = notify
+        self.editor = editor
+        """The person's line editor (a terminal), else standard input is read."""
         self.ai: AIRelay | None = None
         self.hands = 0
 
@@ -214,13 +222,17 @@ class Wrapper:
         """Log in, then play until the server closes the connection. ``LoginRefused``
         if the server refuses (or kicks) this client; ``HumanLeft`` if the person's input
         ends."""
-        self.link.send_line(f"/login {self.seat} {self.account}")
+        person = " human" if self.human is not None else ""
+        self.link.send_line(f"/login {self.seat} {self.account}{person}")
         lines = self.link.lines()
         try:
             self._login(lines)
             self.link.sock.settimeout(None)
-            for line in lines:
-                self._hear(line)
+            if self.human is not None:
+                PersonLink(self.human, self.human.stdin, self.editor).run(lines, self._hear)
+            else:
+                for line in lines:
+                    self._hear(line)
         finally:
             self._stop_ai()
             self.link.close()
@@ -232,6 +244,15 @@ class Wrapper:
             if words[:1] == ["/ok"]:
                 self.notify(f"logged in to {self.link.address} as {self.account}, "
                             f"seat {self.seat}")
+                if self.human is not None:
+                    terms = dict(word.partition("=")[::2] for word in line.split()[1:])
+                    try:
+                        move_time: float | None = float(terms.get("move-time", ""))
+                    except ValueError:
+                        move_time = None
+                    if move_time is not None and not 0 < move_time < math.inf:
+                        move_time = None
+                    self.human.seat_terms(move_time, terms.get("takeover"))
                 return
             if words[:1] == ["/refused"]:
                 raise LoginRefused(words[1] if len(words) > 1 else "no reason given")
