@@ -147,6 +147,43 @@ def test_bad_numbers_on_the_command_line_are_one_line(tmp_path: Path, args: list
     assert "Traceback" not in run.stderr and not (tmp_path / "referee-out").exists()
 
 
+HUGE = "1" + "0" * 23
+
+
+@pytest.mark.parametrize(("args", "complaint"), [
+    (["match", "gomoku", "random", "random", "--games", HUGE],
+     f"'--games': must be at most 100000000, got '{HUGE}'"),
+    (["match", "gomoku", "random", "random", "--games", "1e23"],
+     "'--games': must be a whole number, got '1e23'"),
+    (["match", "gomoku", "random", "random", "--games", "2.5"],
+     "'--games': must be a whole number, got '2.5'"),
+    (["match", "planowanie", "random", "random", "--games", HUGE],
+     "'--games': must be at most 100000000"),
+    (["selfplay", "riichi", "--games", HUGE, "-o", "out.txt"],
+     "'--games': must be at most 100000000"),
+    (["match", "mahjong", *["random"] * 4, "--hands", "65"],
+     "'--hands': must be at most 64, got '65'"),
+    (["tournament", "t.toml", "-j", HUGE], f"'--jobs': must be at most 1024, got '{HUGE}'"),
+    (["tournament", "t.toml", "--concurrency", HUGE], "'--concurrency': must be at most 1024"),
+    (["annotate", "riichi", str(Path(__file__).parent / "data" / "riichi" / "kan4.mjlog"),
+      "-o", "out.txt", "-j", HUGE], "'--jobs': must be at most 1024"),
+    (["serve", "gohr", "--port", "0", "--workers", "99999"],
+     "'--workers': must be at most 1024, got '99999'"),
+    (["match", "gomoku", "random", "random", "--max-processes", HUGE],
+     "'--max-processes': must be at most 4194304"),
+    (["match", "gomoku", "random", "random", "--memory", "1K"],
+     "'--memory': '1K' is too small (at least 1 MB)"),
+])
+def test_counts_refuse_huge_and_fractional_values(tmp_path: Path, args: list[str],
+                                                  complaint: str) -> None:
+    (tmp_path / "t.toml").write_text('game = "gomoku"\n[[players]]\nname = "a"\nbuiltin = '
+                                     '"random"\n[[players]]\nname = "b"\nbuiltin = "random"\n')
+    run = referee(*args, cwd=tmp_path)
+    assert run.returncode == 2 and complaint in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 1, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.toml"]  # nothing started
+
+
 def test_the_sandbox_line_says_the_file_size_bots_really_get_under_ulimit(
         tmp_path: Path) -> None:
     import resource

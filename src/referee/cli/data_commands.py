@@ -71,7 +71,7 @@ def dataset_command(game: str) -> click.Command:
     @click.option("--variant", "variants", multiple=True,
                   help="Keep only games under these rules, as the variant column writes "
                        "them (e.g. 'renju 15x15'; repeatable).")
-    @click.option("--rows-per-shard", type=opt.Whole(1), default=1_000_000,
+    @click.option("--rows-per-shard", type=opt.Whole(1, 1 << 31), default=1_000_000,
                   show_default=True, help="Rows in each Parquet file at most.")
     @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
     def command(sources: tuple[Path, ...], output: Path, players: tuple[str, ...],

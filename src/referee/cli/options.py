@@ -41,12 +41,22 @@ from referee.core.text import (
     parse_size,
     range_text,
     size_has_unit,
+    size_text,
 )
 
-__all__ = ["Duration", "Number", "Size", "Whole", "game_time_option", "jobs_option", "json_option",
+__all__ = ["MAX_GAMES", "MAX_JOBS", "MAX_PROCESSES", "Duration", "Number", "Size", "Whole",
+           "game_time_option", "jobs_option", "json_option",
            "memory_option", "move_time_option", "out_option", "output_file_option",
            "policy_options", "records_out_options", "renamed",
            "sandbox_options", "seed_option", "startup_option", "tolerance_option"]
+
+MAX_GAMES = 100_000_000
+"""The most games one command plays (a match, a self-play run): more is a slip of the
+keyboard, refused as the option's range."""
+MAX_JOBS = 1024
+"""The most done at once (``-j``, workers), as a tournament file's ``concurrency``."""
+MAX_PROCESSES = 4_194_304
+"""Linux's largest process id (``PID_MAX_LIMIT``): no program can have more processes."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -121,7 +131,7 @@ class Size(click.ParamType[int, object]):
             warn(f"{name} {text} without a unit is read as {text} bytes, as earlier releases "
                  f"did; write {text}B (a bare number will be megabytes)")
         if size < max(1, self.minimum):
-            smallest = f"at least {self.minimum // 1024}K" if self.minimum else "more than 0"
+            smallest = f"at least {size_text(self.minimum)}" if self.minimum else "more than 0"
             self.fail(f"{text!r} is too small ({smallest})", param, ctx)
         return size
 
@@ -277,14 +287,15 @@ def startup_option(default: str = "30s", what: str = "start",
 
 def memory_option(default: str) -> Callable[[F], F]:
     """``--memory SIZE``: the memory limit of each program's whole process tree."""
-    return click.option("--memory", type=Size(), default=default, show_default=True,
+    return click.option("--memory", type=Size(minimum=1 << 20), default=default,
+                        show_default=True,
                         help="Memory limit of each program's whole process tree "
-                             "(400M, 1G; a bare number is MB), 0 = no limit.")
+                             "(400M, 1G; a bare number is MB; at least 1M), 0 = no limit.")
 
 
 def jobs_option(what: str, default: int | None = 1) -> Callable[[F], F]:
     """``-j, --jobs N``: how much is done at once."""
-    return click.option("-j", "--jobs", type=Whole(1), default=default,
+    return click.option("-j", "--jobs", type=Whole(1, MAX_JOBS), default=default,
                         show_default=default is not None, help=what)
 
 
@@ -333,7 +344,7 @@ def sandbox_options(suspend_default: str | None) -> Callable[[F], F]:
                          help="Confine the programs: auto = every protection this machine "
                               "allows (says what is missing), strict = refuse to start "
                               "without all of them, off = none (docs/sandbox.md)."),
-            click.option("--max-processes", type=Whole(4),
+            click.option("--max-processes", type=Whole(4, MAX_PROCESSES),
                          default=defaults.processes, show_default=True,
                          help="Processes and threads each program may have at once."),
             click.option("--max-file-size", type=Size(minimum=1024, zero=False),

@@ -30,7 +30,7 @@ __all__ = ["ratings", "report", "tournament"]
               help="Confine the players' programs: auto, strict or off (docs/sandbox.md) "
                    "[default: the file's sandbox, else auto].")
 @opt.json_option
-@opt.renamed("--concurrency", "jobs", "--jobs", type=int)
+@opt.renamed("--concurrency", "jobs", "--jobs", type=opt.Whole(1, opt.MAX_JOBS))
 def tournament(file: Path, jobs: int | None, out_dir: Path | None, ray_address: str | None,
                sandbox_level: str | None, json_mode: bool) -> None:
     """Run (or resume) the tournament described by a TOML FILE.

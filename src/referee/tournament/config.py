@@ -140,7 +140,7 @@ class SandboxEntry(_Strict):
     """``[sandbox]``: how every player's program is confined (docs/sandbox.md)."""
 
     level: Literal["auto", "strict", "off"] = "auto"
-    max_processes: int = Field(default=SandboxLimits.processes, ge=4)
+    max_processes: int = Field(default=SandboxLimits.processes, ge=4, le=4_194_304)
     max_file_size: str | int = "64M"
     """A size (``64M``, ``1G``; a bare number is megabytes)."""
     max_folder: str | int = "20M"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from referee.cli.options import Duration, Whole
+from referee.cli.options import MAX_JOBS, Duration, Whole
 from referee.cli.support import fail
 from referee.core.errors import ConfigError, RefereeError
 
@@ -52,10 +52,10 @@ def play_gohr(args: tuple[str, ...]) -> None:
 @click.option("--login-time", type=Duration(positive=True), default="10s", show_default=True,
               help="Time a new connection has to send its first command (GAME ...) before "
                    "it is told so and closed, freeing its slot.")
-@click.option("--max-sessions", type=Whole(1), default=64, show_default=True,
+@click.option("--max-sessions", type=Whole(1, 65_536), default=64, show_default=True,
               help="Sessions at once, all workers together; more clients are told so and "
                    "closed.")
-@click.option("--workers", type=Whole(1), default=os.cpu_count() or 1,
+@click.option("--workers", type=Whole(1, MAX_JOBS), default=os.cpu_count() or 1,
               show_default="the number of cores",
               help="Worker processes sharing the sessions (1: serve in this process).")
 def serve_gohr(port: int, host: str, data_dir: Path, idle: float, login_time: float,

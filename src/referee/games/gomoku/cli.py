@@ -43,7 +43,7 @@ def _ms(value: int) -> float:
               help="Board width for a rectangular board (5..32).")
 @click.option("--height", type=opt.Whole(MIN_SIZE, MAX_SIZE),
               help="Board height for a rectangular board (5..32).")
-@click.option("--games", type=opt.Whole(1),
+@click.option("--games", type=opt.Whole(1, opt.MAX_GAMES),
               help="Games in the match (colours alternate) [default: 2, or with --openings "
                    "two per opening: every opening with both colours].")
 @click.option("--openings", "openings_file", type=click.Path(dir_okay=False, path_type=Path),

@@ -25,7 +25,7 @@ from referee.core.replay import SEAT_WINDS, ReplayStep, ReplayView, Setting, tex
 from referee.core.sandbox import plan_sandbox
 from referee.core.text import seat_name
 from referee.core.validation import Megabytes, Seconds
-from referee.games.mahjong.defaults import MEMORY_MB
+from referee.games.mahjong.defaults import MAX_HANDS, MEMORY_MB
 from referee.games.mahjong.frames import frame_info, game_frame, tile_code
 from referee.games.mahjong.game import MahjongGame
 from referee.games.mahjong.match import (
@@ -63,7 +63,7 @@ class MahjongTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    hands: int = Field(default=16, ge=1, le=64)
+    hands: int = Field(default=16, ge=1, le=MAX_HANDS)
     reserve: int = Field(default=16, ge=0, le=60)
     move_time: Seconds = Field(default=10.0, gt=0)
     base: int = Field(default=100, ge=0)

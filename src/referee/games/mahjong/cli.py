@@ -22,7 +22,7 @@ from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec
 from referee.core.policy import Policy
 from referee.core.sandbox import SandboxConfig
-from referee.games.mahjong.defaults import MEMORY_MB
+from referee.games.mahjong.defaults import MAX_HANDS, MEMORY_MB
 
 __all__ = ["COMMANDS"]
 
@@ -36,7 +36,7 @@ def _rule_options(command: F) -> F:
     """The options of the rules both modes play: hands, reserve, tai table, and where the
     game may leave the framework's letter."""
     for option in reversed([
-        click.option("--hands", type=opt.Whole(1), default=16, show_default=True,
+        click.option("--hands", type=opt.Whole(1, MAX_HANDS), default=16, show_default=True,
                      help="Hands in a game (16: four wind rounds)."),
         click.option("--reserve", type=opt.Whole(0, 60), default=16, show_default=True,
                      help="Tiles left in the wall when a hand is drawn."),
@@ -287,7 +287,7 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
 
 @click.command("mahjong")
 @opt.policy_options
-@click.option("--hands", type=opt.Whole(1), default=16, show_default=True,
+@click.option("--hands", type=opt.Whole(1, MAX_HANDS), default=16, show_default=True,
               help="Hands in the game (as the match's --hands): the observation counts "
                    "the hands still to play, which the wire does not say.")
 def bot_mahjong(policy: str, paths: tuple[Path, ...], name: str | None, hands: int) -> None:

@@ -245,7 +245,7 @@ def annotate_riichi(inputs: tuple[Path, ...], output: Path, ms_room: str | None,
 
 
 @click.command("riichi")
-@click.option("--games", type=opt.Whole(1), required=True,
+@click.option("--games", type=opt.Whole(1, opt.MAX_GAMES), required=True,
               help="Games to play.")
 @click.option("--seed", type=opt.Whole(0),
               help="Seed of the first game; game i is seeded SEED+i (default: random, "
