@@ -506,8 +506,8 @@ class BotProcess:
             written = os.write(fd, data)
         except BlockingIOError:
             written = 0
-        except (BrokenPipeError, OSError) as exc:
-            raise self._dead_fault(f"broken pipe while writing: {exc}") from exc
+        except OSError as exc:
+            raise self._dead_fault(_write_failure(exc)) from exc
         if written < len(data):
             self._send_rest(memoryview(data)[written:], deadline)
 
@@ -528,7 +528,7 @@ class BotProcess:
             except BlockingIOError:
                 continue
             except OSError as exc:
-                raise self._dead_fault(f"broken pipe while writing: {exc}") from exc
+                raise self._dead_fault(_write_failure(exc)) from exc
             data = data[written:]
 
     # -- reading ------------------------------------------------------------------------
@@ -777,6 +777,14 @@ class BotProcess:
         lines = [line.strip() for line in tail.decode(errors="replace").splitlines()]
         last = next((line for line in reversed(lines) if line), "")
         return last if len(last) <= limit else last[: limit - 1] + "\u2026"
+
+def _write_failure(exc: OSError) -> str:
+    """Why a line could not be written to a bot, in the record's words (a bot that closed
+    its input, as one that closed its output, has crashed)."""
+    if isinstance(exc, BrokenPipeError):
+        return "closed its input"
+    return f"its input cannot be written: {exc.strerror or exc}"
+
 
 def _ms_until(deadline: float | None) -> int | None:
     """Milliseconds until ``deadline`` (rounded up, at least 1), 0 if passed, None if none

@@ -7,6 +7,7 @@ one JSON document per game (``GameRecord.write``) and read back with ``GameRecor
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import json
 import threading
@@ -21,6 +22,7 @@ from referee.core.files import write_text_atomic
 from referee.core.json_read import JsonTooDeep, json_value
 from referee.core.outcome import Outcome
 from referee.core.scoped import scoped_value
+from referee.core.text import clip
 
 FORMAT = "referee-game/1"
 MAX_NOTES = 2000
@@ -253,15 +255,18 @@ class GameRecord:
     def from_dict(cls, data: dict[str, Any], source: str = "record") -> GameRecord:
         """Rebuild a record; raises ``ConfigError`` naming ``source`` if it is malformed."""
         try:
-            if data.get("format") != FORMAT:
-                raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
-            fields = dict(data)
-            fields.pop("format")
-            fields["players"] = [PlayerInfo.from_dict(p) for p in data["players"]]
-            fields["moves"] = [MoveRecord(**m) for m in data["moves"]]
-            fields["notes"] = [Note(**n) for n in data.get("notes", [])]
-            fields["faults"] = [Fault(**f) for f in data.get("faults", [])]
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                found = data.get("format") if isinstance(data, dict) else None
+                raise ValueError(f"format is {found!r}, expected {FORMAT!r}")
+            fields = _keywords(cls, {k: v for k, v in data.items() if k != "format"}, "")
+            fields["players"] = [PlayerInfo.from_dict(_keywords(PlayerInfo, p, f"players[{i}]"))
+                                 for i, p in enumerate(_items(data["players"], "players"))]
+            for key, kind in (("moves", MoveRecord), ("notes", Note), ("faults", Fault)):
+                fields[key] = [kind(**_keywords(kind, item, f"{key}[{i}]"))
+                               for i, item in enumerate(_items(data.get(key, []), key))]
             outcome = data.get("outcome")
+            if outcome and outcome not in Outcome._value2member_map_:
+                raise ValueError(f"unknown outcome {outcome!r}")
             fields["outcome"] = Outcome(outcome) if outcome else None
             return cls(**fields)
         except (KeyError, TypeError, ValueError) as exc:
@@ -304,6 +309,32 @@ class GameRecord:
         if not isinstance(data, dict):
             raise ConfigError(f"{path}: not a valid game record: expected a JSON object")
         return cls.from_dict(data, str(path))
+
+
+def _keywords(kind: type, data: object, where: str) -> dict[str, Any]:
+    """``data`` as the keyword arguments of the dataclass ``kind``; ``ValueError`` naming
+    ``where`` (the record itself if empty) unless it is an object with every key ``kind``
+    needs and no other."""
+    at = f"{where}: " if where else ""
+    if not isinstance(data, dict):
+        raise ValueError(f"{at}expected an object, got {clip(repr(data), 40)}")
+    known = {f.name: f for f in dataclasses.fields(kind)}
+    unknown = sorted(str(key) for key in data if key not in known)
+    if unknown:
+        raise ValueError(f"{at}unknown key {unknown[0]!r}")
+    missing = [name for name, f in known.items() if name not in data
+               and f.default is dataclasses.MISSING
+               and f.default_factory is dataclasses.MISSING]
+    if missing:
+        raise ValueError(f"{at}missing key {missing[0]!r}")
+    return dict(data)
+
+
+def _items(value: object, key: str) -> list[Any]:
+    """A record's list ``key``; ``ValueError`` if it is not a list."""
+    if not isinstance(value, list):
+        raise ValueError(f"{key}: expected a list, got {clip(repr(value), 40)}")
+    return value
 
 
 def result_text(scores: Sequence[float] | None) -> str:

@@ -362,7 +362,12 @@ def test_order_and_file_errors(text: str, message: str) -> None:
 
 
 def test_read_ruleset_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="nope.txt:0:0: cannot read the rule file"):
+    with pytest.raises(ConfigError, match="nope.txt:0:0: cannot read the rule file") as info:
         read_ruleset(tmp_path / "nope.txt")
+    assert str(info.value) == "nope.txt:0:0: cannot read the rule file: no such file"
     with pytest.raises(ConfigError, match="cond.txt:0:0: cannot read the condition file"):
         read_ruleset(tmp_path / "cond.txt", "condition file")
+    (tmp_path / "folder.txt").mkdir()
+    with pytest.raises(ConfigError) as info:  # the reason in words, not [Errno 21] and a path
+        read_ruleset(tmp_path / "folder.txt")
+    assert str(info.value) == "folder.txt:0:0: cannot read the rule file: Is a directory"

@@ -153,7 +153,9 @@ def read_ruleset(path: str | Path, what: str = "rule file") -> RuleSet:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise RuleSyntaxError(p.name, 0, 0, f"cannot read the {what}: {exc}") from exc
+        reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
+        raise RuleSyntaxError(p.name, 0, 0, f"cannot read the {what}: {reason or exc}") \
+            from None
     except UnicodeDecodeError:
         raise RuleSyntaxError(p.name, 0, 0, f"the {what} is not UTF-8 text") from None
     return parse_ruleset(text, p.name)
