@@ -379,3 +379,16 @@ def test_out_through_a_loop_of_symbolic_links_is_one_line(tmp_path: Path) -> Non
     assert run.returncode == 2
     assert run.stderr == ("referee: error: --out a: a loop of symbolic links; "
                           "choose another folder\n")
+
+
+def test_the_referee_s_warnings_are_lines_like_its_others(tmp_path: Path) -> None:
+    # a program over its memory limit is killed with a logged warning: said as the
+    # referee's other lines are, not as 'WARNING referee.core.process: ...'
+    run = referee("match", "gomoku", "random", "random", "--games", "1", "--size", "9",
+                  "--memory", "1M", "--out", "out", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert lines and all(line.startswith("referee: warning: ") for line in lines), lines
+    assert any(line.endswith("over the limit of 1.0 MB: killing it") for line in lines), lines
+    record = json.loads((tmp_path / "out" / "game-001.json").read_text())
+    assert record["outcome"] == "memory-limit"

@@ -9,14 +9,12 @@ working, hidden, for one release. The options every game shares are in ``cli/opt
 
 from __future__ import annotations
 
-import logging
-
 import click
 
 from referee import __version__
 from referee.cli.data_commands import shuffle
 from referee.cli.groups import VERBS, GameVerbGroup, RefereeGroup, deprecated_alias
-from referee.cli.support import fail
+from referee.cli.support import configure_logging, fail
 from referee.cli.tournament_commands import ratings, report, tournament
 from referee.games.registry import game_command
 
@@ -33,8 +31,7 @@ def main(verbose: int) -> None:
     Start with `referee match gomoku threat random`; `referee VERB GAME --help` tells
     the options of one game's command.
     """
-    level = logging.WARNING - 10 * min(verbose, 2)
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(verbose)
 
 
 for _verb in VERBS:

@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import errno
+import logging
 import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -28,6 +29,8 @@ if TYPE_CHECKING:  # imported where used: ``referee ratings`` needs none of them
     from referee.core.sandbox import SandboxConfig
 
 __all__ = [
+    "LogLines",
+    "configure_logging",
     "confine",
     "default_out",
     "emit_json",
@@ -103,6 +106,40 @@ def _output_option() -> str:
 def warn(text: str) -> None:
     """One line on standard error, as ``referee: warning: ...``."""
     click.echo(f"referee: warning: {text}", err=True)
+
+
+class LogLines(logging.Formatter):
+    """The referee's log records in the words of its other lines: a warning as
+    ``referee: warning: ...`` (as :func:`warn` writes one), an error as ``referee: error:
+    ...``, an exception's traceback only with ``-vv``; what ``-v`` and ``-vv`` add (info,
+    debug) with its level and the logger's name, for whoever reads the code."""
+
+    def __init__(self, verbose: int = 0) -> None:
+        """Lines for a command run with ``verbose`` times ``-v``."""
+        super().__init__()
+        self.verbose = verbose
+
+    def format(self, record: logging.LogRecord) -> str:
+        """One line (more with a traceback at ``-vv``)."""
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            if self.verbose >= 2:
+                text += "\n" + self.formatException(record.exc_info)
+            else:
+                text += f": {record.exc_info[1]}"
+        if record.levelno >= logging.ERROR:
+            return f"referee: error: {text}"
+        if record.levelno >= logging.WARNING:
+            return f"referee: warning: {text}"
+        return f"{record.levelname} {record.name}: {text}"
+
+
+def configure_logging(verbose: int) -> None:
+    """Log to standard error as :class:`LogLines` writes, warnings and up (``-v``: info,
+    ``-vv``: debug)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(LogLines(verbose))
+    logging.basicConfig(level=logging.WARNING - 10 * min(verbose, 2), handlers=[handler])
 
 
 def default_out(kind: str) -> Path:
