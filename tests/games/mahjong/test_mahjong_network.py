@@ -338,9 +338,13 @@ def test_a_wrapper_without_a_server_is_one_clear_error(tmp_path: Path) -> None:
         port = probe.getsockname()[1]  # free once closed: nobody listens there
     run = subprocess.run([PY, "-m", "referee.cli", "connect", "mahjong", "--port", str(port),
                           "--id", "1", "--", "greedy"], capture_output=True, text=True,
-                         timeout=30)
+                         timeout=30, cwd=tmp_path)
     assert run.returncode == 2
-    assert f"cannot connect to the server at 127.0.0.1:{port}" in run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        f"referee: error: cannot connect to the server at 127.0.0.1:{port}: Connection "
+        "refused")
+    assert "working folder" not in run.stderr  # none said, none made: nothing played
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_client_that_never_logs_in_does_not_hold_up_the_table(

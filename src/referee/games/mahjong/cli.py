@@ -270,11 +270,13 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
                 out, config, sandbox_line = support.confine(
                     sandbox, out_dir, "connect", suspend_default=False, fresh=False)
                 notify(sandbox_line)
-                notify(f"the AI's working folder and standard error log are in {out}")
                 program = AIProgram(PlayerSpec(name, spec.command), out, plan_sandbox(config),
                                     memory or None)
-            wrapper = Wrapper(ServerLink(host, port), seat, name, program, console, notify,
-                              editor)
+            link = ServerLink(host, port)  # no server: no folder said (the AI's is made
+            if program is not None:  # when its first hand starts)
+                notify("the AI's working folder and standard error log are in "
+                       f"{program.out}")
+            wrapper = Wrapper(link, seat, name, program, console, notify, editor)
             wrapper.run()
     except LoginRefused as exc:
         click.echo(f"referee: refused by the server: {exc}", err=True)
