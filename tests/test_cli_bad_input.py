@@ -62,8 +62,9 @@ def assert_clean_failure(run: subprocess.CompletedProcess[str], names: str,
     said = [line for line in (run.stderr + run.stdout).splitlines() if names in line]
     assert said, (names, run.stdout, run.stderr)
     if run.returncode == 2:
-        errors = [line for line in run.stderr.splitlines() if line.strip()
-                  and not line.startswith("referee: warning:")]
+        errors = [line for line in run.stderr.splitlines() if line.strip() and not (
+            line.startswith("referee: ") and not line.startswith("referee: error: "))]
+        # (before it: warnings, and what the referee said it was doing)
         assert errors[0].startswith("referee: error: "), run.stderr  # (a file's every
         assert run.stderr.count("referee: error: ") == 1, run.stderr  # mistake follows)
     partial = [p for p in folder.rglob("*") if p.name.endswith(".tmp") and p.is_file()]

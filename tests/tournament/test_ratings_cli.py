@@ -189,8 +189,8 @@ def test_a_store_the_user_may_only_read_is_rated_and_reported(tmp_path: Path) ->
         # a tournament writes its folder and its store: told so, not to free disk space
         again = as_reader(["tournament", "t.toml", "--out", "out"], tmp_path)
         assert again.returncode == 2 and again.stderr == (
-            f"referee: error: {store}: cannot write the output folder: Permission denied; "
-            "choose another with --out\n")
+            f"referee: error: {store / 'tournament.sqlite'}: Permission denied; choose a "
+            "folder you may write with --out\n")
         for path in shut:  # every file and folder writable again but the store's file
             path.chmod(0o755 if path.is_dir() else 0o644)
         (store / "tournament.sqlite").chmod(0o444)

@@ -38,6 +38,7 @@ __all__ = [
     "finish_match",
     "human_console",
     "match_summary",
+    "note",
     "os_error_text",
     "output_folder",
     "play_games",
@@ -106,6 +107,11 @@ def _output_option() -> str:
 def warn(text: str) -> None:
     """One line on standard error, as ``referee: warning: ...``."""
     click.echo(f"referee: warning: {text}", err=True)
+
+
+def note(text: str) -> None:
+    """One line on standard error saying what the referee is doing, ``referee: ...``."""
+    click.echo(f"referee: {text}", err=True)
 
 
 class LogLines(logging.Formatter):

@@ -11,7 +11,14 @@ from typing import Any
 import click
 
 from referee.cli import options as opt
-from referee.cli.support import emit_json, fail, human_console, sigterm_interrupts, warn
+from referee.cli.support import (
+    emit_json,
+    fail,
+    human_console,
+    note,
+    sigterm_interrupts,
+    warn,
+)
 from referee.core.errors import ConfigError
 
 __all__ = ["ratings", "report", "tournament"]
@@ -49,7 +56,8 @@ def tournament(file: Path, jobs: int | None, out_dir: Path | None, ray_address: 
         with sigterm_interrupts():
             folder = run_tournament(
                 file, console, concurrency=jobs, out_dir=out_dir, ray_address=ray_address,
-                sandbox=SandboxLevel.parse(sandbox_level) if sandbox_level else None)
+                sandbox=SandboxLevel.parse(sandbox_level) if sandbox_level else None,
+                say=note)
     except BaseException as exc:
         fail(exc, "run the same command again to resume")
     if json_mode:

@@ -38,6 +38,7 @@ A file looks like this (every key but ``game`` and ``players`` has a default)::
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import itertools
 import json
@@ -202,7 +203,7 @@ class TournamentFile(_Strict):
     @model_validator(mode="after")
     def _unique_names(self) -> TournamentFile:
         names = [p.name for p in self.players]
-        twice = sorted({n for n in names if names.count(n) > 1})
+        twice = sorted(n for n, seen in collections.Counter(names).items() if seen > 1)
         if twice:
             raise ValueError(f"player names must be unique: {', '.join(twice)}")
         if self.schedule.gauntlet is not None and self.schedule.gauntlet not in names:

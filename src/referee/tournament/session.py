@@ -38,6 +38,7 @@ from referee.tournament.results import (
     write_results_pgn,
 )
 from referee.tournament.runner import Progress, TournamentRunner, bots_at_once
+from referee.tournament.slow_steps import Say, quiet, slow_step
 from referee.tournament.store import Store, store_error_text
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ log = logging.getLogger(__name__)
 
 
 def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
-            sandbox: SandboxLevel | None = None) -> tuple[Tournament, Store]:
+            sandbox: SandboxLevel | None = None, say: Say = quiet) -> tuple[Tournament, Store]:
     """Load and check the tournament and open its store (no game is played).
 
     In order: the file, the players' programs (and the referee's limit on open files,
@@ -56,9 +57,11 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
     has one writer at a time), then every player is started once and set up as for a
     game. Each step reports every problem it finds in one ``ConfigError``.
     ``sandbox`` overrides the file's sandbox level (``--sandbox strict`` on a machine
-    without isolation stops here).
+    without isolation stops here). A step that takes long is said through ``say``
+    (``slow_steps``).
     """
-    tournament = load_tournament(file, game_adapters())
+    with slow_step(say, f"reading {file}", first=0.5):
+        tournament = load_tournament(file, game_adapters())
     if out_dir is not None:
         tournament = dataclasses.replace(tournament, output=out_dir.resolve())
     tournament = tournament.confined(sandbox)
@@ -66,19 +69,23 @@ def prepare(file: Path, out_dir: Path | None = None, workers: int | None = None,
     games_at_once = tournament.concurrency(workers)
     _make_room(tournament, games_at_once)
     problems = []
-    for player in tournament.players:
-        try:
-            check_runnable(player)
-        except ConfigError as exc:
-            problems.append(f"{file}: {exc}")
+    with slow_step(say, f"finding the programs of the {len(tournament.players):,} players",
+                   len(tournament.players)) as step:
+        for player in tournament.players:
+            try:
+                check_runnable(player)
+            except ConfigError as exc:
+                problems.append(f"{file}: {exc}")
+            step.done_one()
     if problems:
         raise ConfigError("\n".join(problems))
     store = Store(tournament.output, gzip_records=tournament.spec.records_gzip)
     try:
         store.check(tournament.fingerprint())
         store.claim()  # before any bot starts in its folders: one run at a time
-        check_players(tournament, games_at_once)
-        store.open(tournament.fingerprint(), tournament.name)
+        check_players(tournament, games_at_once, say)
+        with slow_step(say, f"opening the store {store.path}"):
+            store.open(tournament.fingerprint(), tournament.name)
     except sqlite3.Error as exc:
         store.close()
         raise store_error(store.path, exc) from None
@@ -106,18 +113,24 @@ def store_error(path: Path, exc: sqlite3.Error) -> ConfigError:
     return ConfigError(f"{path}: {store_error_text(exc)}")
 
 
-def check_players(tournament: Tournament, workers: int) -> None:
+def check_players(tournament: Tournament, workers: int, say: Say = quiet) -> None:
     """Start every player once (several at a time) and set it up as for a game."""
     folder = tournament.output / "slots" / "check"
+    at_once = max(1, workers)
 
     def check(player: PlayerSpec) -> str | None:
         try:
             tournament.adapter.check_player(tournament.settings, player, folder)
         except ConfigError as exc:
             return f"{tournament.source}: {exc}"
+        finally:
+            step.done_one()
         return None
 
-    with cf.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+    players = len(tournament.players)
+    with slow_step(say, f"starting each of the {players:,} players once to check it, "
+                        f"{at_once} at a time", players) as step, \
+            cf.ThreadPoolExecutor(max_workers=at_once) as pool:
         problems = [p for p in pool.map(check, tournament.players) if p]
     if problems:
         raise ConfigError("\n".join(problems))
@@ -148,13 +161,14 @@ def sandbox_line(tournament: Tournament) -> str:
 
 def run_tournament(file: Path, console: Console, *, concurrency: int | None = None,
                    out_dir: Path | None = None, ray_address: str | None = None,
-                   sandbox: SandboxLevel | None = None) -> Path:
+                   sandbox: SandboxLevel | None = None, say: Say = quiet) -> Path:
     """Run or resume a tournament, printing progress and the final standings
-    (``sandbox``: the level overriding the file's).
+    (``sandbox``: the level overriding the file's; ``say``: where the steps of its start
+    that take long are said, ``slow_steps``).
 
     Returns the output folder.
     """
-    tournament, store = prepare(file, out_dir, concurrency, sandbox)
+    tournament, store = prepare(file, out_dir, concurrency, sandbox, say)
     play: RayPlayer | None = None
     try:
         workers = tournament.concurrency(concurrency)
@@ -162,8 +176,9 @@ def run_tournament(file: Path, console: Console, *, concurrency: int | None = No
             from referee.tournament.ray_runner import RayPlayer
 
             play = RayPlayer(tournament, ray_address, workers)
-        runner = TournamentRunner(tournament, store, workers, play=play)
-        total = runner.total_games()
+        with slow_step(say, "scheduling the games"):
+            runner = TournamentRunner(tournament, store, workers, play=play)
+            total = runner.total_games()
         store.set_meta("tournament", json.dumps(describe(tournament, total), default=str))
         try:  # the file as it was run, offered by the results site
             store.set_meta("toml", file.read_text(encoding="utf-8", errors="replace"))

@@ -128,9 +128,6 @@ class Store:
         """
         self.check(fingerprint)
         self.folder.mkdir(parents=True, exist_ok=True)
-        if self.path.exists():  # one this user may only read: PermissionError now, before
-            # SQLite leaves its -wal and -shm files beside it and fails at the first write
-            os.close(os.open(self.path, os.O_RDWR | os.O_CLOEXEC))
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         # NORMAL: in WAL mode a commit survives a crash of the referee (kill -9) at once and
@@ -197,7 +194,10 @@ class Store:
         return store
 
     def check(self, fingerprint: str) -> None:
-        """Raise ``ConfigError`` if a store exists here for another tournament (read only)."""
+        """Raise ``ConfigError`` if a store exists here for another tournament, and
+        ``PermissionError`` if it is one this user may only read (before a program is
+        started for it, and before SQLite leaves its -wal and -shm files beside it and
+        fails at the first write); nothing is written."""
         if not self.path.exists():
             return
         try:
@@ -215,6 +215,7 @@ class Store:
                 f"same file with other players, settings, schedule or seed); nothing was "
                 "written. Use another output folder, or the original tournament file."
             )
+        os.close(os.open(self.path, os.O_RDWR | os.O_CLOEXEC))
 
     def close(self) -> None:
         """Close the database (and let another run claim the store)."""

@@ -1,0 +1,70 @@
+"""A tournament's start says what it is doing when a step takes long (a file of 20,000
+players: minutes of starting each once), and nothing when it does not."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from referee.tournament.slow_steps import SlowStep, slow_step
+
+
+def test_a_quick_step_says_nothing_and_a_slow_one_says_what_and_how_far() -> None:
+    said: list[str] = []
+    with slow_step(said.append, "quick", 3):
+        pass
+    assert said == []
+    step = SlowStep(said.append, "counting the things", 3, first=0.05, every=0.1)
+    step.start()
+    time.sleep(0.1)
+    for _ in range(2):
+        step.done_one()
+    time.sleep(0.15)
+    step.stop()
+    assert said[0] == "counting the things"
+    assert said[1:] and set(said[1:]) == {"counting the things: 2 of 3 done"}, said
+    count = len(said)
+    time.sleep(0.15)
+    assert len(said) == count  # nothing after the step's end
+
+
+def test_a_file_of_20000_players_is_said_within_a_second_or_so(tmp_path: Path) -> None:
+    lines = ['game = "gomoku"', "[schedule]", 'kind = "gauntlet"', "[settings]", "size = 9"]
+    for i in range(20_000):
+        lines += ["[[players]]", f'name = "p{i}"', 'builtin = "random"']
+    (tmp_path / "big.toml").write_text("\n".join(lines) + "\n")
+    started = time.monotonic()
+    run = subprocess.Popen([sys.executable, "-m", "referee.cli", "tournament", "big.toml",
+                            "-j", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    said: list[tuple[float, str]] = []
+
+    def read() -> None:
+        assert run.stderr is not None
+        for line in run.stderr:
+            said.append((time.monotonic() - started, line.rstrip("\n")))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(
+                "to check it" in text for _, text in said):
+            time.sleep(0.05)
+    finally:
+        run.send_signal(signal.SIGTERM)  # as Ctrl-C: the run stops, to be resumed
+        run.wait(timeout=60)
+        reader.join()
+    assert said, "nothing said"
+    first_at, first = said[0]
+    assert first == "referee: reading big.toml", said
+    assert first_at < 4, said  # half a second into reading it (start-up, a loaded machine)
+    checking = [at for at, text in said if text == "referee: starting each of the 20,000 "
+                "players once to check it, 2 at a time"]
+    assert checking and checking[0] < 8, said  # the file read in a second or two (its
+    # names were checked for repeats in quadratic time: 7 s more)
+    assert run.returncode == 130 and said[-1][1].startswith("referee: interrupted"), said
