@@ -5,7 +5,9 @@ reproducible deals."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,6 +17,8 @@ import pytest
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec
 from referee.games.planowanie.match import PlanowanieSettings, play_planowanie, run_match
+from referee.games.registry import game_adapters
+from referee.tournament.config import load_tournament
 
 FAULTY = Path(__file__).resolve().parents[2] / "brains" / "planowanie_faulty.py"
 GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden"
@@ -194,3 +198,44 @@ def test_a_two_player_match_shows_card_points_and_a_fault_adds_none(tmp_path: Pa
     assert rows["steady"] == [f"{a:g}", "3" if a > b else "2", "1" if a == b else "0",
                               "0" if a >= b else "1", "-"]
     assert rows["breaker"] == ["0", "0", "0", "2", "illegal-move 2"]
+
+
+# -- the referee's own limit on each answer (--move-time) --------------------------------
+def test_a_move_limit_on_top_of_the_game_clock_forfeits_a_slow_answer(tmp_path: Path) -> None:
+    # the ITPW protocol has a game clock only; --move-time adds the referee's own limit
+    # on each answer: 0.3 s answers pass a game without one and lose under a 0.2 s one
+    free = PlanowanieSettings.from_options(**SMALL, time=0, tolerance=50)
+    assert "move_ms" not in free.describe()  # (records and fingerprints as before)
+    played = play_planowanie([faulty("a"), faulty("slow", "slow")], free, 7, tmp_path / "a")
+    assert played.outcome is Outcome.NORMAL, played.reason
+    limited = PlanowanieSettings.from_options(**SMALL, time=0, timeout_turn=200, tolerance=50)
+    assert limited.describe()["move_ms"] == 200
+    record = play_planowanie([faulty("a"), faulty("slow", "slow")], limited, 7, tmp_path / "b")
+    assert record.outcome is Outcome.TIMEOUT and record.offender == 1, record.reason
+    assert record.reason.startswith("slow: no answer within 2")  # 250 ms and a little
+    assert record.settings["move_ms"] == 200
+    fast = play_planowanie([faulty("a"), faulty("b")], limited, 7, tmp_path / "c")
+    assert fast.outcome is Outcome.NORMAL, fast.reason  # quick answers are not touched
+
+
+def test_match_planowanie_takes_move_time_and_a_tournament_timeout_turn(
+        tmp_path: Path) -> None:
+    slow = f"{sys.executable} {FAULTY} slow"
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "match", "planowanie", slow,
+                          "random", "--games", "1", "--values", "9TJQKA", "--suits", "SH",
+                          "--deals", "3 1 0 2 1 3 0", "--move-time", "200ms",
+                          "--tolerance", "50ms", "--out", "out"], capture_output=True,
+                         text=True, timeout=120, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    record = json.loads((tmp_path / "out" / "game-001.json").read_text())
+    assert record["outcome"] == "timeout" and record["offender"] == 0, record["reason"]
+    assert record["settings"]["move_ms"] == 200
+    path = tmp_path / "t.toml"
+    path.write_text('game = "planowanie"\n[schedule]\nkind = "itpw"\n'
+                    '[settings]\ntimeout_turn = "1.5s"\n'
+                    '[[players]]\nname = "a"\nbuiltin = "random"\n'
+                    '[[players]]\nname = "b"\nbuiltin = "random"\n')
+    tournament = load_tournament(path, game_adapters())
+    assert tournament.settings.time.turn == 1.5
+    path.write_text(path.read_text().replace('timeout_turn = "1.5s"\n', ""))
+    assert load_tournament(path, game_adapters()).settings.time.turn is None

@@ -24,7 +24,8 @@ from referee.games.planowanie.replay import move_notation, planowanie_replay
 
 SETTING_LABELS = {
     "values": "Card values", "suits": "Suits (trumps first)", "players": "Players",
-    "deals": "Deals", "time_ms": "Time per game", "quit_at_end": "Quit at the end",
+    "deals": "Deals", "time_ms": "Time per game", "move_ms": "Time per answer",
+    "quit_at_end": "Quit at the end",
     "points": "Points at the end", "deals_played": "Deals played",
 }
 """The settings' labels on the results site (and those of what a record adds)."""
@@ -42,6 +43,9 @@ class PlanowanieTable(BaseModel):
     deals: str | None = None
     """``set_game``'s arguments (``d c1 s1 ... cd sd``); default: the tournament's 13."""
     time: Milliseconds = Field(default=180_000, ge=0)
+    timeout_turn: Milliseconds = Field(default=0, ge=0)
+    """Each answer's limit on top of the game clock (the referee's own: the protocol has a
+    game clock only); 0: none."""
     tolerance: Milliseconds = Field(default=500, ge=0)
     startup: Milliseconds = Field(default=30_000, gt=0)
     memory: Megabytes = Field(default=MEMORY_MB, ge=0)

@@ -53,6 +53,8 @@ def _deck_options(command: F) -> F:
               "game [default: one per player, every player once in every seat].")
 @_deck_options
 @opt.game_time_option("180s", "a whole game (time_left)")
+@opt.move_time_option("0", "each answer on top of the game clock, 0 = no limit (the "
+                      "referee's own: the protocol has a game clock only)", positive=False)
 @opt.tolerance_option(legacy="ms")
 @opt.startup_option(what="start and take the configuration", legacy="ms")
 @opt.memory_option(f"{MEMORY_MB}M")
@@ -64,8 +66,9 @@ def _deck_options(command: F) -> F:
 @opt.json_option
 @opt.renamed("--time", "game_time", "--game-time", type=int, convert=_ms)
 def match_planowanie(players: tuple[str, ...], games: int | None, values: str, suits: str,
-                     deals: str | None, game_time: float, tolerance: float, startup: float,
-                     memory: int, quit_at_end: bool, seed: int | None, out_dir: Path | None,
+                     deals: str | None, game_time: float, move_time: float, tolerance: float,
+                     startup: float, memory: int, quit_at_end: bool, seed: int | None,
+                     out_dir: Path | None,
                      overwrite: bool,
                      sandbox: SandboxConfig, json_mode: bool) -> None:
     """Play Planowanie (the ITPW card game) between 2 to 4 player programs.
@@ -93,7 +96,8 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
             raise ConfigError(f"--values/--suits/--deals: {exc}") from None
         settings = dataclasses.replace(
             settings, memory_limit=memory or None,
-            time=time_control(turn=None, game=game_time, tolerance=tolerance, startup=startup))
+            time=time_control(turn=move_time or None, game=game_time, tolerance=tolerance,
+                              startup=startup))
         chosen = support.seed_or_random(seed)
         out, sandbox, sandbox_line = support.confine(
             sandbox, out_dir, "match", suspend_default=True, overwrite=overwrite)

@@ -63,24 +63,25 @@ class PlanowanieSettings:
     @classmethod
     def from_options(cls, *, values: str = "23456789TJQKA", suits: str = "CDHS",
                      players: int = 4, deals: str | None = None, time: int = 180_000,
-                     tolerance: int = 500, startup: int = 30_000, memory: int = 0,
-                     quit_at_end: bool = False) -> PlanowanieSettings:
+                     timeout_turn: int = 0, tolerance: int = 500, startup: int = 30_000,
+                     memory: int = 0, quit_at_end: bool = False) -> PlanowanieSettings:
         """Settings from the options as users give them (``referee match planowanie`` and
         a tournament's ``[settings]``): the deck, the number of players, the deals as
         ``set_game``'s arguments (default: the tournament's 1..13 cards), the game clock,
-        tolerance and startup in milliseconds (``time`` 0: no limit), memory in MB (0:
-        none). Raises ``ConfigError`` naming the bad value."""
+        the time for each answer, tolerance and startup in milliseconds (``time`` and
+        ``timeout_turn`` 0: no limit), memory in MB (0: none). Raises ``ConfigError``
+        naming the bad value."""
         schedule = parse_deals(deals.split()) if deals else tournament_deals(players)
-        control = TimeControl.from_ms(turn=None, game=time, tolerance=tolerance,
-                                      startup=startup)
+        control = TimeControl.from_ms(turn=timeout_turn or None, game=time,
+                                      tolerance=tolerance, startup=startup)
         return cls(Rules(Deck(values, suits), players, schedule), control, megabytes(memory),
                    quit_at_end)
 
     def describe(self) -> dict[str, Any]:
         """The settings as plain data for the game record."""
         rules = self.rules
-        game = self.time.game
-        return {
+        game, turn = self.time.game, self.time.turn
+        data: dict[str, Any] = {
             "values": rules.deck.values,
             "suits": rules.deck.suits,
             "players": rules.players,
@@ -89,6 +90,9 @@ class PlanowanieSettings:
             "tolerance_ms": round(self.time.tolerance * 1000),
             "max_memory": self.memory_limit,
         }
+        if turn is not None:  # (only when there is one: records and tournaments without
+            data["move_ms"] = round(turn * 1000)  # it read, and are fingerprinted, as before)
+        return data
 
 
 def play_planowanie(players: Sequence[PlayerSpec], settings: PlanowanieSettings, seed: int,
