@@ -120,8 +120,7 @@ def match_gomoku(players: tuple[str, str], rule: str, renju_judge: str, draw_at_
 
 
 @click.command("gomoku")
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--rule", default="freestyle", show_default=True,
               help="The rule of .psq files (they do not say it): as for match.")
 @click.option("--renju-judge", type=click.Choice(["rif", "gomocup"]), default="rif",
@@ -133,11 +132,14 @@ def replay_gomoku(files: tuple[Path, ...], rule: str, renju_judge: str,
 
     FILES are the referee's records (.json: every move legal and by the seat to play, the
     illegal one illegal, the result the engine's) or Piskvork .psq files (every stone on
-    an empty point, no forbidden point for black in renju, nothing after a five). One OK
-    or FAIL line per file; the exit status is 1 if any file fails.
+    an empty point, no forbidden point for black in renju, nothing after a five), or
+    folders: a match's (its records and .psq files, each game once), a tournament's (or
+    its tournament.sqlite: every game of its store); or a tournament's records.jsonl. One
+    OK or FAIL line per game; the exit status is 1 if any fails.
     """
+    from referee.cli.replay_sources import GameChecks, check_games
     from referee.games.gomoku.board import Rule
-    from referee.games.gomoku.check import check_file
+    from referee.games.gomoku.check import check_file, check_record
     from referee.games.gomoku.renju import RenjuJudge
 
     try:
@@ -145,7 +147,9 @@ def replay_gomoku(files: tuple[Path, ...], rule: str, renju_judge: str,
     except ValueError as exc:
         support.fail(ConfigError(f"--rule: {exc}"))
     judge = RenjuJudge.parse(renju_judge)
-    verdicts = check_files(files, lambda path: check_file(path, parsed, judge))
+    verdicts = check_games(files, GameChecks(
+        lambda paths: check_files(paths, lambda path: check_file(path, parsed, judge)),
+        check_record, lambda path: path.suffix.lower() == ".psq"))
     support.report_checks(verdicts, json_mode)
 
 

@@ -118,8 +118,7 @@ def match_mahjong(players: tuple[str, ...], hands: int, reserve: int, scoring: s
 
 
 @click.command("mahjong")
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @opt.json_option
 def replay_mahjong(files: tuple[Path, ...], json_mode: bool) -> None:
     """Replay ICGA Mahjong records through the engine and check them.
@@ -127,11 +126,15 @@ def replay_mahjong(files: tuple[Path, ...], json_mode: bool) -> None:
     FILES are the referee's records (JSON, local or network mode): the walls are made
     again from each record's seed, every answer (the dummy AI's too) must answer the
     question asked, and each hand's winner, payments and the totals must be the engine's.
-    One OK or FAIL line per file; the exit status is 1 if any file fails.
+    FILES may also be folders: a match's (its records), a tournament's (or its
+    tournament.sqlite: every game of its store); or a tournament's records.jsonl. One OK
+    or FAIL line per game; the exit status is 1 if any fails.
     """
-    from referee.games.mahjong.check import check_file
+    from referee.cli.replay_sources import GameChecks, check_games
+    from referee.games.mahjong.check import check_file, check_record
 
-    support.report_checks(check_files(files, check_file), json_mode)
+    support.report_checks(check_games(files, GameChecks(
+        lambda paths: check_files(paths, check_file), check_record)), json_mode)
 
 
 @click.command("mahjong")

@@ -114,20 +114,23 @@ def match_planowanie(players: tuple[str, ...], games: int | None, values: str, s
 
 
 @click.command("planowanie")
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @opt.json_option
 def replay_planowanie(files: tuple[Path, ...], json_mode: bool) -> None:
     """Replay Planowanie records through the engine and check them.
 
     FILES are the referee's records (JSON): the deals are made again from each record's
     seed and settings, every declaration and card must be legal and by the seat to play,
-    and the points (or a fault's loss) the engine's. One OK or FAIL line per file; the
-    exit status is 1 if any file fails.
+    and the points (or a fault's loss) the engine's. FILES may also be folders: a match's
+    (its records), a tournament's (or its tournament.sqlite: every game of its store); or
+    a tournament's records.jsonl. One OK or FAIL line per game; the exit status is 1 if
+    any fails.
     """
-    from referee.games.planowanie.check import check_file
+    from referee.cli.replay_sources import GameChecks, check_games
+    from referee.games.planowanie.check import check_file, check_record
 
-    support.report_checks(check_files(files, check_file), json_mode)
+    support.report_checks(check_games(files, GameChecks(
+        lambda paths: check_files(paths, check_file), check_record)), json_mode)
 
 
 @click.command("planowanie")

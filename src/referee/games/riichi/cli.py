@@ -21,6 +21,7 @@ from referee.core.sandbox import SandboxConfig
 from referee.games.riichi.defaults import MEMORY_MB
 
 if TYPE_CHECKING:
+    from referee.core.record import GameRecord
     from referee.training.corpus import AnnotateSummary
 
 __all__ = ["COMMANDS"]
@@ -125,8 +126,7 @@ def match_riichi(players: tuple[str, ...], game_length: str, room: str, seed: in
 
 
 @click.command("riichi")
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @_log_rules_options
 @opt.json_option
 def replay_riichi(files: tuple[Path, ...], rule_set: str, game_length: str | None,
@@ -138,12 +138,41 @@ def replay_riichi(files: tuple[Path, ...], rule_set: str, game_length: str | Non
     action must be legal when taken and every event, score change, win's value and yaku,
     and final result must be the engine's: one OK or FAIL line per file (a FAIL names the
     event, the log's version and the engine's); the exit status is 1 if any file fails.
+    FILES may also be folders: a match's (its records, through their logs), a
+    tournament's (or its tournament.sqlite: every game of its store), any other (its
+    logs); or a tournament's records.jsonl: one line per game.
     """
+    from referee.cli.replay_sources import GameChecks, check_games
     from referee.games.riichi.replay import check_logs
     from referee.games.riichi.rulesets import resolve_rules
 
     rules = None if rule_set == "auto" else resolve_rules(rule_set)
-    support.report_checks(check_logs(files, rules, game_length), json_mode)
+    support.report_checks(check_games(files, GameChecks(
+        lambda paths: check_logs(paths, rules, game_length), _check_record, _is_log)),
+        json_mode)
+
+
+def _is_log(path: Path) -> bool:
+    """Whether a file found in a folder is a Riichi log: mjai (``.mjson``, ``.jsonl``),
+    mjlog, or Tenhou JSON (a ``.json`` holding a log), plain or gzipped."""
+    from referee.games.riichi.replay import is_tenhou_json
+
+    name = path.name.lower().removesuffix(".gz")
+    if name.endswith((".mjson", ".mjlog", ".jsonl")):
+        return True
+    return name.endswith(".json") and is_tenhou_json(path)
+
+
+def _check_record(record: GameRecord) -> str:
+    """A tournament's record replayed through the engine as datasets replay it (every
+    answer in its place, the results the record's)."""
+    from referee.games.riichi.data import RiichiData
+
+    if record.game != "riichi":
+        raise ValueError(f"a {record.game} record, not a riichi one")
+    decisions = sum(1 for _ in RiichiData().decisions(record))
+    return (f"{len(record.moves)} moves, {decisions} decisions, results "
+            f"{record.result_text()}")
 
 
 _MS_ROOMS = {"bronze": 0, "silver": 1, "gold": 2, "jade": 3, "throne": 4}
