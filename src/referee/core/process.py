@@ -61,7 +61,7 @@ from referee.core.pidfds import exited_within
 from referee.core.pipe_drain import CappedLog, PipeDrain
 from referee.core.sandbox import SandboxPlan
 from referee.core.spawn import Spawned, spawn
-from referee.core.text import size_text
+from referee.core.text import size_text, write_failure
 
 log = logging.getLogger(__name__)
 
@@ -507,7 +507,7 @@ class BotProcess:
         except BlockingIOError:
             written = 0
         except OSError as exc:
-            raise self._dead_fault(_write_failure(exc)) from exc
+            raise self._dead_fault(write_failure(exc)) from exc
         if written < len(data):
             self._send_rest(memoryview(data)[written:], deadline)
 
@@ -528,7 +528,7 @@ class BotProcess:
             except BlockingIOError:
                 continue
             except OSError as exc:
-                raise self._dead_fault(_write_failure(exc)) from exc
+                raise self._dead_fault(write_failure(exc)) from exc
             data = data[written:]
 
     # -- reading ------------------------------------------------------------------------
@@ -777,14 +777,6 @@ class BotProcess:
         lines = [line.strip() for line in tail.decode(errors="replace").splitlines()]
         last = next((line for line in reversed(lines) if line), "")
         return last if len(last) <= limit else last[: limit - 1] + "\u2026"
-
-def _write_failure(exc: OSError) -> str:
-    """Why a line could not be written to a bot, in the record's words (a bot that closed
-    its input, as one that closed its output, has crashed)."""
-    if isinstance(exc, BrokenPipeError):
-        return "closed its input"
-    return f"its input cannot be written: {exc.strerror or exc}"
-
 
 def _ms_until(deadline: float | None) -> int | None:
     """Milliseconds until ``deadline`` (rounded up, at least 1), 0 if passed, None if none

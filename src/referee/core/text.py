@@ -1,7 +1,7 @@
 """Small text helpers: clipping, seats as people number them, strict integers (what bots
 send), sizes (what users write), the words of a broken bound (``range_text``, ``got``:
 shared by the command line's options and ``core.validation``, kept here so that options
-need not import pydantic)."""
+need not import pydantic), and of a bot that cannot be written to (``write_failure``)."""
 
 from __future__ import annotations
 
@@ -98,3 +98,11 @@ def range_text(*, ge: object = None, gt: object = None, le: object = None,
 def got(value: object) -> str:
     """``, got VALUE`` as a message ends (the value shortened if long)."""
     return f", got {clip(repr(value), 40)}"
+
+
+def write_failure(exc: OSError) -> str:
+    """Why a line could not be written to a bot, in the record's words (a bot that closed
+    its input, as one that closed its output, has crashed), not Python's."""
+    if isinstance(exc, BrokenPipeError):
+        return "closed its input"
+    return f"its input cannot be written: {exc.strerror or exc}"
