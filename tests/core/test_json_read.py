@@ -72,7 +72,7 @@ TAILS = {"plain": "1", "wide integer": "18446744073709551616", "NaN": "NaN"}
 """What the innermost value is: orjson reads the first, json the other two."""
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=5000)
 @given(st.integers(1000, 1050), st.sampled_from(sorted(TAILS)), st.booleans(),
        st.sampled_from(["[", '{"k":', '["a]}[", ']))
 def test_nesting_is_read_to_1024_levels_and_refused_past_them_whoever_reads_it(

@@ -25,7 +25,7 @@ SHAPES = {
 text adds one, its array)."""
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=5000)
 @given(st.sampled_from(sorted(SHAPES)), st.integers(1000, 1040))
 def test_toml_nests_1024_levels_deep_and_no_deeper(shape: str, levels: int) -> None:
     text = SHAPES[shape](levels)

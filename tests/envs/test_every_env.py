@@ -99,7 +99,7 @@ def play(env: Any, picks: list[int], illegal_at: int | None) -> list[tuple[Any, 
 
 
 @pytest.mark.parametrize("game", sorted(OPTIONS))
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=25, deadline=10_000,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**20), prefix=st.integers(0, 400),
        picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=40),

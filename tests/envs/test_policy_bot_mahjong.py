@@ -99,6 +99,7 @@ class Wire:
         self.ai: PolicyAI | None = None
         self.answers: list[str] = []
         self.gone = False
+        self.move_time: float | None = None  # (the game's)
 
     def open(self, hand: int) -> None:
         self.ai = PolicyAI(self.policy, self.rules, self.folder / "hand")
@@ -112,6 +113,10 @@ class Wire:
 
     def read_line(self, deadline: float) -> str:
         return self.answers.pop(0)
+
+    def stray_line(self) -> str | None:
+        """An answer given while asked nothing (none: the AI answers questions only)."""
+        return self.answers.pop(0) if self.answers else None
 
     def close(self, grace: float) -> None:
         self.ai = None

@@ -199,7 +199,7 @@ PIECES = ["MOVE", "MODE", "COND", "NEW", "DISPLAYFULL", "FEATURES", " ", "0", "1
 """Bits of command lines the tokenizer treats apart."""
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=5000)
 @given(st.one_of(st.text(max_size=40), st.lists(st.sampled_from(PIECES), max_size=8).map(
     "".join)))
 def test_no_command_line_breaks_the_session(line: str) -> None:

@@ -364,7 +364,8 @@ def test_order_and_file_errors(text: str, message: str) -> None:
 def test_read_ruleset_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="nope.txt:0:0: cannot read the rule file") as info:
         read_ruleset(tmp_path / "nope.txt")
-    assert str(info.value) == "nope.txt:0:0: cannot read the rule file: no such file"
+    assert str(info.value) == (f"{tmp_path / 'nope.txt'}:0:0: cannot read the rule file: "
+                               "no such file")  # (the path as given: where it was looked for)
     with pytest.raises(ConfigError, match="cond.txt:0:0: cannot read the condition file"):
         read_ruleset(tmp_path / "cond.txt", "condition file")
     (tmp_path / "folder.txt").mkdir()

@@ -142,7 +142,7 @@ def test_an_east_game_that_ends_in_south_4_with_nobody_at_30000_is_guessed_east(
     assert report.rules.game_length == "east" and report.ended
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=10_000, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), length=st.sampled_from(["east", "south"]),
        players=st.lists(st.sampled_from(["tsumogiri", "greedy"]), min_size=4, max_size=4))
 def test_a_foreign_log_replays_under_the_guessed_length(seed: int, length: str,

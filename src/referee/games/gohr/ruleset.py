@@ -147,14 +147,15 @@ def _rule_name(source: str) -> str:
 
 
 def read_ruleset(path: str | Path, what: str = "rule file") -> RuleSet:
-    """Read and parse a rule-set file; errors name the file by its base name and say what
-    it is for (``what``: a condition file is written in the same language)."""
+    """Read and parse a rule-set file; errors name the file (by its path as given when it
+    cannot be read, by its base name for what is in it) and say what it is for (``what``:
+    a condition file is written in the same language)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
-        raise RuleSyntaxError(p.name, 0, 0, f"cannot read the {what}: {reason or exc}") \
+        raise RuleSyntaxError(str(path), 0, 0, f"cannot read the {what}: {reason or exc}") \
             from None
     except UnicodeDecodeError:
         raise RuleSyntaxError(p.name, 0, 0, f"the {what} is not UTF-8 text") from None
