@@ -61,10 +61,12 @@ def test_a_file_of_20000_players_is_said_within_a_second_or_so(tmp_path: Path) -
         reader.join()
     assert said, "nothing said"
     first_at, first = said[0]
-    assert first == "referee: reading big.toml", said
-    assert first_at < 4, said  # half a second into reading it (start-up, a loaded machine)
-    checking = [at for at, text in said if text == "referee: starting each of the 20,000 "
-                "players once to check it, 2 at a time"]
+    check_line = "referee: starting each of the 20,000 players once to check it, 2 at a time"
+    # half a second into reading it, or (a fast machine: the file read within that half
+    # second, so the reading is not said) the next step's words
+    assert first in ("referee: reading big.toml", check_line), said
+    assert first_at < 4, said  # (start-up, a loaded machine)
+    checking = [at for at, text in said if text == check_line]
     assert checking and checking[0] < 8, said  # the file read in a second or two (its
     # names were checked for repeats in quadratic time: 7 s more)
     assert run.returncode == 130 and said[-1][1].startswith("referee: interrupted"), said

@@ -371,4 +371,5 @@ def test_read_ruleset_missing_file(tmp_path: Path) -> None:
     (tmp_path / "folder.txt").mkdir()
     with pytest.raises(ConfigError) as info:  # the reason in words, not [Errno 21] and a path
         read_ruleset(tmp_path / "folder.txt")
-    assert str(info.value) == "folder.txt:0:0: cannot read the rule file: Is a directory"
+    assert str(info.value) == (f"{tmp_path / 'folder.txt'}:0:0: cannot read the rule file: "
+                               "Is a directory")
