@@ -2,9 +2,10 @@
 
 Each game owns its commands (``games/<game>/cli.py``, listed in ``games/registry.py``);
 this module only assembles them under their verbs (``match``, ``replay``...) beside the
-commands that span games (``tournament``, ``ratings``, ``report``, ``shuffle``; Riichi's
-``annotate4rl`` comes through the registry), and keeps the spellings of earlier releases
-working, hidden, for one release. The options every game shares are in ``cli/options.py``.
+commands that span games (``tournament``, ``ratings``, ``report``, ``shuffle``, and ``web``,
+the game server; Riichi's ``annotate4rl`` comes through the registry), and keeps the
+spellings of earlier releases working, hidden, for one release. The options every game
+shares are in ``cli/options.py``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from referee.cli.groups import VERBS, GameVerbGroup, RefereeGroup, deprecated_al
 from referee.cli.support import configure_logging, fail
 from referee.cli.tournament_commands import ratings, report, tournament
 from referee.games.registry import game_command
+from referee.web.cli import web
 
 __all__ = ["fail", "main"]
 
@@ -36,7 +38,7 @@ def main(verbose: int) -> None:
 
 for _verb in VERBS:
     main.add_command(GameVerbGroup(_verb))
-for _command in (tournament, ratings, report, shuffle):
+for _command in (tournament, ratings, report, shuffle, web):
     main.add_command(_command)
 
 

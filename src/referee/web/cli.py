@@ -1,0 +1,193 @@
+"""``referee web``: serve the game server (``--data DIR``), and add its accounts from the
+command line (``referee web admin add NAME``, ``referee web user add NAME``). The server's
+libraries are imported only when a command runs."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from referee.cli.support import fail
+
+if TYPE_CHECKING:
+    from referee.web.config import WebConfig
+
+__all__ = ["web"]
+
+data_option = click.option(
+    "--data", type=click.Path(file_okay=False, path_type=Path),
+    help="The server's folder: its secret key, its SQLite database (unless --db names "
+         "another) and its games' records; made if missing.")
+db_option = click.option(
+    "--db", "db_url", metavar="URL",
+    help="The database: sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/NAME "
+         "[default: DATA/web.sqlite].")
+
+
+@click.group("web", invoke_without_command=True)
+@data_option
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (0.0.0.0 or :: for every interface).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="The port to listen on (0: any free one, said at the start).")
+@db_option
+@click.option("--guests/--no-guests", default=False, show_default=True,
+              help="Whether people may play without an account, as guests.")
+@click.option("--proxy", "proxies", metavar="ADDRESSES", default="",
+              help="Behind a reverse proxy: the proxies' addresses (comma-separated) whose "
+                   "X-Forwarded-For and X-Forwarded-Proto headers are believed.")
+@click.pass_context
+def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str | None,
+        guests: bool, proxies: str) -> None:
+    """Serve the game server: people and programs at one table, for every game.
+
+    `referee web --data DIR` listens on http://127.0.0.1:8000/ ; add an admin first with
+    `referee web admin add NAME --data DIR`.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    if data is None:
+        raise click.UsageError("Missing option '--data': the server's folder.")
+    needs_extra()
+    from referee.web.config import WebConfig
+
+    config = WebConfig(data=data, host=host, port=port, db_url=db_url, guests=guests,
+                       forwarded_allow_ips=tuple(p.strip() for p in proxies.split(",")
+                                                 if p.strip()))
+    try:
+        serve(config)
+    except Exception as exc:
+        fail(exc)
+
+
+def serve(config: WebConfig) -> None:
+    """Run the server of ``config`` with uvicorn until Ctrl-C or SIGTERM."""
+    import uvicorn
+
+    from referee.web.app import create_app
+
+    logging.getLogger("referee.web").setLevel(logging.INFO)
+    app = create_app(config)
+    listener = listen(config.host, config.port)
+    host, port = listener.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"referee web: serving on http://{shown}:{port}/ (folder {config.data})")
+    sys.stdout.flush()
+    server = uvicorn.Server(uvicorn.Config(
+        app, ws="websockets-sansio", proxy_headers=False, server_header=False, workers=1,
+        log_level="info", lifespan="on"))
+    server.run(sockets=[listener])
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``; one clear error if it cannot be."""
+    from referee.core.errors import ConfigError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ConfigError(f"--host {host}: not an address of this machine ({exc.strerror})"
+                          ) from None
+    family, kind, proto, _, address = infos[0]
+    listener = socket.socket(family, kind, proto)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(address)
+    except OSError as exc:
+        listener.close()
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    return listener
+
+
+def needs_extra() -> None:
+    """Exit with one line (status 2) if the server's libraries are not installed."""
+    import importlib.util
+
+    missing = [name for name in ("starlette", "uvicorn", "sqlalchemy", "alembic", "argon2",
+                                 "itsdangerous", "python_multipart")
+               if importlib.util.find_spec(name) is None]
+    if missing:
+        click.echo(f"referee: error: referee web needs {', '.join(missing)}: "
+                   "pip install 'referee[web]'", err=True)
+        sys.exit(2)
+
+
+def read_password() -> str:
+    """The new password: typed twice without echo on a terminal, else the first line of
+    standard input."""
+    if sys.stdin.isatty():
+        password: str = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+        return password
+    line = sys.stdin.readline()
+    if not line:
+        click.echo("referee: error: no password on standard input (give it as its first line)",
+                   err=True)
+        sys.exit(2)
+    return line.rstrip("\r\n")
+
+
+def add_account(data: Path, db_url: str | None, name: str, admin: bool) -> None:
+    """Add the account ``name`` (an admin if ``admin``) with the password read from
+    standard input, to the server of ``data``."""
+    needs_extra()
+    from referee.web.accounts import AccountError, add_user
+    from referee.web.config import WebConfig, prepare_folder
+    from referee.web.database import session_factory, upgrade
+
+    config = WebConfig(data=data, db_url=db_url)
+    try:
+        prepare_folder(data)
+        engine = upgrade(config.database_url)
+    except Exception as exc:
+        fail(exc)
+    password = read_password()
+    try:
+        with session_factory(engine)() as session:
+            user = add_user(session, name, password, admin=admin)
+    except AccountError as exc:
+        click.echo(f"referee: error: {exc}", err=True)
+        sys.exit(2)
+    finally:
+        engine.dispose()
+    click.echo(f"referee web: {'admin' if user.is_admin else 'user'} {user.name} added")
+
+
+@web.group("admin")
+def admin() -> None:
+    """The server's admins (who register programs and manage tables)."""
+
+
+@admin.command("add")
+@click.argument("name")
+@data_option
+@db_option
+def admin_add(name: str, data: Path | None, db_url: str | None) -> None:
+    """Add the admin NAME; the password is read from standard input."""
+    add_account(_required_data(data), db_url, name, admin=True)
+
+
+@web.group("user")
+def user() -> None:
+    """The server's accounts."""
+
+
+@user.command("add")
+@click.argument("name")
+@data_option
+@db_option
+def user_add(name: str, data: Path | None, db_url: str | None) -> None:
+    """Add the user NAME; the password is read from standard input."""
+    add_account(_required_data(data), db_url, name, admin=False)
+
+
+def _required_data(data: Path | None) -> Path:
+    """``--data``, which the account commands need."""
+    if data is None:
+        raise click.UsageError("Missing option '--data': the server's folder.")
+    return data
