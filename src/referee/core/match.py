@@ -76,14 +76,34 @@ class Seat(Protocol):
 FaultPolicy = Callable[[Any, int, BotFault], "Seat | None"]
 """Decides what a fault does: return a replacement seat to go on, ``None`` to end the game."""
 
+Watcher = Callable[[Any], None]
+"""Shown the engine whenever the game changes: before the first decision, after every
+applied action, and once the record is closed (a web table's spectators)."""
+
 
 def play_game(
     engine: Engine,
     seats: MutableSequence[Seat],
     record: GameRecord,
     on_fault: FaultPolicy | None = None,
+    watch: Watcher | None = None,
 ) -> GameRecord:
-    """Play ``engine`` to its end with ``seats`` and fill ``record``; returns the record."""
+    """Play ``engine`` to its end with ``seats`` and fill ``record``; returns the record.
+
+    ``watch`` (if given) is shown the engine before the first decision, after every
+    applied action and at the end."""
+    if watch is None:
+        return _play(engine, seats, record, on_fault, None)
+    watch(engine)
+    try:
+        return _play(engine, seats, record, on_fault, watch)
+    finally:
+        watch(engine)
+
+
+def _play(engine: Engine, seats: MutableSequence[Seat], record: GameRecord,
+          on_fault: FaultPolicy | None, watch: Watcher | None) -> GameRecord:
+    """The loop of :func:`play_game`."""
     while (seat := engine.to_play()) is not None:
         driver = seats[seat]
         try:
@@ -104,6 +124,8 @@ def play_game(
         else:
             record.add_move(seat, engine.notation(decision.action), decision.seconds,
                             cpu_ms=round(decision.cpu * 1000, 1))
+        if watch is not None and engine.to_play() is not None:
+            watch(engine)
         for index, other in enumerate(seats):
             try:
                 other.observe(engine, seat, decision.action)

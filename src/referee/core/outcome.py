@@ -20,6 +20,10 @@ class Outcome(enum.Enum):
     MEMORY_LIMIT = "memory-limit"
     PROCESS_LIMIT = "process-limit"
     FOLDER_LIMIT = "folder-limit"
+    RESIGNED = "resigned"
+    """A person gave the game up (a web table's resign button)."""
+    LEFT = "left"
+    """A person left the table and did not come back in time, with no pinch-hitter."""
     ABORTED = "aborted"
 
     @property

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # imported with a game's adapter, not to list the games
     from referee.core.adapter import GameAdapter
 
 __all__ = ["GAMES", "GameEntry", "env_factory", "game_adapter", "game_adapters", "game_command",
-           "game_data", "game_entry", "top_level_command"]
+           "game_data", "game_entry", "table_driver", "table_games", "top_level_command"]
 
 
 @dataclass(frozen=True)
@@ -39,13 +39,17 @@ class GameEntry:
     """``module:function`` making its PettingZoo AEC environment (``referee.envs``)."""
     data: str | None = None
     """``module:object``: its ``GameData``, which replays records for datasets."""
+    web: str | None = None
+    """``module:object``: its table driver (``core.table.TableDriver``), for the web
+    server's tables; its browser board lives in the game's ``web/`` folder."""
 
 
 GAMES: Final[tuple[GameEntry, ...]] = (
     GameEntry("gomoku", "Gomocup brains (freestyle, exact five, renju, caro, swap2)",
               "referee.games.gomoku.cli", ("match", "replay", "export", "bot", "dataset"),
               "referee.games.gomoku.adapter:GomokuAdapter",
-              env="referee.games.gomoku.env:make_env", data="referee.games.gomoku.data:DATA"),
+              env="referee.games.gomoku.env:make_env", data="referee.games.gomoku.data:DATA",
+              web="referee.games.gomoku.web_table:DRIVER"),
     GameEntry("planowanie", "the ITPW card game, 2 to 4 players",
               "referee.games.planowanie.cli",
               ("match", "replay", "console", "bot", "dataset"),
@@ -66,6 +70,20 @@ GAMES: Final[tuple[GameEntry, ...]] = (
               "referee.games.gohr.cli", ("play", "serve")),
 )
 """Every game, in the order the help lists them."""
+
+
+def table_driver(name: str) -> Any:
+    """Game ``name``'s table driver (imported now); ``KeyError`` if it has none."""
+    entry = game_entry(name)
+    if entry is None or entry.web is None:
+        raise KeyError(name)
+    module, attribute = entry.web.split(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def table_games() -> tuple[str, ...]:
+    """The games a web table can be opened for, in the registry's order."""
+    return tuple(entry.name for entry in GAMES if entry.web is not None)
 
 
 def game_data(name: str) -> Any:

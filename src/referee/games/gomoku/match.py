@@ -11,7 +11,7 @@ Reusable by tournaments: ``GomokuMatch.play_game`` plays one scheduled game.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from referee.core.clock import Clock, TimeControl
 from referee.core.errors import BotFault, ConfigError
 from referee.core.limits import megabytes
-from referee.core.match import forfeit, play_game
+from referee.core.match import FaultPolicy, Seat, Watcher, forfeit, play_game
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, folder_name, start_player
 from referee.core.record import GameRecord, PlayerInfo
@@ -143,6 +143,11 @@ class GomokuSettings:
         return items
 
 
+SeatMaker = Callable[[int, Clock], Seat]
+"""A seat played by no program of the match (a person at a web table, a program joining
+over the network): its driver made from the seat's number and clock."""
+
+
 @dataclass
 class MatchResult:
     """The games of a match and each player's points."""
@@ -178,6 +183,8 @@ class GomokuMatch:
         self.on_game = on_game
         self.write_files = write_files
         self._brains: list[Brain | None] = [None, None]
+        self._index = 0
+        """The game being played (its seeds)."""
         self._record: GameRecord | None = None
         self.sandbox = plan_sandbox(settings.sandbox)
         self.suspend = settings.sandbox.suspends(True)
@@ -226,7 +233,7 @@ class GomokuMatch:
             brain = self._ready(seat, 0, Clock(self.settings.time))
             return dict(brain.about)
         except BaseException:
-            self._drop(seat)
+            self.drop(seat)
             raise
         finally:
             self.close()
@@ -242,11 +249,18 @@ class GomokuMatch:
         return first, opening
 
     def play_game(self, index: int, first: int | None = None,
-                  opening: list[tuple[int, int]] | None = None) -> GameRecord:
+                  opening: list[tuple[int, int]] | None = None, *,
+                  outside: Mapping[int, SeatMaker] | None = None,
+                  times: Sequence[TimeControl] | None = None,
+                  watch: Watcher | None = None,
+                  on_fault: FaultPolicy | None = None) -> GameRecord:
         """Play game ``index`` (0-based) and write its record.
 
         ``first`` (the black or swap2-opening seat) and ``opening`` (board points) default
-        to the match's alternation (see ``game_setup``).
+        to the match's alternation (see ``game_setup``). For a web table: ``outside``
+        seats are played by the drivers it makes, not by a program of the match;
+        ``times`` gives each seat its own limits (a person's clock can differ from a
+        program's); ``watch`` and ``on_fault`` go to the game loop (``core.match``).
         """
         s = self.settings
         default_first, default_opening = self.game_setup(index)
@@ -269,25 +283,48 @@ class GomokuMatch:
             black_seat=first, opening=opening, swap2=s.swap2, swap2_first=first,
             renju_judge=s.renju_judge, draw_at_empty=s.draw_at_empty,
         )
-        clocks = [Clock(s.time), Clock(s.time)]
+        clocks = [Clock(control) for control in (times or (s.time, s.time))]
+        self._index = index
         seats: list[Any] = []
         for seat in (0, 1):
+            if outside and seat in outside:
+                seats.append(outside[seat](seat, clocks[seat]))
+                continue
             try:
                 brain = self._ready(seat, index, clocks[seat])
             except BotFault as fault:
-                self._drop(seat)
+                self.drop(seat)
                 forfeit(record, seat, 2, fault, self.players[seat].name)
                 return self._finish(record)
             record.players[seat].about = dict(brain.about)
             seats.append(GomokuSeat(brain, seat, clocks[seat]))
-        play_game(engine, seats, record)
+        play_game(engine, seats, record, on_fault=on_fault, watch=watch)
         if engine.winner is not None and engine.win_line:
             record.settings["win_line"] = [list(p) for p in engine.win_line]
         record.settings["colors"] = ["black" if engine.color_of(i) == 1 else "white"
                                      for i in (0, 1)]
         if record.offender is not None:
-            self._drop(record.offender)
+            self.drop(record.offender)
         return self._finish(record)
+
+    def current_record(self) -> GameRecord | None:
+        """The record of the game being played (or the last one)."""
+        return self._record
+
+    def take_over(self, seat: int, player: PlayerSpec,
+                  time: TimeControl | None = None) -> GomokuSeat:
+        """``player``'s program started to play ``seat`` from the game's position on (a
+        pinch-hitter, or a person's own program playing for them): its clock is new, with
+        ``time`` (default: the match's). ``BotFault`` if it cannot get ready."""
+        self.players[seat] = player
+        self.drop(seat)
+        clock = Clock(time or self.settings.time)
+        try:
+            brain = self._ready(seat, self._index, clock)
+        except BotFault:
+            self.drop(seat)
+            raise
+        return GomokuSeat(brain, seat, clock)
 
     def _finish(self, record: GameRecord) -> GameRecord:
         if self.write_files:
@@ -352,7 +389,8 @@ class GomokuMatch:
         clock.stop(counts_as_move=False)
         return brain
 
-    def _drop(self, seat: int) -> None:
+    def drop(self, seat: int) -> None:
+        """Kill the brain of ``seat`` (the next game starts it afresh)."""
         brain = self._brains[seat]
         if brain is not None:
             brain.process.kill()
