@@ -1,0 +1,149 @@
+"""The live part: every page of a table holds one WebSocket, and every change reaches it.
+
+A table's game thread posts what each seat and the spectators may now see
+(``Hub.post``, from any thread); the event loop hands it to every connection of the
+table. A connection keeps only the newest state (each state is whole: the board, the
+moves, the clocks), so a page that reads slowly misses nothing but intermediate pictures
+and holds no queue; a few small messages (a refused click) wait beside it. A page whose
+socket takes no data for ``SEND_TIMEOUT`` seconds is disconnected with the reason.
+Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from starlette.websockets import WebSocket
+
+log = logging.getLogger(__name__)
+
+__all__ = ["SEND_TIMEOUT", "Connection", "Hub"]
+
+SEND_TIMEOUT = 30.0
+"""Seconds a page may take to take one message before it is disconnected."""
+NOTES_KEPT = 16
+"""Small messages kept for a connection that has not read them (older ones dropped)."""
+
+
+@dataclass(eq=False)
+class Connection:
+    """One page's WebSocket at a table: whose it is and what waits to be sent."""
+
+    websocket: WebSocket
+    table: str
+    seat: int | None
+    """The seat the page's user holds at the table (``None``: a spectator)."""
+    user: int | None
+    state: str | None = None
+    """The newest state not yet sent."""
+    notes: deque[str] = field(default_factory=lambda: deque(maxlen=NOTES_KEPT))
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+    async def pump(self) -> None:
+        """Send what waits, newest state last, until the connection closes; a page that
+        does not take a message in time is closed with the reason."""
+        while not self.closed:
+            await self.ready.wait()
+            self.ready.clear()
+            while self.notes or self.state is not None:
+                if self.notes:
+                    text = self.notes.popleft()
+                else:
+                    text, self.state = self.state or "", None
+                try:
+                    await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
+                except TimeoutError:
+                    log.info("table %s: a page read nothing for %.0f s: disconnected",
+                             self.table, SEND_TIMEOUT)
+                    await self.close(1008, "the page does not read its messages")
+                    return
+                except Exception:  # the socket went away: its reader ends the connection
+                    self.closed = True
+                    return
+
+    def tell(self, text: str) -> None:
+        """A small message to this page alone (on the loop's thread)."""
+        self.notes.append(text)
+        self.ready.set()
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` and ``reason`` (once)."""
+        if self.closed:
+            return
+        self.closed = True
+        self.ready.set()
+        with contextlib.suppress(Exception):
+            await self.websocket.close(code, reason)
+
+
+class Hub:
+    """The connections of every table, fed from the tables' threads."""
+
+    def __init__(self) -> None:
+        self.rooms: dict[str, set[Connection]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The event loop the connections live on (the server's)."""
+        self.loop = loop
+
+    def join(self, connection: Connection) -> None:
+        """Start delivering to ``connection``."""
+        self.rooms.setdefault(connection.table, set()).add(connection)
+
+    def leave(self, connection: Connection) -> None:
+        """Stop delivering to ``connection``."""
+        room = self.rooms.get(connection.table)
+        if room is not None:
+            room.discard(connection)
+            if not room:
+                del self.rooms[connection.table]
+        connection.closed = True
+        connection.ready.set()
+
+    def watching(self, table: str) -> int:
+        """How many pages hold a connection to ``table``."""
+        return len(self.rooms.get(table, ()))
+
+    def post(self, table: str, states: Mapping[int | None, str]) -> None:
+        """Give each connection of ``table`` its state (by seat; ``None``: spectators'),
+        from any thread."""
+        self._call(self._deliver, table, dict(states))
+
+    def note(self, table: str, seat: int | None, text: str) -> None:
+        """A small message to the connections of ``seat`` at ``table`` (``None``: all)."""
+        self._call(self._deliver_note, table, seat, text)
+
+    def _call(self, function: object, *args: object) -> None:
+        """Run ``function(*args)`` on the loop (at once if this is the loop's thread)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            function(*args)  # type: ignore[operator]
+        else:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(function, *args)  # type: ignore[arg-type]
+
+    def _deliver(self, table: str, states: dict[int | None, str]) -> None:
+        for connection in self.rooms.get(table, ()):
+            text = states.get(connection.seat, states.get(None))
+            if text is not None:
+                connection.state = text
+                connection.ready.set()
+
+    def _deliver_note(self, table: str, seat: int | None, text: str) -> None:
+        for connection in self.rooms.get(table, ()):
+            if seat is None or connection.seat == seat:
+                connection.notes.append(text)
+                connection.ready.set()

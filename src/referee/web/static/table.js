@@ -1,0 +1,110 @@
+// A table's page: one WebSocket to the server, the game's own board module drawing what
+// the server says this page may see. The board sends moves through `send`; the server
+// judges them (a refused one comes back with its reason). No rules are known here.
+
+const box = document.getElementById("board");
+const statusLine = document.getElementById("status");
+const refusedLine = document.getElementById("refused");
+const seatsList = document.getElementById("seats");
+const resign = document.getElementById("resign");
+
+const tableId = box.dataset.table;
+const seatText = box.dataset.seat;
+let socket = null;
+let board = null;
+let closedForGood = false;
+let retry = 500;
+let countdown = null;
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function say(text) { statusLine.textContent = text; }
+
+function refused(reason) {
+  refusedLine.textContent = `Not taken: ${reason}`;
+  refusedLine.hidden = false;
+  if (board && board.refused) board.refused(reason);
+}
+
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function showSeats(table) {
+  for (const [index, seat] of table.seats.entries()) {
+    const item = seatsList.querySelector(`li[data-seat="${index}"]`);
+    if (!item) continue;
+    item.classList.toggle("to-play", table.to_play === index);
+    item.classList.toggle("absent", seat.kind === "person" && !seat.present);
+    item.classList.toggle("deputy", seat.deputy);
+  }
+}
+
+function showStatus(table, you) {
+  if (countdown) { clearInterval(countdown); countdown = null; }
+  if (table.status !== "playing") {
+    say(table.result ? `Game over: ${table.result}` : `The table is ${table.status}.`);
+    box.dataset.status = table.status;
+    if (resign) resign.hidden = true;
+    return;
+  }
+  const seat = table.to_play;
+  const name = seat === null || seat === undefined ? "" : table.seats[seat].name;
+  if (you !== null && seat === you && table.asking === you) {
+    const until = performance.now() + (table.left_ms ?? 0);
+    const tick = () => {
+      say(table.left_ms === null ? "Your turn." :
+        `Your turn: ${clockText(until - performance.now())} left.`);
+    };
+    tick();
+    if (table.left_ms !== null) countdown = setInterval(tick, 250);
+  } else {
+    say(`${name} to play.`);
+  }
+}
+
+async function start() {
+  const module = await import(box.dataset.board);
+  board = module.createBoard(box, { send: (move) => { refusedLine.hidden = true;
+                                                      send({ type: "move", move }); } });
+  connect();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/tables/${tableId}/live`);
+  socket.addEventListener("open", () => { retry = 500; });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      box.dataset.seq = String((Number(box.dataset.seq) || 0) + 1);
+      showSeats(message.table);
+      showStatus(message.table, message.you);
+      board.update(message.view, message.table, message.you);
+    } else if (message.type === "refused") {
+      refused(message.reason);
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    if (event.code === 1008 || event.code === 1009) {
+      closedForGood = true;
+      say(`Disconnected: ${event.reason || "refused"}`);
+    }
+    if (!closedForGood) {
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 10000);
+    }
+  });
+}
+
+if (resign) {
+  resign.addEventListener("click", () => {
+    if (confirm("Resign this game?")) send({ type: "resign" });
+  });
+}
+
+window.refereeTable = { send, seat: seatText === "" ? null : Number(seatText) };
+start();

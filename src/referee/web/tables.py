@@ -1,0 +1,438 @@
+"""Tables being played: each game in a thread of its own, on the game's own driver.
+
+A table starts once every seat is taken (or its owner starts it and the pinch-hitter
+fills the empty ones). Its thread hands the game's driver the seats: programs (built-in
+bots, programs registered on the server) the driver starts in the server's sandbox as
+its command line would, and people's seats (``PersonSeat``) driven by their pages. The
+thread publishes what every seat and the spectators may see after every change
+(``Hub``); the finished record is written to ``DATA/records/<game>/game-<table>.json``, an
+ordinary record that ``replay``, ``ratings`` and ``dataset`` read, and the table's row
+says how it ended. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy.orm import Session, sessionmaker
+
+from referee.core.clock import Clock, TimeControl
+from referee.core.errors import BotFault, ConfigError
+from referee.core.match import Seat
+from referee.core.outcome import Outcome
+from referee.core.players import PlayerSpec, builtin_command
+from referee.core.record import GameRecord
+from referee.core.sandbox import SandboxConfig
+from referee.core.table import OutsideSeat, ProgramSeat, SeatPlan, TableDriver, TableGame
+from referee.games.registry import table_driver
+from referee.web.game_stores import GameStores
+from referee.web.live import Hub
+from referee.web.models import GameTable, Program, utcnow
+from referee.web.person_seat import Deputy, Leave, Message, Move, PersonSeat, Resign, TakeBack
+
+log = logging.getLogger(__name__)
+
+__all__ = ["LEAVE_GRACE", "LiveTable", "SeatInfo", "Tables", "time_controls"]
+
+LEAVE_GRACE = 30.0
+"""Seconds a person's seat waits for them to come back once all their pages are closed."""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as its table's row gives it."""
+
+    kind: str
+    name: str
+    user: int | None = None
+    bot: str | None = None
+    command: tuple[str, ...] = ()
+    """A registered program's command (``kind`` ``program``)."""
+    pinch_hitter: bool = False
+    """The seat was empty at the start: the pinch-hitter plays it."""
+
+
+def time_controls(clocks: Mapping[str, Any]) -> tuple[TimeControl, TimeControl]:
+    """A person's and a program's limits from a table's ``clocks`` (milliseconds: move
+    and game; game 0, no game limit)."""
+    def control(part: Mapping[str, Any], turn: int) -> TimeControl:
+        turn_ms = int(part.get("turn_ms", turn))
+        game_ms = int(part.get("game_ms", 0))
+        return TimeControl(turn=turn_ms / 1000 if turn_ms else None,
+                           game=game_ms / 1000 if game_ms else None, tolerance=1.0,
+                           startup=30.0)
+    return control(clocks.get("person", {}), 120_000), control(clocks.get("program", {}), 5000)
+
+
+class LiveTable:
+    """One table's game in progress (the ``SeatHost`` of its people's seats)."""
+
+    def __init__(self, tables: Tables, row: GameTable, seats: Sequence[SeatInfo]) -> None:
+        self.tables = tables
+        self.id = row.id
+        self.game = row.game
+        self.driver: TableDriver = table_driver(row.game)
+        self.settings: dict[str, Any] = dict(row.settings)
+        self.seats = list(seats)
+        self.names = self.driver.seat_names(self.settings)
+        self.person_time, self.program_time = time_controls(row.clocks or {})
+        self.reveal = row.reveal == "after"
+        self.pinch = bool(row.pinch_hit)
+        self.persons: dict[int, PersonSeat] = {}
+        self.status = "playing"
+        self.result = ""
+        self.notes: list[str] = []
+        self.unwritten: list[tuple[int, str]] = []
+        """Notes waiting for the record to be made."""
+        self.asking: int | None = None
+        self.deadline: float | None = None
+        self.states: dict[int | None, str] = {}
+        self.seq = 0
+        self.lock = threading.Lock()
+        self.game_run: TableGame | None = None
+        self.thread = threading.Thread(target=self._run, name=f"table-{self.id}", daemon=True)
+        self.connected: dict[int, int] = {}
+        self.leaving: dict[int, asyncio.TimerHandle] = {}
+
+    # -- the game thread ----------------------------------------------------------------
+    def start(self) -> None:
+        """Play the game in its thread."""
+        self.thread.start()
+
+    def _run(self) -> None:
+        """Play the game to its end, publish it, write its record, close the table."""
+        work = self.tables.data / "work" / self.id
+        work.mkdir(parents=True, exist_ok=True)
+        plans = [self._plan(seat, info) for seat, info in enumerate(self.seats)]
+        times = [self.person_time if info.kind == "person" else self.program_time
+                 for info in self.seats]
+        game = TableGame(settings=self.settings, seats=plans, times=times,
+                         seed=secrets.randbits(31), work=work, sandbox=self.tables.sandbox,
+                         watch=self._watch, on_fault=self._on_fault)
+        self.game_run = game
+        for seat, info in enumerate(self.seats):
+            if info.pinch_hitter:
+                self._note(seat, f"the seat was empty at the start: {info.bot} pinch-hits "
+                                 f"seat {seat + 1}")
+        record: GameRecord | None = None
+        try:
+            record = self.driver.play(game)
+        except Exception:  # a driver's bug must not take the server down
+            log.exception("table %s: the game stopped on an error", self.id)
+        self.tables.finished(self, record)
+
+    def _plan(self, seat: int, info: SeatInfo) -> SeatPlan:
+        """What plays ``seat``: a program the driver starts, or a person's seat."""
+        if info.kind == "person":
+            def make(index: int, clock: Clock, name: str = info.name) -> Seat:
+                person = PersonSeat(self, index, clock, name)
+                self.persons[index] = person
+                return person
+            return OutsideSeat(info.name, make)
+        return ProgramSeat(self._program(info))
+
+    def _program(self, info: SeatInfo | None) -> PlayerSpec:
+        """A seat's program (``None``: the pinch-hitter, the driver's first built-in)."""
+        if info is None or info.kind in ("open", "person"):
+            name = next(iter(self.driver.builtins))
+            return PlayerSpec(name, builtin_command(self.driver.builtins[name]), builtin=True)
+        if info.kind == "bot" and info.bot is not None and info.bot in self.driver.builtins:
+            return PlayerSpec(info.bot, builtin_command(self.driver.builtins[info.bot]),
+                              builtin=True)
+        return PlayerSpec(info.name, list(info.command))
+
+    def _watch(self, engine: Any) -> None:
+        """The game changed: publish what each seat and the spectators now see."""
+        self.engine = engine
+        if self.unwritten:
+            self._write_notes()
+        if engine.to_play() != self.asking:
+            self.asking, self.deadline = None, None
+        self._publish(engine)
+
+    def _publish(self, engine: Any) -> None:
+        """Every seat's state and the spectators' to the hub (and kept for new pages)."""
+        over = engine.to_play() is None
+        summary = self._summary(engine)
+        states: dict[int | None, str] = {}
+        for seat in range(len(self.seats)):
+            states[seat] = _state(summary, self.driver.view(engine, seat, False), seat)
+        states[None] = _state(summary, self.driver.view(engine, None, over and self.reveal),
+                              None)
+        with self.lock:
+            self.seq += 1
+            self.states = states
+        self.tables.hub.post(self.id, states)
+
+    def _summary(self, engine: Any) -> dict[str, Any]:
+        """The table's part of every state: seats, whose turn, clock, result, notes."""
+        deadline = self.deadline
+        left = None if deadline is None or deadline == float("inf") else \
+            max(0, round((deadline - time.monotonic()) * 1000))
+        return {
+            "id": self.id, "game": self.game, "status": self.status, "result": self.result,
+            "seats": [{"name": info.name, "kind": info.kind, "role": self.names[seat]
+                       if seat < len(self.names) else "",
+                       "present": self.connected.get(seat, 0) > 0,
+                       "deputy": seat in self.persons and self.persons[seat].deputy is not None}
+                      for seat, info in enumerate(self.seats)],
+            "to_play": engine.to_play(), "asking": self.asking, "left_ms": left,
+            "notes": self.notes[-20:],
+        }
+
+    def close_states(self) -> None:
+        """The last states, with the table's result (after the game)."""
+        engine = getattr(self, "engine", None)
+        if engine is not None:
+            self._publish(engine)
+
+    # -- SeatHost (called in the game thread) -------------------------------------------
+    def ask(self, seat: int, engine: Any, deadline: float) -> None:
+        """It is ``seat``'s person's turn until ``deadline``."""
+        self.asking, self.deadline = seat, deadline
+        self._publish(engine)
+
+    def refuse(self, seat: int, reason: str) -> None:
+        """Tell ``seat``'s pages why their click was not taken."""
+        self.tables.hub.note(self.id, seat, _json({"type": "refused", "reason": reason}))
+
+    def action(self, engine: Any, seat: int, move: Mapping[str, Any]) -> Any:
+        """The engine's action for a click (the driver reads it)."""
+        return self.driver.action(engine, seat, move)
+
+    def substitute(self, seat: int, player: str | None, why: str) -> Seat | None:
+        """A program takes the seat from here: ``player`` (one of the seat's user's
+        programs on the server) or, ``None``, the pinch-hitter."""
+        game = self.game_run
+        if game is None or game.take_over is None:
+            return None
+        spec = self._program(None) if player is None else \
+            self.tables.program_of(self.seats[seat].user, self.game, player)
+        if spec is None:
+            return None
+        try:
+            deputy = game.take_over(seat, spec, self.program_time)
+        except BotFault as fault:
+            self._note(seat, f"{spec.name} could not take the seat: {fault.reason}")
+            if player is not None:
+                raise
+            return None
+        self._note(seat, f"{why}: {spec.name} plays seat {seat + 1}")
+        return deputy
+
+    def dismiss(self, seat: int) -> None:
+        """The person plays again: their program is ended."""
+        game = self.game_run
+        if game is not None and game.release is not None:
+            game.release(seat)
+        self._note(seat, f"{self.seats[seat].name} plays seat {seat + 1} again")
+
+    def pinch_hit(self) -> bool:
+        """Whether a pinch-hitter takes a seat its person gives up."""
+        return self.pinch
+
+    def _on_fault(self, engine: Any, seat: int, fault: BotFault) -> Seat | None:
+        """A program's fault: with pinch-hit, the pinch-hitter plays on; else it loses."""
+        if not self.pinch or self.seats[seat].kind == "person":
+            return None
+        return self.substitute(seat, None, f"{self.seats[seat].name}: {fault.reason}")
+
+    def _note(self, seat: int, text: str) -> None:
+        """A note in the record (and the table's list): who played which part; kept
+        until the record is made if it is not yet."""
+        self.notes.append(text)
+        self.unwritten.append((seat, text))
+        self._write_notes()
+
+    def _write_notes(self) -> None:
+        game = self.game_run
+        record = game.record() if game is not None and game.record is not None else None
+        if record is not None:
+            for seat, text in self.unwritten:
+                record.add_note(seat, "table", text)
+            self.unwritten.clear()
+
+    # -- the pages (called on the event loop) --------------------------------------------
+    def state_for(self, seat: int | None) -> str | None:
+        """The newest state a page of ``seat`` sees (for a page that just connected)."""
+        with self.lock:
+            return self.states.get(seat, self.states.get(None))
+
+    def submit(self, seat: int, message: Message) -> str | None:
+        """Hand a person's message to their seat; the reason if it is refused now."""
+        person = self.persons.get(seat)
+        if self.status != "playing" or person is None:
+            return "the game is not being played"
+        if isinstance(message, Move) and not person.waiting:
+            return "it is not your turn"
+        person.put(message)
+        return None
+
+    def arrive(self, seat: int | None) -> None:
+        """A page of ``seat`` connected: a person who left is back in time."""
+        if seat is None:
+            return
+        self.connected[seat] = self.connected.get(seat, 0) + 1
+        timer = self.leaving.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+
+    def depart(self, seat: int | None, loop: asyncio.AbstractEventLoop) -> None:
+        """A page of ``seat`` closed: with none left, the person has ``leave_grace``
+        seconds to come back."""
+        if seat is None:
+            return
+        self.connected[seat] = max(0, self.connected.get(seat, 0) - 1)
+        if self.connected[seat] == 0 and seat in self.persons and self.status == "playing":
+            self.leaving[seat] = loop.call_later(self.tables.leave_grace, self._gone, seat)
+
+    def _gone(self, seat: int) -> None:
+        self.leaving.pop(seat, None)
+        person = self.persons.get(seat)
+        if person is not None and self.connected.get(seat, 0) == 0:
+            person.put(Leave())
+
+
+def _state(summary: dict[str, Any], view: dict[str, Any], seat: int | None) -> str:
+    return _json({"type": "state", "table": summary, "view": view, "you": seat})
+
+
+def _json(data: Any) -> str:
+    return orjson.dumps(data).decode()
+
+
+def message_of(data: Any) -> Message | None:
+    """A page's WebSocket message as a seat's message; ``None`` if it is not one."""
+    if not isinstance(data, dict):
+        return None
+    kind = data.get("type")
+    if kind == "move" and isinstance(data.get("move"), dict):
+        return Move(data["move"])
+    if kind == "resign":
+        return Resign()
+    if kind == "deputy" and isinstance(data.get("program"), str) and \
+            0 < len(data["program"]) <= 80:
+        return Deputy(data["program"])
+    if kind == "take-back":
+        return TakeBack()
+    return None
+
+
+class Tables:
+    """Every table being played on the server, and their rows kept up to date."""
+
+    def __init__(self, sessions: sessionmaker[Session], data: Path, hub: Hub,
+                 sandbox: SandboxConfig | None = None, leave_grace: float = LEAVE_GRACE) -> None:
+        self.sessions = sessions
+        self.data = data
+        self.hub = hub
+        self.sandbox = sandbox or SandboxConfig()
+        self.leave_grace = leave_grace
+        self.live: dict[str, LiveTable] = {}
+        self.lock = threading.Lock()
+        self.stores = GameStores(data)
+
+    def recover(self) -> int:
+        """Tables left being played by a server that stopped: closed as aborted (their
+        games cannot go on); how many."""
+        with self.sessions.begin() as session:
+            rows = session.query(GameTable).filter(GameTable.status == "playing").all()
+            for row in rows:
+                row.status = "aborted"
+                row.result = "the server stopped during the game"
+                row.finished_at = utcnow()
+            return len(rows)
+
+    def start(self, table_id: str) -> LiveTable:
+        """Start the game of table ``table_id`` (its seats as its row has them; empty
+        ones get the pinch-hitter); ``ConfigError`` if it cannot start."""
+        with self.lock, self.sessions.begin() as session:
+            row = session.get(GameTable, table_id)
+            if row is None or row.status != "open":
+                raise ConfigError("the table is not open")
+            seats = [self._seat_info(session, seat.kind, seat.name or "", seat.user_id,
+                                     seat.bot) for seat in row.seats]
+            if any(info.kind == "open" for info in seats) and not row.pinch_hit:
+                raise ConfigError("every seat must be taken first")
+            pinch = next(iter(table_driver(row.game).builtins))
+            seats = [info if info.kind != "open" else
+                     SeatInfo("bot", f"{pinch} (pinch-hitter)", bot=pinch,
+                              pinch_hitter=True) for info in seats]
+            for seat, info in zip(row.seats, seats, strict=True):
+                if seat.kind == "open":
+                    seat.kind, seat.bot, seat.name, seat.token = "bot", info.bot, info.name, None
+            row.status = "playing"
+            row.started_at = utcnow()
+            table = LiveTable(self, row, seats)
+            self.live[table_id] = table
+        table.start()
+        return table
+
+    def _seat_info(self, session: Session, kind: str, name: str, user: int | None,
+                   bot: str | None) -> SeatInfo:
+        if kind == "program" and bot is not None:
+            program = session.query(Program).filter(Program.name == bot).one_or_none()
+            if program is not None:
+                return SeatInfo(kind, name or bot, user, bot, tuple(program.command))
+        return SeatInfo(kind, name or bot or "", user, bot)
+
+    def program_of(self, user: int | None, game: str, name: str) -> PlayerSpec | None:
+        """``user``'s program ``name`` for ``game`` registered on the server."""
+        if user is None:
+            return None
+        with self.sessions() as session:
+            program = session.query(Program).filter(
+                Program.name == name, Program.game == game,
+                Program.owner_id == user).one_or_none()
+            if program is None:
+                return None
+            return PlayerSpec(program.name, list(program.command))
+
+    def finished(self, table: LiveTable, record: GameRecord | None) -> None:
+        """The game of ``table`` is over: its record written, its row closed."""
+        path: str | None = None
+        if record is not None and record.finished:
+            folder = self.data / "records" / table.game
+            folder.mkdir(parents=True, exist_ok=True)
+            record.write(folder / f"game-{table.id}.json")
+            path = f"records/{table.game}/game-{table.id}.json"
+            try:
+                self.stores.commit(table.game, table.id, record)
+            except Exception:  # the record file is written: the store can be rebuilt
+                log.exception("table %s: the game's store did not take its record", table.id)
+            table.status, table.result = "finished", _result_words(record, table)
+        else:
+            table.status, table.result = "aborted", "the game stopped on an error"
+        with self.sessions.begin() as session:
+            row = session.get(GameTable, table.id)
+            if row is not None:
+                row.status, row.result, row.record = table.status, table.result, path
+                row.finished_at = utcnow()
+        table.close_states()
+        with self.lock:
+            self.live.pop(table.id, None)
+
+    def get(self, table_id: str) -> LiveTable | None:
+        """The table ``table_id`` if its game is being played."""
+        return self.live.get(table_id)
+
+
+def _result_words(record: GameRecord, table: LiveTable) -> str:
+    """The result as the lobby says it: the scores by seat, and why."""
+    scores = record.scores or []
+    names = [info.name for info in table.seats]
+    shown = ", ".join(f"{name} {score:g}" for name, score in zip(names, scores, strict=False))
+    why = record.reason or (record.outcome.value if record.outcome else "")
+    if record.outcome is not None and record.outcome is not Outcome.NORMAL \
+            and record.offender is not None:
+        why = f"{names[record.offender]} {record.outcome.value}: {why}"
+    return f"{shown} ({why})" if why else shown

@@ -1,0 +1,290 @@
+"""Gomoku tables on a real server: a person plays a whole game against a built-in bot
+over the page's WebSocket; clicks the engine refuses are refused with its reason and
+cost nothing; only the seat's person moves it, in turn; a reload rejoins the seat; two
+people share a table; the pinch-hitter fills an empty seat; bad messages disconnect the
+page and harm nothing; the game lands in the records and the game's store, which
+``replay`` and ``ratings`` read."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from table_server import Person, Server, next_message, next_state, running_server
+
+from referee.core.record import GameRecord
+
+GAME = {"size": "9", "rule": "freestyle", "renju_judge": "rif", "person_turn": "60",
+        "program_turn": "5"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running_server(tmp_path_factory.mktemp("web") / "data") as running:
+        yield running
+
+
+def free_point(view: dict[str, Any]) -> list[int]:
+    """An empty point, the centre row first."""
+    taken = {(x, y) for x, y, _ in view["stones"]}
+    size = view["width"]
+    order = [size // 2 + d * s for d in range(size) for s in (1, -1)]
+    for y in dict.fromkeys(v for v in order if 0 <= v < size):
+        for x in range(size):
+            if (x, y) not in taken:
+                return [x, y]
+    raise AssertionError("the board is full")
+
+
+async def my_turn(ws: Any) -> dict[str, Any]:
+    """The next state in which this page's person is asked (or the game is over)."""
+    while True:
+        state = await next_state(ws)
+        table = state["table"]
+        if table["status"] != "playing" or table["asking"] == state["you"]:
+            return state
+
+
+async def play_out(ws: Any) -> dict[str, Any]:
+    """Play legal points until the game ends; its last state."""
+    while True:
+        state = await my_turn(ws)
+        if state["table"]["status"] != "playing":
+            return state
+        await ws.send(json.dumps({"type": "move", "move": {"point": free_point(state["view"])}}))
+
+
+def test_a_person_plays_a_whole_game_against_a_bot_and_it_is_an_ordinary_record(
+        server: Server, tmp_path: Path) -> None:
+    alice = server.person("alice")
+    table = alice.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+
+    async def game() -> dict[str, Any]:
+        async with alice.socket(table) as ws:
+            return await play_out(ws)
+
+    last = asyncio.run(game())
+    assert last["table"]["status"] == "finished"
+    assert "alice" in last["table"]["result"] and "random" in last["table"]["result"]
+    record_file = server.data / "records" / "gomoku" / f"game-{table}.json"
+    record = GameRecord.read(record_file)
+    assert [p.name for p in record.players] == ["alice", "random"]
+    assert record.finished and len(record.moves) == len(last["view"]["stones"])
+    assert alice.client.get(f"/tables/{table}/record").json()["moves"]
+    page = alice.client.get(f"/tables/{table}")
+    assert page.status_code == 200 and "The game's record" in page.text
+    lobby = alice.client.get("/lobby").text
+    assert table in lobby.split('id="finished"')[1]
+    for command in (["replay", "gomoku", str(record_file.parent)],
+                    ["replay", "gomoku", str(server.data / "stores" / "gomoku")]):
+        done = subprocess.run([sys.executable, "-m", "referee.cli", *command],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and "OK" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_refused_click_costs_nothing_and_says_why(server: Server) -> None:
+    bob = server.person("bob")
+    table = bob.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+
+    async def game() -> list[str]:
+        reasons = []
+        async with bob.socket(table) as ws:
+            state = await my_turn(ws)
+            point = free_point(state["view"])
+            await ws.send(json.dumps({"type": "move", "move": {"point": point}}))
+            state = await my_turn(ws)
+            for bad in ({"point": point}, {"point": [40, 40]}, {"point": "h8"},
+                        {"nothing": 1}):
+                await ws.send(json.dumps({"type": "move", "move": bad}))
+                reasons.append((await next_message(ws, "refused"))["reason"])
+            await ws.send(json.dumps({"type": "move", "move": {"point": point}}))
+            reasons.append((await next_message(ws, "refused"))["reason"])
+            await ws.send("not json")
+            reasons.append((await next_message(ws, "refused"))["reason"])
+            good = free_point(state["view"])
+            await ws.send(json.dumps({"type": "move", "move": {"point": good}}))
+            after = await next_state(ws)  # (the bot's answer may come with it)
+            assert [*good, state["view"]["colors"][0]] in after["view"]["stones"]
+            assert after["view"]["stones"][:len(state["view"]["stones"])] == \
+                state["view"]["stones"]
+        return reasons
+
+    reasons = asyncio.run(game())
+    assert "already occupied" in reasons[0]
+    assert "outside the 9x9 board" in reasons[1]
+    assert "is not a point" in reasons[2]
+    assert "expected a point" in reasons[3]
+    assert "already occupied" in reasons[4]
+    assert reasons[5] == "not a JSON message"
+
+
+def test_only_the_seats_person_moves_it_and_only_in_turn(server: Server) -> None:
+    carol = server.person("carol")
+    dave = server.person("dave")
+    table = carol.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+
+    async def game() -> None:
+        async with carol.socket(table) as mine, dave.socket(table) as theirs:
+            state = await my_turn(mine)
+            assert state["you"] == 0 and "legal" in state["view"]
+            watched = await next_state(theirs)
+            assert watched["you"] is None and "legal" not in watched["view"]
+            await theirs.send(json.dumps({"type": "move", "move": {"point": [0, 0]}}))
+            assert (await next_message(theirs, "refused"))["reason"] == \
+                "you do not sit at this table"
+            await theirs.send(json.dumps({"type": "resign"}))
+            assert (await next_message(theirs, "refused"))["reason"] == \
+                "you do not sit at this table"
+            await mine.send(json.dumps({"type": "move", "move": {"point": [4, 4]}}))
+            await mine.send(json.dumps({"type": "move", "move": {"point": [5, 5]}}))
+            assert (await next_message(mine, "refused"))["reason"] == "it is not your turn"
+            state = await my_turn(mine)
+            stones = {(x, y) for x, y, _ in state["view"]["stones"]}
+            assert (4, 4) in stones and (5, 5) not in stones
+
+    asyncio.run(game())
+
+
+def test_a_reload_rejoins_the_seat_with_the_whole_game(server: Server) -> None:
+    erin = server.person("erin")
+    table = erin.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+
+    async def game() -> None:
+        async with erin.socket(table) as ws:
+            state = await my_turn(ws)
+            await ws.send(json.dumps({"type": "move", "move": {"point": free_point(
+                state["view"])}}))
+            state = await my_turn(ws)
+        async with erin.socket(table) as again:
+            back = await next_state(again)
+            assert back["you"] == 0
+            assert back["view"]["stones"] == state["view"]["stones"]
+            assert back["table"]["asking"] == 0 and back["table"]["seats"][0]["present"]
+            await again.send(json.dumps({"type": "move", "move": {"point": free_point(
+                back["view"])}}))
+            last = await play_out(again)
+            assert last["table"]["status"] == "finished"
+
+    asyncio.run(game())
+
+
+def test_two_people_share_a_table(server: Server) -> None:
+    frank = server.person("frank")
+    grace = server.person("grace")
+    table = frank.open_table("gomoku", seat0="me", seat1="open", **GAME)
+    page = frank.client.get(f"/tables/{table}").text
+    assert "invitation" in page  # the owner sees the open seat's invitation
+    assert "invitation" not in grace.client.get(f"/tables/{table}").text
+    assert grace.post(f"/tables/{table}/sit", {"seat": "1"}, f"/tables/{table}"
+                      ).status_code == 303
+    again = grace.post(f"/tables/{table}/sit", {"seat": "1"}, f"/tables/{table}")
+    assert again.status_code == 409
+
+    async def game() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with frank.socket(table) as one, grace.socket(table) as two:
+            return await asyncio.gather(play_out(one), play_out(two))
+
+    first, second = asyncio.run(game())
+    assert first["table"]["status"] == second["table"]["status"] == "finished"
+    record = GameRecord.read(server.data / "records" / "gomoku" / f"game-{table}.json")
+    assert [p.name for p in record.players] == ["frank", "grace"]
+    assert {move.seat for move in record.moves} == {0, 1}
+
+
+def test_the_pinch_hitter_takes_the_seat_left_open(server: Server) -> None:
+    heidi = server.person("heidi")
+    table = heidi.open_table("gomoku", seat0="me", seat1="open", pinch_hit="on", **GAME)
+    assert heidi.post(f"/tables/{table}/start", {}, f"/tables/{table}").status_code == 303
+
+    async def game() -> dict[str, Any]:
+        async with heidi.socket(table) as ws:
+            return await play_out(ws)
+
+    last = asyncio.run(game())
+    assert last["table"]["seats"][1]["name"] == "threat (pinch-hitter)"
+    record = GameRecord.read(server.data / "records" / "gomoku" / f"game-{table}.json")
+    assert record.players[1].name == "threat" and record.players[1].command
+    assert [(n.seat, n.kind, n.text) for n in record.notes if n.kind == "table"] == [
+        (1, "table", "the seat was empty at the start: threat pinch-hits seat 2")]
+
+
+def test_resigning_loses_the_game(server: Server) -> None:
+    ivan = server.person("ivan")
+    table = ivan.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+
+    async def game() -> dict[str, Any]:
+        async with ivan.socket(table) as ws:
+            await my_turn(ws)
+            await ws.send(json.dumps({"type": "resign"}))
+            while True:
+                state = await next_state(ws)
+                if state["table"]["status"] != "playing":
+                    return state
+
+    last = asyncio.run(game())
+    record = GameRecord.read(server.data / "records" / "gomoku" / f"game-{table}.json")
+    assert record.outcome is not None and record.outcome.value == "resigned"
+    assert record.scores == [0.0, 1.0] and record.offender == 0
+    assert "resigned" in last["table"]["result"]
+
+
+def test_bad_pages_are_disconnected_and_harm_nothing(server: Server) -> None:
+    judy = server.person("judy")
+    table = judy.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+
+    async def game() -> list[int]:
+        codes = []
+        async with judy.socket(table) as ws:
+            await my_turn(ws)
+            await ws.send("x" * 10_000)
+            with pytest.raises(Exception):  # noqa: B017  (the close, as websockets raises it)
+                while True:
+                    await ws.recv()
+            codes.append(ws.close_code)
+        async with judy.socket(table) as ws:
+            await next_state(ws)
+            for _ in range(500):
+                await ws.send(json.dumps({"type": "take-back"}))
+            with pytest.raises(Exception):  # noqa: B017
+                while True:
+                    await ws.recv()
+            codes.append(ws.close_code)
+        async with judy.socket(table, origin="http://evil.example") as ws:
+            with pytest.raises(Exception):  # noqa: B017
+                await ws.recv()
+            codes.append(ws.close_code)
+        async with judy.socket(table) as ws:  # the table is as it was
+            state = await my_turn(ws)
+            assert state["table"]["status"] == "playing" and not state["view"]["stones"]
+        return codes
+
+    try:
+        codes = asyncio.run(game())
+    except Exception as exc:  # a refused handshake is an error of its own
+        if "evil" not in str(exc) and "403" not in str(exc):
+            raise
+        codes = [1009, 1008, 1008]
+    assert codes[:2] == [1009, 1008]
+    assert judy.client.get("/lobby").status_code == 200
+    assert "Traceback" not in server.log()
+
+
+def test_forms_need_their_csrf_field_and_a_login(server: Server) -> None:
+    kim = server.person("kim")
+    refused = kim.client.post("/tables", data={"game": "gomoku", "seat0": "me",
+                                               "seat1": "bot:random"})
+    assert refused.status_code == 403
+    stranger = Person(server, "nobody")
+    answer = stranger.client.get("/tables/new?game=gomoku")
+    assert answer.status_code in (302, 303, 307) and "/login" in answer.headers["location"]
+    bad = kim.post("/tables", {"game": "gomoku", "size": "99", "seat0": "me",
+                               "seat1": "bot:random"}, "/tables/new?game=gomoku")
+    assert bad.status_code == 400 and "Board size: 99 is outside 5..32" in bad.text
+    assert kim.client.get("/tables/new?game=chess").status_code == 404
+    assert kim.client.get("/tables/nope").status_code == 404
