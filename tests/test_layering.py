@@ -43,7 +43,7 @@ def test_there_are_games_to_check() -> None:
     assert {"gomoku", "planowanie", "mahjong", "riichi", "gohr"} <= set(GAMES)
 
 
-@pytest.mark.parametrize("layer", ["core", "tournament", "training", "cli", "output.py",
+@pytest.mark.parametrize("layer", ["core", "tournament", "training", "cli", "web", "output.py",
                                    "__init__.py"])
 def test_shared_layers_import_no_particular_game(layer: str) -> None:
     for path in sources(layer):
