@@ -14,7 +14,17 @@ function node(name, attributes, parent) {
   return element;
 }
 
+function linkStyles() {
+  const href = new URL("board.css", import.meta.url).href;
+  if (document.querySelector(`link[href="${href}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.appendChild(link);
+}
+
 export function createBoard(box, api) {
+  linkStyles();
   const svg = node("svg", { class: "gomoku-board", role: "img", "aria-label": "Gomoku board" });
   const controls = document.createElement("div");
   controls.className = "board-controls";
