@@ -25,7 +25,8 @@ def referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     ["console"], ["console", "planowanie"], ["serve"], ["serve", "mahjong"], ["serve", "gohr"],
     ["connect", "mahjong"], ["play", "gohr"], ["annotate"], ["annotate", "riichi"],
     ["selfplay"], ["selfplay", "riichi"], ["tournament"], ["ratings"], ["report"],
-    ["shuffle"], ["annotate4rl"], ["bot"], ["bot", "gomoku"], ["bot", "planowanie"],
+    ["shuffle"], ["annotate4rl"], ["web"], ["web", "admin", "add"], ["web", "user", "add"],
+    ["bot"], ["bot", "gomoku"], ["bot", "planowanie"],
     ["bot", "mahjong"], ["bot", "riichi"], ["dataset"], ["dataset", "gomoku"],
     ["dataset", "planowanie"], ["dataset", "mahjong"], ["dataset", "riichi"],
     # the spellings of earlier releases, hidden but kept for one release
@@ -71,13 +72,15 @@ def test_the_command_line_and_its_help_import_no_data_library() -> None:
 
 
 def test_the_help_says_which_verbs_need_an_extra() -> None:
-    """The base install runs every verb but two: referee --help names their extras, and
-    so does each of their commands' help (issue 37, item 30)."""
+    """The base install runs every verb but two, and every command across games but the
+    game server (``web``): referee --help names their extras, and so does each of their
+    commands' help (issue 37, item 30; issue 38)."""
     out = " ".join(referee("--help").stdout.split())
     assert ("bot Run a Python policy (as for the game's environment) as a bot program "
             "(needs the envs extra: pip install 'referee[envs]').") in out
     assert "(needs the data extra: pip install 'referee[data]')" in out
-    assert out.count("needs the") == 2
+    assert "(needs the web extra: pip install 'referee[web]')" in out  # the game server
+    assert out.count("needs the") == 3
     for verb, extra in (("bot", "envs"), ("dataset", "data")):
         for game in ("gomoku", "planowanie", "mahjong", "riichi"):
             text = " ".join(referee(verb, game, "--help").stdout.split())
@@ -90,7 +93,7 @@ def test_help_groups_the_commands_by_game() -> None:
     for game, verbs in (("gomoku", "match, replay, export"), ("gohr", "play, serve"),
                         ("riichi", "match, replay, annotate, selfplay")):
         assert game in games and verbs in " ".join(games.split())
-    for command in ("tournament", "ratings", "report", "shuffle", "annotate4rl"):
+    for command in ("tournament", "ratings", "report", "shuffle", "annotate4rl", "web"):
         assert command in out[out.index("Across games:"):]
     for hidden in ("psq", "gohr-server"):
         assert hidden not in out

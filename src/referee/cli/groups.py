@@ -37,9 +37,9 @@ VERBS: dict[str, str] = {
 """Every verb a game may have, with what it does (and the extra it needs beyond the base
 install), in the order the help lists them."""
 
-ACROSS_GAMES = ("tournament", "ratings", "report", "shuffle", "annotate4rl")
+ACROSS_GAMES = ("tournament", "ratings", "report", "shuffle", "annotate4rl", "web")
 """The commands that need no game named, listed under their own heading (``annotate4rl``
-is Riichi's, found through the registry)."""
+is Riichi's, found through the registry; ``web`` is the game server of every game)."""
 
 
 class GameVerbGroup(click.Group):

@@ -29,7 +29,9 @@ db_option = click.option(
          "[default: DATA/web.sqlite].")
 
 
-@click.group("web", invoke_without_command=True)
+@click.group("web", invoke_without_command=True,
+             short_help="Serve the game server of every game, for people and programs "
+                        "(needs the web extra: pip install 'referee[web]').")
 @data_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (0.0.0.0 or :: for every interface).")
@@ -44,7 +46,8 @@ db_option = click.option(
 @click.pass_context
 def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str | None,
         guests: bool, proxies: str) -> None:
-    """Serve the game server: people and programs at one table, for every game.
+    """The game server: people and programs at one table, for every game (needs the web
+    extra: pip install 'referee[web]').
 
     `referee web --data DIR` listens on http://127.0.0.1:8000/ ; add an admin first with
     `referee web admin add NAME --data DIR`.
