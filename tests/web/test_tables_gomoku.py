@@ -8,7 +8,9 @@ page and harm nothing; the game lands in the records and the game's store, which
 from __future__ import annotations
 
 import asyncio
+import html
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -288,3 +290,41 @@ def test_forms_need_their_csrf_field_and_a_login(server: Server) -> None:
     assert bad.status_code == 400 and "Board size: 99 is outside 5..32" in bad.text
     assert kim.client.get("/tables/new?game=chess").status_code == 404
     assert kim.client.get("/tables/nope").status_code == 404
+
+
+def test_a_program_joins_over_the_network_with_referee_connect(server: Server) -> None:
+    lee = server.person("lee")
+    table = lee.open_table("gomoku", seat0="me", seat1="remote", **GAME)
+    page = lee.client.get(f"/tables/{table}").text
+    found = re.search(r"referee connect gomoku (\S+) --seat 2 -- COMMAND", page)
+    assert found, page
+    url = html.unescape(found.group(1))
+    assert "?join=" in url
+    wrong = subprocess.run([sys.executable, "-m", "referee.cli", "connect", "gomoku",
+                            url.replace("?join=", "?join=x"), "--seat", "2", "--",
+                            sys.executable, "-m", "referee.games.gomoku.bots.random_brain"],
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2, wrong.stderr
+    assert "does not wait for this program" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
+    joined = subprocess.Popen([sys.executable, "-m", "referee.cli", "connect", "gomoku", url,
+                               "--seat", "2", "--name", "far-random", "--",
+                               sys.executable, "-m", "referee.games.gomoku.bots.random_brain"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    async def game() -> dict[str, Any]:
+        async with lee.socket(table) as ws:
+            return await play_out(ws)
+
+    try:
+        last = asyncio.run(game())
+        out, err = joined.communicate(timeout=60)
+    finally:
+        joined.kill()
+    assert last["table"]["status"] == "finished", last
+    assert joined.returncode == 0, err
+    assert "the seat's game is over" in err
+    record = GameRecord.read(server.data / "records" / "gomoku" / f"game-{table}.json")
+    assert [p.name for p in record.players] == ["lee", "far-random"]
+    assert record.outcome is not None and record.outcome.value == "normal"
+    assert any(move.seat == 1 for move in record.moves)

@@ -25,7 +25,8 @@ VERBS: dict[str, str] = {
     "export": "Write recorded games in other formats.",
     "console": "Talk to one game program by hand: a debug console.",
     "serve": "Run a game's server for clients on the network.",
-    "connect": "Join a game's server: a wrapper that runs one program for one seat.",
+    "connect": "Join a game's server or a web table's seat: a wrapper that runs one program "
+               "for one seat.",
     "play": "Run a game on standard input and output, for a person or a program.",
     "annotate": "Turn game logs into training data.",
     "selfplay": "Play games of built-in bots and write their training data in one go.",

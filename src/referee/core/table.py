@@ -22,13 +22,14 @@ from typing import Any, Protocol
 
 from referee.core.clock import Clock, TimeControl
 from referee.core.errors import ConfigError
+from referee.core.line_link import LineLink
 from referee.core.match import Seat
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.sandbox import SandboxConfig
 
-__all__ = ["Field", "OutsideSeat", "ProgramSeat", "SeatPlan", "TableDriver", "TableGame",
-           "read_fields"]
+__all__ = ["Field", "LinkedSeat", "OutsideSeat", "ProgramSeat", "SeatPlan", "TableDriver",
+           "TableGame", "read_fields"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,16 @@ class OutsideSeat:
     make: Callable[[int, Clock], Seat]
 
 
-SeatPlan = ProgramSeat | OutsideSeat
+@dataclass(frozen=True)
+class LinkedSeat:
+    """A seat played by a program elsewhere over the network, speaking the game's own
+    protocol over ``link()`` (a ``core.line_link.LineLink``), as over pipes."""
+
+    name: str
+    link: Callable[[], LineLink]
+
+
+SeatPlan = ProgramSeat | OutsideSeat | LinkedSeat
 
 
 @dataclass

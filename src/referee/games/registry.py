@@ -46,7 +46,8 @@ class GameEntry:
 
 GAMES: Final[tuple[GameEntry, ...]] = (
     GameEntry("gomoku", "Gomocup brains (freestyle, exact five, renju, caro, swap2)",
-              "referee.games.gomoku.cli", ("match", "replay", "export", "bot", "dataset"),
+              "referee.games.gomoku.cli",
+              ("match", "replay", "export", "bot", "dataset", "connect"),
               "referee.games.gomoku.adapter:GomokuAdapter",
               env="referee.games.gomoku.env:make_env", data="referee.games.gomoku.data:DATA",
               web="referee.games.gomoku.web_table:DRIVER"),

@@ -30,6 +30,7 @@ from referee.games.registry import table_driver, table_games
 from referee.web.live import Connection, Hub
 from referee.web.models import GameTable, Program, TableSeat, User
 from referee.web.pages import render
+from referee.web.program_link import ProgramLink
 from referee.web.security import current_user, require_user, same_origin
 from referee.web.tables import Tables, message_of
 
@@ -168,9 +169,9 @@ async def create_table(request: Request) -> Response:
                 session.add(TableSeat(table_id=table.id, index=index, kind=kind,
                                       user_id=user.id if kind == "person" else None,
                                       bot=bot, name=name,
-                                      token=secrets.token_urlsafe(16) if kind == "open"
-                                      else None))
-            return table.id, all(kind != "open" for kind, _, _ in seats)
+                                      token=secrets.token_urlsafe(16)
+                                      if kind in ("open", "remote") else None))
+            return table.id, all(kind not in ("open", "remote") for kind, _, _ in seats)
 
     try:
         table_id, full = await run_in_threadpool(create)
@@ -198,6 +199,8 @@ def _seat_choice(value: str, driver: Any, user: User) -> tuple[str, str | None, 
         return "bot", name, name
     if kind == "program" and name:
         return "program", name, name
+    if value == "remote":
+        return "remote", None, "a program over the network"
     raise ConfigError(f"Seats: {value[:40]!r} is not a choice")
 
 
@@ -253,8 +256,12 @@ async def table_page(request: Request) -> Response:
                  if user is not None and seat["user_id"] == user.id), None)
     invite = request.query_params.get("invite", "")
     owner = user is not None and user.id == table["created_by"]
+    base = str(request.base_url).rstrip("/")
     for seat in table["seats"]:  # an invitation is shown to the table's owner only
         seat["invite"] = seat["token"] if owner and seat["kind"] == "open" else None
+        seat["connect"] = (f"referee connect {table['game']} {base}/tables/{table_id}"
+                           f"?join={seat['token']} --seat {seat['index'] + 1} -- COMMAND"
+                           if owner and seat["kind"] == "remote" and seat["token"] else None)
         del seat["token"]
     return render(request, "table.html", {
         "table": table, "driver": driver, "names": driver.seat_names(table["settings"]),
@@ -402,6 +409,58 @@ def _handle(text: str, connection: Connection, tables: Tables) -> str | None:
     return table.submit(connection.seat, message)
 
 
+async def program(websocket: WebSocket) -> None:
+    """A program joining its seat over the network (``referee connect``): the seat's
+    secret in ``join``, its number (from 1) in ``seat``; then its protocol's lines."""
+    if not same_origin(websocket, allow_missing=True):
+        await websocket.close(1008, "cross-site connection refused")
+        return
+    table_id = websocket.path_params["table"]
+    tables = tables_of(websocket.app)
+    params = websocket.query_params
+    token, seat_text = params.get("join", "")[:64], params.get("seat", "")[:4]
+    name = params.get("name", "")[:80].strip() or "program"
+    seat = int(seat_text) - 1 if seat_text.isdigit() else -1
+
+    def check() -> str | None:
+        with websocket.app.state.sessions() as session:
+            row = session.get(GameTable, table_id)
+            if row is None:
+                return "no such table"
+            if row.status != "open":
+                return "the table's game has begun or ended"
+            found = next((s for s in row.seats if s.index == seat), None)
+            if found is None or found.kind != "remote" or not found.token or \
+                    not secrets.compare_digest(found.token, token):
+                return "that seat does not wait for this program (its seat number or join " \
+                    "secret is wrong)"
+            return None
+
+    refused = await run_in_threadpool(check)
+    joined = tables.links.get((table_id, seat))
+    if refused is None and joined is not None and joined.link.running:
+        refused = "a program already plays that seat"
+    await websocket.accept()
+    if refused is not None:
+        log.info("table %s: a program was refused: %s", table_id, refused)
+        await websocket.send_text(f"ERROR {refused}")
+        await websocket.close(1008, refused[:120])
+        return
+    link = ProgramLink(websocket, table_id, seat, name, asyncio.get_running_loop())
+    tables.links[(table_id, seat)] = link
+    log.info("table %s: %s joined seat %d over the network", table_id, name, seat + 1)
+    try:
+        if await run_in_threadpool(tables.ready, table_id):
+            with contextlib.suppress(ConfigError):
+                table = await run_in_threadpool(tables.start, table_id)
+                for connection in tables.hub.rooms.get(table_id, ()):
+                    table.arrive(connection.seat)
+        await link.run()
+    finally:
+        if tables.links.get((table_id, seat)) is link:
+            del tables.links[(table_id, seat)]
+
+
 async def replay(request: Request) -> Response:
     """A finished game's record (JSON) for its replay: only once it is over."""
     table = await run_in_threadpool(_load, request, request.path_params["table"])
@@ -436,6 +495,7 @@ routes: list[BaseRoute] = [
     Route("/tables/{table}/start", start, methods=["POST"]),
     Route("/tables/{table}/record", replay),
     WebSocketRoute("/tables/{table}/live", live),
+    WebSocketRoute("/tables/{table}/program", program),
     Route("/games/{game}/{file}", board_module),
 ]
 """Every route of the tables, for ``web.app``."""

@@ -13,6 +13,7 @@ says how it ended. Nothing here knows a game.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import threading
@@ -27,17 +28,26 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from referee.core.clock import Clock, TimeControl
 from referee.core.errors import BotFault, ConfigError
+from referee.core.line_link import LineLink
 from referee.core.match import Seat
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, builtin_command
 from referee.core.record import GameRecord
 from referee.core.sandbox import SandboxConfig
-from referee.core.table import OutsideSeat, ProgramSeat, SeatPlan, TableDriver, TableGame
+from referee.core.table import (
+    LinkedSeat,
+    OutsideSeat,
+    ProgramSeat,
+    SeatPlan,
+    TableDriver,
+    TableGame,
+)
 from referee.games.registry import table_driver
 from referee.web.game_stores import GameStores
 from referee.web.live import Hub
 from referee.web.models import GameTable, Program, utcnow
 from referee.web.person_seat import Deputy, Leave, Message, Move, PersonSeat, Resign, TakeBack
+from referee.web.program_link import ProgramLink
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +142,12 @@ class LiveTable:
 
     def _plan(self, seat: int, info: SeatInfo) -> SeatPlan:
         """What plays ``seat``: a program the driver starts, or a person's seat."""
+        if info.kind == "remote":
+            def link(index: int = seat) -> LineLink:
+                joined = self.tables.links[(self.id, index)]
+                joined.used = True
+                return joined.link
+            return LinkedSeat(info.name, link)
         if info.kind == "person":
             def make(index: int, clock: Clock, name: str = info.name) -> Seat:
                 person = PersonSeat(self, index, clock, name)
@@ -340,6 +356,8 @@ class Tables:
         self.live: dict[str, LiveTable] = {}
         self.lock = threading.Lock()
         self.stores = GameStores(data)
+        self.links: dict[tuple[str, int], ProgramLink] = {}
+        """The programs joined over the network, by table and seat."""
 
     def recover(self) -> int:
         """Tables left being played by a server that stopped: closed as aborted (their
@@ -361,6 +379,12 @@ class Tables:
                 raise ConfigError("the table is not open")
             seats = [self._seat_info(session, seat.kind, seat.name or "", seat.user_id,
                                      seat.bot) for seat in row.seats]
+            for index, info in enumerate(seats):
+                joined = self.links.get((table_id, index))
+                if info.kind == "remote" and (joined is None or not joined.link.running):
+                    seats[index] = SeatInfo("open", "")  # its program is not there
+                elif info.kind == "remote" and joined is not None:
+                    seats[index] = dataclasses.replace(info, name=joined.link.name)
             if any(info.kind == "open" for info in seats) and not row.pinch_hit:
                 raise ConfigError("every seat must be taken first")
             pinch = next(iter(table_driver(row.game).builtins))
@@ -420,6 +444,17 @@ class Tables:
         table.close_states()
         with self.lock:
             self.live.pop(table.id, None)
+
+    def ready(self, table_id: str) -> bool:
+        """Whether the open table ``table_id`` has every seat taken (its remote programs
+        joined), so that it may start."""
+        with self.sessions() as session:
+            row = session.get(GameTable, table_id)
+            if row is None or row.status != "open":
+                return False
+            return all(seat.kind not in ("open", "remote") or (
+                seat.kind == "remote" and (joined := self.links.get((table_id, seat.index)))
+                is not None and joined.link.running) for seat in row.seats)
 
     def get(self, table_id: str) -> LiveTable | None:
         """The table ``table_id`` if its game is being played."""

@@ -11,6 +11,7 @@ from referee.cli import options as opt
 from referee.cli import support
 from referee.cli.data_commands import dataset_command
 from referee.cli.policy_bots import run_policy_bot
+from referee.cli.web_connect import connect_command
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.policy import Policy
@@ -211,5 +212,6 @@ def bot_gomoku(policy: str, paths: tuple[Path, ...], name: str | None,
 
 COMMANDS: dict[str, click.Command] = {"match": match_gomoku, "replay": replay_gomoku,
                                       "export": export_gomoku, "bot": bot_gomoku,
-                                      "dataset": dataset_command("gomoku")}
+                                      "dataset": dataset_command("gomoku"),
+                                      "connect": connect_command("gomoku")}
 """Gomoku's commands by verb."""

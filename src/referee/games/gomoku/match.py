@@ -185,6 +185,9 @@ class GomokuMatch:
         self._brains: list[Brain | None] = [None, None]
         self._index = 0
         """The game being played (its seeds)."""
+        self.links: dict[int, Callable[[], Any]] = {}
+        """Seats whose program runs elsewhere (joining a web table over the network): the
+        link to it (``core.line_link.LineLink``), used as its process."""
         self._record: GameRecord | None = None
         self.sandbox = plan_sandbox(settings.sandbox)
         self.suspend = settings.sandbox.suspends(True)
@@ -346,6 +349,9 @@ class GomokuMatch:
 
     def _spawn(self, seat: int, index: int) -> Brain:
         player = self.players[seat]
+        link = self.links.get(seat)
+        if link is not None:  # a program elsewhere, its lines over a link
+            return Brain(link(), player.name, on_note=self._note(seat))
         process = start_player(player, self.out_dir,
                                seed=self.settings.seed * 1_000_003 + index * 2 + seat,
                                memory_limit=self.settings.memory_limit,

@@ -14,7 +14,14 @@ from typing import Any
 from referee.core.errors import ConfigError
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
-from referee.core.table import Field, OutsideSeat, ProgramSeat, TableGame, read_fields
+from referee.core.table import (
+    Field,
+    LinkedSeat,
+    OutsideSeat,
+    ProgramSeat,
+    TableGame,
+    read_fields,
+)
 from referee.games.gomoku.board import BLACK, MAX_SIZE, MIN_SIZE, Rule
 from referee.games.gomoku.game import GomokuGame, Move, Phase, Stones, Swap
 from referee.games.gomoku.match import BUILTIN_BRAINS, GomokuMatch, GomokuSettings, SeatMaker
@@ -88,6 +95,8 @@ class GomokuDriver:
             seat: plan.make for seat, plan in enumerate(game.seats)
             if isinstance(plan, OutsideSeat)}
         match = GomokuMatch(players, settings, game.work, write_files=False)
+        match.links = {seat: plan.link for seat, plan in enumerate(game.seats)
+                       if isinstance(plan, LinkedSeat)}
         game.take_over = match.take_over
         game.release = match.drop
         game.record = match.current_record
