@@ -318,7 +318,7 @@ def test_a_program_joins_over_the_network_with_referee_connect(server: Server) -
 
     try:
         last = asyncio.run(game())
-        out, err = joined.communicate(timeout=60)
+        _out, err = joined.communicate(timeout=60)
     finally:
         joined.kill()
     assert last["table"]["status"] == "finished", last
