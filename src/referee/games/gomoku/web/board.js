@@ -5,7 +5,7 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 32;
-const MARGIN = 28;
+const MARGIN = 38;
 
 function node(name, attributes, parent) {
   const element = document.createElementNS(SVG, name);
@@ -46,12 +46,12 @@ export function createBoard(box, api) {
     for (let i = 0; i < w; i++) {
       const [x0, y0] = point(i, 0), [, y1] = point(i, h - 1);
       node("line", { x1: x0, y1: y0, x2: x0, y2: y1, class: "grid" }, svg);
-      node("text", { x: x0, y: MARGIN / 2 + 4, class: "coord" }, svg).textContent = String(i);
+      node("text", { x: x0, y: 14, class: "coord" }, svg).textContent = String(i);
     }
     for (let j = 0; j < h; j++) {
       const [x0, y0] = point(0, j), [x1] = point(w - 1, j);
       node("line", { x1: x0, y1: y0, x2: x1, y2: y0, class: "grid" }, svg);
-      node("text", { x: MARGIN / 2 - 2, y: y0 + 4, class: "coord" }, svg).textContent = String(j);
+      node("text", { x: 10, y: y0 + 4, class: "coord" }, svg).textContent = String(j);
     }
     const taken = new Set(view.stones.map(([x, y]) => `${x},${y}`));
     const forbidden = new Set(((mine && view.legal && view.legal.forbidden) || [])
