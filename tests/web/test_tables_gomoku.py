@@ -13,6 +13,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -328,3 +329,88 @@ def test_a_program_joins_over_the_network_with_referee_connect(server: Server) -
     assert [p.name for p in record.players] == ["lee", "far-random"]
     assert record.outcome is not None and record.outcome.value == "normal"
     assert any(move.seat == 1 for move in record.moves)
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose people's seats wait one second for them to come back."""
+    with running_server(tmp_path_factory.mktemp("away") / "data", "--away", "1") as running:
+        yield running
+
+
+def test_a_person_who_leaves_hands_the_seat_to_the_pinch_hitter(quick_server: Server) -> None:
+    mia = quick_server.person("mia")
+    table = mia.open_table("gomoku", seat0="me", seat1="bot:random", pinch_hit="on", **GAME)
+    watcher = quick_server.person("ned")
+
+    async def game() -> dict[str, Any]:
+        async with mia.socket(table) as ws:
+            state = await my_turn(ws)
+            await ws.send(json.dumps({"type": "move", "move": {"point": free_point(
+                state["view"])}}))
+            await my_turn(ws)
+        async with watcher.socket(table) as ws:  # mia's page is closed: she has left
+            while True:
+                state = await next_state(ws)
+                if state["table"]["status"] != "playing":
+                    return state
+
+    last = asyncio.run(game())
+    record = GameRecord.read(quick_server.data / "records" / "gomoku" / f"game-{table}.json")
+    notes = [n.text for n in record.notes if n.kind == "table"]
+    assert notes and notes[0].startswith("mia left the table: threat plays seat 1"), notes
+    assert record.outcome is not None and record.outcome.value == "normal"
+    assert len(record.moves) > 3 and last["table"]["status"] == "finished"
+    assert "mia left the table" in " ".join(last["table"]["notes"])
+
+
+def test_a_person_who_leaves_without_a_pinch_hitter_loses(quick_server: Server) -> None:
+    olga = quick_server.person("olga")
+    table = olga.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+
+    async def game() -> None:
+        async with olga.socket(table) as ws:
+            await my_turn(ws)
+
+    asyncio.run(game())
+    path = quick_server.data / "records" / "gomoku" / f"game-{table}.json"
+    for _ in range(100):
+        if path.exists():
+            break
+        time.sleep(0.1)
+    record = GameRecord.read(path)
+    assert record.outcome is not None and record.outcome.value == "left"
+    assert record.offender == 0 and record.scores == [0.0, 1.0]
+
+
+def test_a_person_lets_a_program_play_for_them_and_takes_the_seat_back(
+        server: Server) -> None:
+    pat = server.person("pat")
+    table = pat.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+
+    async def game() -> dict[str, Any]:
+        async with pat.socket(table) as ws:
+            await my_turn(ws)
+            await ws.send(json.dumps({"type": "deputy", "program": "chess-engine"}))
+            assert "neither a built-in bot nor a program of yours" in (
+                await next_message(ws, "refused"))["reason"]
+            await ws.send(json.dumps({"type": "deputy", "program": "random"}))
+            while True:  # random plays seat 1 for pat: moves come without pat
+                state = await next_state(ws)
+                if state["table"]["seats"][0]["deputy"] and len(state["view"]["stones"]) >= 4:
+                    break
+            await ws.send(json.dumps({"type": "take-back"}))
+            state = await my_turn(ws)  # asked again
+            assert not state["table"]["seats"][0]["deputy"]
+            await ws.send(json.dumps({"type": "resign"}))
+            while state["table"]["status"] == "playing":
+                state = await next_state(ws)
+            return state
+
+    last = asyncio.run(game())
+    record = GameRecord.read(server.data / "records" / "gomoku" / f"game-{table}.json")
+    notes = [n.text for n in record.notes if n.kind == "table"]
+    assert notes[0] == "pat lets random play: random plays seat 1", notes
+    assert notes[1] == "pat plays seat 1 again"
+    assert record.outcome is not None and record.outcome.value == "resigned"
+    assert last["table"]["status"] == "finished"

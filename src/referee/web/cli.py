@@ -43,9 +43,13 @@ db_option = click.option(
 @click.option("--proxy", "proxies", metavar="ADDRESSES", default="",
               help="Behind a reverse proxy: the proxies' addresses (comma-separated) whose "
                    "X-Forwarded-For and X-Forwarded-Proto headers are believed.")
+@click.option("--away", "leave_grace", type=click.FloatRange(0.1, 86400), default=30.0,
+              show_default=True, metavar="SECONDS",
+              help="How long a person's seat waits for them once all their pages are closed; "
+                   "then the pinch-hitter plays on, or without one they lose (left).")
 @click.pass_context
 def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str | None,
-        guests: bool, proxies: str) -> None:
+        guests: bool, proxies: str, leave_grace: float) -> None:
     """The game server: people and programs at one table, for every game (needs the web
     extra: pip install 'referee[web]').
 
@@ -61,7 +65,7 @@ def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str
 
     config = WebConfig(data=data, host=host, port=port, db_url=db_url, guests=guests,
                        forwarded_allow_ips=tuple(p.strip() for p in proxies.split(",")
-                                                 if p.strip()))
+                                                 if p.strip()), leave_grace=leave_grace)
     try:
         serve(config)
     except Exception as exc:

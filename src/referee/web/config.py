@@ -37,6 +37,8 @@ class WebConfig:
     forwarded_allow_ips: tuple[str, ...] = ()
     max_body: int = 256 * 1024
     """The largest request body taken (bytes); a bigger one is refused with 413."""
+    leave_grace: float = 30.0
+    """Seconds a person's seat waits for them once all their pages are closed."""
 
     @property
     def proxy(self) -> bool:

@@ -188,7 +188,8 @@ class PersonSeat:
             self.host.refuse(self.seat, f"{player} cannot play: {fault.reason}")
             return False
         if deputy is None:
-            self.host.refuse(self.seat, f"{player} is not a program of yours")
+            self.host.refuse(self.seat, f"{player} is neither a built-in bot nor a program "
+                                        "of yours")
             return False
         self.deputy = deputy
         return True

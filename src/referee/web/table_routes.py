@@ -53,7 +53,7 @@ def tables_of(app: Any) -> Tables:
             hub.bind(asyncio.get_running_loop())
         config = app.state.config
         tables = Tables(app.state.sessions, Path(config.data), hub,
-                        leave_grace=getattr(config, "leave_grace", 30.0))
+                        leave_grace=config.leave_grace)
         tables.recover()
         app.state.tables = tables
     return tables
@@ -263,7 +263,15 @@ async def table_page(request: Request) -> Response:
                            f"?join={seat['token']} --seat {seat['index'] + 1} -- COMMAND"
                            if owner and seat["kind"] == "remote" and seat["token"] else None)
         del seat["token"]
+    def programs() -> list[str]:
+        if user is None:
+            return []
+        with request.app.state.sessions() as session:
+            return list(session.scalars(select(Program.name).where(
+                Program.game == table["game"], Program.owner_id == user.id)))
+
     return render(request, "table.html", {
+        "my_programs": await run_in_threadpool(programs),
         "table": table, "driver": driver, "names": driver.seat_names(table["settings"]),
         "mine": mine, "invite": invite[:64], "owner": owner,
         "board": f"/games/{table['game']}/{driver.board_module}"})

@@ -231,8 +231,12 @@ class LiveTable:
         game = self.game_run
         if game is None or game.take_over is None:
             return None
-        spec = self._program(None) if player is None else \
-            self.tables.program_of(self.seats[seat].user, self.game, player)
+        if player is None:
+            spec: PlayerSpec | None = self._program(None)
+        elif player in self.driver.builtins:
+            spec = self._program(SeatInfo("bot", player, bot=player))
+        else:
+            spec = self.tables.program_of(self.seats[seat].user, self.game, player)
         if spec is None:
             return None
         try:

@@ -83,6 +83,7 @@ function connect() {
       box.dataset.seq = String((Number(box.dataset.seq) || 0) + 1);
       showSeats(message.table);
       showStatus(message.table, message.you);
+      showDeputy(message.table, message.you);
       board.update(message.view, message.table, message.you);
     } else if (message.type === "refused") {
       refused(message.reason);
@@ -98,6 +99,23 @@ function connect() {
       retry = Math.min(retry * 2, 10000);
     }
   });
+}
+
+const deputy = document.getElementById("deputy");
+const takeBack = document.getElementById("take-back");
+if (deputy) {
+  deputy.addEventListener("click", () => {
+    send({ type: "deputy", program: document.getElementById("deputy-choice").value });
+  });
+  takeBack.addEventListener("click", () => send({ type: "take-back" }));
+}
+
+function showDeputy(table, you) {
+  if (!deputy || you === null || you === undefined) return;
+  const playing = table.status === "playing";
+  const handed = table.seats[you].deputy;
+  deputy.hidden = !playing || handed;
+  takeBack.hidden = !playing || !handed;
 }
 
 if (resign) {
