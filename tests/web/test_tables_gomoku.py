@@ -414,3 +414,36 @@ def test_a_person_lets_a_program_play_for_them_and_takes_the_seat_back(
     assert notes[1] == "pat plays seat 1 again"
     assert record.outcome is not None and record.outcome.value == "resigned"
     assert last["table"]["status"] == "finished"
+
+
+def test_a_registered_program_takes_a_seat_and_plays_for_its_owner(server: Server) -> None:
+    quinn = server.person("quinn")
+    added = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "web", "program", "add", "quinn-bot", "--game",
+         "gomoku", "--owner", "quinn", "--data", str(server.data), "--", sys.executable, "-m",
+         "referee.games.gomoku.bots.random_brain"], capture_output=True, text=True, timeout=60)
+    assert added.returncode == 0, added.stderr
+    table = quinn.open_table("gomoku", seat0="program:quinn-bot", seat1="bot:random", **GAME)
+    mine = quinn.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+    assert 'value="quinn-bot"' in quinn.client.get(f"/tables/{mine}").text
+
+    async def game() -> None:
+        async with quinn.socket(mine) as ws:
+            await my_turn(ws)
+            await ws.send(json.dumps({"type": "deputy", "program": "quinn-bot"}))
+            while (await next_state(ws))["table"]["status"] == "playing":
+                pass
+
+    asyncio.run(game())
+    folder = server.data / "records" / "gomoku"
+    for _ in range(200):
+        if (folder / f"game-{table}.json").exists():
+            break
+        time.sleep(0.1)
+    record = GameRecord.read(folder / f"game-{table}.json")
+    assert record.players[0].name == "quinn-bot" and record.finished
+    helped = GameRecord.read(folder / f"game-{mine}.json")
+    assert "quinn lets quinn-bot play: quinn-bot plays seat 1" in [n.text for n in helped.notes]
+    other = server.person("rob")
+    theirs = other.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+    assert 'value="quinn-bot"' not in other.client.get(f"/tables/{theirs}").text

@@ -198,3 +198,64 @@ def _required_data(data: Path | None) -> Path:
     if data is None:
         raise click.UsageError("Missing option '--data': the server's folder.")
     return data
+
+
+@web.group("program")
+def program() -> None:
+    """The programs registered on the server by its admin: they take seats at tables
+    (run by the server in its sandbox, as in tournaments) and play for their owners."""
+
+
+@program.command("add")
+@click.argument("name")
+@click.option("--game", required=True, help="The game it plays (gomoku, planowanie...).")
+@click.option("--owner", required=True, help="The user it plays for (an account's name).")
+@data_option
+@db_option
+@click.argument("command", nargs=-1, required=True, metavar="-- COMMAND...")
+def program_add(name: str, game: str, owner: str, data: Path | None, db_url: str | None,
+                command: tuple[str, ...]) -> None:
+    """Register the program NAME of GAME for OWNER; COMMAND runs it (relative paths
+    made absolute, as a match's players)."""
+    import shlex
+
+    needs_extra()
+    from referee.core.errors import ConfigError
+    from referee.core.players import resolve_player
+    from referee.games.registry import table_games
+    from referee.web.accounts import find_user
+    from referee.web.config import WebConfig, prepare_folder
+    from referee.web.database import session_factory, upgrade
+    from referee.web.models import Program
+
+    def refuse(text: str) -> None:
+        click.echo(f"referee: error: {text}", err=True)
+        sys.exit(2)
+
+    if game not in table_games():
+        refuse(f"--game {game}: no such game on the server ({', '.join(table_games())})")
+    if not (1 <= len(name) <= 80 and all(c.isalnum() or c in "-_." for c in name)):
+        refuse(f"program name {name!r}: 1 to 80 letters, digits, '-', '_' or '.'")
+    try:
+        player = resolve_player(" ".join(shlex.quote(part) for part in command), {})
+    except ConfigError as exc:
+        refuse(str(exc))
+    folder = _required_data(data)
+    try:
+        prepare_folder(folder)
+        engine = upgrade(WebConfig(data=folder, db_url=db_url).database_url)
+    except Exception as exc:
+        fail(exc)
+    try:
+        with session_factory(engine).begin() as session:
+            user = find_user(session, owner)
+            if user is None:
+                refuse(f"--owner {owner}: no such user")
+            elif session.query(Program).filter(Program.name == name).first() is not None:
+                refuse(f"a program {name!r} is already registered")
+            else:
+                session.add(Program(name=name, game=game, command=list(player.command),
+                                    owner_id=user.id))
+    finally:
+        engine.dispose()
+    click.echo(f"referee web: program {name} ({game}) added for {owner}")
