@@ -14,7 +14,7 @@ offender loses, every other seat wins, and the record says why.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -24,13 +24,15 @@ from referee.core.bot_pool import BotPool
 from referee.core.clock import Clock, TimeControl
 from referee.core.errors import BotFault, ConfigError
 from referee.core.limits import megabytes
-from referee.core.match import forfeit, play_game
+from referee.core.match import FaultPolicy, Seat, Watcher, forfeit, play_game
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, play_rotations, start_player
 from referee.core.record import GameRecord, PlayerInfo
 from referee.core.sandbox import SandboxConfig, SandboxPlan, plan_sandbox
 from referee.games.planowanie.protocol import PlanowanieSeat, PlayerProgram
+from referee.games.planowanie.replay import parse_move
 from referee.games.planowanie.rules import (
+    Action,
     Deck,
     PlanowanieGame,
     Rules,
@@ -104,67 +106,152 @@ def play_planowanie(players: Sequence[PlayerSpec], settings: PlanowanieSettings,
     ``seed`` decides the deals; ``bot_seed`` (default: ``seed``) the seeds handed to the
     programs (``REFEREE_BRAIN_SEED``), so games on the same deals can differ in play.
     """
-    rules = settings.rules
-    if len(players) != rules.players:
-        raise ConfigError(f"the game is for {rules.players} players, got {len(players)}")
-    record = GameRecord(
-        game="planowanie",
-        players=[PlayerInfo(p.name, list(p.command)) for p in players],
-        settings=settings.describe(),
-        seed=seed,
-        index=index,
-    )
-    plan = plan_sandbox(settings.sandbox)
-    suspend = settings.sandbox.suspends(True)
-    record.sandbox = plan.describe(suspend)
-    engine = PlanowanieGame(rules, seed)
-    programs: list[PlayerProgram] = []
-    game = _Game(players, settings, seed if bot_seed is None else bot_seed, work_dir,
-                 (plan, suspend), pool)
-    try:
-        game.start_and_play(engine, programs, record)
-    except BaseException:
-        game.finish(programs, keep=False)
-        raise
-    game.finish(programs, keep=True, offender=record.offender)
-    record.settings["points"] = list(engine.table.points)
-    over = engine.to_play() is None
-    record.settings["deals_played"] = engine.table.deal + (1 if over else 0)
-    return record
+    return PlanowanieTableGame(players, settings, seed, work_dir, index=index,
+                               bot_seed=bot_seed, pool=pool).play()
+
+
+SeatMaker = Callable[[int, Clock], Seat]
+"""A seat played by no program of the game (a person at a web table): its driver made
+from the seat's number and clock."""
+
+
+class PlanowanieTableGame:
+    """One game, with the hooks a web table needs (``play_planowanie`` plays it plainly).
+
+    ``times`` gives each seat its own limits (a person's clock can differ from a
+    program's); ``links`` are seats whose program runs elsewhere (joining over the
+    network: its ``core.line_link.LineLink`` used as its process). ``play``'s
+    ``outside`` seats are driven by the caller; ``take_over`` lets a program take a seat
+    from the position reached (a pinch-hitter, or a person's program playing for them),
+    told first what that seat's program would have been told so far.
+    """
+
+    def __init__(self, players: Sequence[PlayerSpec], settings: PlanowanieSettings, seed: int,
+                 work_dir: Path, *, index: int = 1, bot_seed: int | None = None,
+                 pool: BotPool | None = None, times: Sequence[TimeControl] | None = None,
+                 links: Mapping[int, Callable[[], Any]] | None = None) -> None:
+        rules = settings.rules
+        if len(players) != rules.players:
+            raise ConfigError(f"the game is for {rules.players} players, got {len(players)}")
+        self.settings = settings
+        self.seed = seed
+        self.record = GameRecord(
+            game="planowanie",
+            players=[PlayerInfo(p.name, list(p.command)) for p in players],
+            settings=settings.describe(),
+            seed=seed,
+            index=index,
+        )
+        plan = plan_sandbox(settings.sandbox)
+        suspend = settings.sandbox.suspends(True)
+        self.record.sandbox = plan.describe(suspend)
+        self.engine = PlanowanieGame(rules, seed)
+        self.game = _Game(list(players), settings, seed if bot_seed is None else bot_seed,
+                          work_dir, (plan, suspend), pool, times, dict(links or {}))
+
+    def play(self, outside: Mapping[int, SeatMaker] | None = None,
+             watch: Watcher | None = None,
+             on_fault: FaultPolicy | None = None) -> GameRecord:
+        """Play the game to its end (its programs ended or kept) and return its record."""
+        game, engine, record = self.game, self.engine, self.record
+        try:
+            game.start_and_play(engine, record, outside or {}, watch, on_fault)
+        except BaseException:
+            game.finish(keep=False)
+            raise
+        game.finish(keep=True, offender=record.offender)
+        record.settings["points"] = list(engine.table.points)
+        over = engine.to_play() is None
+        record.settings["deals_played"] = engine.table.deal + (1 if over else 0)
+        return record
+
+    def current_record(self) -> GameRecord:
+        """The record of the game (being played, or finished)."""
+        return self.record
+
+    def take_over(self, seat: int, player: PlayerSpec,
+                  time: TimeControl | None = None) -> PlanowanieSeat:
+        """``player``'s program started to play ``seat`` from the position reached, on a
+        new clock with ``time`` (default: the settings'): set up as for a new game, then
+        told the game so far; ``BotFault`` if it cannot get ready."""
+        game = self.game
+        game.players[seat] = player
+        self.drop(seat)
+        program = game.program(seat, Clock(time or self.settings.time))
+        driver = PlanowanieSeat(program, seat)
+        rules = self.settings.rules
+        replay = PlanowanieGame(rules, self.seed, deals=self.engine.deals)
+        moves: list[tuple[int, Action]] = []
+        for move in self.record.moves:
+            action = parse_move(move.move, rules.deck)
+            if action is not None and not move.info.get("illegal"):
+                moves.append((move.seat, action))
+        try:
+            driver.catch_up(replay, moves)
+        except BotFault as fault:
+            self.drop(seat)
+            if fault.outcome is Outcome.TIMEOUT:
+                raise BotFault(fault.outcome, "not ready in time (the game so far)") from None
+            raise
+        return driver
+
+    def drop(self, seat: int) -> None:
+        """End the program playing ``seat``, if one does."""
+        program = self.game.programs.pop(seat, None)
+        if program is not None:
+            program.finish(self.settings.end_grace, self.settings.quit_at_end)
 
 
 @dataclass
 class _Game:
     """How one game gets its programs: started, or taken from a pool and set up again."""
 
-    players: Sequence[PlayerSpec]
+    players: list[PlayerSpec]
     settings: PlanowanieSettings
     bot_seed: int
     work_dir: Path
     sandbox: tuple[SandboxPlan, bool]
     """The sandbox plan, and whether programs are suspended off turn."""
     pool: BotPool | None
+    times: Sequence[TimeControl] | None = None
+    """Each seat's limits (default: the settings')."""
+    links: dict[int, Callable[[], Any]] = field(default_factory=dict)
+    """Seats whose program runs elsewhere: the link to it, used as its process."""
+    programs: dict[int, PlayerProgram] = field(default_factory=dict)
+    """The programs playing, by seat."""
 
-    def program(self, seat: int) -> PlayerProgram:
+    def clock(self, seat: int) -> Clock:
+        """A new clock for ``seat``."""
+        return Clock(self.times[seat] if self.times else self.settings.time)
+
+    def program(self, seat: int, clock: Clock | None = None) -> PlayerProgram:
         """A program for ``seat``, set up for this game: one kept if the pool has one that
         takes the new configuration, else a fresh one (``BotFault`` if it cannot start or
         get ready)."""
         player, settings = self.players[seat], self.settings
-        kept = self.pool.take(player, PlayerProgram) if self.pool is not None else None
+        clock = clock or self.clock(seat)
+        link = self.links.get(seat)
+        kept = self.pool.take(player, PlayerProgram) \
+            if self.pool is not None and link is None else None
         if kept is not None:
             kept.process.begin_game(seat)
-            kept.clock = Clock(settings.time)
+            kept.clock = clock
             try:
                 kept.setup(settings.rules, seat)
+                self.programs[seat] = kept
                 return kept
             except BotFault as fault:
                 log.info("%s does not take a new game (%s): starting it again",
                          player.name, fault)
                 kept.finish(settings.end_grace, settings.quit_at_end)
-        process = start_player(player, self.work_dir, seed=self.bot_seed * 7 + seat,
-                               memory_limit=settings.memory_limit, tag=f"{seat}-",
-                               sandbox=self.sandbox[0], suspend=self.sandbox[1], seat=seat)
-        program = PlayerProgram(process, player.name, Clock(settings.time))
+        if link is not None:
+            process: Any = link()
+        else:
+            process = start_player(player, self.work_dir, seed=self.bot_seed * 7 + seat,
+                                   memory_limit=settings.memory_limit, tag=f"{seat}-",
+                                   sandbox=self.sandbox[0], suspend=self.sandbox[1],
+                                   seat=seat)
+        program = PlayerProgram(process, player.name, clock)
         try:
             program.setup(settings.rules, seat)
         except BotFault as fault:
@@ -173,33 +260,41 @@ class _Game:
                 fault = BotFault(fault.outcome,
                                  "not ready in time (set_deck, set_players, set_game)")
             raise fault from None
+        self.programs[seat] = program
         return program
 
-    def start_and_play(self, engine: PlanowanieGame, programs: list[PlayerProgram],
-                       record: GameRecord) -> None:
-        """Get every seat's program (into ``programs``) and play; a fault closes the
-        record."""
+    def start_and_play(self, engine: PlanowanieGame, record: GameRecord,
+                       outside: Mapping[int, SeatMaker], watch: Watcher | None,
+                       on_fault: FaultPolicy | None) -> None:
+        """Get every seat's program (or its outside driver) and play; a fault while
+        starting closes the record."""
+        seats: list[Any] = []
         for seat, player in enumerate(self.players):
+            if seat in outside:
+                seats.append(outside[seat](seat, self.clock(seat)))
+                continue
             try:
-                programs.append(self.program(seat))
+                seats.append(PlanowanieSeat(self.program(seat), seat))
             except BotFault as fault:
                 forfeit(record, seat, self.settings.rules.players, fault, player.name)
                 return
-        seats: list[Any] = [PlanowanieSeat(p, seat) for seat, p in enumerate(programs)]
-        play_game(engine, seats, record)
+        if watch is None and on_fault is None:
+            play_game(engine, seats, record)
+        else:
+            play_game(engine, seats, record, on_fault=on_fault, watch=watch)
 
-    def finish(self, programs: list[PlayerProgram], *, keep: bool,
-               offender: int | None = None) -> None:
+    def finish(self, *, keep: bool, offender: int | None = None) -> None:
         """End the programs, or with ``keep`` (a game played to its end) give those that
         did not fault back to the pool."""
         grace, polite = self.settings.end_grace, self.settings.quit_at_end
-        for seat, program in enumerate(programs):
+        for seat, program in sorted(self.programs.items()):
             if (self.pool is None or not keep or seat == offender
-                    or not program.process.running):
+                    or not program.process.running or seat in self.links):
                 program.finish(grace, polite)
             else:
                 self.pool.keep(self.players[seat], program, program.process,
                                partial(program.finish, grace, polite))
+        self.programs.clear()
 
 
 def run_match(players: Sequence[PlayerSpec], settings: PlanowanieSettings, seed: int,

@@ -167,13 +167,35 @@ class PlanowanieSeat:
         """The deal whose cards the program has (``set_cards``)."""
 
     def _deal_cards(self, engine: PlanowanieGame) -> None:
+        commands = self.deal_commands(engine)
+        if commands:
+            self.program.tell(*commands)
+
+    def deal_commands(self, engine: PlanowanieGame) -> list[str]:
+        """``set_cards`` if the program does not have this deal's cards yet (then noted
+        as sent)."""
         table = engine.table
-        if self.dealt != table.deal:
-            deck = engine.rules.deck
-            cards = cards_of(engine.deals[table.deal][self.seat])
-            self.program.tell(f"set_cards {len(cards)} "
-                              + " ".join(deck.name(c) for c in cards))
-            self.dealt = table.deal
+        if self.dealt == table.deal:
+            return []
+        deck = engine.rules.deck
+        cards = cards_of(engine.deals[table.deal][self.seat])
+        self.dealt = table.deal
+        return [f"set_cards {len(cards)} " + " ".join(deck.name(c) for c in cards)]
+
+    def catch_up(self, engine: PlanowanieGame, moves: Sequence[tuple[int, Action]]) -> None:
+        """Tell a program that takes the seat mid-game what it would have been told of
+        ``moves`` (the game's actions so far, which brought a fresh ``engine`` on the
+        same deals to the position reached), at once, within the startup limit."""
+        commands: list[str] = []
+        for seat, action in moves:
+            if seat == self.seat:
+                commands += self.deal_commands(engine)
+            engine.apply(seat, action)
+            commands += self.told(engine, seat, action)
+        if engine.to_play() == self.seat:
+            commands += self.deal_commands(engine)
+        if commands:
+            self.program.exchange(commands, setup=True)
 
     def request(self, engine: PlanowanieGame) -> Decision:
         """``set_cards`` if a deal begins, then ``time_left`` and the ``gen_`` command."""
@@ -194,9 +216,17 @@ class PlanowanieSeat:
 
     def observe(self, engine: PlanowanieGame, seat: int, action: Action) -> None:
         """``declare`` for every player once all have declared; ``play`` for every card."""
+        commands = self.told(engine, seat, action)
+        if commands:
+            self.program.tell(*commands)
+
+    @staticmethod
+    def told(engine: PlanowanieGame, seat: int, action: Action) -> list[str]:
+        """What every program is told once ``seat``'s ``action`` is applied to ``engine``:
+        ``declare`` for every player after the last declaration, ``play`` for a card."""
         if isinstance(action, Declare):
             table = engine.table
             if table.phase is not Phase.DECLARE:  # that was the last: reveal them all
-                self.program.tell(*(f"declare {i} {n}" for i, n in enumerate(table.declared)))
-            return
-        self.program.tell(f"play {seat} {engine.rules.deck.name(action)}")
+                return [f"declare {i} {n}" for i, n in enumerate(table.declared)]
+            return []
+        return [f"play {seat} {engine.rules.deck.name(action)}"]

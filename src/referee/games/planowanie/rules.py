@@ -182,6 +182,19 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """A deal played to its end: its number (0-based), cards per player, what each seat
+    declared and took, the points each gained, and its last trick (as ``last_trick``)."""
+
+    deal: int
+    cards: int
+    declared: tuple[int, ...]
+    tricks: tuple[int, ...]
+    gained: tuple[int, ...]
+    last_trick: tuple[int, tuple[int, ...], int]
+
+
 class Table:
     """What every player sees: revealed declarations, the trick, tricks taken, points.
 
@@ -196,6 +209,7 @@ class Table:
         "cards",
         "deal",
         "declared",
+        "last_deal",
         "last_trick",
         "leader",
         "phase",
@@ -225,6 +239,8 @@ class Table:
         self.played = 0
         self.last_trick: tuple[int, tuple[int, ...], int] | None = None
         """The last completed trick: (its leader, its cards in play order, its winner)."""
+        self.last_deal: DealResult | None = None
+        """The last deal played to its end (what the table saw of it once it was over)."""
         self.phase = Phase.DECLARE
 
     def copy(self) -> Table:
@@ -266,6 +282,11 @@ class Table:
         if self.phase is Phase.DECLARE:
             return self.next_to_declare()
         return None
+
+    def said(self, seat: int) -> int | None:
+        """``seat``'s declaration in this deal, revealed or not yet (``None`` before it
+        declares): what the referee knows, and the seat itself."""
+        return self._pending[seat] if self._pending else None
 
     def led_suit(self) -> int | None:
         """The suit of the trick's first card, ``None`` before it is led."""
@@ -328,9 +349,14 @@ class Table:
         return best
 
     def _score_deal(self) -> None:
+        gained = []
         for seat in range(self._n):
             taken = self.tricks[seat]
-            self.points[seat] += taken + (self.cards if taken == self.declared[seat] else 0)
+            gained.append(taken + (self.cards if taken == self.declared[seat] else 0))
+            self.points[seat] += gained[-1]
+        assert self.last_trick is not None
+        self.last_deal = DealResult(self.deal, self.cards, tuple(n or 0 for n in self.declared),
+                                    tuple(self.tricks), tuple(gained), self.last_trick)
         if self.deal + 1 < len(self.rules.deals):
             self.start_deal(self.deal + 1)
         else:
