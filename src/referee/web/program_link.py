@@ -60,6 +60,8 @@ class ProgramLink:
                     await self._close(1009, "line too long")
                     break
                 for line in text.splitlines() or [""]:
+                    if not self.link.running:  # the seat's game is over: the rest is dropped
+                        break
                     if not self.link.feed(line):
                         await self._close(1008, "the program floods its seat")
                         break
