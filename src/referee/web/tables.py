@@ -171,8 +171,9 @@ class LiveTable:
         self.engine = engine
         if self.unwritten:
             self._write_notes()
-        if engine.to_play() != self.asking:
-            self.asking, self.deadline = None, None
+        # Nobody is asked until the next seat's driver asks (the same seat may decide
+        # again: a trick's winner leads the next, a mahjong hand draws then discards).
+        self.asking, self.deadline = None, None
         self._publish(engine)
 
     def _publish(self, engine: Any) -> None:
