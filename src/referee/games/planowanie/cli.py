@@ -1,6 +1,7 @@
 """Planowanie's commands: ``referee match planowanie``, ``referee replay planowanie``,
 ``referee console planowanie``, ``referee bot planowanie``, ``referee dataset
-planowanie`` (``COMMANDS``, found through ``games/registry.py``)."""
+planowanie``, ``referee connect planowanie`` (``COMMANDS``, found through
+``games/registry.py``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from referee.cli import options as opt
 from referee.cli import support
 from referee.cli.data_commands import dataset_command
 from referee.cli.policy_bots import run_policy_bot
+from referee.cli.web_connect import connect_command
 from referee.core.checking import check_files
 from referee.core.errors import ConfigError
 from referee.core.policy import Policy
@@ -227,5 +229,6 @@ COMMANDS: dict[str, click.Command] = {"match": match_planowanie,
                                       "replay": replay_planowanie,
                                       "console": console_planowanie,
                                       "bot": bot_planowanie,
-                                      "dataset": dataset_command("planowanie")}
+                                      "dataset": dataset_command("planowanie"),
+                                      "connect": connect_command("planowanie")}
 """Planowanie's commands by verb."""
