@@ -17,13 +17,14 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from referee.core.errors import BotFault, ConfigError
-from referee.core.match import Decision, play_game
+from referee.core.line_link import LineLink
+from referee.core.match import Decision, FaultPolicy, Seat, Watcher, play_game
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, play_rotations, program_path, start_player
 from referee.core.process import BotProcess
@@ -37,9 +38,10 @@ from referee.games.mahjong.rules import Action, HandResult, MahjongGame, Mahjong
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BUILTIN_PLAYERS", "START_PATHS", "TAKEOVERS", "Channel", "ClientSeat",
-           "DummySeat", "HandTakeover", "MahjongSettings", "ProcessChannel", "new_record",
-           "play_clients", "play_mahjong", "run_match", "start_path"]
+__all__ = ["BUILTIN_PLAYERS", "START_PATHS", "TAKEOVERS", "Channel", "ClientGame",
+           "ClientSeat", "DummySeat", "HandTakeover", "LinkChannel", "MahjongSettings",
+           "ProcessChannel", "new_record", "play_clients", "play_mahjong", "run_match",
+           "start_path"]
 
 BUILTIN_PLAYERS = {
     "greedy": "referee.games.mahjong.bots.greedy_ai",
@@ -217,6 +219,54 @@ class ProcessChannel:
         return False
 
 
+class LinkChannel:
+    """A program elsewhere (joined to a web table over the network, ``referee connect
+    mahjong URL``), its lines over a ``core.line_link.LineLink``: one connection for the
+    whole game, its wrapper starting the program afresh on every ``/start``, as in
+    network mode. A timeout, a closed connection or a flood is the link's ``BotFault``."""
+
+    def __init__(self, link: LineLink, move_time: float | None = None) -> None:
+        self.link = link
+        self.name = link.name
+        self.command = link.name
+        self.move_time = move_time
+
+    def open(self, hand: int) -> None:
+        """A new session: what the program sent since the last one is stale."""
+        self.link.pending_lines()
+
+    def send(self, text: str, deadline: float) -> None:
+        """Send lines over the link."""
+        self.link.send(text, deadline)
+
+    def read_line(self, deadline: float) -> str:
+        """The program's next line."""
+        return self.link.read_line(deadline)
+
+    def stray_line(self) -> str | None:
+        """A line already received, if any."""
+        return self.link.pending_line(read=True)
+
+    def close(self, grace: float) -> None:
+        """The hand's session is over: the connection stays for the next one."""
+
+    def cpu_time(self) -> float | None:
+        """Not ours to see."""
+        return None
+
+    def end_turn(self) -> None:
+        """Its folders are its own."""
+
+    def hang_up(self) -> None:
+        """The game is over: close the connection (the program's wrapper ends)."""
+        self.link.kill()
+
+    @property
+    def gone(self) -> bool:
+        """Whether the connection is lost (the dummy AI then plays to the end)."""
+        return not self.link.running
+
+
 class ClientSeat:
     """One client in one seat for the match loop: tells it the news, reads its answers;
     every hand is a session (``/start`` .. ``/exit``)."""
@@ -236,6 +286,9 @@ class ClientSeat:
         self.open = False
         self.answered: tuple[str, str] | None = None
         """The client's last answer in this session and the question it answered."""
+        self.joined: tuple[int, int] | None = None
+        """(hand, event) where a client joined mid-hand: that hand's questions before
+        that event were answered by another, so they are not told (their answers are)."""
 
     def _begin(self, hand: MahjongHand, number: int) -> None:
         self.end()
@@ -261,7 +314,10 @@ class ClientSeat:
         news = hand.events[self.told:]
         if self.open and any(e.kind == "ask" and e.seat == self.seat for e in news):
             self._check_stray()  # (before its next question: every one before is answered)
-        lines = [line for event in news for line in event_lines(event, self.seat)]
+        quiet = self.joined[1] if self.joined and self.joined[0] == self.number else 0
+        lines = [line for index, event in enumerate(news, self.told)
+                 if not (event.kind == "ask" and index < quiet)
+                 for line in event_lines(event, self.seat)]
         self.told = len(hand.events)
         self._send(lines)
         if hand.result is not None:  # /exit was among them: the session is over
@@ -372,39 +428,103 @@ def play_clients(channels: Sequence[Channel], settings: MahjongSettings,
     """Play a game with four clients (any channels); a faulty client gets ``/exit`` and
     the dummy AI plays its seat for the rest of the hand (``settings.takeover``: or of
     the game)."""
-    game = MahjongGame(settings.seed, settings.rules, settings.first_dealer)
-    clients = [ClientSeat(c, s, settings) for s, c in enumerate(channels)]
-    seats: list[Any] = list(clients)
-    retired: set[int] = set()
-    """Seats the dummy AI plays to the end of the game."""
+    return ClientGame(channels, settings, record).play()
 
-    def take_over(engine: MahjongGame, seat: int, fault: BotFault) -> DummySeat | HandTakeover:
-        client = clients[seat]
+
+class ClientGame:
+    """A game of four seats, each a client (a ``Channel``) or, at a web table, a seat
+    driven from outside (a person's); ``play`` plays it. A faulty client gets ``/exit``
+    and the dummy AI plays its seat for the rest of the hand (``settings.takeover``: or
+    of the game); an outside seat's fault goes to the table's policy, and if that has no
+    seat to offer the dummy AI plays it to the end (nothing ends a game early). A
+    program may join a seat mid-game (``join``: a person's own program playing for
+    them) and leave it (``drop``)."""
+
+    def __init__(self, channels: Sequence[Channel | None], settings: MahjongSettings,
+                 record: GameRecord, outside: Mapping[int, Seat] | None = None) -> None:
+        self.settings = settings
+        self.record = record
+        self.game = MahjongGame(settings.seed, settings.rules, settings.first_dealer)
+        self.clients = {s: ClientSeat(c, s, settings) for s, c in enumerate(channels)
+                        if c is not None}
+        outside = outside or {}
+        self.seats: list[Any] = [self.clients[s] if s in self.clients else outside[s]
+                                 for s in range(len(channels))]
+        self.retired: set[int] = set()
+        """Seats the dummy AI plays to the end of the game."""
+        self.deputies: dict[int, ClientSeat] = {}
+        """Programs that joined a seat mid-game, by seat."""
+
+    def take_over(self, engine: MahjongGame, seat: int,
+                  fault: BotFault) -> DummySeat | HandTakeover:
+        """The framework's fault policy for client ``seat``: ``/exit``, then the dummy AI
+        for the rest of the hand (or game), noted in the record."""
+        client = self.clients[seat]
         client.abandon()
-        whole_game = settings.takeover == "game" or client.channel.gone
+        whole_game = self.settings.takeover == "game" or client.channel.gone
         if whole_game:
-            retired.add(seat)
+            self.retired.add(seat)
         until = "the end of the game" if whole_game else "the end of the hand"
-        record.add_note(seat, "takeover-at",
-                        f"hand {engine.number + 1}: the dummy AI plays for "
-                        f"{client.name} to {until} ({fault.outcome.value})")
+        self.record.add_note(seat, "takeover-at",
+                             f"hand {engine.number + 1}: the dummy AI plays for "
+                             f"{client.name} to {until} ({fault.outcome.value})")
         if whole_game:
             return DummySeat(f"dummy for {client.name}")
         return HandTakeover(client, engine.number)
 
-    try:
-        play_game(game, seats, record, on_fault=take_over)
-        for client in clients:
-            if client.seat not in retired:
-                with contextlib.suppress(BotFault):
-                    client.finish(game)
-    finally:
-        for client in clients:
-            client.end()
-    record.settings["hands_played"] = [hand_facts(r) for r in game.results]
-    if record.outcome is None:
-        record.finish(game.scores(), Outcome.NORMAL, game.end_reason())
-    return record
+    def join(self, seat: int, channel: Channel) -> ClientSeat:
+        """A client that plays ``seat`` from the question asked now on (its first
+        session is the hand in play, told everything the seat has seen of it but the
+        questions another answered)."""
+        self.drop(seat)
+        client = ClientSeat(channel, seat, self.settings)
+        client.number = self.game.number - 1
+        client.joined = (self.game.number, len(self.game.hand.events) - 1)
+        self.deputies[seat] = client
+        return client
+
+    def drop(self, seat: int) -> None:
+        """End the client that joined ``seat`` mid-game (``/exit``), if one did."""
+        client = self.deputies.pop(seat, None)
+        if client is not None:
+            client.abandon()
+
+    def _fault(self, on_fault: FaultPolicy | None) -> FaultPolicy:
+        """The game's fault policy: the framework's for clients, else ``on_fault``'s,
+        else the dummy AI to the end of the game."""
+        def policy(engine: Any, seat: int, fault: BotFault) -> Seat | None:
+            if seat in self.clients:
+                return self.take_over(engine, seat, fault)
+            self.drop(seat)
+            replacement = on_fault(engine, seat, fault) if on_fault is not None else None
+            if replacement is not None:
+                return replacement
+            name = self.seats[seat].name
+            self.retired.add(seat)
+            self.record.add_note(seat, "takeover-at",
+                                 f"hand {engine.number + 1}: the dummy AI plays for {name} "
+                                 f"to the end of the game ({fault.outcome.value})")
+            return DummySeat(f"dummy for {name}")
+        return policy
+
+    def play(self, watch: Watcher | None = None,
+             on_fault: FaultPolicy | None = None) -> GameRecord:
+        """Play the game to its end (``watch`` shown the engine after every change,
+        ``on_fault`` asked about an outside seat's fault); the record, finished."""
+        game, record = self.game, self.record
+        try:
+            play_game(game, self.seats, record, on_fault=self._fault(on_fault), watch=watch)
+            for client in [*self.clients.values(), *self.deputies.values()]:
+                if client.seat not in self.retired:
+                    with contextlib.suppress(BotFault):
+                        client.finish(game)
+        finally:
+            for client in [*self.clients.values(), *self.deputies.values()]:
+                client.end()
+        record.settings["hands_played"] = [hand_facts(r) for r in game.results]
+        if record.outcome is None:
+            record.finish(game.scores(), Outcome.NORMAL, game.end_reason())
+        return record
 
 
 def hand_facts(result: HandResult) -> dict[str, Any]:
