@@ -9,7 +9,7 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -199,7 +199,75 @@ def serve_mahjong(port: int, seed: int, host: str, hands: int, reserve: int, sco
     console.print(f"Record: {path}", markup=False)
 
 
-@click.command("mahjong", context_settings={"allow_interspersed_args": False})
+@click.command("mahjong")
+@click.argument("url")
+@click.option("--seat", type=opt.Whole(1, 4), required=True,
+              help="The seat to play, 1..4 (as the table's page numbers them).")
+@click.option("--name", help="The AI's name at the table [default: its program's].")
+@opt.out_option("the AI's working folder and its stderr log", "referee-out/connect-<time>")
+@opt.memory_option(f"{MEMORY_MB}M")
+@opt.sandbox_options(None)
+@click.argument("command", nargs=-1, required=True, metavar="-- AI-COMMAND...")
+def connect_table(url: str, seat: int, name: str | None, out_dir: Path | None, memory: int,
+                  sandbox: SandboxConfig, command: tuple[str, ...]) -> None:
+    """Play a seat of an ICGA Mahjong web table (referee web) with an AI run here: URL
+    is the table's address with the seat's join secret, as its page shows it. As the
+    ICGA wrapper does, AI-COMMAND (a built-in AI or a command line) is started for every
+    hand and its lines relayed; the server referees it as any AI.
+
+    Ends with status 0 when the table's game is over for the seat, 2 if the server
+    refuses the seat or cannot be reached.
+    """
+    from referee.core.players import check_runnable, resolve_player
+    from referee.core.sandbox import plan_sandbox
+    from referee.games.mahjong.match import BUILTIN_PLAYERS
+    from referee.games.mahjong.web_link import TableLink
+    from referee.games.mahjong.wrapper import AIProgram, LoginRefused, Wrapper, account_name
+
+    def notify(text: str) -> None:
+        click.echo(f"referee: {text}", err=True)
+
+    try:
+        with support.sigterm_interrupts():
+            spec = resolve_player(command[0] if len(command) == 1 else shlex.join(command),
+                                  BUILTIN_PLAYERS)
+            own = spec.command[1:3] == ["-m", "referee"]
+            shown = name or (account_name(spec.name, seat) if spec.builtin or own
+                             else spec.name)
+            check_runnable(PlayerSpec(shown, spec.command))
+            out, config, sandbox_line = support.confine(
+                sandbox, out_dir, "connect", suspend_default=False, fresh=False)
+            notify(sandbox_line)
+            program = AIProgram(PlayerSpec(shown, spec.command), out, plan_sandbox(config),
+                                memory or None)
+            link = TableLink(url, seat, shown)
+            notify(f"the AI's working folder and standard error log are in {program.out}")
+            try:
+                Wrapper(link, seat, shown, program, notify=notify).run()
+            except LoginRefused as exc:
+                raise ConfigError(f"the server refused: {exc}") from None
+    except BaseException as exc:
+        support.fail(exc)
+    click.echo(f"referee: the seat's game is over ({link.ended or 'the connection closed'})",
+               err=True)
+
+
+class _ConnectCommand(click.Command):
+    """``referee connect mahjong``: a web table's address first joins that table
+    (``connect_table``); otherwise the ICGA framework's options, as ever."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        """The web table's command's context when the first argument is a URL."""
+        from referee.games.mahjong.web_link import is_table_url
+
+        if args and is_table_url(args[0]):
+            return connect_table.make_context(info_name, args, parent=parent, **extra)
+        return super().make_context(info_name, args, parent=parent, **extra)
+
+
+@click.command("mahjong", cls=_ConnectCommand,
+               context_settings={"allow_interspersed_args": False})
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The server's address.")
 @click.option("--port", type=opt.Whole(1, 65535), required=True,
@@ -228,6 +296,10 @@ def connect_mahjong(host: str, port: int, seat: int, account: str | None, human:
     standard error in a log there; it is never suspended (the relay does not follow the
     game). Ends with status 0 when the server closes the connection, 1 if the login is
     refused, 2 on a bad option (--sandbox strict where isolation is missing).
+
+    To play a seat of a web table (referee web) instead: referee connect mahjong URL
+    --seat N -- AI-COMMAND, URL the table's address with the seat's join secret, as the
+    table's page shows it (referee connect mahjong URL --help).
     """
     from referee.core.players import check_runnable, resolve_player
     from referee.core.sandbox import plan_sandbox

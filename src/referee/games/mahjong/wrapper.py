@@ -30,6 +30,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from referee.core.errors import BotFault, ConfigError, RefereeError
 from referee.core.players import PlayerSpec, check_runnable, start_player
@@ -39,7 +40,7 @@ from referee.games.mahjong.human_link import Editor, PersonLink
 
 log = logging.getLogger(__name__)
 
-__all__ = ["AIProgram", "AIRelay", "LoginRefused", "ServerLink", "Wrapper",
+__all__ = ["AIProgram", "AIRelay", "Link", "LoginRefused", "ServerLink", "Wrapper",
            "default_account"]
 
 LOGIN_WAIT = 30.0
@@ -74,8 +75,35 @@ def account_name(name: str, seat: int) -> str:
     return f"{name[:28] or 'ai'}-{seat}"
 
 
+class Link(Protocol):
+    """The wrapper's connection to its server, in lines: a referee server's socket
+    (``ServerLink``) or a web table's program socket (``web_link.TableLink``, joined by
+    its URL's secret: no login line)."""
+
+    address: str
+    needs_login: bool
+    """Whether the wrapper logs in with ``/login`` (a web table's URL already says who)."""
+
+    def send(self, data: bytes) -> None:
+        """Send bytes (whole lines or pieces of them; thread-safe)."""
+
+    def send_line(self, text: str) -> None:
+        """Send one line."""
+
+    def lines(self) -> Iterator[str]:
+        """The server's lines until it closes the connection."""
+
+    def logged_in(self) -> None:
+        """The game's lines follow: no more waiting for the login's answer."""
+
+    def close(self) -> None:
+        """Close the connection."""
+
+
 class ServerLink:
     """The connection to the server, in lines (sending is thread-safe)."""
+
+    needs_login = True
 
     def __init__(self, host: str, port: int, timeout: float = 10.0) -> None:
         self.address = f"{host}:{port}"
@@ -121,6 +149,10 @@ class ServerLink:
             if not data:
                 return
             self._buf += data
+
+    def logged_in(self) -> None:
+        """Read the game's lines without a timeout."""
+        self.sock.settimeout(None)
 
     def close(self) -> None:
         """Close the connection."""
@@ -199,7 +231,7 @@ class AIRelay:
 class Wrapper:
     """Logs in for one seat and plays its hands with an AI program or a person."""
 
-    def __init__(self, link: ServerLink, seat: int, account: str,
+    def __init__(self, link: Link, seat: int, account: str,
                  program: AIProgram | None = None, human: HumanConsole | None = None,
                  notify: Callable[[str], None] = log.warning,
                  editor: Editor | None = None) -> None:
@@ -223,11 +255,15 @@ class Wrapper:
         if the server refuses (or kicks) this client; ``HumanLeft`` if the person's input
         ends."""
         person = " human" if self.human is not None else ""
-        self.link.send_line(f"/login {self.seat} {self.account}{person}")
         lines = self.link.lines()
         try:
-            self._login(lines)
-            self.link.sock.settimeout(None)
+            if self.link.needs_login:
+                self.link.send_line(f"/login {self.seat} {self.account}{person}")
+                self._login(lines)
+            else:
+                self.notify(f"joined {self.link.address} as {self.account}, seat "
+                            f"{self.seat}")
+            self.link.logged_in()
             if self.human is not None:
                 PersonLink(self.human, self.human.stdin, self.editor).run(lines, self._hear)
             else:
