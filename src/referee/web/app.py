@@ -32,10 +32,13 @@ from referee.web.security import (
     SessionMiddleware,
 )
 
-__all__ = ["STATIC", "create_app"]
+__all__ = ["REPORT_STATIC", "STATIC", "create_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The package's static files (served at ``/static``)."""
+REPORT_STATIC = Path(__file__).resolve().parent.parent / "tournament" / "report" / "static"
+"""The results site's own files, served at ``/static/report``: its tile pictures
+(``tiles.js``, ``tiles.css``), which the tile games' boards draw with as its replays do."""
 
 
 def create_app(config: WebConfig) -> Starlette:
@@ -64,6 +67,7 @@ def create_app(config: WebConfig) -> Starlette:
                                         trusted_hosts=list(config.forwarded_allow_ips)))
     app = Starlette(
         routes=[*auth_routes.routes, *table_routes.routes,
+                Mount("/static/report", StaticFiles(directory=REPORT_STATIC), name="report"),
                 Mount("/static", StaticFiles(directory=STATIC), name="static")],
         middleware=middleware,
         exception_handlers={HTTPException: http_error, LoginRequired: login_required,
