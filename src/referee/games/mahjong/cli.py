@@ -223,6 +223,7 @@ def connect_table(url: str, seat: int, name: str | None, out_dir: Path | None, m
     from referee.games.mahjong.match import BUILTIN_PLAYERS
     from referee.games.mahjong.web_link import TableLink
     from referee.games.mahjong.wrapper import AIProgram, LoginRefused, Wrapper, account_name
+    from referee.web.connect_client import program_url
 
     def notify(text: str) -> None:
         click.echo(f"referee: {text}", err=True)
@@ -235,6 +236,7 @@ def connect_table(url: str, seat: int, name: str | None, out_dir: Path | None, m
             shown = name or (account_name(spec.name, seat) if spec.builtin or own
                              else spec.name)
             check_runnable(PlayerSpec(shown, spec.command))
+            program_url(url, seat, shown)  # (a bad address said before anything is set up)
             out, config, sandbox_line = support.confine(
                 sandbox, out_dir, "connect", suspend_default=False, fresh=False)
             notify(sandbox_line)
