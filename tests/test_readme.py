@@ -124,6 +124,20 @@ def test_every_usage_command_runs(tmp_path: Path) -> None:
                 server.send_signal(signal.SIGTERM)
                 _, err = server.communicate(timeout=60)
             assert server.returncode == 0, err
+        elif words[1] == "web" and words[2].startswith("--"):  # the game server
+            port = free_port()
+            server = subprocess.Popen(shell(command.replace("8000", str(port))),
+                                      cwd=tmp_path, env=env, text=True,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            try:
+                wait_for_port(port, server, 60)
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/lobby",
+                                            timeout=30) as page:
+                    assert b"gomoku" in page.read()
+            finally:
+                server.send_signal(signal.SIGTERM)
+                _, err = server.communicate(timeout=60)
+            assert server.returncode == 0, err
         elif words[1:3] == ["serve", "mahjong"]:
             connect = pending.pop(0)
             assert connect.startswith("referee connect mahjong ")

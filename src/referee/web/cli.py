@@ -5,6 +5,7 @@ libraries are imported only when a command runs."""
 from __future__ import annotations
 
 import logging
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -88,6 +89,9 @@ def serve(config: WebConfig) -> None:
     server = uvicorn.Server(uvicorn.Config(
         app, ws="websockets-sansio", proxy_headers=False, server_header=False, workers=1,
         log_level="info", lifespan="on"))
+    # uvicorn stops gracefully on SIGTERM, then raises the signal again under the handler
+    # that was there before it: this one, so that a server stopped so ends with status 0
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server.run(sockets=[listener])
 
 
