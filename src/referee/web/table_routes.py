@@ -286,7 +286,7 @@ async def sit(request: Request) -> Response:
     wanted = _text(form, "seat", 4)
     token = _text(form, "invite", 64)
 
-    def take() -> bool:
+    def take() -> None:
         with request.app.state.sessions.begin() as session:
             table = session.get(GameTable, table_id, with_for_update=True)
             if table is None:
@@ -305,12 +305,11 @@ async def sit(request: Request) -> Response:
                 raise ConfigError("that seat is not open")
             seat = open_seats[0]
             seat.kind, seat.user_id, seat.name, seat.token = "person", user.id, user.name, None
-            return all(other.kind != "open" for other in table.seats)
 
     try:
-        full = await run_in_threadpool(take)
-        if full:
-            await _start(request, table_id)
+        await run_in_threadpool(take)
+        if await run_in_threadpool(tables_of(request.app).ready, table_id):
+            await _start(request, table_id)  # (a program's seat waits for its program)
     except ConfigError as exc:
         raise HTTPException(409, str(exc)) from None
     return RedirectResponse(f"/tables/{table_id}", status_code=303)
