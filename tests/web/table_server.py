@@ -34,11 +34,14 @@ class Server:
     """A running server: its URL, its folder, its log."""
 
     def __init__(self, process: subprocess.Popen[str], url: str, data: Path,
-                 log: Path) -> None:
+                 log: Path, db_options: tuple[str, ...] = ()) -> None:
         self.process = process
         self.url = url
         self.data = data
         self.log_path = log
+        self.db_options = db_options
+        """``--db URL`` when the server is on another database than its own SQLite file
+        (for the commands that change its database beside it)."""
 
     def log(self) -> str:
         """What the server wrote so far."""
@@ -72,7 +75,9 @@ def running_server(data: Path, *options: str) -> Iterator[Server]:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError(f"the server did not start:\n{log.read_text()}")
             time.sleep(0.1)
-        yield Server(process, url, data, log)
+        db = tuple(options[options.index("--db"):options.index("--db") + 2]) \
+            if "--db" in options else ()
+        yield Server(process, url, data, log, db)
     finally:
         process.terminate()
         try:

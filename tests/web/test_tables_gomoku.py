@@ -27,9 +27,15 @@ GAME = {"size": "9", "rule": "freestyle", "renju_judge": "rif", "person_turn": "
         "program_turn": "5"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("web") / "data") as running:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests, on each database (a real PostgreSQL server's
+    fresh database for the second)."""
+    options: list[str] = []
+    if request.param == "postgresql":
+        options = ["--db", request.getfixturevalue("postgres").new_database()]
+    with running_server(tmp_path_factory.mktemp("web") / "data", *options) as running:
         yield running
 
 
@@ -420,7 +426,8 @@ def test_a_registered_program_takes_a_seat_and_plays_for_its_owner(server: Serve
     quinn = server.person("quinn")
     added = subprocess.run(
         [sys.executable, "-m", "referee.cli", "web", "program", "add", "quinn-bot", "--game",
-         "gomoku", "--owner", "quinn", "--data", str(server.data), "--", sys.executable, "-m",
+         "gomoku", "--owner", "quinn", "--data", str(server.data), *server.db_options, "--",
+         sys.executable, "-m",
          "referee.games.gomoku.bots.random_brain"], capture_output=True, text=True, timeout=60)
     assert added.returncode == 0, added.stderr
     table = quinn.open_table("gomoku", seat0="program:quinn-bot", seat1="bot:random", **GAME)

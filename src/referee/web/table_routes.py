@@ -84,10 +84,10 @@ async def lobby(request: Request) -> Response:
                          .order_by(GameTable.created_at.desc()).limit(limit))
                 found[status] = [_row(table) for table in session.scalars(query)]
             if user is not None:
-                mine = (select(GameTable).join(TableSeat)
-                        .where(or_(TableSeat.user_id == user.id,
-                                   GameTable.created_by == user.id))
-                        .order_by(GameTable.created_at.desc()).limit(50).distinct())
+                seated = select(TableSeat.table_id).where(TableSeat.user_id == user.id)
+                mine = (select(GameTable)  # (no DISTINCT: PostgreSQL compares no JSON)
+                        .where(or_(GameTable.id.in_(seated), GameTable.created_by == user.id))
+                        .order_by(GameTable.created_at.desc()).limit(50))
                 found["mine"] = [_row(table) for table in session.scalars(mine)]
             return found
 
