@@ -70,7 +70,8 @@ GAMES: Final[tuple[GameEntry, ...]] = (
               "referee.games.riichi.adapter:RiichiAdapter", top_level=("annotate4rl",),
               env="referee.games.riichi.env:make_env", data="referee.games.riichi.data:DATA"),
     GameEntry("gohr", "the Game of Hidden Rules' captive server (pipes, sockets)",
-              "referee.games.gohr.cli", ("play", "serve")),
+              "referee.games.gohr.cli", ("play", "serve", "replay", "connect"),
+              web="referee.games.gohr.web_table:DRIVER"),
 )
 """Every game, in the order the help lists them."""
 

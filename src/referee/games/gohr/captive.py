@@ -156,12 +156,18 @@ class CaptiveSession:
         """Start the next episode; its opening lines."""
         self._close_episode()
         board = draw_board(self.setup)
-        self.episode = Episode(self.setup.rules, board)
-        self.pieces = len(board)
+        return self.show_episode(Episode(self.setup.rules, board), self.episodes + 1)
+
+    def show_episode(self, episode: Episode, number: int) -> list[str]:
+        """Play ``episode`` (episode number ``number`` of the session) from here on, as
+        someone else drives it (a web table's engine): its opening lines, as ``NEW``
+        answers them (the status gives the attempts made so far)."""
+        self.episode = episode
+        self.pieces = len(episode.board) + episode.accepted
         self._marks = (None, None)
         if self.setup.version >= 8:  # 8.060 starts each episode in the session's mode
             self.mode = self.setup.output  # (Captive.main: a new Episode per NEW)
-        self.episodes += 1
+        self.episodes = number
         hello = (f"# Hello. This is Captive Game Server ver. {self.version}. "
                  f"Starting a new episode (no. {self.episodes})")
         if self.episode.finish is Finish.STALEMATE:
@@ -277,6 +283,13 @@ class CaptiveSession:
             piece = before.at(col, row) if 1 <= col <= N and 1 <= row <= N else None
             refusal = "# cells are row 1..6 col 1..6; buckets at (0|7, 0|7)"
         self._mark(code, piece)
+        return self.move_answer(code, refusal)
+
+    def move_answer(self, code: Code, refusal: str = "") -> list[str]:
+        """The answer to a ``MOVE`` whose response code was ``code`` (``refusal``: the
+        comment of an invalid one), in the session's mode."""
+        episode = self.episode
+        assert episode is not None
         if code is Code.NO_GAME:
             note = [f"# No game is on right now ({episode.finish.name.lower()}). "
                     "Use NEW to start a new game"]

@@ -1,6 +1,7 @@
 """The Game of Hidden Rules' commands: ``referee play gohr`` (the captive server on
-standard input and output) and ``referee serve gohr`` (on sockets); ``COMMANDS``, found
-through ``games/registry.py``."""
+standard input and output), ``referee serve gohr`` (on sockets), ``referee replay gohr``
+(a web table's records checked) and ``referee connect gohr`` (a program plays a web
+table's seat); ``COMMANDS``, found through ``games/registry.py``."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from pathlib import Path
 
 import click
 
-from referee.cli.options import MAX_JOBS, Duration, Whole
+from referee.cli import support
+from referee.cli.options import MAX_JOBS, Duration, Whole, json_option
 from referee.cli.support import fail
+from referee.cli.web_connect import connect_command
 from referee.core.errors import ConfigError, RefereeError
 
 __all__ = ["COMMANDS"]
@@ -90,5 +93,27 @@ def serve_gohr(port: int, host: str, data_dir: Path, idle: float, login_time: fl
     click.echo("referee: server stopped", err=True)
 
 
-COMMANDS: dict[str, click.Command] = {"play": play_gohr, "serve": serve_gohr}
+@click.command("gohr")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@json_option
+def replay_gohr(files: tuple[Path, ...], json_mode: bool) -> None:
+    """Replay GOHR records (a web table's games) through the engine and check them.
+
+    FILES are the referee's records (JSON): each holds its rule set and boards; every
+    MOVE, NEW and EXIT must be legal, its response code the engine's, and the score the
+    engine's. FILES may also be folders: the records below them, a store's folder (its
+    tournament.sqlite: every game of it) or a records.jsonl. One OK or FAIL line per
+    game; the exit status is 1 if any fails.
+    """
+    from referee.cli.replay_sources import GameChecks, check_games
+    from referee.core.checking import check_files
+    from referee.games.gohr.check import check_file, check_record
+
+    support.report_checks(check_games(files, GameChecks(
+        lambda paths: check_files(paths, check_file), check_record)), json_mode)
+
+
+COMMANDS: dict[str, click.Command] = {"play": play_gohr, "serve": serve_gohr,
+                                      "replay": replay_gohr,
+                                      "connect": connect_command("gohr")}
 """The Game of Hidden Rules' commands by verb."""
