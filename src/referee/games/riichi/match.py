@@ -73,8 +73,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["BUILTIN_PLAYERS", "POLICIES", "SEAT_PLACEHOLDER", "AnswerError",
            "RiichiMatchSettings", "SelfPlayResult", "apply_logged", "encode_event",
-           "mask_event", "may_pass", "move_text", "pass_all", "play_riichi", "read_answer",
-           "run_match", "safe_default", "seated", "self_play"]
+           "finish_record", "mask_event", "may_pass", "move_text", "pass_all", "play_riichi",
+           "read_answer", "run_match", "safe_default", "seated", "self_play"]
 
 BUILTIN_PLAYERS = {
     "tsumogiri": "referee.games.riichi.bots.tsumogiri",
@@ -291,6 +291,9 @@ class _Seat:
         """Batched mode: the JSON of the events since its last answer."""
         self.failures = 0
         self.forfeited = False
+        self.driver: Any = None
+        """A seat the caller drives instead (a person at a web table: a
+        ``core.match.Seat`` its loop asks), if one is."""
 
     @property
     def alive(self) -> bool:
@@ -334,6 +337,8 @@ class _Referee:
         self.record = record
         self.first = True
         self.batched = any(settings.batched)
+        self.told = 0
+        """The game's events told so far."""
 
     # ---------------------------------------------------------------- faults
     def failure(self, seat: int, kind: str, detail: str, line: str | None) -> None:
@@ -542,32 +547,48 @@ class _Referee:
         game = self.game
         # start_game alone, every answer read: the bots' start-up is no decision's time
         self.exchange([start_game_event(names, game.rules)], set(), False)
-        told = 0
         while True:
-            chunk = game.events[told:]
-            told = len(game.events)
+            self.between()
+            chunk = game.events[self.told:]
+            self.told = len(game.events)
             pending = game.pending()
             answers = self.exchange(chunk, pending, game.over)
             if game.over:
                 return
             for seat in sorted(pending):
-                state = self.seats[seat]
-                before: float | None = None
-                default = True
-                if seat in answers and not state.forfeited:
-                    line, seconds, before = answers[seat]
-                    action, default = self.action(seat, line)
-                    self.end_turn(seat)
-                else:
-                    action, seconds = safe_default(game.legal_actions(seat)), 0.0
-                if action.type != "none":  # (the bot waits idle for its next line: its
-                    # CPU now is its CPU when it answered; a pass records nothing)
-                    info: dict[str, Any] = {} if before is None else {
-                        "cpu_ms": round((state.cpu() - before) * 1000, 1)}
-                    if default:
-                        info["default"] = True
+                action, seconds, info = self.decide(seat, answers)
+                if action.type != "none":  # (a pass records nothing)
                     self.record.add_move(seat, move_text(action), seconds, **info)
                 game.apply(seat, action)
+                self.applied()
+
+    def decide(self, seat: int, answers: dict[int, tuple[str | None, float, float | None]]
+               ) -> tuple[Action, float, dict[str, Any]]:
+        """Seat ``seat``'s answer now (its bot's, or the safe default), its seconds and
+        what the record's move notes of it."""
+        state = self.seats[seat]
+        before: float | None = None
+        default = True
+        if seat in answers and not state.forfeited:
+            line, seconds, before = answers[seat]
+            action, default = self.action(seat, line)
+            self.end_turn(seat)
+        else:
+            action, seconds = safe_default(self.game.legal_actions(seat)), 0.0
+        # (the bot waits idle for its next line: its CPU now is its CPU when it answered)
+        info: dict[str, Any] = {} if before is None or action.type == "none" else {
+            "cpu_ms": round((state.cpu() - before) * 1000, 1)}
+        if default:
+            info["default"] = True
+        return action, seconds, info
+
+    def between(self) -> None:
+        """Before the events since the last answers are told (a web table's hook: seats
+        taken over); nothing here."""
+
+    def applied(self) -> None:
+        """After each answer is applied (a web table's hook: it is shown the game);
+        nothing here."""
 
     def end_turn(self, seat: int) -> None:
         """After a seat's decision: its folders over the sandbox's limit forfeit it."""
@@ -629,15 +650,21 @@ def play_riichi(players: Sequence[PlayerSpec], settings: RiichiMatchSettings, fo
         for state in seats:
             if state.process is not None:
                 state.process.stop(0.5)
+    return finish_record(record, game, seats, [p.name for p in players], settings,
+                         log_path or folder / "game.mjson.gz")
+
+
+def finish_record(record: GameRecord, game: RiichiGame, seats: Sequence[_Seat],
+                  names: Sequence[str], settings: RiichiMatchSettings,
+                  path: Path) -> GameRecord:
+    """Close the record of a game played to its end and write its mjai log to ``path``."""
     finals = game.final_scores()
     record.settings["points"] = [f.points for f in finals]
     record.settings["ranks"] = [f.rank for f in finals]
     record.settings["hands"] = len(game.results)
     record.settings["failure_counts"] = [s.failures for s in seats]
-    path = log_path or folder / "game.mjson.gz"
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_mjai_objects(path, [start_game_event([p.name for p in players], settings.rules),
-                              *game.events])
+    write_mjai_objects(path, [start_game_event(names, settings.rules), *game.events])
     record.settings["mjai_log"] = path.name
     forfeits = [s.seat for s in seats if s.forfeited]
     reason = "end of the game" + (
