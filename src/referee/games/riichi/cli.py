@@ -1,8 +1,9 @@
 """Riichi's commands: ``referee match riichi`` (mjai bots), ``referee replay riichi`` (any
 log), ``referee annotate riichi``, ``referee selfplay riichi`` and ``referee annotate4rl``
 (kanachan's training data), ``referee bot riichi`` (a Python policy as an mjai bot) and
-``referee dataset riichi`` (the environment's decisions as Parquet); ``COMMANDS``, found
-through ``games/registry.py``."""
+``referee dataset riichi`` (the environment's decisions as Parquet), ``referee connect
+riichi URL`` (an mjai bot plays a web table's seat); ``COMMANDS``, found through
+``games/registry.py``."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from referee.cli import options as opt
 from referee.cli import support
 from referee.cli.data_commands import dataset_command
 from referee.cli.policy_bots import run_policy_bot
+from referee.cli.web_connect import connect_command
 from referee.core.policy import Policy
 from referee.core.sandbox import SandboxConfig
 from referee.games.riichi.defaults import MEMORY_MB
@@ -408,6 +410,7 @@ COMMANDS: dict[str, click.Command] = {"match": match_riichi, "replay": replay_ri
                                       "selfplay": selfplay_riichi,
                                       "annotate4rl": annotate4rl_riichi,
                                       "bot": bot_riichi,
-                                      "dataset": dataset_command("riichi")}
+                                      "dataset": dataset_command("riichi"),
+                                      "connect": connect_command("riichi")}
 """Riichi's commands by verb (``annotate4rl``: ``referee annotate4rl``, a step of the
 training pipeline with no game to name, see the registry's ``top_level``)."""
