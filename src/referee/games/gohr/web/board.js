@@ -280,6 +280,7 @@ export function createBoard(box, api) {
   }
 
   function draw() {
+    root.dataset.mine = mine ? "true" : "false";
     drawHead();
     drawBuckets();
     drawGrid();
