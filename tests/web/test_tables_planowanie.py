@@ -140,7 +140,8 @@ def test_a_person_plays_a_whole_game_against_bots_and_sees_only_their_cards(
     rules = record_rules(record.settings)
     assert isinstance(record.seed, int)
     assert check_hidden(mine, 0, rules, record.seed) > 9
-    assert check_hidden(watched, None, rules, record.seed) > 9
+    assert check_hidden(watched, None, rules, record.seed) >= 2  # (spectators: the newest
+    # state every SPECTATOR_EVERY seconds, not every state of a quick game)
     alice_moves = [m.move for m in record.moves if m.seat == 0]
     assert alice_moves[0].startswith("declare ") and len(alice_moves) == 9
     replay_ok(server.data / "records" / "planowanie" / f"game-{table}.json")

@@ -26,6 +26,10 @@ __all__ = ["SEND_TIMEOUT", "Connection", "Hub"]
 
 SEND_TIMEOUT = 30.0
 """Seconds a page may take to take one message before it is disconnected."""
+SPECTATOR_EVERY = 0.04
+"""Seconds between two states of a table to its spectators: the newest of those that came
+meanwhile is sent (a table of instant programs changes a thousand times a second; its
+players' pages get every state at once)."""
 NOTES_KEPT = 16
 """Small messages kept for a connection that has not read them (older ones dropped)."""
 
@@ -88,6 +92,10 @@ class Hub:
     def __init__(self) -> None:
         self.rooms: dict[str, set[Connection]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.watched: dict[str, str] = {}
+        """The spectators' newest state of a table, waiting for its turn."""
+        self.shown: dict[str, float] = {}
+        """When the spectators of a table were last sent a state (the loop's clock)."""
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the connections live on (the server's)."""
@@ -136,9 +144,38 @@ class Hub:
                 loop.call_soon_threadsafe(function, *args)  # type: ignore[arg-type]
 
     def _deliver(self, table: str, states: dict[int | None, str]) -> None:
-        for connection in self.rooms.get(table, ()):
-            text = states.get(connection.seat, states.get(None))
-            if text is not None:
+        room = self.rooms.get(table, ())
+        for connection in room:
+            if connection.seat is not None and connection.seat in states:
+                connection.state = states[connection.seat]
+                connection.ready.set()
+        watched = states.get(None)
+        if watched is None:
+            return
+        waiting = table in self.watched
+        self.watched[table] = watched
+        if waiting:
+            return  # (its turn is booked)
+        assert self.loop is not None
+        wait = self.shown.get(table, 0.0) + SPECTATOR_EVERY - self.loop.time()
+        if wait <= 0:
+            self._show(table)
+        else:
+            self.loop.call_later(wait, self._show, table)
+
+    def _show(self, table: str) -> None:
+        """The spectators' newest state of ``table`` to its spectators' pages."""
+        text = self.watched.pop(table, None)
+        if text is None:
+            return
+        assert self.loop is not None
+        self.shown[table] = self.loop.time()
+        room = self.rooms.get(table)
+        if not room:
+            self.shown.pop(table, None)
+            return
+        for connection in room:
+            if connection.seat is None:
                 connection.state = text
                 connection.ready.set()
 

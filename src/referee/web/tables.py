@@ -181,7 +181,7 @@ class LiveTable:
         over = engine.to_play() is None
         summary = self._summary(engine)
         states: dict[int | None, str] = {}
-        for seat in range(len(self.seats)):
+        for seat in self.persons:  # (a program's seat has no page of its own)
             states[seat] = _state(summary, self.driver.view(engine, seat, False), seat)
         states[None] = _state(summary, self.driver.view(engine, None, over and self.reveal),
                               None)
@@ -197,6 +197,7 @@ class LiveTable:
             max(0, round((deadline - time.monotonic()) * 1000))
         return {
             "id": self.id, "game": self.game, "status": self.status, "result": self.result,
+            "at": round(time.time(), 4),  # when the server published it (for latency)
             "seats": [{"name": info.name, "kind": info.kind, "role": self.names[seat]
                        if seat < len(self.names) else "",
                        "present": self.connected.get(seat, 0) > 0,
