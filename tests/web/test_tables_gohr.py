@@ -93,6 +93,14 @@ async def collect(ws: Any, into: list[str], me: int | None, act: bool) -> dict[s
             await ws.send(json.dumps({"type": "move", "move": player.move(message["view"])}))
 
 
+async def my_turn(ws: Any) -> dict[str, Any]:
+    """The next state that asks seat 0 to move (or the game's last)."""
+    while True:
+        state = await next_state(ws)
+        if state["table"]["asking"] == 0 or state["table"]["status"] != "playing":
+            return state
+
+
 def check_hidden(raws: list[str], rules_text: str) -> int:
     """No state shows the rule set (but the spectators' once the game is over) nor which
     buckets a piece may go to (the captive server's JSON lists them for programs); every
@@ -178,13 +186,13 @@ def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
             for piece in (0, 1):
                 await ws.send(json.dumps({"type": "move", "move": {"piece": piece,
                                                                    "bucket": 2}}))
-                state = await next_state(ws)
+                state = await my_turn(ws)
                 assert state["view"]["last"]["result"] == "accepted"
             assert state["view"]["end"] == "cleared" and state["view"]["legal"]["pieces"] == []
             await ws.send(json.dumps({"type": "move", "move": {"piece": 0, "bucket": 0}}))
             reasons.append((await next_message(ws, "refused"))["reason"])
             await ws.send(json.dumps({"type": "move", "move": {"new": True}}))
-            state = await next_state(ws)
+            state = await my_turn(ws)
             assert state["view"]["board"] == 2 and state["view"]["end"] is None
             await ws.send(json.dumps({"type": "move", "move": {"new": True}}))  # give up
             while state["table"]["status"] == "playing":
