@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import websockets
 from table_server import Person, Server, next_message, next_state, running_server
 
 from referee.core.record import GameRecord
@@ -454,3 +455,58 @@ def test_a_registered_program_takes_a_seat_and_plays_for_its_owner(server: Serve
     other = server.person("rob")
     theirs = other.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
     assert 'value="quinn-bot"' not in other.client.get(f"/tables/{theirs}").text
+
+
+def test_a_table_that_reveals_nothing_gives_its_record_to_its_players_only(
+        server: Server) -> None:
+    sam = server.person("sam")
+    table = sam.open_table("gomoku", seat0="me", seat1="bot:random", reveal="never", **GAME)
+
+    async def game() -> None:
+        async with sam.socket(table) as ws:
+            await my_turn(ws)
+            await ws.send(json.dumps({"type": "resign"}))
+            while (await next_state(ws))["table"]["status"] == "playing":
+                pass
+
+    asyncio.run(game())
+    assert sam.client.get(f"/tables/{table}/record").status_code == 200
+    assert server.person("tom").client.get(f"/tables/{table}/record").status_code == 403
+    assert Person(server, "anyone").client.get(f"/tables/{table}/record").status_code == 403
+
+
+@pytest.fixture(scope="module")
+def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server that holds at most 20 WebSockets of one address."""
+    with running_server(tmp_path_factory.mktemp("small") / "data",
+                        "--max-sockets-per-address", "20") as running:
+        yield running
+
+
+def test_connections_past_the_limit_are_refused_with_the_reason(small_server: Server) -> None:
+    una = small_server.person("una")
+    table = una.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+
+    async def flood() -> tuple[list[int | None], int]:
+        held = [await una.socket(table).__aenter__() for _ in range(20)]
+        refused = []
+        for _ in range(5):
+            async with una.socket(table) as extra:
+                with pytest.raises(websockets.ConnectionClosed):
+                    while True:
+                        await extra.recv()
+                refused.append(extra.close_code)
+                assert "connections" in (extra.close_reason or "")
+        for ws in held[:10]:
+            await ws.close()
+        await asyncio.sleep(0.5)
+        async with una.socket(table) as again:  # room again once some closed
+            state = await next_state(again)
+        for ws in held[10:]:
+            await ws.close()
+        return refused, len(state["view"]["stones"])
+
+    refused, stones = asyncio.run(flood())
+    assert refused == [1013] * 5 and stones == 0
+    assert "refused: it holds 20" in small_server.log()
+    assert una.client.get("/lobby").status_code == 200

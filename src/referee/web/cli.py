@@ -48,9 +48,14 @@ db_option = click.option(
               show_default=True, metavar="SECONDS",
               help="How long a person's seat waits for them once all their pages are closed; "
                    "then the pinch-hitter plays on, or without one they lose (left).")
+@click.option("--max-sockets", type=click.IntRange(1, 1_000_000), default=10_000,
+              show_default=True, help="The most WebSockets (pages and programs) held at once.")
+@click.option("--max-sockets-per-address", type=click.IntRange(1, 1_000_000), default=1_000,
+              show_default=True, help="The most WebSockets held from one client address.")
 @click.pass_context
 def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str | None,
-        guests: bool, proxies: str, leave_grace: float) -> None:
+        guests: bool, proxies: str, leave_grace: float, max_sockets: int,
+        max_sockets_per_address: int) -> None:
     """The game server: people and programs at one table, for every game (needs the web
     extra: pip install 'referee[web]').
 
@@ -66,7 +71,9 @@ def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str
 
     config = WebConfig(data=data, host=host, port=port, db_url=db_url, guests=guests,
                        forwarded_allow_ips=tuple(p.strip() for p in proxies.split(",")
-                                                 if p.strip()), leave_grace=leave_grace)
+                                                 if p.strip()), leave_grace=leave_grace,
+                       max_sockets=max_sockets,
+                       max_sockets_per_address=max_sockets_per_address)
     try:
         serve(config)
     except Exception as exc:

@@ -39,6 +39,10 @@ class WebConfig:
     """The largest request body taken (bytes); a bigger one is refused with 413."""
     leave_grace: float = 30.0
     """Seconds a person's seat waits for them once all their pages are closed."""
+    max_sockets: int = 10_000
+    """The most WebSockets the server holds at once."""
+    max_sockets_per_address: int = 1_000
+    """The most WebSockets it holds from one client address."""
 
     @property
     def proxy(self) -> bool:

@@ -29,9 +29,10 @@ from referee.core.errors import ConfigError
 from referee.games.registry import table_driver, table_games
 from referee.web.live import Connection, Hub
 from referee.web.models import GameTable, Program, TableSeat, User
-from referee.web.pages import render
+from referee.web.pages import client_address, render
 from referee.web.program_link import ProgramLink
 from referee.web.security import current_user, require_user, same_origin
+from referee.web.socket_limits import SocketLimits
 from referee.web.tables import Tables, message_of
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,16 @@ def tables_of(app: Any) -> Tables:
         tables.recover()
         app.state.tables = tables
     return tables
+
+
+def limits_of(app: Any) -> SocketLimits:
+    """The server's WebSocket limits (its config's)."""
+    limits: SocketLimits | None = getattr(app.state, "socket_limits", None)
+    if limits is None:
+        config = app.state.config
+        limits = SocketLimits(config.max_sockets, config.max_sockets_per_address)
+        app.state.socket_limits = limits
+    return limits
 
 
 def _drivers() -> dict[str, Any]:
@@ -239,6 +250,7 @@ def _load(request: Request, table_id: str) -> dict[str, Any]:
         return {"id": table.id, "game": table.game, "status": table.status,
                 "result": table.result or "", "settings": table.settings,
                 "created_by": table.created_by, "pinch_hit": table.pinch_hit,
+                "reveal": table.reveal,
                 "record": table.record,
                 "seats": [{"index": seat.index, "kind": seat.kind, "name": seat.name,
                            "user_id": seat.user_id, "token": seat.token}
@@ -351,7 +363,21 @@ async def live(websocket: WebSocket) -> None:
     if not exists:
         await websocket.close(1008, "no such table")
         return
+    address = client_address(websocket)
     await websocket.accept()
+    refused = limits_of(websocket.app).take(address)
+    if refused is not None:
+        await websocket.close(1013, refused)
+        return
+    try:
+        await _live(websocket, tables, table_id, seat, user)
+    finally:
+        limits_of(websocket.app).give_back(address)
+
+
+async def _live(websocket: WebSocket, tables: Tables, table_id: str, seat: int | None,
+                user: User | None) -> None:
+    """The accepted socket of a table's page, until it closes."""
     connection = Connection(websocket, table_id, seat, user.id if user else None)
     tables.hub.join(connection)
     live_table = tables.get(table_id)
@@ -450,9 +476,22 @@ async def program(websocket: WebSocket) -> None:
     await websocket.accept()
     if refused is not None:
         log.info("table %s: a program was refused: %s", table_id, refused)
-        await websocket.send_text(f"ERROR {refused}")
         await websocket.close(1008, refused[:120])
         return
+    address = client_address(websocket)
+    busy = limits_of(websocket.app).take(address)
+    if busy is not None:
+        await websocket.close(1013, busy)
+        return
+    try:
+        await _program(websocket, tables, table_id, seat, name)
+    finally:
+        limits_of(websocket.app).give_back(address)
+
+
+async def _program(websocket: WebSocket, tables: Tables, table_id: str, seat: int,
+                   name: str) -> None:
+    """The accepted socket of a program at its seat, until it closes."""
     link = ProgramLink(websocket, table_id, seat, name, asyncio.get_running_loop())
     tables.links[(table_id, seat)] = link
     log.info("table %s: %s joined seat %d over the network", table_id, name, seat + 1)
@@ -473,6 +512,11 @@ async def replay(request: Request) -> Response:
     table = await run_in_threadpool(_load, request, request.path_params["table"])
     if table["status"] != "finished" or not table["record"]:
         raise HTTPException(404, "the game has no record yet")
+    user = current_user(request)
+    seated = user is not None and (user.is_admin or any(
+        seat["user_id"] == user.id for seat in table["seats"]))
+    if table["reveal"] != "after" and not seated:  # the record shows every hidden part
+        raise HTTPException(403, "this table shows its record only to its players")
     path = Path(request.app.state.config.data) / table["record"]
     return FileResponse(path, media_type="application/json",
                         filename=f"{table['game']}-{table['id']}.json")
