@@ -93,6 +93,9 @@ class TableGame:
     """To be shown the engine whenever the game changes (``core.match.Watcher``)."""
     on_fault: Callable[[Any, int, Any], Seat | None] | None = None
     """The table's fault policy (``core.match.FaultPolicy``), if it has one."""
+    record_path: Path | None = None
+    """Where the record will be written (a game whose records have companion files, as
+    Riichi's mjai log, writes them beside it)."""
     take_over: Callable[[int, PlayerSpec, TimeControl], Seat] | None = None
     """Set by the driver before the game starts: how a program takes a seat over from the
     position reached (a pinch-hitter; a person's own program playing for them);

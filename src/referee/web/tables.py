@@ -127,6 +127,7 @@ class LiveTable:
                  for info in self.seats]
         game = TableGame(settings=self.settings, seats=plans, times=times,
                          seed=secrets.randbits(31), work=work, sandbox=self.tables.sandbox,
+                         record_path=self.tables.record_path(self.game, self.id),
                          watch=self._watch, on_fault=self._on_fault)
         self.game_run = game
         for seat, info in enumerate(self.seats):
@@ -431,9 +432,7 @@ class Tables:
         """The game of ``table`` is over: its record written, its row closed."""
         path: str | None = None
         if record is not None and record.finished:
-            folder = self.data / "records" / table.game
-            folder.mkdir(parents=True, exist_ok=True)
-            record.write(folder / f"game-{table.id}.json")
+            record.write(self.record_path(table.game, table.id))
             path = f"records/{table.game}/game-{table.id}.json"
             try:
                 self.stores.commit(table.game, table.id, record)
@@ -461,6 +460,10 @@ class Tables:
             return all(seat.kind not in ("open", "remote") or (
                 seat.kind == "remote" and (joined := self.links.get((table_id, seat.index)))
                 is not None and joined.link.running) for seat in row.seats)
+
+    def record_path(self, game: str, table_id: str) -> Path:
+        """Where the record of table ``table_id`` is written (a match's folder a game)."""
+        return self.data / "records" / game / f"game-{table_id}.json"
 
     def get(self, table_id: str) -> LiveTable | None:
         """The table ``table_id`` if its game is being played."""

@@ -112,7 +112,7 @@ class RiichiDriver:
         links = {seat: plan.link for seat, plan in enumerate(game.seats)
                  if isinstance(plan, LinkedSeat)}
         run = RiichiTableGame(players, settings, game.work, times=game.times, links=links,
-                              log_path=_log_path(game.work))
+                              log_path=_log_path(game.work, game.record_path))
 
         def take_over(seat: int, player: PlayerSpec, time: TimeControl) -> Any:
             return run.take_over(seat, player, time)
@@ -225,12 +225,12 @@ def _last(engine: RiichiTable) -> dict[str, Any] | None:
             "hands": [frame["s"][s][2:5] for s in winners]}
 
 
-def _log_path(work: Path) -> Path:
+def _log_path(work: Path, record: Path | None) -> Path:
     """Where the game's mjai log goes: beside the record the server writes
-    (``DATA/records/riichi/game-ID.json`` for the table working in ``DATA/work/ID``), as
-    ``referee replay riichi`` reads a record through the log beside it."""
-    if work.parent.name == "work":
-        return work.parent.parent / "records" / "riichi" / f"game-{work.name}.mjson.gz"
+    (``game-ID.mjson.gz`` beside ``game-ID.json``), as ``referee replay riichi`` reads a
+    record through the log beside it; without a record's place, in the work folder."""
+    if record is not None:
+        return record.with_name(f"{record.stem}.mjson.gz")
     return work / "game.mjson.gz"
 
 
