@@ -107,6 +107,23 @@ class TableGame:
     person (they play again)."""
 
 
+    def players(self) -> list[PlayerSpec]:
+        """A player per seat, as a match takes them: a program's own, else the seat's
+        name (the server drives it: a person, a program over the network)."""
+        return [plan.player if isinstance(plan, ProgramSeat) else PlayerSpec(plan.name)
+                for plan in self.seats]
+
+    def outside(self) -> dict[int, Callable[[int, Clock], Seat]]:
+        """The seats the server drives, by number: their drivers' makers."""
+        return {seat: plan.make for seat, plan in enumerate(self.seats)
+                if isinstance(plan, OutsideSeat)}
+
+    def links(self) -> dict[int, Callable[[], LineLink]]:
+        """The seats of programs over the network, by number: their links."""
+        return {seat: plan.link for seat, plan in enumerate(self.seats)
+                if isinstance(plan, LinkedSeat)}
+
+
 class TableDriver(Protocol):
     """A game as the web server sees it."""
 

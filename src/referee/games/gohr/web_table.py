@@ -20,13 +20,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.core.errors import ConfigError
-from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.table import (
     Field,
-    LinkedSeat,
-    OutsideSeat,
-    ProgramSeat,
     TableGame,
     read_fields,
 )
@@ -119,13 +115,9 @@ class GohrDriver:
         settings["board_list"] = make_boards(settings, game.seed)
         series = GohrSeries(record_rules(settings), record_boards(settings),
                             int(settings["max_moves"]), settings["rules_text"])
-        players = [plan.player if isinstance(plan, ProgramSeat) else PlayerSpec(plan.name)
-                   for plan in game.seats]
-        outside: dict[int, SeatMaker] = {
-            seat: plan.make for seat, plan in enumerate(game.seats)
-            if isinstance(plan, OutsideSeat)}
-        links = {seat: plan.link for seat, plan in enumerate(game.seats)
-                 if isinstance(plan, LinkedSeat)}
+        players = game.players()
+        outside: dict[int, SeatMaker] = game.outside()
+        links = game.links()
         run = GohrTableGame(players, series, settings, game.seed, game.work,
                             times=game.times, sandbox=game.sandbox, links=links)
         game.take_over = run.take_over

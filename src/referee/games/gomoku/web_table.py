@@ -12,13 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.core.errors import ConfigError
-from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.table import (
     Field,
-    LinkedSeat,
-    OutsideSeat,
-    ProgramSeat,
     TableGame,
     read_fields,
 )
@@ -89,14 +85,10 @@ class GomokuDriver:
             size=s["size"], rule=Rule(s["rule"]), renju_judge=RenjuJudge(s["renju_judge"]),
             swap2=bool(s["swap2"]), draw_at_empty=s["draw_at_empty"], games=1, psq=False,
             seed=game.seed, sandbox=game.sandbox)
-        players = [plan.player if isinstance(plan, ProgramSeat) else PlayerSpec(plan.name)
-                   for plan in game.seats]
-        outside: dict[int, SeatMaker] = {
-            seat: plan.make for seat, plan in enumerate(game.seats)
-            if isinstance(plan, OutsideSeat)}
+        players = game.players()
+        outside: dict[int, SeatMaker] = game.outside()
         match = GomokuMatch(players, settings, game.work, write_files=False)
-        match.links = {seat: plan.link for seat, plan in enumerate(game.seats)
-                       if isinstance(plan, LinkedSeat)}
+        match.links = game.links()
         game.take_over = match.take_over
         game.release = match.drop
         game.record = match.current_record

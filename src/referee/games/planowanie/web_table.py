@@ -17,13 +17,9 @@ from typing import Any
 
 from referee.core.errors import ConfigError
 from referee.core.limits import megabytes
-from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.table import (
     Field,
-    LinkedSeat,
-    OutsideSeat,
-    ProgramSeat,
     TableGame,
     read_fields,
 )
@@ -106,13 +102,9 @@ class PlanowanieDriver:
         """Play the table's game with ``PlanowanieTableGame`` on the table's seed."""
         settings = dataclasses.replace(_settings(game.settings), sandbox=game.sandbox,
                                        memory_limit=megabytes(MEMORY_MB))
-        players = [plan.player if isinstance(plan, ProgramSeat) else PlayerSpec(plan.name)
-                   for plan in game.seats]
-        outside: dict[int, SeatMaker] = {
-            seat: plan.make for seat, plan in enumerate(game.seats)
-            if isinstance(plan, OutsideSeat)}
-        links = {seat: plan.link for seat, plan in enumerate(game.seats)
-                 if isinstance(plan, LinkedSeat)}
+        players = game.players()
+        outside: dict[int, SeatMaker] = game.outside()
+        links = game.links()
         run = PlanowanieTableGame(players, settings, game.seed, game.work, times=game.times,
                                   links=links)
         game.take_over = run.take_over

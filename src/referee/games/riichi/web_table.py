@@ -29,9 +29,7 @@ from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.table import (
     Field,
-    LinkedSeat,
     OutsideSeat,
-    ProgramSeat,
     TableGame,
     read_fields,
 )
@@ -104,13 +102,9 @@ class RiichiDriver:
         settings = RiichiMatchSettings(room_rules(s["room"], s["length"]), game.seed,
                                        program_time, max_failures=int(s["max_failures"]),
                                        sandbox=game.sandbox)
-        players = [plan.player if isinstance(plan, ProgramSeat) else PlayerSpec(plan.name)
-                   for plan in game.seats]
-        outside: dict[int, SeatMaker] = {
-            seat: plan.make for seat, plan in enumerate(game.seats)
-            if isinstance(plan, OutsideSeat)}
-        links = {seat: plan.link for seat, plan in enumerate(game.seats)
-                 if isinstance(plan, LinkedSeat)}
+        players = game.players()
+        outside: dict[int, SeatMaker] = game.outside()
+        links = game.links()
         run = RiichiTableGame(players, settings, game.work, times=game.times, links=links,
                               log_path=_log_path(game.work, game.record_path))
 

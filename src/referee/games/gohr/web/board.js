@@ -5,6 +5,7 @@
 // denied (it may go elsewhere) or immovable (nowhere now), shown on the piece and in
 // words, with the move count and the score. The rule is never known here.
 
+import { linkStyles, element } from "/static/boards.js";
 const COLORS = { RED: "#d62728", BLACK: "#222", BLUE: "#1f5fbf", YELLOW: "#e8c31a" };
 const BUCKET_NAMES = ["top left", "top right", "bottom right", "bottom left"];
 const ENDS = {
@@ -13,22 +14,6 @@ const ENDS = {
   stopped: "Stopped.",
 };
 const SVG = "http://www.w3.org/2000/svg";
-
-function linkStyles() {
-  const href = new URL("board.css", import.meta.url).href;
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.appendChild(link);
-}
-
-function element(name, className, text) {
-  const made = document.createElement(name);
-  if (className) made.className = className;
-  if (text !== undefined) made.textContent = text;
-  return made;
-}
 
 function shapeSvg(piece, size) {
   const svg = document.createElementNS(SVG, "svg");
@@ -81,7 +66,7 @@ function pieceWords(piece) {
 }
 
 export function createBoard(box, api) {
-  linkStyles();
+  linkStyles(new URL("board.css", import.meta.url).href);
   const root = element("div", "gohr-board");
   const head = element("p", "gohr-head");
   const grid = element("div", "gohr-grid");

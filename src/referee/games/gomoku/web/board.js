@@ -3,6 +3,7 @@
 // marked, renju's forbidden points crossed for black, and swap2's choices as buttons.
 // A click sends the point; the server says whether it is legal.
 
+import { linkStyles } from "/static/boards.js";
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 32;
 const MARGIN = 38;
@@ -14,17 +15,8 @@ function node(name, attributes, parent) {
   return element;
 }
 
-function linkStyles() {
-  const href = new URL("board.css", import.meta.url).href;
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.appendChild(link);
-}
-
 export function createBoard(box, api) {
-  linkStyles();
+  linkStyles(new URL("board.css", import.meta.url).href);
   const svg = node("svg", { class: "gomoku-board", role: "img", "aria-label": "Gomoku board" });
   const controls = document.createElement("div");
   controls.className = "board-controls";

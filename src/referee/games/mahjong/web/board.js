@@ -6,19 +6,12 @@
 // C P K W X). The result of each hand, with its tai, stays in sight. The server says what
 // is legal and judges every click; nothing of the rules is known here.
 
+import { linkStyles } from "/static/boards.js";
 import "/static/report/tiles.js";
 
 const INFO = ["Hand", "Round wind", "Wall"];
 const KEYS = { chow: "c", pung: "p", kong: "k", concealed_kong: "k", promoted_kong: "k",
                win: "w", pass: "x" };
-
-function linkStyles(href) {
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.appendChild(link);
-}
 
 function element(name, className, text) {
   const node = document.createElement(name);

@@ -4,27 +4,12 @@
 // Only the cards and numbers the server lists as legal can be clicked; the server judges
 // every click (a refused one comes back with its reason). No rules are known here.
 
+import { linkStyles, element } from "/static/boards.js";
 const SUIT_SIGNS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const RED = new Set(["D", "H"]);
 
-function linkStyles() {
-  const href = new URL("board.css", import.meta.url).href;
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.appendChild(link);
-}
-
-function element(name, className, text) {
-  const made = document.createElement(name);
-  if (className) made.className = className;
-  if (text !== undefined) made.textContent = text;
-  return made;
-}
-
 export function createBoard(box, api) {
-  linkStyles();
+  linkStyles(new URL("board.css", import.meta.url).href);
   const root = element("div", "pw-board");
   const head = element("p", "pw-head");
   const seats = element("table", "pw-seats");

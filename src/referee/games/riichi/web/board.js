@@ -8,19 +8,12 @@
 // sight. The server says what is legal and judges every click; nothing of the rules is
 // known here.
 
+import { linkStyles } from "/static/boards.js";
 import "/static/report/tiles.js";
 
 const INFO = ["Round", "Honba", "Riichi sticks", "Wall"];
 const KEYS = { chi: "c", pon: "p", kan: "k", riichi: "r", tsumo: "w", ron: "w", kyushu: "q",
                pass: "x" };
-
-function linkStyles(href) {
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.appendChild(link);
-}
 
 function element(name, className, text) {
   const node = document.createElement(name);
