@@ -6,13 +6,16 @@ process) starts every line it writes on stderr, and its ABOUT answer gives it
 ``TOKEN start`` when it starts (then ``--noise N`` bytes of filler lines), ``TOKEN move
 X,Y`` before each move it answers, ``TOKEN restart`` on RESTART (``TOKEN refuse`` and an
 UNKNOWN answer with ``--no-restart``), ``TOKEN end`` on END. With ``--crash-at N`` it writes
-``TOKEN dying`` and exits (code 4) when asked for its ``N``-th move (of all its games).
+``TOKEN dying`` and exits (code 4) when asked for its ``N``-th move (of all its games);
+with ``--delay S`` it waits S seconds before each move; with ``--linger S`` it stays S
+seconds after its input ends (a program that outlives its referee).
 Everything a game made it write is thus known from the record: ``expected_stderr`` in the
 tests.
 """
 
 import secrets
 import sys
+import time
 
 
 def main() -> int:
@@ -20,6 +23,8 @@ def main() -> int:
     crash_at = int(args[args.index("--crash-at") + 1]) if "--crash-at" in args else 0
     noise = int(args[args.index("--noise") + 1]) if "--noise" in args else 0
     restarts = "--no-restart" not in args
+    delay = float(args[args.index("--delay") + 1]) if "--delay" in args else 0.0
+    linger = float(args[args.index("--linger") + 1]) if "--linger" in args else 0.0
     token = secrets.token_hex(8)
     err = sys.stderr
 
@@ -47,6 +52,8 @@ def main() -> int:
             return False
         point = next((x, y) for y in range(size) for x in range(size) if (x, y) not in taken)
         taken.add(point)
+        if delay:
+            time.sleep(delay)
         say(f"move {point[0]},{point[1]}")
         answer(f"{point[0]},{point[1]}")
         return True
@@ -76,6 +83,7 @@ def main() -> int:
             return 0
         elif word != "INFO" and word:
             answer(f"UNKNOWN {word}")
+    time.sleep(linger)
     return 0
 
 
