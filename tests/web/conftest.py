@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from table_server import Server, running_server
 from web_servers import Postgres, WebServer, postgres_bin
 
 
@@ -60,3 +62,21 @@ def web_site(request: pytest.FixtureRequest,
         yield server.start()
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium through Playwright for a module's browser tests (skipped, saying
+    why, without them)."""
+    from browsing import chromium, playwright_api
+
+    with chromium(playwright_api()) as running:
+        yield running
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A ``referee web`` process of the test's own (its SQLite file), for the browser
+    tests (a module's own ``server`` fixture takes its place)."""
+    with running_server(tmp_path / "data") as running:
+        yield running

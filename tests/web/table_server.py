@@ -142,3 +142,15 @@ async def next_message(ws: Any, kind: str, timeout: float = 20) -> dict[str, Any
         message = json.loads(await asyncio.wait_for(ws.recv(), deadline - time.monotonic()))
         if message["type"] == kind:
             return message  # type: ignore[no-any-return]
+
+
+def sign_up_in_browser(tab: Any, url: str, name: str) -> None:
+    """Sign up through the site's form in a browser tab (``browsing.Tab``)."""
+    page = tab.page
+    page.goto(url + "/")
+    page.get_by_role("link", name="Sign up").first.click()
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", "a-long-secret")
+    page.fill("input[name=password2]", "a-long-secret")
+    page.locator("form.account button[type=submit]").click()
+    page.wait_for_url("**/lobby")

@@ -7,43 +7,18 @@ to tests/artifacts/."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from table_server import Server, running_server
+from table_server import Server, sign_up_in_browser
 
-from browsing import Tab, chromium, playwright_api
+from browsing import Tab, playwright_api
 from referee.tournament.store import Store
 
 api = playwright_api()  # the module is skipped, saying why, without Chromium or Playwright
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(api) as running:
-        yield running
-
-
-@pytest.fixture()
-def server(tmp_path: Any) -> Iterator[Server]:
-    with running_server(tmp_path / "data") as running:
-        yield running
-
-
-def sign_up(tab: Tab, url: str, name: str) -> None:
-    """Sign up through the site's form."""
-    page = tab.page
-    page.goto(url + "/")
-    page.get_by_role("link", name="Sign up").first.click()
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", "a-long-secret")
-    page.fill("input[name=password2]", "a-long-secret")
-    page.locator("form.account button[type=submit]").click()
-    page.wait_for_url("**/lobby")
 
 
 FREE_SPOTS = "svg.gomoku-board circle.spot"
@@ -53,7 +28,7 @@ def test_a_person_plays_gomoku_in_the_browser_and_another_watches(
         browser: Any, server: Server) -> None:
     player = Tab(browser)
     watcher = Tab(browser)
-    sign_up(player, server.url, "ada")
+    sign_up_in_browser(player, server.url, "ada")
     page = player.page
     page.locator("#games li[data-game=gomoku] a").click()
     page.fill("input[name=size]", "9")
