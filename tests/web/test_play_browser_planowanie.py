@@ -80,9 +80,9 @@ def test_a_person_plays_planowanie_in_the_browser_and_another_watches(
             played += 1
         page.wait_for_function("n => Number(document.querySelector('#board').dataset.seq) > n",
                                arg=before)
-        shown = watcher.page.locator(".pw-trick .pw-card")
-        watched_tricks |= {shown.nth(k).get_attribute("data-card") or ""
-                           for k in range(shown.count())}
+        # (read at once: the watcher's board is redrawn whenever a state comes)
+        watched_tricks |= set(watcher.page.locator(".pw-trick .pw-card").evaluate_all(
+            "cards => cards.map(card => card.dataset.card || '')"))
     page.wait_for_function(
         "() => document.querySelector('#status').textContent.startsWith('Game over')")
     watcher.page.wait_for_function(
