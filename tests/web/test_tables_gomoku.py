@@ -86,6 +86,9 @@ def test_a_person_plays_a_whole_game_against_a_bot_and_it_is_an_ordinary_record(
     record = GameRecord.read(record_file)
     assert [p.name for p in record.players] == ["alice", "random"]
     assert record.finished and len(record.moves) == len(last["view"]["stones"])
+    assert record.settings["table_clocks"] == [  # a person's 60 s, a program's 5 s
+        {"turn_ms": 60_000, "game_ms": None, "tolerance_ms": 1000},
+        {"turn_ms": 5000, "game_ms": None, "tolerance_ms": 1000}]
     assert alice.client.get(f"/tables/{table}/record").json()["moves"]
     page = alice.client.get(f"/tables/{table}")
     assert page.status_code == 200 and "The game's record" in page.text
@@ -137,7 +140,10 @@ def test_a_refused_click_costs_nothing_and_says_why(server: Server) -> None:
 def test_only_the_seats_person_moves_it_and_only_in_turn(server: Server) -> None:
     carol = server.person("carol")
     dave = server.person("dave")
-    table = carol.open_table("gomoku", seat0="me", seat1="bot:random", **GAME)
+    fay = server.person("fay")  # sits at seat 2 and never moves: carol's turn does not
+    table = carol.open_table("gomoku", seat0="me", seat1="open", **GAME)  # come back
+    assert fay.post(f"/tables/{table}/sit", {"seat": "1"}, f"/tables/{table}"
+                    ).status_code == 303
 
     async def game() -> None:
         async with carol.socket(table) as mine, dave.socket(table) as theirs:
@@ -154,9 +160,9 @@ def test_only_the_seats_person_moves_it_and_only_in_turn(server: Server) -> None
             await mine.send(json.dumps({"type": "move", "move": {"point": [4, 4]}}))
             await mine.send(json.dumps({"type": "move", "move": {"point": [5, 5]}}))
             assert (await next_message(mine, "refused"))["reason"] == "it is not your turn"
-            state = await my_turn(mine)
-            stones = {(x, y) for x, y, _ in state["view"]["stones"]}
-            assert (4, 4) in stones and (5, 5) not in stones
+        async with carol.socket(table) as again:  # the newest state, as a reload has it
+            state = await next_state(again)
+            assert state["view"]["stones"] == [[4, 4, 1]] and state["table"]["to_play"] == 1
 
     asyncio.run(game())
 

@@ -119,6 +119,23 @@ class PersonSeat:
             return self._wait(engine, deadline)
         finally:
             self.waiting = False
+            self._refuse_late_moves()
+
+    def _refuse_late_moves(self) -> None:
+        """Moves that came after the one the turn took (a double click) are refused at
+        once; anything else waits for the seat's next turn."""
+        kept: list[Message] = []
+        while True:
+            try:
+                message = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(message, Move):
+                self.host.refuse(self.seat, "it is not your turn")
+            else:
+                kept.append(message)
+        for message in kept:
+            self.inbox.put(message)
 
     def _wait(self, engine: Any, deadline: float) -> Decision:
         """The person's messages until one decides the turn."""

@@ -208,6 +208,15 @@ class LiveTable:
             "notes": self.notes[-20:],
         }
 
+    def clocks(self) -> list[dict[str, int | None]]:
+        """Each seat's limits as the table timed it (milliseconds; ``None``: none)."""
+        def ms(value: float | None) -> int | None:
+            return None if value is None else round(value * 1000)
+        return [{"turn_ms": ms(control.turn), "game_ms": ms(control.game),
+                 "tolerance_ms": ms(control.tolerance)}
+                for control in (self.person_time if info.kind == "person" else
+                                self.program_time for info in self.seats)]
+
     def close_states(self) -> None:
         """The last states, with the table's result (after the game)."""
         engine = getattr(self, "engine", None)
@@ -432,6 +441,8 @@ class Tables:
         """The game of ``table`` is over: its record written, its row closed."""
         path: str | None = None
         if record is not None and record.finished:
+            record.settings["table_clocks"] = table.clocks()  # (the game's own are its
+            # defaults: the table's clocks are what timed its seats)
             record.write(self.record_path(table.game, table.id))
             path = f"records/{table.game}/game-{table.id}.json"
             try:
