@@ -125,8 +125,8 @@ class BoundedFolders:
         hold more than the limit (then the host's stay as they were); closes them.
         Whether they were written back."""
         try:
-            if not self.fds:
-                return False
+            if not self.fds or len(self.fds) != len(self.folders):
+                return False  # (not all opened: the bot never ran, its folders stay)
             used = self.used()
             if used > self.limit:
                 log.warning("%s: its folders hold %.1f MB, over the limit of %g MB: not "
