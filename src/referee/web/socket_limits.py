@@ -5,8 +5,10 @@ logged; the connections already held go on. Counted on the event loop's thread o
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections import Counter
+from collections.abc import Iterator
 
 log = logging.getLogger(__name__)
 
@@ -40,3 +42,14 @@ class SocketLimits:
         self.held[address] -= 1
         if self.held[address] <= 0:
             del self.held[address]
+
+    @contextlib.contextmanager
+    def holding(self, address: str) -> Iterator[str | None]:
+        """A socket of ``address`` counted for the block: the reason it is refused (it is
+        then not counted), else ``None``, and given back at the block's end."""
+        refused = self.take(address)
+        try:
+            yield refused
+        finally:
+            if refused is None:
+                self.give_back(address)

@@ -365,14 +365,11 @@ async def live(websocket: WebSocket) -> None:
         return
     address = client_address(websocket)
     await websocket.accept()
-    refused = limits_of(websocket.app).take(address)
-    if refused is not None:
-        await websocket.close(1013, refused)
-        return
-    try:
+    with limits_of(websocket.app).holding(address) as refused:
+        if refused is not None:
+            await websocket.close(1013, refused)
+            return
         await _live(websocket, tables, table_id, seat, user)
-    finally:
-        limits_of(websocket.app).give_back(address)
 
 
 async def _live(websocket: WebSocket, tables: Tables, table_id: str, seat: int | None,
@@ -478,15 +475,11 @@ async def program(websocket: WebSocket) -> None:
         log.info("table %s: a program was refused: %s", table_id, refused)
         await websocket.close(1008, refused[:120])
         return
-    address = client_address(websocket)
-    busy = limits_of(websocket.app).take(address)
-    if busy is not None:
-        await websocket.close(1013, busy)
-        return
-    try:
+    with limits_of(websocket.app).holding(client_address(websocket)) as busy:
+        if busy is not None:
+            await websocket.close(1013, busy)
+            return
         await _program(websocket, tables, table_id, seat, name)
-    finally:
-        limits_of(websocket.app).give_back(address)
 
 
 async def _program(websocket: WebSocket, tables: Tables, table_id: str, seat: int,
