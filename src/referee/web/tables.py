@@ -109,6 +109,8 @@ class LiveTable:
         self.seq = 0
         self.lock = threading.Lock()
         self.game_run: TableGame | None = None
+        self.engine: Any = None
+        """The game's engine, once the game has shown it (read in the game's thread)."""
         self.thread = threading.Thread(target=self._run, name=f"table-{self.id}", daemon=True)
         self.connected: dict[int, int] = {}
         self.leaving: dict[int, asyncio.TimerHandle] = {}
@@ -123,9 +125,7 @@ class LiveTable:
         work = self.tables.data / "work" / self.id
         work.mkdir(parents=True, exist_ok=True)
         plans = [self._plan(seat, info) for seat, info in enumerate(self.seats)]
-        times = [self.person_time if info.kind == "person" else self.program_time
-                 for info in self.seats]
-        game = TableGame(settings=self.settings, seats=plans, times=times,
+        game = TableGame(settings=self.settings, seats=plans, times=self.times(),
                          seed=secrets.randbits(31), work=work, sandbox=self.tables.sandbox,
                          record_path=self.tables.record_path(self.game, self.id),
                          watch=self._watch, on_fault=self._on_fault)
@@ -208,20 +208,22 @@ class LiveTable:
             "notes": self.notes[-20:],
         }
 
+    def times(self) -> list[TimeControl]:
+        """Each seat's limits: a person's or a program's, as the table's clocks say."""
+        return [self.person_time if info.kind == "person" else self.program_time
+                for info in self.seats]
+
     def clocks(self) -> list[dict[str, int | None]]:
         """Each seat's limits as the table timed it (milliseconds; ``None``: none)."""
         def ms(value: float | None) -> int | None:
             return None if value is None else round(value * 1000)
         return [{"turn_ms": ms(control.turn), "game_ms": ms(control.game),
-                 "tolerance_ms": ms(control.tolerance)}
-                for control in (self.person_time if info.kind == "person" else
-                                self.program_time for info in self.seats)]
+                 "tolerance_ms": ms(control.tolerance)} for control in self.times()]
 
     def close_states(self) -> None:
         """The last states, with the table's result (after the game)."""
-        engine = getattr(self, "engine", None)
-        if engine is not None:
-            self._publish(engine)
+        if self.engine is not None:
+            self._publish(self.engine)
 
     # -- SeatHost (called in the game thread) -------------------------------------------
     def ask(self, seat: int, engine: Any, deadline: float) -> None:
