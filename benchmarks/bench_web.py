@@ -39,6 +39,9 @@ import websockets
 from figures import machine, print_figures
 from native import native
 
+SEEN = '{"type":"seen"}'
+HEAD = re.compile(r'\{"type":"state","table":\{"id":"[^"]*","game":"[^"]*",'
+                  r'"status":"(?P<status>[a-z]+)","result":"(?:[^"\\]|\\.)*","at":(?P<at>[0-9.]+)')
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
@@ -129,7 +132,9 @@ async def round_trips(url: str, table: str, count: int = 200) -> list[float]:
 
 
 async def watch(url: str, table: str, latencies: list[float], done: asyncio.Event) -> None:
-    """A spectator: each state's delay since the server published it, until the game ends."""
+    """A spectator: each state's delay since the server published it, until the game ends
+    (read from the message's head, as the table's summary comes first: a thousand pages'
+    whole boards parsed in this one process would make its own loop the figure)."""
     async with spectator(url, table) as ws:
         first = True
         while not done.is_set():
@@ -138,16 +143,26 @@ async def watch(url: str, table: str, latencies: list[float], done: asyncio.Even
             except TimeoutError:
                 return
             now = time.time()
-            message = json.loads(text)
-            if message["type"] != "state":
-                if message["type"] == "closed":
+            head = HEAD.match(text)
+            if head is None:
+                if json.loads(text)["type"] == "closed":
                     return
                 continue
             if not first:  # (a page's first state is the newest kept, from before it came)
-                latencies.append((now - message["table"]["at"]) * 1000)
+                latencies.append((now - float(head["at"])) * 1000)
             first = False
-            if message["table"]["status"] != "playing":
+            await ws.send(SEEN)  # (as the table's page says it showed each state)
+            if head["status"] != "playing":
                 return
+
+
+async def loop_lag(lags: list[float], every: float = 0.01) -> None:
+    """How late this client's own event loop wakes (ms), every ``every`` seconds: a
+    spectator's figure includes it (the time from the socket to the reading code)."""
+    while True:
+        started = time.perf_counter()
+        await asyncio.sleep(every)
+        lags.append((time.perf_counter() - started - every) * 1000)
 
 
 def register(data: Path, program: Path, owner: str) -> None:
@@ -165,6 +180,8 @@ async def spectators_part(url: str, person: Person, tables: int, spectators: int
     loop = asyncio.get_running_loop()
     ids: list[str] = []
     watchers = []
+    lags: list[float] = []
+    lagging = asyncio.create_task(loop_lag(lags))
     for index in range(tables):  # each table's spectators join as its game begins
         table = await loop.run_in_executor(None, lambda: person.open_table(
             size=str(size), seat0="program:instant-a", seat1="program:instant-b",
@@ -174,7 +191,10 @@ async def spectators_part(url: str, person: Person, tables: int, spectators: int
         watchers += [asyncio.create_task(watch(url, table, latencies, done))
                      for _ in range(share)]
     await asyncio.gather(*watchers)
-    return {"tables": tables, "spectators": spectators, "states_received": len(latencies),
+    lagging.cancel()
+    return {"client_lag_p50_ms": round(percentile(lags, 0.5), 1),
+            "client_lag_p99_ms": round(percentile(lags, 0.99), 1),
+            "tables": tables, "spectators": spectators, "states_received": len(latencies),
             "spectator_p50_ms": round(percentile(latencies, 0.5), 1),
             "spectator_p99_ms": round(percentile(latencies, 0.99), 1),
             "spectator_max_ms": round(max(latencies), 1),

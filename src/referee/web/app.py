@@ -57,6 +57,9 @@ def create_app(config: WebConfig) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        tables = getattr(app.state, "tables", None)
+        if tables is not None:
+            tables.close()  # (its worker processes)
         engine.dispose()
 
     middleware = [Middleware(SecurityHeadersMiddleware),

@@ -52,10 +52,13 @@ db_option = click.option(
               show_default=True, help="The most WebSockets (pages and programs) held at once.")
 @click.option("--max-sockets-per-address", type=click.IntRange(1, 1_000_000), default=1_000,
               show_default=True, help="The most WebSockets held from one client address.")
+@click.option("--table-workers", type=click.IntRange(0, 64), default=2, show_default=True,
+              metavar="N", help="Worker processes that play the tables of programs only "
+                                "(0: every table in the server's own process).")
 @click.pass_context
 def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str | None,
         guests: bool, proxies: str, leave_grace: float, max_sockets: int,
-        max_sockets_per_address: int) -> None:
+        max_sockets_per_address: int, table_workers: int) -> None:
     """The game server: people and programs at one table, for every game (needs the web
     extra: pip install 'referee[web]').
 
@@ -73,7 +76,8 @@ def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str
                        forwarded_allow_ips=tuple(p.strip() for p in proxies.split(",")
                                                  if p.strip()), leave_grace=leave_grace,
                        max_sockets=max_sockets,
-                       max_sockets_per_address=max_sockets_per_address)
+                       max_sockets_per_address=max_sockets_per_address,
+                       table_workers=table_workers)
     try:
         serve(config)
     except Exception as exc:

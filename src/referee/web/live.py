@@ -32,6 +32,14 @@ meanwhile is sent (a table of instant programs changes a thousand times a second
 players' pages get every state at once)."""
 NOTES_KEPT = 16
 """Small messages kept for a connection that has not read them (older ones dropped)."""
+SEEN = '{"type":"seen"}'
+"""What a page sends back for every state it has shown (exactly so): a page that does
+is sent a new state only while fewer than ``IN_FLIGHT`` of those sent are unseen, so
+that a page (or a network) slower than the table sees the newest board, not a backlog
+of old ones in the sockets' buffers. A page that never says it gets each newest state as
+soon as its socket takes it."""
+IN_FLIGHT = 2
+"""States a page that says what it has seen may have unseen."""
 
 
 @dataclass(eq=False)
@@ -48,6 +56,24 @@ class Connection:
     notes: deque[str] = field(default_factory=lambda: deque(maxlen=NOTES_KEPT))
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    sent: int = 0
+    """States sent to the page."""
+    seen: int | None = None
+    """States the page said it has shown (``None``: it does not say)."""
+
+    def sendable(self) -> bool:
+        """Whether the page may be sent its newest state now (not too many unseen)."""
+        return self.state is not None and (self.seen is None or
+                                           self.sent - self.seen < IN_FLIGHT)
+
+    def acknowledge(self, text: str) -> bool:
+        """Whether ``text`` is the page saying it has shown a state sent to it (counted;
+        one past what it was sent is not that, and goes on as any message would)."""
+        if text != SEEN or (self.seen or 0) >= self.sent:
+            return False
+        self.seen = (self.seen or 0) + 1
+        self.ready.set()
+        return True
 
     async def pump(self) -> None:
         """Send what waits, newest state last, until the connection closes; a page that
@@ -55,11 +81,12 @@ class Connection:
         while not self.closed:
             await self.ready.wait()
             self.ready.clear()
-            while self.notes or self.state is not None:
+            while self.notes or self.sendable():
                 if self.notes:
                     text = self.notes.popleft()
                 else:
                     text, self.state = self.state or "", None
+                    self.sent += 1
                 try:
                     await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
                 except TimeoutError:
@@ -124,6 +151,13 @@ class Hub:
         from any thread."""
         self._call(self._deliver, table, dict(states))
 
+    def post_paced(self, batch: Mapping[str, Mapping[int | None, str]]) -> None:
+        """The spectators' newest states of several tables, paced already (a worker
+        process sends its tables' newest every ``SPECTATOR_EVERY``): shown at once, from
+        any thread."""
+        self._call(self._deliver_paced, {table: dict(states) for table, states in
+                                         batch.items()})
+
     def note(self, table: str, seat: int | None, text: str) -> None:
         """A small message to the connections of ``seat`` at ``table`` (``None``: all)."""
         self._call(self._deliver_note, table, seat, text)
@@ -162,6 +196,17 @@ class Hub:
             self._show(table)
         else:
             self.loop.call_later(wait, self._show, table)
+
+    def _deliver_paced(self, batch: dict[str, dict[int | None, str]]) -> None:
+        for table, states in batch.items():
+            watched = states.get(None)
+            for connection in self.rooms.get(table, ()):
+                if connection.seat is None and watched is not None:
+                    connection.state = watched
+                    connection.ready.set()
+                elif connection.seat in states:
+                    connection.state = states[connection.seat]
+                    connection.ready.set()
 
     def _show(self, table: str) -> None:
         """The spectators' newest state of ``table`` to its spectators' pages."""

@@ -54,7 +54,7 @@ def tables_of(app: Any) -> Tables:
             hub.bind(asyncio.get_running_loop())
         config = app.state.config
         tables = Tables(app.state.sessions, Path(config.data), hub,
-                        leave_grace=config.leave_grace)
+                        leave_grace=config.leave_grace, workers=config.table_workers)
         tables.recover()
         app.state.tables = tables
     return tables
@@ -405,6 +405,8 @@ async def _read(websocket: WebSocket, connection: Connection, tables: Tables) ->
             text = await websocket.receive_text()
         except (WebSocketDisconnect, RuntimeError, KeyError):
             return
+        if connection.acknowledge(text):
+            continue  # (a page's word that it showed a state: not a message to budget)
         now = asyncio.get_running_loop().time()
         budget = min(MESSAGES_PER_SECOND * 5, budget + (now - last) * MESSAGES_PER_SECOND) - 1
         last = now

@@ -1,4 +1,5 @@
-"""Tables being played: each game in a thread of its own, on the game's own driver.
+"""Tables being played: each game in a thread of its own, on the game's own driver (a
+table of the server's programs only is played so in a worker process: ``table_workers``).
 
 A table starts once every seat is taken (or its owner starts it and the pinch-hitter
 fills the empty ones). Its thread hands the game's driver the seats: programs (built-in
@@ -18,10 +19,10 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 from sqlalchemy.orm import Session, sessionmaker
@@ -49,9 +50,13 @@ from referee.web.models import GameTable, Program, utcnow
 from referee.web.person_seat import Deputy, Leave, Message, Move, PersonSeat, Resign, TakeBack
 from referee.web.program_link import ProgramLink
 
+if TYPE_CHECKING:
+    from referee.web.table_workers import WorkedTable
+
 log = logging.getLogger(__name__)
 
-__all__ = ["LEAVE_GRACE", "LiveTable", "SeatInfo", "Tables", "time_controls"]
+__all__ = ["LEAVE_GRACE", "LiveTable", "Publisher", "SeatInfo", "TableHost", "TablePlan", "Tables",
+           "conclude", "record_path", "time_controls"]
 
 LEAVE_GRACE = 30.0
 """Seconds a person's seat waits for them to come back once all their pages are closed."""
@@ -71,6 +76,60 @@ class SeatInfo:
     """The seat was empty at the start: the pinch-hitter plays it."""
 
 
+@dataclass(frozen=True)
+class TablePlan:
+    """What a table's game is played from: its row's settings and seats, as plain data
+    (a worker process gets it as it is)."""
+
+    id: str
+    game: str
+    settings: Mapping[str, Any]
+    clocks: Mapping[str, Any]
+    reveal: bool
+    """Whether spectators see every hidden part once the game is over."""
+    pinch_hit: bool
+    seats: tuple[SeatInfo, ...]
+
+    @property
+    def programs_only(self) -> bool:
+        """Whether the server's own programs play every seat (no person's page, no
+        program joined over the network): its game needs nothing from the server's
+        process but the spectators."""
+        return all(info.kind in ("bot", "program") for info in self.seats)
+
+
+class Publisher(Protocol):
+    """Where a table's states and small messages go (the ``Hub``, or a worker's pipe)."""
+
+    def post(self, table: str, states: Mapping[int | None, str]) -> None:
+        """Each seat's state (``None``: the spectators')."""
+
+    def note(self, table: str, seat: int | None, text: str) -> None:
+        """A small message to ``seat``'s pages (``None``: every page)."""
+
+
+class TableHost(Protocol):
+    """What a ``LiveTable`` needs from the process it is played in."""
+
+    data: Path
+    sandbox: SandboxConfig
+    leave_grace: float
+    links: dict[tuple[str, int], ProgramLink]
+
+    @property
+    def hub(self) -> Publisher:
+        """Where the table's states go."""
+
+    def record_path(self, game: str, table_id: str) -> Path:
+        """Where the table's record is written."""
+
+    def program_of(self, user: int | None, game: str, name: str) -> PlayerSpec | None:
+        """``user``'s program ``name`` registered on the server."""
+
+    def finished(self, table: LiveTable, record: GameRecord | None) -> None:
+        """The table's game is over."""
+
+
 def time_controls(clocks: Mapping[str, Any]) -> tuple[TimeControl, TimeControl]:
     """A person's and a program's limits from a table's ``clocks`` (milliseconds: move
     and game; game 0, no game limit)."""
@@ -86,17 +145,17 @@ def time_controls(clocks: Mapping[str, Any]) -> tuple[TimeControl, TimeControl]:
 class LiveTable:
     """One table's game in progress (the ``SeatHost`` of its people's seats)."""
 
-    def __init__(self, tables: Tables, row: GameTable, seats: Sequence[SeatInfo]) -> None:
+    def __init__(self, tables: TableHost, plan: TablePlan) -> None:
         self.tables = tables
-        self.id = row.id
-        self.game = row.game
-        self.driver: TableDriver = table_driver(row.game)
-        self.settings: dict[str, Any] = dict(row.settings)
-        self.seats = list(seats)
+        self.id = plan.id
+        self.game = plan.game
+        self.driver: TableDriver = table_driver(plan.game)
+        self.settings: dict[str, Any] = dict(plan.settings)
+        self.seats = list(plan.seats)
         self.names = self.driver.seat_names(self.settings)
-        self.person_time, self.program_time = time_controls(row.clocks or {})
-        self.reveal = row.reveal == "after"
-        self.pinch = bool(row.pinch_hit)
+        self.person_time, self.program_time = time_controls(plan.clocks)
+        self.reveal = plan.reveal
+        self.pinch = plan.pinch_hit
         self.persons: dict[int, PersonSeat] = {}
         self.status = "playing"
         self.result = ""
@@ -179,6 +238,14 @@ class LiveTable:
 
     def _publish(self, engine: Any) -> None:
         """Every seat's state and the spectators' to the hub (and kept for new pages)."""
+        states = self.states_of(engine)
+        with self.lock:
+            self.seq += 1
+            self.states = states
+        self.tables.hub.post(self.id, states)
+
+    def states_of(self, engine: Any) -> dict[int | None, str]:
+        """What each person's seat and the spectators see of ``engine`` now."""
         over = engine.to_play() is None
         summary = self._summary(engine)
         states: dict[int | None, str] = {}
@@ -186,10 +253,7 @@ class LiveTable:
             states[seat] = _state(summary, self.driver.view(engine, seat, False), seat)
         states[None] = _state(summary, self.driver.view(engine, None, over and self.reveal),
                               None)
-        with self.lock:
-            self.seq += 1
-            self.states = states
-        self.tables.hub.post(self.id, states)
+        return states
 
     def _summary(self, engine: Any) -> dict[str, Any]:
         """The table's part of every state: seats, whose turn, clock, result, notes."""
@@ -365,17 +429,28 @@ class Tables:
     """Every table being played on the server, and their rows kept up to date."""
 
     def __init__(self, sessions: sessionmaker[Session], data: Path, hub: Hub,
-                 sandbox: SandboxConfig | None = None, leave_grace: float = LEAVE_GRACE) -> None:
+                 sandbox: SandboxConfig | None = None, leave_grace: float = LEAVE_GRACE,
+                 workers: int = 0) -> None:
         self.sessions = sessions
         self.data = data
         self.hub = hub
         self.sandbox = sandbox or SandboxConfig()
         self.leave_grace = leave_grace
-        self.live: dict[str, LiveTable] = {}
+        self.live: dict[str, LiveTable | WorkedTable] = {}
         self.lock = threading.Lock()
         self.stores = GameStores(data)
         self.links: dict[tuple[str, int], ProgramLink] = {}
         """The programs joined over the network, by table and seat."""
+        from referee.web.table_workers import TableWorkers  # (it imports this module)
+
+        self.workers = TableWorkers(self, workers) if workers > 0 else None
+        """The worker processes that play the tables of programs only (``None``: every
+        table is played in this process)."""
+
+    def close(self) -> None:
+        """The server stops: its worker processes end with it."""
+        if self.workers is not None:
+            self.workers.close()
 
     def recover(self) -> int:
         """Tables left being played by a server that stopped: closed as aborted (their
@@ -388,7 +463,7 @@ class Tables:
                 row.finished_at = utcnow()
             return len(rows)
 
-    def start(self, table_id: str) -> LiveTable:
+    def start(self, table_id: str) -> LiveTable | WorkedTable:
         """Start the game of table ``table_id`` (its seats as its row has them; empty
         ones get the pinch-hitter); ``ConfigError`` if it cannot start."""
         with self.lock, self.sessions.begin() as session:
@@ -414,7 +489,13 @@ class Tables:
                     seat.kind, seat.bot, seat.name, seat.token = "bot", info.bot, info.name, None
             row.status = "playing"
             row.started_at = utcnow()
-            table = LiveTable(self, row, seats)
+            plan = TablePlan(row.id, row.game, dict(row.settings), dict(row.clocks or {}),
+                             row.reveal == "after", bool(row.pinch_hit), tuple(seats))
+            table: LiveTable | WorkedTable
+            if plan.programs_only and self.workers is not None:
+                table = self.workers.table(plan)
+            else:
+                table = LiveTable(self, plan)
             self.live[table_id] = table
         table.start()
         return table
@@ -441,27 +522,34 @@ class Tables:
 
     def finished(self, table: LiveTable, record: GameRecord | None) -> None:
         """The game of ``table`` is over: its record written, its row closed."""
-        path: str | None = None
-        if record is not None and record.finished:
-            record.settings["table_clocks"] = table.clocks()  # (the game's own are its
-            # defaults: the table's clocks are what timed its seats)
-            record.write(self.record_path(table.game, table.id))
-            path = f"records/{table.game}/game-{table.id}.json"
-            try:
-                self.stores.commit(table.game, table.id, record)
-            except Exception:  # the record file is written: the store can be rebuilt
-                log.exception("table %s: the game's store did not take its record", table.id)
-            table.status, table.result = "finished", _result_words(record, table)
-        else:
-            table.status, table.result = "aborted", "the game stopped on an error"
-        with self.sessions.begin() as session:
-            row = session.get(GameTable, table.id)
-            if row is not None:
-                row.status, row.result, row.record = table.status, table.result, path
-                row.finished_at = utcnow()
+        table.status, table.result = conclude(table, record)
+        self.file(table.game, table.id, record, table.status, table.result)
         table.close_states()
         with self.lock:
             self.live.pop(table.id, None)
+
+    def file(self, game: str, table_id: str, record: GameRecord | None, status: str,
+             result: str) -> None:
+        """A game's end kept: its record (a finished one) written and in its game's
+        store, its table's row closed with ``status`` and ``result``."""
+        path: str | None = None
+        if record is not None and status == "finished":
+            record.write(self.record_path(game, table_id))
+            path = f"records/{game}/game-{table_id}.json"
+            try:
+                self.stores.commit(game, table_id, record)
+            except Exception:  # the record file is written: the store can be rebuilt
+                log.exception("table %s: the game's store did not take its record", table_id)
+        with self.sessions.begin() as session:
+            row = session.get(GameTable, table_id)
+            if row is not None:
+                row.status, row.result, row.record = status, result, path
+                row.finished_at = utcnow()
+
+    def forget(self, table_id: str) -> None:
+        """The table is no longer being played."""
+        with self.lock:
+            self.live.pop(table_id, None)
 
     def ready(self, table_id: str) -> bool:
         """Whether the open table ``table_id`` has every seat taken (its remote programs
@@ -475,12 +563,28 @@ class Tables:
                 is not None and joined.link.running) for seat in row.seats)
 
     def record_path(self, game: str, table_id: str) -> Path:
-        """Where the record of table ``table_id`` is written (a match's folder a game)."""
-        return self.data / "records" / game / f"game-{table_id}.json"
+        """Where the record of table ``table_id`` is written."""
+        return record_path(self.data, game, table_id)
 
-    def get(self, table_id: str) -> LiveTable | None:
+    def get(self, table_id: str) -> LiveTable | WorkedTable | None:
         """The table ``table_id`` if its game is being played."""
         return self.live.get(table_id)
+
+
+def record_path(data: Path, game: str, table_id: str) -> Path:
+    """Where a server in ``data`` writes the record of table ``table_id`` (a match's
+    folder a game)."""
+    return data / "records" / game / f"game-{table_id}.json"
+
+
+def conclude(table: LiveTable, record: GameRecord | None) -> tuple[str, str]:
+    """How a table's game ended, as its row says it (status and result words); a
+    finished record is told the clocks the table timed each seat with (the game's own
+    settings keep its defaults)."""
+    if record is None or not record.finished:
+        return "aborted", "the game stopped on an error"
+    record.settings["table_clocks"] = table.clocks()
+    return "finished", _result_words(record, table)
 
 
 def _result_words(record: GameRecord, table: LiveTable) -> str:

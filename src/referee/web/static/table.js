@@ -9,6 +9,7 @@ const seatsList = document.getElementById("seats");
 const resign = document.getElementById("resign");
 
 const tableId = box.dataset.table;
+const SEEN = '{"type":"seen"}';  // (exactly so: the server compares the text)
 const seatText = box.dataset.seat;
 let socket = null;
 let board = null;
@@ -85,6 +86,7 @@ function connect() {
       showStatus(message.table, message.you);
       showDeputy(message.table, message.you);
       board.update(message.view, message.table, message.you);
+      socket.send(SEEN);  // (the server sends a newer board once this one is shown)
     } else if (message.type === "refused") {
       refused(message.reason);
     }
