@@ -4,6 +4,7 @@ libraries are imported only when a command runs."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import socket
@@ -52,13 +53,17 @@ db_option = click.option(
               show_default=True, help="The most WebSockets (pages and programs) held at once.")
 @click.option("--max-sockets-per-address", type=click.IntRange(1, 1_000_000), default=1_000,
               show_default=True, help="The most WebSockets held from one client address.")
+@click.option("--request-timeout", type=click.FloatRange(0.5, 3600), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="How long a new connection may take to send its first request; then it "
+                   "is answered 408 and closed (connections held idle by the thousand).")
 @click.option("--table-workers", type=click.IntRange(0, 64), default=2, show_default=True,
               metavar="N", help="Worker processes that play the tables of programs only "
                                 "(0: every table in the server's own process).")
 @click.pass_context
 def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str | None,
         guests: bool, proxies: str, leave_grace: float, max_sockets: int,
-        max_sockets_per_address: int, table_workers: int) -> None:
+        max_sockets_per_address: int, request_timeout: float, table_workers: int) -> None:
     """The game server: people and programs at one table, for every game (needs the web
     extra: pip install 'referee[web]').
 
@@ -77,7 +82,7 @@ def web(ctx: click.Context, data: Path | None, host: str, port: int, db_url: str
                                                  if p.strip()), leave_grace=leave_grace,
                        max_sockets=max_sockets,
                        max_sockets_per_address=max_sockets_per_address,
-                       table_workers=table_workers)
+                       request_timeout=request_timeout, table_workers=table_workers)
     try:
         serve(config)
     except Exception as exc:
@@ -89,8 +94,10 @@ def serve(config: WebConfig) -> None:
     import uvicorn
 
     from referee.web.app import create_app
+    from referee.web.guarded_http import guarded_protocol
 
     logging.getLogger("referee.web").setLevel(logging.INFO)
+    open_files_for(config.max_sockets)
     app = create_app(config)
     listener = listen(config.host, config.port)
     host, port = listener.getsockname()[:2]
@@ -98,12 +105,31 @@ def serve(config: WebConfig) -> None:
     click.echo(f"referee web: serving on http://{shown}:{port}/ (folder {config.data})")
     sys.stdout.flush()
     server = uvicorn.Server(uvicorn.Config(
-        app, ws="websockets-sansio", proxy_headers=False, server_header=False, workers=1,
+        app, http=guarded_protocol(config.request_timeout), ws="websockets-sansio",
+        proxy_headers=False, server_header=False, workers=1,
         log_level="info", lifespan="on"))
     # uvicorn stops gracefully on SIGTERM, then raises the signal again under the handler
     # that was there before it: this one, so that a server stopped so ends with status 0
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server.run(sockets=[listener])
+
+
+def open_files_for(sockets: int) -> None:
+    """Raise the process's open-file limit as far as it may go towards what ``sockets``
+    connections need (each is a descriptor); say so if it cannot go that far."""
+    import resource
+
+    wanted = sockets + 1024  # (the database, the records, the programs' pipes)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(hard, wanted)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        click.echo(f"referee web: the open-file limit is {soft}: the server holds fewer "
+                   f"than the {sockets} connections --max-sockets allows (raise it with "
+                   "ulimit -n)", err=True)
 
 
 def listen(host: str, port: int) -> socket.socket:

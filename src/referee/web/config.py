@@ -43,6 +43,8 @@ class WebConfig:
     """The most WebSockets the server holds at once."""
     max_sockets_per_address: int = 1_000
     """The most WebSockets it holds from one client address."""
+    request_timeout: float = 10.0
+    """Seconds a new connection has to send its first request's head (then: 408, closed)."""
     table_workers: int = 2
     """Worker processes for the tables of programs only (0: every table is played in
     the server's own process)."""
