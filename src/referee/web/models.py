@@ -1,5 +1,6 @@
 """The server's tables as SQLAlchemy 2 typed models: users, the programs registered on the
-server, game tables and their seats. Times are aware datetimes in UTC on every database."""
+server, game tables, their seats and their chat lines. Times are aware datetimes in UTC on
+every database."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-__all__ = ["Base", "GameTable", "Program", "TableSeat", "UTCDateTime", "User", "new_table_id",
-           "utcnow"]
+__all__ = ["Base", "ChatLine", "GameTable", "Program", "TableSeat", "UTCDateTime", "User",
+           "new_table_id", "utcnow"]
 
 
 def utcnow() -> dt.datetime:
@@ -131,3 +132,18 @@ class TableSeat(Base):
     """The seat's name as shown."""
 
     table: Mapped[GameTable] = relationship(back_populates="seats")
+
+
+class ChatLine(Base):
+    """One line of a table's chat: who said it, when (the schema's second revision)."""
+
+    __tablename__ = "chat_lines"
+    __table_args__ = (sa.Index("ix_chat_lines_table_id", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("game_tables.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("users.id"))
+    text: Mapped[str] = mapped_column(sa.String(300))
+    """The line as shown: plain text, trimmed, one line."""
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from referee.core.errors import ConfigError
 from referee.games.registry import table_driver, table_games
+from referee.web.chat import Chat, refusal_for
 from referee.web.live import Connection, Hub
 from referee.web.models import GameTable, Program, TableSeat, User
 from referee.web.pages import client_address, render
@@ -37,7 +38,7 @@ from referee.web.tables import Tables, message_of
 
 log = logging.getLogger(__name__)
 
-__all__ = ["MAX_MESSAGE", "routes", "tables_of"]
+__all__ = ["MAX_MESSAGE", "chat_of", "routes", "tables_of"]
 
 MAX_MESSAGE = 4096
 """The longest WebSocket message a page may send (characters); longer: disconnected."""
@@ -58,6 +59,15 @@ def tables_of(app: Any) -> Tables:
         tables.recover()
         app.state.tables = tables
     return tables
+
+
+def chat_of(app: Any) -> Chat:
+    """The server's tables' chat (on the tables' hub)."""
+    chat: Chat | None = getattr(app.state, "chat", None)
+    if chat is None:
+        chat = Chat(app.state.sessions, tables_of(app).hub)
+        app.state.chat = chat
+    return chat
 
 
 def limits_of(app: Any) -> SocketLimits:
@@ -286,6 +296,7 @@ async def table_page(request: Request) -> Response:
         "my_programs": await run_in_threadpool(programs),
         "table": table, "driver": driver, "names": driver.seat_names(table["settings"]),
         "mine": mine, "invite": invite[:64], "owner": owner,
+        "chat_refusal": refusal_for(user),
         "board": f"/games/{table['game']}/{driver.board_module}"})
 
 
@@ -385,8 +396,12 @@ async def _live(websocket: WebSocket, tables: Tables, table_id: str, seat: int |
         connection.state = json.dumps({"type": "closed"})
     connection.ready.set()
     pump = asyncio.create_task(connection.pump())
+    chat = chat_of(websocket.app)
     try:
-        await _read(websocket, connection, tables)
+        recent = await chat.history(table_id)  # (joined first: no line falls between)
+        if recent is not None:
+            connection.tell(recent)
+        await _read(websocket, connection, tables, chat, user)
     finally:
         tables.hub.leave(connection)
         pump.cancel()
@@ -395,9 +410,10 @@ async def _live(websocket: WebSocket, tables: Tables, table_id: str, seat: int |
             live_table.depart(seat, asyncio.get_running_loop())
 
 
-async def _read(websocket: WebSocket, connection: Connection, tables: Tables) -> None:
-    """The page's messages until it goes: each a seat's message, or refused; a huge or
-    flooding page is disconnected with the reason."""
+async def _read(websocket: WebSocket, connection: Connection, tables: Tables, chat: Chat,
+                user: User | None) -> None:
+    """The page's messages until it goes: each a seat's message or a chat line, or
+    refused; a huge or flooding page is disconnected with the reason."""
     budget = float(MESSAGES_PER_SECOND * 5)
     last = asyncio.get_running_loop().time()
     while True:
@@ -419,16 +435,27 @@ async def _read(websocket: WebSocket, connection: Connection, tables: Tables) ->
                      connection.table, len(text))
             await connection.close(1009, "message too big")
             return
-        reason = _handle(text, connection, tables)
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = _NOT_JSON
+        if isinstance(data, dict) and data.get("type") == "chat":
+            reason = await chat.say(connection.table, user, data.get("text"))
+            if reason is not None:
+                connection.tell(json.dumps({"type": "chat-refused", "reason": reason}))
+            continue
+        reason = _handle(data, connection, tables)
         if reason is not None:
             connection.tell(json.dumps({"type": "refused", "reason": reason}))
 
 
-def _handle(text: str, connection: Connection, tables: Tables) -> str | None:
+_NOT_JSON = object()
+"""A page's message that is not JSON."""
+
+
+def _handle(data: Any, connection: Connection, tables: Tables) -> str | None:
     """Pass one message to the connection's seat; the reason if it is refused."""
-    try:
-        data = json.loads(text)
-    except ValueError:
+    if data is _NOT_JSON:
         return "not a JSON message"
     message = message_of(data)
     if message is None:

@@ -1,6 +1,9 @@
 // A table's page: one WebSocket to the server, the game's own board module drawing what
 // the server says this page may see. The board sends moves through `send`; the server
 // judges them (a refused one comes back with its reason). No rules are known here.
+// The table's chat line (chat.js) shares the socket.
+
+import { createChat } from "./chat.js";
 
 const box = document.getElementById("board");
 const statusLine = document.getElementById("status");
@@ -18,8 +21,12 @@ let retry = 500;
 let countdown = null;
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
 }
+
+const chat = createChat(send);
 
 function say(text) { statusLine.textContent = text; }
 
@@ -89,6 +96,8 @@ function connect() {
       socket.send(SEEN);  // (the server sends a newer board once this one is shown)
     } else if (message.type === "refused") {
       refused(message.reason);
+    } else if (message.type === "chat" || message.type === "chat-refused") {
+      chat.receive(message);
     }
   });
   socket.addEventListener("close", (event) => {
