@@ -270,6 +270,10 @@ def check_result(ann: Person, server: Server, table: str) -> None:
     assert page.locator(f"{BOARD}[data-mine=true]").count() == 0
     assert page.locator("#seats li[data-seat='1'].absent.deputy").count() == 1
     assert PROGRAM in (page.locator("svg.tiles").text_content() or "")
+    # (the page was drawn before the game began: its seat list now says who plays)
+    assert page.locator("#seats form, #seats .invite, #seats .connect, #start-now").count() == 0
+    assert page.locator("#seats li[data-seat='3'] .name").text_content() == PROGRAM
+    assert page.locator("#seats li[data-seat='1'] .name").text_content() == "bea"
     assert ann.throws > 3, (ann.throws, ann.claims)
     ann.tab.shot("web-mahjong-mixed.png")
     path = server.data / "records" / "mahjong" / f"game-{table}.json"

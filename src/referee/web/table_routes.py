@@ -94,7 +94,7 @@ async def lobby(request: Request) -> Response:
     """The games one can open a table for, the tables open, in progress and finished,
     and the user's own games."""
     tables_of(request.app)
-    user = current_user(request)
+    user = await run_in_threadpool(current_user, request)  # (the database: not on the loop)
 
     def rows() -> dict[str, list[dict[str, Any]]]:
         with request.app.state.sessions() as session:
@@ -272,7 +272,7 @@ async def table_page(request: Request) -> Response:
     spectators'), its seats with the open ones to take, its result."""
     table_id = request.path_params["table"]
     table = await run_in_threadpool(_load, request, table_id)
-    user = current_user(request)
+    user = await run_in_threadpool(current_user, request)  # (the database: not on the loop)
     driver = table_driver(table["game"])
     mine = next((seat["index"] for seat in table["seats"]
                  if user is not None and seat["user_id"] == user.id), None)
@@ -331,10 +331,11 @@ async def sit(request: Request) -> Response:
 
     try:
         await run_in_threadpool(take)
-        if await run_in_threadpool(tables_of(request.app).ready, table_id):
-            await _start(request, table_id)  # (a program's seat waits for its program)
     except ConfigError as exc:
         raise HTTPException(409, str(exc)) from None
+    if await run_in_threadpool(tables_of(request.app).ready, table_id):
+        with contextlib.suppress(ConfigError):  # (a program joining now started it first)
+            await _start(request, table_id)  # (a program's seat waits for its program)
     return RedirectResponse(f"/tables/{table_id}", status_code=303)
 
 
@@ -358,7 +359,7 @@ async def live(websocket: WebSocket) -> None:
         await websocket.close(1008, "cross-site connection refused")
         return
     table_id = websocket.path_params["table"]
-    user = current_user(websocket)
+    user = await run_in_threadpool(current_user, websocket)
     tables = tables_of(websocket.app)
 
     def seat_of() -> tuple[bool, int | None]:
@@ -534,7 +535,7 @@ async def replay(request: Request) -> Response:
     table = await run_in_threadpool(_load, request, request.path_params["table"])
     if table["status"] != "finished" or not table["record"]:
         raise HTTPException(404, "the game has no record yet")
-    user = current_user(request)
+    user = await run_in_threadpool(current_user, request)  # (the database: not on the loop)
     seated = user is not None and (user.is_admin or any(
         seat["user_id"] == user.id for seat in table["seats"]))
     if table["reveal"] != "after" and not seated:  # the record shows every hidden part

@@ -10,6 +10,7 @@ const statusLine = document.getElementById("status");
 const refusedLine = document.getElementById("refused");
 const seatsList = document.getElementById("seats");
 const resign = document.getElementById("resign");
+const startNow = document.getElementById("start-now");
 
 const tableId = box.dataset.table;
 const SEEN = '{"type":"seen"}';  // (exactly so: the server compares the text)
@@ -42,9 +43,24 @@ function clockText(ms) {
 }
 
 function showSeats(table) {
+  // A state comes once the game has begun: the page drawn before it may still offer
+  // open seats, invitations, a program's connect line and the owner's start button.
+  if (startNow) startNow.remove();
   for (const [index, seat] of table.seats.entries()) {
     const item = seatsList.querySelector(`li[data-seat="${index}"]`);
     if (!item) continue;
+    item.querySelectorAll("em, form, .invite, .connect").forEach((node) => node.remove());
+    let name = item.querySelector(".name");
+    let kind = item.querySelector(".hint");
+    if (!name) {
+      name = document.createElement("span");
+      name.className = "name";
+      kind = document.createElement("span");
+      kind.className = "hint";
+      item.append(name, " ", kind);
+    }
+    name.textContent = seat.name;
+    kind.textContent = `(${seat.kind})`;
     item.classList.toggle("to-play", table.to_play === index);
     item.classList.toggle("absent", seat.kind === "person" && !seat.present);
     item.classList.toggle("deputy", seat.deputy);
