@@ -131,7 +131,8 @@ async def round_trips(url: str, table: str, count: int = 200) -> list[float]:
     return times
 
 
-async def watch(url: str, table: str, latencies: list[float], done: asyncio.Event) -> None:
+async def watch(url: str, table: str, latencies: list[float], ends: list[float],
+                done: asyncio.Event) -> None:
     """A spectator: each state's delay since the server published it, until the game ends
     (read from the message's head, as the table's summary comes first: a thousand pages'
     whole boards parsed in this one process would make its own loop the figure)."""
@@ -149,7 +150,9 @@ async def watch(url: str, table: str, latencies: list[float], done: asyncio.Even
                     return
                 continue
             if not first:  # (a page's first state is the newest kept, from before it came)
-                latencies.append((now - float(head["at"])) * 1000)
+                delay = (now - float(head["at"])) * 1000
+                # (the game's end is told once its record is kept: its last move came before)
+                (latencies if head["status"] == "playing" else ends).append(delay)
             first = False
             await ws.send(SEEN)  # (as the table's page says it showed each state)
             if head["status"] != "playing":
@@ -175,6 +178,7 @@ def register(data: Path, program: Path, owner: str) -> None:
 async def spectators_part(url: str, person: Person, tables: int, spectators: int,
                           size: int) -> dict[str, Any]:
     latencies: list[float] = []
+    ends: list[float] = []
     done = asyncio.Event()
     started = time.monotonic()
     loop = asyncio.get_running_loop()
@@ -188,7 +192,7 @@ async def spectators_part(url: str, person: Person, tables: int, spectators: int
             program_turn="5"))
         ids.append(table)
         share = spectators // tables + (1 if index < spectators % tables else 0)
-        watchers += [asyncio.create_task(watch(url, table, latencies, done))
+        watchers += [asyncio.create_task(watch(url, table, latencies, ends, done))
                      for _ in range(share)]
     await asyncio.gather(*watchers)
     lagging.cancel()
@@ -198,6 +202,9 @@ async def spectators_part(url: str, person: Person, tables: int, spectators: int
             "spectator_p50_ms": round(percentile(latencies, 0.5), 1),
             "spectator_p99_ms": round(percentile(latencies, 0.99), 1),
             "spectator_max_ms": round(max(latencies), 1),
+            "game_end_states": len(ends),
+            "game_end_p50_ms": round(percentile(ends, 0.5), 1),
+            "game_end_p99_ms": round(percentile(ends, 0.99), 1),
             "seconds": round(time.monotonic() - started, 1), "ids": ids}
 
 

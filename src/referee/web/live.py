@@ -151,12 +151,10 @@ class Hub:
         from any thread."""
         self._call(self._deliver, table, dict(states))
 
-    def post_paced(self, batch: Mapping[str, Mapping[int | None, str]]) -> None:
-        """The spectators' newest states of several tables, paced already (a worker
-        process sends its tables' newest every ``SPECTATOR_EVERY``): shown at once, from
-        any thread."""
-        self._call(self._deliver_paced, {table: dict(states) for table, states in
-                                         batch.items()})
+    def post_many(self, batch: Mapping[str, Mapping[int | None, str]]) -> None:
+        """``post`` for several tables at once (one call on the loop), from any thread."""
+        self._call(self._deliver_many, {table: dict(states) for table, states in
+                                        batch.items()})
 
     def note(self, table: str, seat: int | None, text: str) -> None:
         """A small message to the connections of ``seat`` at ``table`` (``None``: all)."""
@@ -197,16 +195,9 @@ class Hub:
         else:
             self.loop.call_later(wait, self._show, table)
 
-    def _deliver_paced(self, batch: dict[str, dict[int | None, str]]) -> None:
+    def _deliver_many(self, batch: dict[str, dict[int | None, str]]) -> None:
         for table, states in batch.items():
-            watched = states.get(None)
-            for connection in self.rooms.get(table, ()):
-                if connection.seat is None and watched is not None:
-                    connection.state = watched
-                    connection.ready.set()
-                elif connection.seat in states:
-                    connection.state = states[connection.seat]
-                    connection.ready.set()
+            self._deliver(table, states)
 
     def _show(self, table: str) -> None:
         """The spectators' newest state of ``table`` to its spectators' pages."""

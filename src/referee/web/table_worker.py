@@ -15,7 +15,6 @@ import logging
 import os
 import sys
 import threading
-import time
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -24,7 +23,6 @@ from typing import Any
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.sandbox import SandboxConfig
-from referee.web.live import SPECTATOR_EVERY
 from referee.web.program_link import ProgramLink
 from referee.web.tables import LiveTable, conclude, record_path
 
@@ -46,10 +44,6 @@ class PipeHost:
         self.leave_grace = 0.0
         self.links: dict[tuple[str, int], ProgramLink] = {}
         self.sending = threading.Lock()
-        self.pacing = threading.Lock()
-        self.pending: dict[str, dict[int | None, str]] = {}
-        """Each table's newest states not yet sent."""
-        self.flusher: threading.Thread | None = None
 
     @property
     def hub(self) -> PipeHost:
@@ -62,24 +56,10 @@ class PipeHost:
             self.pipe.send(message)
 
     def post(self, table: str, states: Mapping[int | None, str]) -> None:
-        """A table's new states: the newest of each table goes to the server's hub every
-        ``SPECTATOR_EVERY`` seconds (its pages are spectators', which are sent no more
-        often), all of them in one message."""
-        with self.pacing:
-            self.pending[table] = dict(states)
-            if self.flusher is None:
-                self.flusher = threading.Thread(target=self._flush, name="states",
-                                                daemon=True)
-                self.flusher.start()
-
-    def _flush(self) -> None:
-        """Every ``SPECTATOR_EVERY`` seconds, the tables' newest states to the server."""
-        while True:
-            time.sleep(SPECTATOR_EVERY)
-            with self.pacing:
-                batch, self.pending = self.pending, {}
-            if batch:
-                self.send(("states", batch))
+        """A table's new states, to the server's hub at once (by the table's thread,
+        which has just made them: a thread of its own would wait for the interpreter
+        behind every game; the server paces its spectators)."""
+        self.send(("states", table, dict(states)))
 
     def note(self, table: str, seat: int | None, text: str) -> None:
         """A small message to a table's pages."""
@@ -98,8 +78,6 @@ class PipeHost:
         server (which writes the record and closes the table's row)."""
         table.status, table.result = conclude(table, record)
         states = table.states_of(table.engine) if table.engine is not None else {}
-        with self.pacing:
-            self.pending.pop(table.id, None)  # (its last states go with its end)
         self.send(("finished", table.id, record.to_dict() if record is not None else None,
                    table.status, table.result, states))
 

@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["TableWorkers", "WorkedTable"]
 
+BATCH = 256
+"""The most messages of a worker read before their states go to the hub."""
 LOST = "the worker process playing the table stopped"
 """A table's result when its worker process died during its game."""
 
@@ -55,16 +57,15 @@ class WorkedTable:
         """Hand the game to a worker process."""
         self.workers.play(self)
 
-    def keep(self, states: dict[int | None, str]) -> bool:
+    def keep(self, states: dict[int | None, str]) -> None:
         """The worker's newest states, kept for the pages that connect next."""
         with self.lock:
             self.states = states
-        return True
 
     def show(self, states: dict[int | None, str]) -> None:
-        """The table's last states: kept, and sent to its pages at once."""
+        """The table's last states: kept, and sent to its pages."""
         self.keep(states)
-        self.workers.tables.hub.post_paced({self.id: states})
+        self.workers.tables.hub.post(self.id, states)
 
     def ended_states(self, status: str, result: str) -> dict[int | None, str]:
         """The newest states told that the game ended so (a table whose worker is gone:
@@ -136,16 +137,32 @@ class _Worker:
             self.process.join(2)
 
     def _read(self) -> None:
-        """Take the process's messages until its pipe closes, then abort what is left."""
+        """Take the process's messages until its pipe closes, then abort what is left;
+        the states that came meanwhile go to the hub together (one call on its loop)."""
         while True:
             try:
-                message = self.pipe.recv()
+                messages = [self.pipe.recv()]
+                while len(messages) < BATCH and self.pipe.poll():
+                    messages.append(self.pipe.recv())
             except (EOFError, OSError):
                 break
-            try:
-                self._take(message)
-            except Exception:  # one bad message must not stop the relay
-                log.exception("%s: a message could not be taken", self.process.name)
+            states: dict[str, dict[int | None, str]] = {}
+            for message in messages:
+                try:
+                    if message[0] == "states":
+                        table = self.tables.get(message[1])
+                        if table is not None:
+                            table.keep(message[2])
+                            states[message[1]] = message[2]
+                        continue
+                    if states:  # (what came before an end goes first)
+                        self.workers.tables.hub.post_many(states)
+                        states = {}
+                    self._take(message)
+                except Exception:  # one bad message must not stop the relay
+                    log.exception("%s: a message could not be taken", self.process.name)
+            if states:
+                self.workers.tables.hub.post_many(states)
         self.alive = False
         self.process.join(5)
         for table in list(self.tables.values()):
@@ -154,13 +171,7 @@ class _Worker:
             self._end(table, None, "aborted", LOST, table.ended_states("aborted", LOST))
 
     def _take(self, message: tuple[Any, ...]) -> None:
-        kind = message[0]
-        if kind == "states":
-            batch = {table_id: states for table_id, states in message[1].items()
-                     if (table := self.tables.get(table_id)) is not None and table.keep(states)}
-            self.workers.tables.hub.post_paced(batch)
-            return
-        table_id = message[1]
+        kind, table_id = message[0], message[1]
         table = self.tables.get(table_id)
         if table is None:
             return
