@@ -6,7 +6,8 @@ table. A connection keeps only the newest state (each state is whole: the board,
 moves, the clocks), so a page that reads slowly misses nothing but intermediate pictures
 and holds no queue; a few small messages (a refused click) wait beside it. A page whose
 socket takes no data for ``SEND_TIMEOUT`` seconds is disconnected with the reason.
-Nothing here knows a game.
+A table may show its spectators the game late (``Hub.delay``: a broadcast delay, with
+every hidden part), their states kept until they are due. Nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from starlette.websockets import WebSocket
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SEND_TIMEOUT", "Connection", "Hub"]
+__all__ = ["IN_FLIGHT", "SEEN", "SEND_TIMEOUT", "SPECTATOR_EVERY", "Connection", "Delayed", "Hub"]
 
 SEND_TIMEOUT = 30.0
 """Seconds a page may take to take one message before it is disconnected."""
@@ -30,6 +31,8 @@ SPECTATOR_EVERY = 0.04
 """Seconds between two states of a table to its spectators: the newest of those that came
 meanwhile is sent (a table of instant programs changes a thousand times a second; its
 players' pages get every state at once)."""
+DELAYED_KEPT = 500
+"""The most states of a table kept for its late spectators."""
 NOTES_KEPT = 16
 """Small messages kept for a connection that has not read them (older ones dropped)."""
 SEEN = '{"type":"seen"}'
@@ -113,6 +116,47 @@ class Connection:
             await self.websocket.close(code, reason)
 
 
+@dataclass(eq=False)
+class Delayed:
+    """A table's spectators' states waiting to be shown ``seconds`` late: at most one
+    per ``step`` of time (the newest of it), so a quick game holds a few hundred."""
+
+    seconds: float
+    queue: deque[tuple[float, str]] = field(default_factory=deque)
+    due: str | None = None
+    """The newest state shown (a spectator who connects gets it)."""
+    timer: asyncio.TimerHandle | None = None
+    over: bool = False
+
+    @property
+    def step(self) -> float:
+        """The shortest time between two states kept."""
+        return max(SPECTATOR_EVERY, self.seconds / DELAYED_KEPT)
+
+    def add(self, now: float, state: str) -> bool:
+        """Keep ``state`` to be shown at ``now + seconds``; whether a wake-up is needed
+        (nothing was waiting)."""
+        when = now + self.seconds
+        if self.queue and when - self.queue[-1][0] < self.step:
+            self.queue[-1] = (when, state)  # (the newer of two that close: never early)
+            return False
+        self.queue.append((when, state))
+        return self.timer is None
+
+    def next_due(self) -> float:
+        """When the first waiting state is due (the loop's clock)."""
+        return self.queue[0][0]
+
+    def take(self, now: float) -> str | None:
+        """The newest of the states due by ``now``, taken (``None``: none)."""
+        state = None
+        while self.queue and self.queue[0][0] <= now:
+            state = self.queue.popleft()[1]
+        if state is not None:
+            self.due = state
+        return state
+
+
 class Hub:
     """The connections of every table, fed from the tables' threads."""
 
@@ -123,6 +167,8 @@ class Hub:
         """The spectators' newest state of a table, waiting for its turn."""
         self.shown: dict[str, float] = {}
         """When the spectators of a table were last sent a state (the loop's clock)."""
+        self.delays: dict[str, Delayed] = {}
+        """The tables whose spectators see the game late."""
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the connections live on (the server's)."""
@@ -141,6 +187,24 @@ class Hub:
                 del self.rooms[connection.table]
         connection.closed = True
         connection.ready.set()
+
+    def delay(self, table: str, seconds: float) -> None:
+        """Show ``table`` to its spectators ``seconds`` late (before its first state)."""
+        self.delays[table] = Delayed(seconds)
+
+    def undelay(self, table: str) -> None:
+        """``table`` is over: once its last state has been shown late, it is forgotten
+        (from any thread)."""
+        self._call(self._undelay, table)
+
+    def delayed(self, table: str) -> bool:
+        """Whether ``table``'s spectators see it late."""
+        return table in self.delays
+
+    def delayed_state(self, table: str) -> str | None:
+        """The spectators' state of ``table`` due now (``None``: none yet)."""
+        delayed = self.delays.get(table)
+        return None if delayed is None else delayed.due
 
     def watching(self, table: str) -> int:
         """How many pages hold a connection to ``table``."""
@@ -184,6 +248,16 @@ class Hub:
         watched = states.get(None)
         if watched is None:
             return
+        delayed = self.delays.get(table)
+        if delayed is not None:
+            assert self.loop is not None
+            if delayed.add(self.loop.time(), watched):
+                self._book(table, delayed)
+            return
+        self._pace(table, watched)
+
+    def _pace(self, table: str, watched: str) -> None:
+        """The spectators' newest state of ``table``, shown at once or at its turn."""
         waiting = table in self.watched
         self.watched[table] = watched
         if waiting:
@@ -198,6 +272,34 @@ class Hub:
     def _deliver_many(self, batch: dict[str, dict[int | None, str]]) -> None:
         for table, states in batch.items():
             self._deliver(table, states)
+
+    def _book(self, table: str, delayed: Delayed) -> None:
+        """Wake when the first of ``table``'s late states is due."""
+        assert self.loop is not None
+        delayed.timer = self.loop.call_at(delayed.next_due(), self._due, table)
+
+    def _due(self, table: str) -> None:
+        delayed = self.delays.get(table)
+        if delayed is None:
+            return
+        assert self.loop is not None
+        state = delayed.take(self.loop.time())
+        if state is not None:
+            self._pace(table, state)
+        if delayed.queue:
+            self._book(table, delayed)
+        else:
+            delayed.timer = None
+            if delayed.over:
+                del self.delays[table]
+
+    def _undelay(self, table: str) -> None:
+        delayed = self.delays.get(table)
+        if delayed is None:
+            return
+        delayed.over = True
+        if not delayed.queue:
+            del self.delays[table]
 
     def _show(self, table: str) -> None:
         """The spectators' newest state of ``table`` to its spectators' pages."""

@@ -42,6 +42,8 @@ __all__ = ["MAX_MESSAGE", "chat_of", "routes", "tables_of"]
 
 MAX_MESSAGE = 4096
 """The longest WebSocket message a page may send (characters); longer: disconnected."""
+MIN_DELAY, DEFAULT_DELAY, MAX_DELAY = 10.0, 300.0, 3600.0
+"""The spectators' delay a table may choose (seconds): they see every hidden part so late."""
 MESSAGES_PER_SECOND = 20
 """How many messages a page may send per second on average before it is disconnected."""
 
@@ -163,6 +165,7 @@ async def create_table(request: Request) -> Response:
                                     if isinstance(value, str)})
         count = driver.seat_count(settings)
         clocks = _clocks(form)
+        reveal = _reveal(form)
         seats = [_seat_choice(_text(form, f"seat{index}", 100), driver, user)
                  for index in range(count)]
         if sum(1 for kind, _, _ in seats if kind == "person") > 1:
@@ -182,7 +185,7 @@ async def create_table(request: Request) -> Response:
                     raise ConfigError(f"Seats: no program {missing[0]!r} for {game}")
             table = GameTable(game=game, settings=settings, clocks=clocks,
                               pinch_hit=form.get("pinch_hit") == "on",
-                              reveal="never" if form.get("reveal") == "never" else "after",
+                              reveal=reveal,
                               created_by=user.id)
             session.add(table)
             session.flush()
@@ -240,6 +243,23 @@ def _clocks(form: FormData) -> dict[str, Any]:
                        "game_ms": seconds("person_game", 0, 31 * 86400)},
             "program": {"turn_ms": seconds("program_turn", 5, 3600) or 5000,
                         "game_ms": seconds("program_game", 0, 31 * 86400)}}
+
+
+def _reveal(form: FormData) -> str:
+    """What the spectators see of the hidden parts: ``after`` the game, ``never``, or
+    everything ``delay:SECONDS`` late."""
+    choice = _text(form, "reveal", 10)
+    if choice != "delay":
+        return "never" if choice == "never" else "after"
+    text = _text(form, "reveal_delay", 20)
+    try:
+        delay = float(text) if text else DEFAULT_DELAY
+    except ValueError:
+        raise ConfigError(f"Spectators: {text!r} is not a number of seconds") from None
+    if not MIN_DELAY <= delay <= MAX_DELAY:
+        raise ConfigError(f"Spectators: a delay of {delay:g} s is outside "
+                          f"{MIN_DELAY:g}..{MAX_DELAY:g}")
+    return f"delay:{delay:g}"
 
 
 async def _start(request: Request, table_id: str) -> None:
@@ -393,6 +413,8 @@ async def _live(websocket: WebSocket, tables: Tables, table_id: str, seat: int |
     if live_table is not None:
         live_table.arrive(seat)
         connection.state = live_table.state_for(seat)  # (None: its first state is coming)
+        if seat is None and tables.hub.delayed(table_id):  # (the newest one due, if any)
+            connection.state = tables.hub.delayed_state(table_id)
     else:  # not begun (its start will reach this page) or over
         connection.state = json.dumps({"type": "closed"})
     connection.ready.set()
@@ -538,7 +560,7 @@ async def replay(request: Request) -> Response:
     user = await run_in_threadpool(current_user, request)  # (the database: not on the loop)
     seated = user is not None and (user.is_admin or any(
         seat["user_id"] == user.id for seat in table["seats"]))
-    if table["reveal"] != "after" and not seated:  # the record shows every hidden part
+    if table["reveal"] == "never" and not seated:  # the record shows every hidden part
         raise HTTPException(403, "this table shows its record only to its players")
     path = Path(request.app.state.config.data) / table["record"]
     return FileResponse(path, media_type="application/json",

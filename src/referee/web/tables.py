@@ -89,6 +89,9 @@ class TablePlan:
     """Whether spectators see every hidden part once the game is over."""
     pinch_hit: bool
     seats: tuple[SeatInfo, ...]
+    delay: float = 0.0
+    """Seconds late the spectators are shown everything, hidden parts too (0: they see
+    the game as it goes, its hidden parts as ``reveal`` says)."""
 
     @property
     def programs_only(self) -> bool:
@@ -155,6 +158,7 @@ class LiveTable:
         self.names = self.driver.seat_names(self.settings)
         self.person_time, self.program_time = time_controls(plan.clocks)
         self.reveal = plan.reveal
+        self.delay = plan.delay
         self.pinch = plan.pinch_hit
         self.persons: dict[int, PersonSeat] = {}
         self.status = "playing"
@@ -251,8 +255,8 @@ class LiveTable:
         states: dict[int | None, str] = {}
         for seat in self.persons:  # (a program's seat has no page of its own)
             states[seat] = _state(summary, self.driver.view(engine, seat, False), seat)
-        states[None] = _state(summary, self.driver.view(engine, None, over and self.reveal),
-                              None)
+        shown = bool(self.delay) or (over and self.reveal)  # (a delayed table: everything)
+        states[None] = _state(summary, self.driver.view(engine, None, shown), None)
         return states
 
     def _summary(self, engine: Any) -> dict[str, Any]:
@@ -489,8 +493,11 @@ class Tables:
                     seat.kind, seat.bot, seat.name, seat.token = "bot", info.bot, info.name, None
             row.status = "playing"
             row.started_at = utcnow()
+            delay = delay_of(row.reveal)
             plan = TablePlan(row.id, row.game, dict(row.settings), dict(row.clocks or {}),
-                             row.reveal == "after", bool(row.pinch_hit), tuple(seats))
+                             row.reveal != "never", bool(row.pinch_hit), tuple(seats), delay)
+            if delay:
+                self.hub.delay(row.id, delay)  # (before its first state)
             table: LiveTable | WorkedTable
             if plan.programs_only and self.workers is not None:
                 table = self.workers.table(plan)
@@ -545,6 +552,7 @@ class Tables:
             if row is not None:
                 row.status, row.result, row.record = status, result, path
                 row.finished_at = utcnow()
+        self.hub.undelay(table_id)  # (once its spectators have been shown the end)
 
     def forget(self, table_id: str) -> None:
         """The table is no longer being played."""
@@ -569,6 +577,16 @@ class Tables:
     def get(self, table_id: str) -> LiveTable | WorkedTable | None:
         """The table ``table_id`` if its game is being played."""
         return self.live.get(table_id)
+
+
+def delay_of(reveal: str) -> float:
+    """The spectators' delay a table's ``reveal`` says (``delay:SECONDS``; 0: none)."""
+    if not reveal.startswith("delay:"):
+        return 0.0
+    try:
+        return max(0.0, float(reveal[6:]))
+    except ValueError:
+        return 0.0
 
 
 def record_path(data: Path, game: str, table_id: str) -> Path:
