@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from table_server import Person, Server, next_state, running_server
 
-DELAY = 10.0
+DELAY = 3.0
 CLOCKS = {"person_turn": "60", "program_turn": "5"}
 LATE = {"reveal": "delay", "reveal_delay": f"{DELAY:g}", "deals": "2 2 0 2 1", **CLOCKS}
 
@@ -88,7 +88,7 @@ def test_a_persons_page_is_not_late_and_sees_only_its_hand(server: Server) -> No
 
 def test_a_delay_out_of_bounds_is_refused_naming_it(server: Server) -> None:
     yuri = server.person("yuri")
-    for delay, words in (("5", "a delay of 5 s is outside 10..3600"),
+    for delay, words in (("0.5", "a delay of 0.5 s is outside 1..3600"),
                          ("soon", "'soon' is not a number of seconds")):
         answer = yuri.post("/tables", {"game": "planowanie", "players": "2", "seat0": "me",
                                        "seat1": "bot:random", "reveal": "delay",

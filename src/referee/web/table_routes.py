@@ -42,7 +42,7 @@ __all__ = ["MAX_MESSAGE", "chat_of", "routes", "tables_of"]
 
 MAX_MESSAGE = 4096
 """The longest WebSocket message a page may send (characters); longer: disconnected."""
-MIN_DELAY, DEFAULT_DELAY, MAX_DELAY = 10.0, 300.0, 3600.0
+MIN_DELAY, DEFAULT_DELAY, MAX_DELAY = 1.0, 300.0, 3600.0
 """The spectators' delay a table may choose (seconds): they see every hidden part so late."""
 MESSAGES_PER_SECOND = 20
 """How many messages a page may send per second on average before it is disconnected."""
