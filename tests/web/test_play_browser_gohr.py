@@ -1,9 +1,11 @@
 """A whole GOHR game in a real browser (Debian's Chromium through Playwright): a person
-signs up, opens a table from the lobby with the colors rule set on a given board, and
-clears it twice with the board: a piece clicked then a bucket (a denied attempt shown as
-such), a piece dragged to a bucket, a piece picked and put by keyboard; a second browser
-watches it live and sees the rule only once the game is over; the game ends in the
-records, which ``replay`` checks. Screenshots go to tests/artifacts/."""
+signs up, opens a table from the lobby with a rule set pasted into its textarea on
+several lines (the colors rule on two rows, a comment) on a given board (pasted on
+several lines too), and clears it twice with the board: a piece clicked then a bucket
+(a denied attempt shown as such), a piece dragged to a bucket, a piece picked and put by
+keyboard; a second browser watches it live and sees the rule only once the game is
+over; the game ends in the records, which ``replay`` checks. Screenshots (the form, the
+game) go to tests/artifacts/."""
 
 from __future__ import annotations
 
@@ -26,7 +28,13 @@ MINE = ".gohr-board[data-mine=true]"
 BOARD = json.dumps({"value": [{"id": 0, "color": "RED", "shape": "STAR", "x": 1, "y": 1},
                               {"id": 1, "color": "BLUE", "shape": "CIRCLE", "x": 6, "y": 6},
                               {"id": 2, "color": "YELLOW", "shape": "TRIANGLE", "x": 3,
-                               "y": 4}]})
+                               "y": 4}]}, indent=1)
+RULES = """# Each color has its own bucket; the first row takes one piece,
+# the second every other one.
+1 (*,*,red,*,[0]) (*,*,blue,*,[1]) (*,*,black,*,[2]) (*,*,yellow,*,[3])
+
+(*,*,red,*,[0]) (*,*,blue,*,[1]) (*,*,black,*,[2]) (*,*,yellow,*,[3])"""
+"""The colors rule on two rows (joined into one line, it would not parse)."""
 
 
 def seq(page: Any) -> int:
@@ -46,11 +54,15 @@ def test_a_person_plays_gohr_in_the_browser_and_another_watches(
     sign_up_in_browser(player, server.url, "ada")
     page = player.page
     page.locator("#games li[data-game=gohr] a").click()
-    page.select_option("select[name=rules]", "colors")
+    page.select_option("select[name=rules]", "pasted")
+    pasted = page.locator("textarea[name=rules_text]")
+    pasted.fill(RULES)
+    assert pasted.input_value() == RULES  # its lines kept, as a text input would not
     page.select_option("select[name=boards]", "given")
-    page.fill("input[name=given]", BOARD)
+    page.locator("textarea[name=given]").fill(BOARD)
     page.fill("input[name=episodes]", "2")
     page.select_option("select[name=seat0]", "me")
+    player.shot("web-gohr-form.png")
     page.get_by_role("button", name="Open the table").click()
     page.wait_for_url("**/tables/*")
     table = page.url.rsplit("/", 1)[1]
@@ -104,6 +116,7 @@ def test_a_person_plays_gohr_in_the_browser_and_another_watches(
     path = server.data / "records" / "gohr" / f"game-{table}.json"
     record = GameRecord.read(path)
     assert [p.name for p in record.players] == ["ada"]
+    assert record.settings["rules_text"] == RULES and record.settings["rules"] == "pasted"
     assert [m.move for m in record.moves] == ["MOVE 0 1", "MOVE 0 0", "MOVE 1 1", "MOVE 2 3",
                                              "NEW", "MOVE 0 0", "MOVE 1 1", "MOVE 2 3"]
     assert record.scores == [round(6 / 7, 6)]

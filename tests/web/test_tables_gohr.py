@@ -2,8 +2,11 @@
 WebSocket while someone watches, every answer the rule's, and no state shows the rule or
 which buckets would take a piece until the game is over; refused clicks say why and cost
 nothing; a built-in player, a person's program taking the seat over, and a program
-joining with ``referee connect gohr`` play as with the captive server; bad settings are
-refused naming the field; the records read back and ``referee replay gohr`` says OK."""
+joining with ``referee connect gohr`` play as with the captive server; a rule set pasted
+on several lines (CRLF, as browsers send a textarea) is played as pasted, a bad line of
+it refused naming the line and why, a rule set too long refused; the board sources of
+``referee play gohr`` (its colors= and shapes= lists, given boards shuffled); bad settings
+are refused naming the field; the records read back and ``referee replay gohr`` says OK."""
 
 from __future__ import annotations
 
@@ -22,7 +25,13 @@ from table_server import Server, next_message, next_state, running_server
 
 from referee.core.record import GameRecord
 from referee.games.gohr.table_engine import Attempt, GohrSeries, NextBoard
-from referee.games.gohr.table_setup import record_boards, record_rules
+from referee.games.gohr.table_setup import (
+    RULES_LONGEST,
+    make_boards,
+    pasted_rows,
+    record_boards,
+    record_rules,
+)
 from referee.games.gohr.web_table import DRIVER
 
 CLOCKS = {"person_turn": "60", "program_turn": "5"}
@@ -298,6 +307,149 @@ def test_a_program_joins_with_referee_connect_gohr(server: Server) -> None:
     replay_ok(record_path(server, table))
 
 
+TWO_ROWS = ("# Two rows; the first takes one piece, into bucket 4\r\n"
+            "# (the second: every other piece, into bucket 1).\r\n"
+            "\r\n"
+            "(1,*,*,*,[3])\r\n"
+            "(*,*,*,*,[0])\r\n")
+"""A rule set of several lines as a browser sends a textarea's (CRLF), a comment holding
+a ``;`` (a rule file's comment may), a blank line."""
+
+
+def accepted_buckets(record: GameRecord) -> list[list[int]]:
+    """The buckets of each board's accepted moves, in order."""
+    boards: list[list[int]] = [[]]
+    for move in record.moves:
+        if move.move == "NEW":
+            boards.append([])
+        elif move.info["code"] == 0:
+            boards[-1].append(int(move.move.split()[2]))
+    return boards
+
+
+def test_a_rule_set_pasted_on_several_lines_is_played_as_pasted(server: Server) -> None:
+    ida = server.person("ida")
+    three = json.dumps({"value": [*json.loads(TWO)["value"], {
+        "id": 2, "color": "YELLOW", "shape": "CIRCLE", "x": 3, "y": 4}]})
+    table = ida.open_table("gohr", seat0="bot:learner", rules="pasted", rules_text=TWO_ROWS,
+                           boards="given", given=three, episodes="2", **CLOCKS)
+
+    async def watch() -> dict[str, Any]:
+        async with ida.socket(table) as ws:
+            return await collect(ws, [], None, False)
+
+    last = asyncio.run(watch())
+    assert last["table"]["status"] == "finished"
+    record = GameRecord.read(record_path(server, table))
+    assert record.outcome is not None and record.outcome.value == "normal", record.reason
+    assert record.settings["rules_text"] == TWO_ROWS.replace("\r\n", "\n").strip()
+    assert record.settings["rules"] == "pasted"
+    assert [r["end"] for r in last["view"]["results"]] == ["cleared", "cleared"]
+    # the two rows, each board: the first piece into bucket 4 (3), the others into 1 (0)
+    assert accepted_buckets(record) == [[3, 0, 0], [3, 0, 0]]
+    assert "OK" in replay_ok(record_path(server, table))
+
+
+def refusal(person: Any, form: dict[str, str]) -> str:
+    """The error a new table's form is sent back with (400), unescaped."""
+    answer = person.post("/tables", {"game": "gohr", "seat0": "me", **form},
+                         "/tables/new?game=gohr")
+    assert answer.status_code == 400, answer.text[:2000]
+    found = re.search(r'<p class="error" role="alert">(.*?)</p>', answer.text, re.S)
+    assert found, answer.text[:2000]
+    return html.unescape(found.group(1))
+
+
+def test_a_bad_line_of_a_pasted_rule_set_is_refused_naming_it(server: Server) -> None:
+    jo = server.person("jo")
+    bad = TWO_ROWS + "(*,*,*,*,[0]\r\n"
+    said = refusal(jo, {"rules": "pasted", "rules_text": bad})
+    assert said == ('Pasted rule set: line 6, column 13 (in "(*,*,*,*,[0]"): expected '
+                    "')' to close the atom, found end of line"), said
+    page = jo.post("/tables", {"game": "gohr", "seat0": "me", "rules": "pasted",
+                               "rules_text": bad}, "/tables/new?game=gohr").text
+    shown = re.search(r'<textarea name="rules_text"[^>]*>\n(.*?)</textarea>', page, re.S)
+    assert shown and html.unescape(shown.group(1)) == bad, page[:3000]  # as pasted, to fix
+    for text, said in (  # the line and column as pasted (a row after ';' too)
+            ("(*,*,*,*,[0])\n  (*,sqare,*,*,[0]) (*,*,*,40,[1])",
+             'Pasted rule set: line 2, column 28 (in "(*,sqare,*,*,[0]) (*,*,*,40,[1])"): '
+             "expected a cell number 1..36, found 40"),
+            ("(*,*,*,*,[0]) ; (*,*,*,*,[0]) (x)",
+             'Pasted rule set: line 1, column 32 (in "(*,*,*,*,[0]) (x)"): expected an '
+             "atom count ('*' or a non-negative integer), found 'x'"),
+            ("(*,*,*,*,[0])\r\nOrder Late=[1]",
+             'Pasted rule set: line 2, column 1 (in "Order Late=[1]"): order definitions '
+             "must come before the first rule row"),
+            ("# only comments; no row\n# at all", "Pasted rule set: expected at least one "
+                                                  "rule row, found none"),
+            ("(*,*,*,*,[0])\n(*,*,*,*,[" + "(" * 3000 + "1" + ")" * 3000 + "])",
+             'Pasted rule set: line 2 (in "(*,*,*,*,[' + "(" * 47 + '..."): an expression '
+             "nested too deeply"),
+            ("(*,*,*,*,[0])\n\x00", "Pasted rule set: line 2 holds a control character "
+                                    "(U+0000)")):
+        got = refusal(jo, {"rules": "pasted", "rules_text": text})
+        assert got == said, (text[:80], got)
+    assert "Traceback" not in server.log()
+
+
+def test_a_pasted_rule_set_too_long_is_refused(server: Server) -> None:
+    kim = server.person("kim")
+    row = "(*,*,*,*,[0])"
+    said = refusal(kim, {"rules": "pasted", "rules_text": "#" * (RULES_LONGEST - 13) +
+                         "\r\n" + row + "\r\n"})
+    assert said == f"Pasted rule set: too long ({RULES_LONGEST + 1} characters, at most " \
+                   f"{RULES_LONGEST})", said
+    # at the limit with its line breaks counted one each (CRLF is sent as two): taken
+    lines = [row] * (RULES_LONGEST // (len(row) + 1))
+    text = "\r\n".join(lines)
+    assert len(text) > RULES_LONGEST >= len("\n".join(lines))
+    table = kim.open_table("gohr", seat0="open", rules="pasted", rules_text=text)
+    assert kim.client.get(f"/tables/{table}").status_code == 200
+    form = kim.client.get("/tables/new?game=gohr").text
+    assert f'<textarea name="rules_text" rows="8" maxlength="{RULES_LONGEST}"' in form
+
+
+def test_the_board_sources_of_referee_play_gohr(server: Server) -> None:
+    lee = server.person("lee")
+    table = lee.open_table("gohr", seat0="bot:learner", rules="pasted", rules_text=(
+        "(*,hexagon,*,*,[0]) (*,star,purple,*,[1]) (*,star,green,*,[2])"),
+        pieces="3:4", shapes="2", colors="2", color_list="purple; green",
+        shape_list="hexagon;star", episodes="3", **CLOCKS)
+
+    async def watch() -> dict[str, Any]:
+        async with lee.socket(table) as ws:
+            return await collect(ws, [], None, False)
+
+    assert asyncio.run(watch())["table"]["status"] == "finished"
+    record = GameRecord.read(record_path(server, table))
+    assert record.outcome is not None and record.outcome.value == "normal", record.reason
+    boards = record.settings["board_list"]
+    assert len(boards) == 3 and all(
+        {p["shape"] for p in b["value"]} == {"hexagon", "STAR"} and
+        {p["color"] for p in b["value"]} == {"PURPLE", "GREEN"} for b in boards), boards
+    assert [r["end"] for r in record.settings["results"]] == ["cleared"] * 3
+    by_piece = {(k, p["id"]): p for k, b in enumerate(boards) for p in b["value"]}
+    board = 0
+    for move in record.moves:  # every accepted move the rule's
+        if move.move == "NEW":
+            board += 1
+        elif move.info["code"] == 0:
+            _, piece_id, bucket = move.move.split()
+            piece = by_piece[board, int(piece_id)]
+            assert int(bucket) == (0 if piece["shape"] == "hexagon" else
+                                   1 if piece["color"] == "PURPLE" else 2), (piece, bucket)
+    assert "OK" in replay_ok(record_path(server, table))
+    for form, said in (({"color_list": "red;<b>"}, "Colors to draw from: '<b>' is not a name"),
+                       ({"shape_list": "star;star"}, "Random boards: the list of shapes has "
+                                                     "duplicates"),
+                       ({"color_list": "red;blue", "pieces": "4", "shapes": "1",
+                         "colors": "3"}, "Random boards: cannot have 3 distinct colors: "
+                                         "only 2 available"),
+                       ({"given_order": "backwards"}, "Order of the given boards: "
+                                                      "'backwards' is not one of")):
+        assert said in refusal(lee, form), form
+
+
 def test_bad_settings_are_refused_naming_the_field(server: Server) -> None:
     hal = server.person("hal")
     for form, said in (
@@ -325,9 +477,11 @@ def test_bad_settings_are_refused_naming_the_field(server: Server) -> None:
         assert answer.status_code == 400 and said in html.unescape(answer.text), \
             (form, answer.text[:3000])
     form = hal.client.get("/tables/new?game=gohr").text
-    for name in ("rules", "rules_text", "boards", "pieces", "shapes", "colors", "given",
-                 "episodes", "max_moves", "seat0"):
+    for name in ("rules", "rules_text", "boards", "pieces", "shapes", "colors", "color_list",
+                 "shape_list", "given", "given_order", "episodes", "max_moves", "seat0"):
         assert f'name="{name}"' in form
+    for name in ("rules_text", "given"):  # several lines each
+        assert f'<textarea name="{name}"' in form
 
 
 def test_the_driver_hides_the_rule_and_reads_clicks() -> None:
@@ -353,3 +507,21 @@ def test_the_driver_hides_the_rule_and_reads_clicks() -> None:
     assert isinstance(DRIVER.action(series, 0, {"new": True}), NextBoard)
     with pytest.raises(ValueError, match="expected a piece"):
         DRIVER.action(series, 0, {"exit": 1})
+
+
+def test_pasted_rows_keep_the_lines_pasted_and_given_boards_shuffle_by_pass() -> None:
+    one = pasted_rows('# a; (1,*,*,*,[0]);; (*,"a;b",*,*,[1]);')  # one line: ';' ends rows
+    assert one.text == '# a\n(1,*,*,*,[0])\n(*,"a;b",*,*,[1])'
+    assert one.places == ((1, 0), (1, 5), (1, 21))
+    lines = pasted_rows("\r\n# a; b\r\n\r\n (1,*,*,*,[0]) ;(*,*,*,*,[1])\r\n\r\n")
+    assert lines.text == "# a; b\n\n(1,*,*,*,[0])\n(*,*,*,*,[1])"  # comments keep their ';'
+    assert lines.places == ((2, 0), (3, 0), (4, 1), (4, 16))
+    boards = [{"id": k, "value": [{"id": 0, "color": "RED", "shape": "STAR", "x": 1,
+                                   "y": k + 1}]} for k in range(3)]
+    settings = {"boards": "given", "given": boards, "episodes": 7}
+    assert [b["id"] for b in make_boards(settings, 5)] == [0, 1, 2, 0, 1, 2, 0]
+    settings["given_order"] = "shuffled"
+    drawn = [[b["id"] for b in make_boards(settings, seed)] for seed in range(20)]
+    assert all(sorted(d[:3]) == sorted(d[3:6]) == [0, 1, 2] for d in drawn)  # each pass
+    assert len({tuple(d) for d in drawn}) > 5 and drawn == [  # all of them, the seed's
+        [b["id"] for b in make_boards(settings, seed)] for seed in range(20)]

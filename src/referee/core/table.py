@@ -32,9 +32,16 @@ __all__ = ["Field", "LinkedSeat", "OutsideSeat", "ProgramSeat", "SeatPlan", "Tab
            "TableGame", "read_fields"]
 
 
+LONGEST = 2000
+"""The longest value of a field (characters) unless the field says otherwise."""
+
+
 @dataclass(frozen=True)
 class Field:
-    """One setting of a table's form: ``kind`` is ``int``, ``choice``, ``bool`` or ``text``."""
+    """One setting of a table's form: ``kind`` is ``int``, ``choice``, ``bool``, ``text``
+    (one line) or ``lines`` (text of several lines, a textarea: its line breaks, CRLF as
+    browsers send them or LF, read as LF). ``longest``: the most characters its value
+    may have (a line break counts one), checked by the server whatever the page allows."""
 
     name: str
     label: str
@@ -44,6 +51,7 @@ class Field:
     low: int | None = None
     high: int | None = None
     help: str = ""
+    longest: int = LONGEST
 
 
 @dataclass(frozen=True)
@@ -175,9 +183,14 @@ def read_fields(fields: Sequence[Field], form: Mapping[str, str]) -> dict[str, A
             values[spec.name] = spec.default
             continue
         text = raw.strip()
-        if len(text) > 2000:
-            raise ConfigError(f"{spec.label}: too long ({len(text)} characters)")
-        if spec.kind == "int":
+        if spec.kind == "lines":  # every line break as LF, the lines' trailing spaces cut
+            text = "\n".join(line.rstrip() for line in text.splitlines())
+        if len(text) > spec.longest:
+            raise ConfigError(f"{spec.label}: too long ({len(text)} characters, at most "
+                              f"{spec.longest})")
+        if spec.kind == "lines":
+            values[spec.name] = _lines(spec, text)
+        elif spec.kind == "int":
             values[spec.name] = _whole(spec, text)
         elif spec.kind == "choice":
             if text not in spec.choices:
@@ -187,6 +200,17 @@ def read_fields(fields: Sequence[Field], form: Mapping[str, str]) -> dict[str, A
         else:
             values[spec.name] = text
     return values
+
+
+def _lines(spec: Field, text: str) -> str:
+    """A ``lines`` field's text (its line breaks LF) if no line of it holds a control
+    character but a tab; else ``ConfigError`` naming the line."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        bad = next((ch for ch in line if (ch < " " and ch != "\t") or ch == "\x7f"), None)
+        if bad is not None:
+            raise ConfigError(f"{spec.label}: line {number} holds a control character "
+                              f"(U+{ord(bad):04X})")
+    return text
 
 
 def _whole(spec: Field, text: str) -> int:

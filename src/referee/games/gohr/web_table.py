@@ -2,10 +2,12 @@
 an attempt.
 
 A table plays a series of boards under one rule set (``table_engine.GohrSeries``): the
-rule set is one of the examples or one pasted, the boards random (pieces, shapes and
-colors as ``referee play gohr RULES N [S C]`` takes them, drawn from the table's seed)
-or given (a board file's JSON, or a list of them). Its one seat is a person, a built-in
-player, or a program speaking the captive server's protocol (``table_play``).
+rule set is one of the examples or one pasted (in a textarea, a row a line; ``;`` ends a
+row too, for programs and links), the boards random (pieces, shapes and colors as
+``referee play gohr RULES N [S C]`` takes them, with its ``colors=`` and ``shapes=``
+lists, drawn from the table's seed) or given (a board file's JSON, or a list of them, in
+turn or shuffled). Its one seat is a person, a built-in player, or a program speaking the
+captive server's protocol (``table_play``).
 
 The rule is what the player must find out: no view shows it, nor which buckets would
 accept a piece (the captive server's JSON tells a program that, never the board); a view
@@ -26,15 +28,19 @@ from referee.core.table import (
     TableGame,
     read_fields,
 )
+from referee.games.gohr.board import LEGACY_SHAPES
 from referee.games.gohr.engine import Code
 from referee.games.gohr.table_engine import Attempt, Exit, GohrSeries, NextBoard
 from referee.games.gohr.table_play import GohrTableGame, SeatMaker
 from referee.games.gohr.table_setup import (
     EXAMPLES,
+    GIVEN_ORDERS,
     PASTED,
+    RULES_LONGEST,
     check_boards,
     check_rules,
     make_boards,
+    name_list,
     random_spec,
     record_boards,
     record_rules,
@@ -47,6 +53,8 @@ BUILTIN_PLAYERS = {"learner": "referee.games.gohr.bots.learner_bot",
 """Built-in players by name -> module (the first: the pinch-hitter)."""
 RESULTS = {Code.ACCEPT: "accepted", Code.DENY: "denied", Code.IMMOVABLE: "immovable"}
 """How the board names an attempt's answer."""
+GIVEN_LONGEST = 64_000
+"""The most characters the given boards may have (50 boards of some 20 pieces)."""
 
 
 class GohrDriver:
@@ -59,9 +67,9 @@ class GohrDriver:
     fields = (
         Field("rules", "Rule set", "choice", "colors", (*EXAMPLES, PASTED),
               help="one of the examples, or 'pasted' to play the rule set pasted below"),
-        Field("rules_text", "Pasted rule set", "text", "",
-              help="a rule file's text (rows on lines of their own or separated by ';'), "
-                   "played with Rule set 'pasted'"),
+        Field("rules_text", "Pasted rule set", "lines", "", longest=RULES_LONGEST,
+              help="a rule file's text, a rule row a line (orders first, # comments), "
+                   "played with Rule set 'pasted'; ';' also ends a row"),
         Field("boards", "Boards", "choice", "random", ("random", "given"),
               help="random boards as below, or the given boards"),
         Field("pieces", "Pieces", "text", "5",
@@ -72,23 +80,36 @@ class GohrDriver:
                    "RULES N S C); empty: any"),
         Field("colors", "Colors", "text", "",
               help="random boards: how many distinct colors, N or N1:N2 (with Shapes)"),
-        Field("given", "Given boards", "text", "",
+        Field("color_list", "Colors to draw from", "text", "",
+              help="random boards: the colors' names, separated by ';' (as colors=red;"
+                   "green); empty: red, black, blue, yellow"),
+        Field("shape_list", "Shapes to draw from", "text", "",
+              help="random boards: the shapes' names, separated by ';' (as shapes=...); "
+                   "empty: square, star, circle, triangle (the board draws others as "
+                   "a ring with their initial)"),
+        Field("given", "Given boards", "lines", "", longest=GIVEN_LONGEST,
               help="a board file's JSON ({\"value\": [{\"id\": 0, \"color\": \"RED\", "
-                   "\"shape\": \"STAR\", \"x\": 1, \"y\": 1}, ...]}), or a list of them, "
-                   "played in turn"),
+                   "\"shape\": \"STAR\", \"x\": 1, \"y\": 1}, ...]}), or a list of them"),
+        Field("given_order", "Order of the given boards", "choice", GIVEN_ORDERS[0],
+              GIVEN_ORDERS, help="in turn, or shuffled anew on each pass through them (as "
+                                 "a trial list's initial_boards_order=random)"),
         Field("episodes", "Boards to play", "int", 3, low=1, high=50),
         Field("max_moves", "Move limit per board", "int", 100, low=0, high=10_000,
               help="the board is over after this many attempts (0: no limit)"),
     )
 
     def settings(self, form: Mapping[str, str]) -> dict[str, Any]:
-        """The table's settings from its form; ``ConfigError`` naming the field."""
+        """The table's settings from its form; ``ConfigError`` naming the field (and a
+        pasted rule set's line)."""
         values = read_fields(self.fields, form)
-        pasted = "\n".join(part.strip() for part in values["rules_text"].replace(
-            "\r", "").replace(";", "\n").split("\n") if part.strip())
-        text, rules = check_rules(values["rules"], pasted)
+        text, rules = check_rules(values["rules"], values["rules_text"])
         values["rules_text"] = text
         values["rule_name"] = rules.name
+        values["color_list"] = [name.upper() for name in
+                                name_list(values["color_list"], "Colors to draw from")]
+        values["shape_list"] = [name.upper() if name.upper() in LEGACY_SHAPES else name
+                                for name in name_list(values["shape_list"],
+                                                      "Shapes to draw from")]
         if values["boards"] == "given":
             if not values["given"]:
                 raise ConfigError("Given boards: empty (paste a board, or choose random "
@@ -98,7 +119,8 @@ class GohrDriver:
         else:
             values["given"] = []
             values["spec"] = random_spec(values["pieces"], values["shapes"],
-                                         values["colors"])
+                                         values["colors"], values["color_list"],
+                                         values["shape_list"])
         return values
 
     def seat_count(self, settings: Mapping[str, Any]) -> int:

@@ -5,7 +5,8 @@ megabytes rather than bytes, words rather than internal keys, never raw JSON.
 ``items`` is for values shown as a list, ``text`` for the others. What is one game's (its
 labels, its values in words, Gomoku's openings as moves on small boards, Mahjong's hands
 as sentences) the game's adapter writes (``setting_labels``, ``shown_setting``); this
-module writes the rest the same way for every game (units from the keys' suffixes).
+module writes the rest the same way for every game (units from the keys' suffixes; a web
+game's ``table_clocks``, each seat's clock, a line per seat).
 Everything here is plain text; the templates escape it.
 """
 
@@ -22,9 +23,14 @@ HIDDEN = frozenset({"game_key"})
 """Record settings that are the tournament's bookkeeping (the game's key: shown elsewhere);
 each game names its own (``setting_labels`` of ``""``)."""
 
-LABELS = {"tolerance_ms": "Time tolerance", "max_memory": "Memory limit"}
+LABELS = {"tolerance_ms": "Time tolerance", "max_memory": "Memory limit",
+          "table_clocks": "Clocks by seat"}
 """Labels of the settings several games share (the others: the game's, or the key in
 words)."""
+CLOCK_LABELS = {"turn_ms": "Time per move", "game_ms": "Time per game",
+                "tolerance_ms": "Time tolerance"}
+"""The labels of a seat's clock in a web game's ``table_clocks`` (the web server writes
+each seat's limits there, in milliseconds, ``None`` for none)."""
 SHOWN_ITEMS = 12
 """List values longer than this are shown folded (``<details>``) by the templates."""
 
@@ -117,6 +123,9 @@ def readable_settings(settings: Mapping[str, Any], adapter: object = None) -> li
         if isinstance(made, Setting):
             if made.text or made.items:
                 shown.append(Setting(made.label or label, made.text, list(made.items)))
+        elif key == "table_clocks" and isinstance(value, list) and value:
+            shown.append(Setting(label, items=[clock_text(seat, clock)
+                                               for seat, clock in enumerate(value)]))
         elif isinstance(value, Mapping) and value:  # a table of its own (Riichi's rules)
             shown.append(Setting(label, items=[f"{label_of(str(k))}: {value_text(str(k), v)}"
                                                for k, v in value.items()]))
@@ -126,6 +135,16 @@ def readable_settings(settings: Mapping[str, Any], adapter: object = None) -> li
         else:
             shown.append(Setting(label, value_text(key, value)))
     return shown
+
+
+def clock_text(seat: int, clock: Any) -> str:
+    """One seat's clock of a web game (``table_clocks``) in words: ``Seat 1: time per
+    move 60 s, time per game none, time tolerance 1 s``."""
+    if not isinstance(clock, Mapping):
+        return f"Seat {seat + 1}: {scalar(clock)}"
+    parts = [f"{CLOCK_LABELS.get(str(key), label_of(str(key))).lower()} "
+             f"{value_text(str(key), value)}" for key, value in clock.items()]
+    return f"Seat {seat + 1}: {', '.join(parts) or 'none'}"
 
 
 def points(value: float) -> str:
@@ -178,6 +197,6 @@ def about_text(about: Mapping[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(about.items()))
 
 
-__all__ = ["SHOWN_ITEMS", "Setting", "about_text", "duration", "label_of", "megabytes", "ms",
-           "percent", "points", "readable_settings", "scalar", "seconds",
+__all__ = ["SHOWN_ITEMS", "Setting", "about_text", "clock_text", "duration", "label_of",
+           "megabytes", "ms", "percent", "points", "readable_settings", "scalar", "seconds",
            "short_name", "value_text", "visible_settings", "when"]
