@@ -373,3 +373,9 @@ def test_read_ruleset_missing_file(tmp_path: Path) -> None:
         read_ruleset(tmp_path / "folder.txt")
     assert str(info.value) == (f"{tmp_path / 'folder.txt'}:0:0: cannot read the rule file: "
                                "Is a directory")
+
+
+def test_a_rule_nested_thousands_deep_is_a_syntax_error_not_a_crash() -> None:
+    for inner in ("[" * 5000 + "1" + "]" * 5000, "-" * 5000 + "1"):
+        with pytest.raises(RuleSyntaxError, match="deep.rules:2:.*nested too deeply"):
+            parse_ruleset(f"# deep\n(*,*,*,*,[{inner}])\n", "deep.rules")

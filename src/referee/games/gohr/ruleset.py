@@ -192,7 +192,11 @@ def parse_ruleset(text: str, source: str = "<rules>") -> RuleSet:
             custom.append(order.name)
             orders[order.name] = order
             continue
-        rows.append(_parse_row(cur, orders))
+        try:
+            rows.append(_parse_row(cur, orders))
+        except RecursionError:  # (brackets or signs nested thousands deep)
+            raise RuleSyntaxError(source, lineno, cur.tok.column,
+                                  "nested too deeply to be a rule") from None
     if not rows:
         raise RuleSyntaxError(source, 0, 0, "expected at least one rule row, found none")
     return RuleSet(
