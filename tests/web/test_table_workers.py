@@ -5,7 +5,9 @@ through the server and its record is an ordinary one in the records and the game
 store. A worker killed during a game aborts its tables with the reason and the server
 plays the next table in a new worker; ``--table-workers 0`` plays every table in the
 server's own process; a person's table is never sent to a worker. A page that says what
-it has seen is sent the newest board once it has, never a backlog."""
+it has seen is sent the newest board once it has, never a backlog. A table of programs a
+crashed server was playing is played again from the start by the next one (a person's
+is aborted)."""
 
 from __future__ import annotations
 
@@ -223,3 +225,34 @@ def test_a_page_that_says_what_it_saw_gets_the_newest_board_not_a_backlog(
             assert refused["reason"] == "not a message this table knows"
 
     asyncio.run(watch())
+
+
+def test_a_table_of_programs_a_crashed_server_was_playing_is_played_again(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running_server(data) as first:
+        first.person("zoe")
+        add_program(first, "thinker", "zoe", "--delay", "0.3")
+        zoe = log_in(first, "zoe")
+        programs = zoe.open_table("gomoku", seat0="program:thinker", seat1="bot:random",
+                                  **GAME)
+        person = zoe.open_table("gomoku", seat0="me", seat1="program:thinker", **GAME)
+
+        async def under_way() -> None:
+            async with zoe.socket(programs) as ws:
+                while len((await next_state(ws, 60))["view"]["stones"]) < 2:
+                    pass
+
+        asyncio.run(under_way())
+        first.process.kill()  # (a crash: no time to close anything)
+        first.process.wait(10)
+    with running_server(data) as second:
+        zoe = log_in(second, "zoe")
+        folder = second.data / "records" / "gomoku"
+        record = wait_for(lambda: GameRecord.read(folder / f"game-{programs}.json")
+                          if (folder / f"game-{programs}.json").exists() else None, 90)
+        assert record.finished and [p.name for p in record.players] == ["thinker", "random"]
+        wait_for(lambda: "finished" in zoe.client.get(f"/tables/{programs}").text)
+        aborted = zoe.client.get(f"/tables/{person}").text
+        assert "Aborted: the server stopped during the game" in aborted
+        assert "played again from the start" in second.log()

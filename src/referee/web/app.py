@@ -56,6 +56,7 @@ def create_app(config: WebConfig) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        table_routes.tables_of(app)  # (the tables a stopped server was playing: at once)
         yield
         tables = getattr(app.state, "tables", None)
         if tables is not None:

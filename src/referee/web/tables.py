@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 __all__ = ["LEAVE_GRACE", "LiveTable", "Publisher", "SeatInfo", "TableHost", "TablePlan", "Tables",
            "conclude", "record_path", "time_controls"]
 
+RESTARTED = "the server stopped during this table's game: it is played again from the start"
+"""The note of a table of programs a stopped server was playing, started again."""
 LEAVE_GRACE = 30.0
 """Seconds a person's seat waits for them to come back once all their pages are closed."""
 
@@ -92,6 +94,8 @@ class TablePlan:
     delay: float = 0.0
     """Seconds late the spectators are shown everything, hidden parts too (0: they see
     the game as it goes, its hidden parts as ``reveal`` says)."""
+    note: str = ""
+    """Said on the table's page from the start (a game played again, and why)."""
 
     @property
     def programs_only(self) -> bool:
@@ -163,7 +167,7 @@ class LiveTable:
         self.persons: dict[int, PersonSeat] = {}
         self.status = "playing"
         self.result = ""
-        self.notes: list[str] = []
+        self.notes: list[str] = [plan.note] if plan.note else []
         self.unwritten: list[tuple[int, str]] = []
         """Notes waiting for the record to be made."""
         self.asking: int | None = None
@@ -457,19 +461,34 @@ class Tables:
             self.workers.close()
 
     def recover(self) -> int:
-        """Tables left being played by a server that stopped: closed as aborted (their
-        games cannot go on); how many."""
+        """Tables left being played by a server that stopped: one of programs only is
+        played again from the start (as a tournament plays again a game it was playing
+        when it stopped); one with a person or a program joined over the network is
+        closed as aborted (its game cannot go on without them); how many there were."""
+        again: list[str] = []
         with self.sessions.begin() as session:
             rows = session.query(GameTable).filter(GameTable.status == "playing").all()
             for row in rows:
+                if all(seat.kind in ("bot", "program") for seat in row.seats):
+                    row.status, row.started_at = "open", None
+                    again.append(row.id)
+                    continue
                 row.status = "aborted"
                 row.result = "the server stopped during the game"
                 row.finished_at = utcnow()
-            return len(rows)
+        for table_id in again:
+            log.warning("table %s: the server stopped during its game: played again from "
+                        "the start", table_id)
+            try:
+                self.start(table_id, RESTARTED)
+            except ConfigError as exc:
+                self.file("", table_id, None, "aborted", f"could not start again: {exc}")
+        return len(rows)
 
-    def start(self, table_id: str) -> LiveTable | WorkedTable:
+    def start(self, table_id: str, note: str = "") -> LiveTable | WorkedTable:
         """Start the game of table ``table_id`` (its seats as its row has them; empty
-        ones get the pinch-hitter); ``ConfigError`` if it cannot start."""
+        ones get the pinch-hitter), ``note`` shown on its page; ``ConfigError`` if it
+        cannot start."""
         with self.lock, self.sessions.begin() as session:
             row = session.get(GameTable, table_id)
             if row is None or row.status != "open":
@@ -495,7 +514,8 @@ class Tables:
             row.started_at = utcnow()
             delay = delay_of(row.reveal)
             plan = TablePlan(row.id, row.game, dict(row.settings), dict(row.clocks or {}),
-                             row.reveal != "never", bool(row.pinch_hit), tuple(seats), delay)
+                             row.reveal != "never", bool(row.pinch_hit), tuple(seats), delay,
+                             note)
             if delay:
                 self.hub.delay(row.id, delay)  # (before its first state)
             table: LiveTable | WorkedTable
