@@ -192,11 +192,12 @@ def parse_ruleset(text: str, source: str = "<rules>") -> RuleSet:
             custom.append(order.name)
             orders[order.name] = order
             continue
+        start = cur.tok.column
         try:
             rows.append(_parse_row(cur, orders))
         except RecursionError:  # (brackets or signs nested thousands deep)
-            raise RuleSyntaxError(source, lineno, cur.tok.column,
-                                  "nested too deeply to be a rule") from None
+            raise RuleSyntaxError(source, lineno, start,
+                                  "a rule row nested too deeply") from None
     if not rows:
         raise RuleSyntaxError(source, 0, 0, "expected at least one rule row, found none")
     return RuleSet(
