@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from table_server import Server, running_server, sign_up_in_browser
+from tile_tables import hand_tiles
 
 from browsing import Tab, playwright_api
 from referee.core.record import GameRecord
@@ -56,12 +57,6 @@ def quick_server(tmp_path: Path) -> Iterator[Server]:
     come back once their pages are closed."""
     with running_server(tmp_path / "data", "--away", "1") as running:
         yield running
-
-
-def hand_tiles(page: Any, seat: int) -> int:
-    """How many tiles of ``seat``'s concealed hand (and drawn tile) the page draws."""
-    return int(page.locator(f"g.tt-seat[data-seat='{seat}'] .tt-hand g.tile, "
-                            f"g.tt-seat[data-seat='{seat}'] .tt-drawn g.tile").count())
 
 
 def seq_of(page: Any) -> int:

@@ -7,15 +7,20 @@ the table's page, and the game's store has it. Screenshots go to tests/artifacts
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from table_server import Server, sign_up_in_browser
+from table_server import (
+    Server,
+    finished_table,
+    my_turns,
+    open_from_lobby,
+    sign_up_in_browser,
+    wait_game_over,
+)
+from tile_tables import hand_tiles
 
 from browsing import Tab, playwright_api
-from referee.tournament.store import Store
 
 api = playwright_api()  # the module is skipped, saying why, without Chromium or Playwright
 
@@ -24,44 +29,20 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
 BOARD = "#board .rc-board"
 
 
-def hand_tiles(page: Any, seat: int) -> int:
-    """How many tiles of ``seat``'s concealed hand (and drawn tile) the page draws."""
-    return int(page.locator(f"g.tt-seat[data-seat='{seat}'] .tt-hand g.tile, "
-                            f"g.tt-seat[data-seat='{seat}'] .tt-drawn g.tile").count())
-
-
-def game_over(page: Any) -> bool:
-    return (page.locator("#status").text_content() or "").startswith("Game over")
-
-
 def test_a_person_plays_riichi_in_the_browser_and_another_watches(
         browser: Any, server: Server) -> None:
     player = Tab(browser)
     watcher = Tab(browser)
     sign_up_in_browser(player, server.url, "rin")
     page = player.page
-    page.locator("#games li[data-game=riichi] a").click()
-    page.select_option("select[name=room]", "tenhou")
-    page.select_option("select[name=length]", "east")
-    page.select_option("select[name=seat0]", "me")
-    for seat in (1, 2, 3):
-        page.select_option(f"select[name=seat{seat}]", "bot:tsumogiri")
-    page.fill("input[name=program_turn]", "10")
-    page.get_by_role("button", name="Open the table").click()
-    page.wait_for_url("**/tables/*")
-    table = page.url.rsplit("/", 1)[1]
+    table = open_from_lobby(page, "riichi", {"room": "tenhou", "length": "east", "seat0": "me",
+                                             **{f"seat{s}": "bot:tsumogiri" for s in (1, 2, 3)}},
+                            {"program_turn": "10"})
     watcher.page.goto(f"{server.url}/tables/{table}")
     watcher.page.wait_for_selector("svg.tiles g.tile")
     answers = {"discard": 0, "call": 0, "keys": 0}
     watched_hidden = True
-    for turn in range(1000):
-        if game_over(page):
-            break
-        try:
-            page.wait_for_selector(f"{BOARD}[data-mine=true]", timeout=15_000)
-        except Exception:
-            break  # the game ended on the bots' moves
-        seq = int(page.locator("#board").get_attribute("data-seq") or "0")
+    for turn in my_turns(page, BOARD, 1000):
         calls = (page.locator(BOARD).get_attribute("data-calls") or "").split()
         assert hand_tiles(page, 0) > 0 and all(hand_tiles(page, s) == 0 for s in (1, 2, 3))
         if turn % 10 == 0:
@@ -93,13 +74,7 @@ def test_a_person_plays_riichi_in_the_browser_and_another_watches(
             else:
                 tiles.last.click()
             answers["discard"] += 1
-        page.wait_for_function(
-            "n => Number(document.querySelector('#board').dataset.seq) > n", arg=seq)
-    page.wait_for_function(
-        "() => document.querySelector('#status').textContent.startsWith('Game over')",
-        timeout=30_000)
-    watcher.page.wait_for_function(
-        "() => document.querySelector('#status').textContent.startsWith('Game over')")
+    wait_game_over(page, watcher.page)
     assert answers["discard"] > 10 and answers["keys"] > 0, answers
     assert watched_hidden  # the spectator saw no concealed tile while the game was played
     headline = page.locator("g.tt-result .tt-headline").text_content() or ""
@@ -112,18 +87,8 @@ def test_a_person_plays_riichi_in_the_browser_and_another_watches(
     assert watcher.page.locator(f"{BOARD}[data-mine=true]").count() == 0
     player.shot("web-riichi-player.png")
     watcher.shot("web-riichi-watcher.png")
-    page.reload()
-    with page.expect_download() as waiting:
-        page.get_by_role("link", name="The game's record").click()
-    record = json.loads(Path(waiting.value.path()).read_text())
+    record = finished_table(page, server, "riichi", table)
     assert [p["name"] for p in record["players"]] == ["rin", "tsumogiri", "tsumogiri",
                                                       "tsumogiri"]
     assert sum(1 for move in record["moves"] if move["seat"] == 0) >= answers["discard"]
-    page.goto(f"{server.url}/lobby")
-    assert page.locator(f"#finished a[href='/tables/{table}']").count() == 1
-    store = Store.open_existing(server.data / "stores" / "riichi")
-    try:
-        assert store.count("done") == 1 and store.record(table).moves
-    finally:
-        store.close()
     assert not player.errors and not watcher.errors, player.errors + watcher.errors

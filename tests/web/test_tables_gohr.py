@@ -14,14 +14,25 @@ import asyncio
 import html
 import json
 import re
-import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from table_server import Server, next_message, next_state, running_server
+from table_server import (
+    Server,
+    beside,
+    connect,
+    form_offers,
+    join_url,
+    module_server,
+    next_message,
+    next_state,
+    raw_states,
+    replay_ok,
+    settings_refused,
+    together,
+)
 
 from referee.core.record import GameRecord
 from referee.games.gohr.table_engine import Attempt, GohrSeries, NextBoard
@@ -42,21 +53,12 @@ TWO = json.dumps({"value": [{"id": 0, "color": "RED", "shape": "STAR", "x": 1, "
 RANDOM_BOT = [sys.executable, "-m", "referee.games.gohr.bots.random_bot"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("web") / "data") as running:
-        yield running
+server = module_server("web")
+"""The module's server."""
 
 
 def record_path(server: Server, table: str) -> Path:
     return server.data / "records" / "gohr" / f"game-{table}.json"
-
-
-def replay_ok(path: Path) -> str:
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "gohr", str(path)],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and "OK" in done.stdout, done.stdout + done.stderr
-    return done.stdout
 
 
 class Learner:
@@ -88,18 +90,7 @@ class Learner:
 async def collect(ws: Any, into: list[str], me: int | None, act: bool) -> dict[str, Any]:
     """Every state (raw) into ``into``; with ``act``, the learner's move whenever asked;
     the last state (the game over)."""
-    player = Learner()
-    while True:
-        raw = await asyncio.wait_for(ws.recv(), 30)
-        message = json.loads(raw)
-        if message["type"] != "state":
-            continue
-        into.append(raw)
-        table = message["table"]
-        if table["status"] != "playing":
-            return message  # type: ignore[no-any-return]
-        if act and table["asking"] == me and "legal" in message["view"]:
-            await ws.send(json.dumps({"type": "move", "move": player.move(message["view"])}))
+    return await raw_states(ws, into, me, Learner().move if act else None)
 
 
 async def my_turn(ws: Any) -> dict[str, Any]:
@@ -142,13 +133,8 @@ def test_a_person_plays_a_whole_game_and_sees_no_rule(server: Server) -> None:
                              **CLOCKS)
     mine: list[str] = []
     watched: list[str] = []
-
-    async def game() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with alice.socket(table) as player, bob.socket(table) as watcher:
-            return await asyncio.gather(collect(player, mine, 0, True),
-                                        collect(watcher, watched, None, False))
-
-    last, seen = asyncio.run(game())
+    last, seen = together(alice, bob, table, lambda ws: collect(ws, mine, 0, True),
+                          lambda ws: collect(ws, watched, None, False))
     assert last["table"]["status"] == seen["table"]["status"] == "finished"
     record = GameRecord.read(record_path(server, table))
     assert [p.name for p in record.players] == ["alice"]
@@ -166,8 +152,8 @@ def test_a_person_plays_a_whole_game_and_sees_no_rule(server: Server) -> None:
     assert check_hidden(mine, rules) > 8 and check_hidden(watched, rules) >= 2  # (the
     # spectators may be sent only the newest state when moves come fast)
     assert "rules" in seen["view"] and "rules" not in view
-    assert "OK" in replay_ok(record_path(server, table))
-    replay_ok(server.data / "stores" / "gohr")
+    assert "OK" in replay_ok("gohr", record_path(server, table))
+    replay_ok("gohr", server.data / "stores" / "gohr")
     assert table in alice.client.get("/lobby").text.split('id="finished"')[1]
 
 
@@ -219,7 +205,7 @@ def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
     assert [m.move for m in record.moves] == ["MOVE 0 2", "MOVE 1 2", "NEW", "NEW"]
     assert [m.info["code"] for m in record.moves] == [0, 0, 6, 6]
     assert record.scores == [1.0] and "1 of 2 boards cleared" in record.reason
-    replay_ok(record_path(server, table))
+    replay_ok("gohr", record_path(server, table))
 
 
 def test_a_built_in_player_plays_as_with_the_captive_server(server: Server) -> None:
@@ -240,7 +226,7 @@ def test_a_built_in_player_plays_as_with_the_captive_server(server: Server) -> N
     assert len(boards) == 3 and all(3 <= len(b["value"]) <= 5 for b in boards)
     assert all(len({p["shape"] for p in b["value"]}) == 2 for b in boards)
     assert [m.move for m in record.moves].count("NEW") == 2
-    assert "3 boards" in replay_ok(record_path(server, table))
+    assert "3 boards" in replay_ok("gohr", record_path(server, table))
 
 
 def test_my_program_plays_for_me_from_the_board_reached(server: Server) -> None:
@@ -272,20 +258,15 @@ def test_my_program_plays_for_me_from_the_board_reached(server: Server) -> None:
     notes = [n.text for n in record.notes if n.kind == "table"]
     assert notes == ["fay lets random play: random plays seat 1"]
     assert len(record.moves) > 3 and last["view"]["total_removed"] == 10
-    replay_ok(record_path(server, table))
+    replay_ok("gohr", record_path(server, table))
 
 
 def test_a_program_joins_with_referee_connect_gohr(server: Server) -> None:
     gil = server.person("gil")
     table = gil.open_table("gohr", seat0="remote", rules="nearest bucket", pieces="4",
                            episodes="2", **CLOCKS)
-    page = gil.client.get(f"/tables/{table}").text
-    found = re.search(r"referee connect gohr (\S+) --seat 1 -- COMMAND", page)
-    assert found, page
-    joined = subprocess.Popen([sys.executable, "-m", "referee.cli", "connect", "gohr",
-                               html.unescape(found.group(1)), "--seat", "1", "--name",
-                               "far-random", "--", *RANDOM_BOT],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    joined = connect("gohr", join_url(gil, "gohr", table, 1), 1, RANDOM_BOT,
+                     "--name", "far-random")
 
     async def watch() -> dict[str, Any]:
         async with gil.socket(table) as ws:
@@ -294,17 +275,13 @@ def test_a_program_joins_with_referee_connect_gohr(server: Server) -> None:
                 state = await next_state(ws, timeout=60)
             return state
 
-    try:
-        last = asyncio.run(watch())
-        _out, err = joined.communicate(timeout=60)
-    finally:
-        joined.kill()
+    last, err = beside(joined, lambda: asyncio.run(watch()))
     assert joined.returncode == 0 and "the seat's game is over" in err, err
     record = GameRecord.read(record_path(server, table))
     assert [p.name for p in record.players] == ["far-random"]
     assert record.outcome is not None and record.outcome.value == "normal", record.reason
     assert last["view"]["total_removed"] == 8
-    replay_ok(record_path(server, table))
+    replay_ok("gohr", record_path(server, table))
 
 
 TWO_ROWS = ("# Two rows; the first takes one piece, into bucket 4\r\n"
@@ -347,7 +324,7 @@ def test_a_rule_set_pasted_on_several_lines_is_played_as_pasted(server: Server) 
     assert [r["end"] for r in last["view"]["results"]] == ["cleared", "cleared"]
     # the two rows, each board: the first piece into bucket 4 (3), the others into 1 (0)
     assert accepted_buckets(record) == [[3, 0, 0], [3, 0, 0]]
-    assert "OK" in replay_ok(record_path(server, table))
+    assert "OK" in replay_ok("gohr", record_path(server, table))
 
 
 def refusal(person: Any, form: dict[str, str]) -> str:
@@ -383,8 +360,8 @@ def test_a_bad_line_of_a_pasted_rule_set_is_refused_naming_it(server: Server) ->
             ("# only comments; no row\n# at all", "Pasted rule set: expected at least one "
                                                   "rule row, found none"),
             ("(*,*,*,*,[0])\n(*,*,*,*,[" + "(" * 3000 + "1" + ")" * 3000 + "])",
-             'Pasted rule set: line 2 (in "(*,*,*,*,[' + "(" * 47 + '..."): an expression '
-             "nested too deeply"),
+             'Pasted rule set: line 2, column 1 (in "(*,*,*,*,[' + "(" * 47 + '..."): a rule '
+             "row nested too deeply"),
             ("(*,*,*,*,[0])\n\x00", "Pasted rule set: line 2 holds a control character "
                                     "(U+0000)")):
         got = refusal(jo, {"rules": "pasted", "rules_text": text})
@@ -438,7 +415,7 @@ def test_the_board_sources_of_referee_play_gohr(server: Server) -> None:
             piece = by_piece[board, int(piece_id)]
             assert int(bucket) == (0 if piece["shape"] == "hexagon" else
                                    1 if piece["color"] == "PURPLE" else 2), (piece, bucket)
-    assert "OK" in replay_ok(record_path(server, table))
+    assert "OK" in replay_ok("gohr", record_path(server, table))
     for form, said in (({"color_list": "red;<b>"}, "Colors to draw from: '<b>' is not a name"),
                        ({"shape_list": "star;star"}, "Random boards: the list of shapes has "
                                                      "duplicates"),
@@ -452,7 +429,7 @@ def test_the_board_sources_of_referee_play_gohr(server: Server) -> None:
 
 def test_bad_settings_are_refused_naming_the_field(server: Server) -> None:
     hal = server.person("hal")
-    for form, said in (
+    settings_refused(hal, "gohr", (
             ({"rules": "nope"}, "Rule set: 'nope' is not one of colors, shapes"),
             ({"rules": "pasted"}, "Pasted rule set: empty"),
             ({"rules": "pasted", "rules_text": "(*,*,red,*,[0]"}, "Pasted rule set: "),
@@ -471,15 +448,10 @@ def test_bad_settings_are_refused_naming_the_field(server: Server) -> None:
                 {"id": 0, "color": "RED", "x": 9, "y": 1}]}])}, "Given boards, board 2: "),
             ({"episodes": "0"}, "Boards to play: 0 is outside 1..50"),
             ({"max_moves": "-1"}, "Move limit per board: -1 is outside 0..10000"),
-    ):
-        answer = hal.post("/tables", {"game": "gohr", "seat0": "me", **form},
-                          "/tables/new?game=gohr")
-        assert answer.status_code == 400 and said in html.unescape(answer.text), \
-            (form, answer.text[:3000])
-    form = hal.client.get("/tables/new?game=gohr").text
-    for name in ("rules", "rules_text", "boards", "pieces", "shapes", "colors", "color_list",
-                 "shape_list", "given", "given_order", "episodes", "max_moves", "seat0"):
-        assert f'name="{name}"' in form
+    ), {"seat0": "me"})
+    form = form_offers(hal, "gohr", ("rules", "rules_text", "boards", "pieces", "shapes",
+                                     "colors", "color_list", "shape_list", "given",
+                                     "given_order", "episodes", "max_moves", "seat0"))
     for name in ("rules_text", "given"):  # several lines each
         assert f'<textarea name="{name}"' in form
 

@@ -9,29 +9,29 @@ land in the records and the game's store, which ``replay`` reads."""
 from __future__ import annotations
 
 import asyncio
-import html
 import json
-import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from table_server import Server, next_message, running_server
-
-from referee.core.record import GameRecord
+from table_server import (
+    Play,
+    Server,
+    module_server,
+    next_message,
+    settings_refused,
+    sit_invited,
+    together,
+)
+from tile_tables import board_files_served, own_hand_only
 
 GAME = {"hands": "2", "scoring": "taiwan", "person_turn": "60", "program_turn": "10"}
 RANDOM = "bot:random"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("mahjong") / "data") as running:
-        yield running
+server = module_server("mahjong")
+"""The module's server."""
 
 
 def hidden_kept(state: dict[str, Any], raw: str) -> None:
@@ -51,23 +51,7 @@ def hidden_kept(state: dict[str, Any], raw: str) -> None:
         if seat != winner:
             assert row[2] == "" and row[3] == "", (seat, raw[:400])
         assert all(meld[0] != "concealed kong" for meld in row[4]), raw[:400]
-    if you is None:
-        assert '"hand"' not in raw and '"legal"' not in raw and '"drawn"' not in raw
-    else:
-        assert len(view["hand"]) + (view["drawn"] is not None) == view["held"][you]
-    if "legal" in view:
-        assert state["table"]["asking"] == you or state["table"]["to_play"] == you
-
-
-async def states(ws: Any, seen: list[dict[str, Any]], timeout: float = 60) -> dict[str, Any]:
-    """The next state, checked for hidden tiles and kept in ``seen``."""
-    while True:
-        raw = await asyncio.wait_for(ws.recv(), timeout)
-        message = json.loads(raw)
-        if message["type"] == "state":
-            hidden_kept(message, raw)
-            seen.append(message)
-            return message  # type: ignore[no-any-return]
+    own_hand_only(state, raw)
 
 
 def answer(view: dict[str, Any]) -> dict[str, Any]:
@@ -82,40 +66,8 @@ def answer(view: dict[str, Any]) -> dict[str, Any]:
     return {"action": pick["action"], "tiles": pick["tiles"]}
 
 
-async def play_out(ws: Any, seen: list[dict[str, Any]]) -> dict[str, Any]:
-    """Answer every question of this page's seat until the game ends; its last state."""
-    while True:
-        state = await states(ws, seen)
-        table = state["table"]
-        if table["status"] != "playing":
-            return state
-        if table["asking"] == state["you"] and "legal" in state["view"]:
-            await ws.send(json.dumps({"type": "move", "move": answer(state["view"])}))
-
-
-async def watch_out(ws: Any, seen: list[dict[str, Any]]) -> dict[str, Any]:
-    """Every state a spectator gets until the game ends."""
-    while True:
-        state = await states(ws, seen)
-        if state["table"]["status"] != "playing":
-            return state
-
-
-def replay_ok(*paths: Path) -> None:
-    """``referee replay mahjong PATH`` says OK for each."""
-    for path in paths:
-        done = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "mahjong",
-                               str(path)], capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0 and "OK" in done.stdout, done.stdout + done.stderr
-
-
-def wait_record(server: Server, table: str) -> GameRecord:
-    path = server.data / "records" / "mahjong" / f"game-{table}.json"
-    for _ in range(300):
-        if path.exists():
-            break
-        time.sleep(0.1)
-    return GameRecord.read(path)
+MAHJONG = Play("mahjong", hidden_kept, answer)
+"""A page's play: every state checked for hidden tiles, the answers ``answer``'s."""
 
 
 def test_a_person_plays_a_whole_game_and_a_spectator_sees_no_hidden_tile(
@@ -124,15 +76,10 @@ def test_a_person_plays_a_whole_game_and_a_spectator_sees_no_hidden_tile(
     viewer = server.person("victor")
     table = alice.open_table("mahjong", seat0="me", seat1=RANDOM, seat2="bot:greedy",
                              seat3=RANDOM, **GAME)
-
-    async def game() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        mine: list[dict[str, Any]] = []
-        watched: list[dict[str, Any]] = []
-        async with alice.socket(table) as ws, viewer.socket(table) as spectator:
-            await asyncio.gather(play_out(ws, mine), watch_out(spectator, watched))
-        return mine, watched
-
-    mine, watched = asyncio.run(game())
+    mine: list[dict[str, Any]] = []
+    watched: list[dict[str, Any]] = []
+    together(alice, viewer, table, lambda ws: MAHJONG.play_out(ws, mine),
+             lambda ws: MAHJONG.watch_out(ws, watched))
     last = mine[-1]
     assert last["table"]["status"] == "finished"
     assert watched[-1]["table"]["status"] == "finished"
@@ -147,7 +94,7 @@ def test_a_person_plays_a_whole_game_and_a_spectator_sees_no_hidden_tile(
     assert final["over"] and final["result"] is not None
     if final["result"]["winner"] is not None:
         assert final["result"]["tai"] >= 0 and final["frame"]["x"]["l"][-1].endswith("points")
-    record = wait_record(server, table)
+    record = MAHJONG.record(server, table)
     assert [p.name for p in record.players] == ["alice", "random", "greedy", "random"]
     assert record.finished and record.outcome is not None and record.outcome.value == "normal"
     assert record.scores == [float(t) for t in final["totals"]]
@@ -155,11 +102,7 @@ def test_a_person_plays_a_whole_game_and_a_spectator_sees_no_hidden_tile(
     assert {move.seat for move in record.moves} == {0, 1, 2, 3}
     assert not any(move.info.get("illegal") for move in record.moves)
     assert alice.client.get(f"/tables/{table}/record").json()["moves"]
-    replay_ok(record_folder(server), server.data / "stores" / "mahjong")
-
-
-def record_folder(server: Server) -> Path:
-    return server.data / "records" / "mahjong"
+    MAHJONG.replay_ok(MAHJONG.records(server), server.data / "stores" / "mahjong")
 
 
 def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
@@ -171,12 +114,11 @@ def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
         reasons = []
         seen: list[dict[str, Any]] = []
         async with bob.socket(table) as ws:
-            state = await states(ws, seen)
+            state = await MAHJONG.state(ws, seen)
             while not ("legal" in state["view"] and state["view"]["legal"]["ask"] == "throw"):
                 if "legal" in state["view"]:
-                    await ws.send(json.dumps({"type": "move",
-                                              "move": answer(state["view"])}))
-                state = await states(ws, seen)
+                    await MAHJONG.send(ws, answer(state["view"]))
+                state = await MAHJONG.state(ws, seen)
             view = state["view"]
             not_mine = next(t for t in range(110, 474)
                             if t not in view["hand"] and t != view["drawn"] and t % 10 < 4
@@ -184,13 +126,13 @@ def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
             for bad in ({"action": "throw", "tiles": [not_mine]}, {"action": "pass"},
                         {"action": "win"}, {"action": "throw", "tiles": ["5m"]},
                         {"action": "throw"}, {"action": "riichi"}, {"tiles": [1]}):
-                await ws.send(json.dumps({"type": "move", "move": bad}))
+                await MAHJONG.send(ws, bad)
                 reasons.append((await next_message(ws, "refused"))["reason"])
             good = answer(view)
-            await ws.send(json.dumps({"type": "move", "move": good}))
-            await ws.send(json.dumps({"type": "move", "move": good}))  # (now out of turn)
+            await MAHJONG.send(ws, good)
+            await MAHJONG.send(ws, good)  # (now out of turn)
             reasons.append((await next_message(ws, "refused"))["reason"])
-            last = await play_out(ws, seen)
+            last = await MAHJONG.play_out(ws, seen)
         return reasons, last
 
     reasons, last = asyncio.run(game())
@@ -202,16 +144,13 @@ def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
     assert reasons[6] == reasons[5]
     assert reasons[7] == "it is not your turn"
     assert last["table"]["status"] == "finished"
-    record = wait_record(server, table)
+    record = MAHJONG.record(server, table)
     assert record.outcome is not None and record.outcome.value == "normal"
     assert not record.faults and not any(move.info.get("illegal") for move in record.moves)
 
 
-@pytest.fixture(scope="module")
-def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose people's seats wait one second for them to come back."""
-    with running_server(tmp_path_factory.mktemp("away") / "data", "--away", "1") as running:
-        yield running
+quick_server = module_server("away", "--away", "1")
+"""A server whose people's seats wait one second for them to come back."""
 
 
 def test_a_mixed_table_two_people_a_bot_a_program_and_the_pinch_hitter(
@@ -220,30 +159,21 @@ def test_a_mixed_table_two_people_a_bot_a_program_and_the_pinch_hitter(
     dave = quick_server.person("dave")
     table = carol.open_table("mahjong", seat0="me", seat1="open", seat2="bot:greedy",
                              seat3="remote", pinch_hit="on", **GAME)
-    page = carol.client.get(f"/tables/{table}").text
-    found = re.search(r"referee connect mahjong (\S+) --seat 4 -- COMMAND", page)
-    assert found, page
-    url = html.unescape(found.group(1))
-    connect = [sys.executable, "-m", "referee.cli", "connect", "mahjong"]
-    wrong = subprocess.run([*connect, url.replace("?join=", "?join=x"), "--seat", "4",
+    url = MAHJONG.join_url(carol, table, 4)
+    wrong = subprocess.run([sys.executable, "-m", "referee.cli", "connect", "mahjong",
+                            url.replace("?join=", "?join=x"), "--seat", "4",
                             "--sandbox", "off", "--", "greedy"],
                            capture_output=True, text=True, timeout=60)
     assert wrong.returncode == 2, wrong.stderr
     assert "refused" in wrong.stderr and "does not wait for this program" in wrong.stderr
     assert "Traceback" not in wrong.stderr
-    joined = subprocess.Popen([*connect, url, "--seat", "4", "--name", "far-greedy",
-                               "--sandbox", "off", "--out", str(quick_server.data.parent /
-                                                                "far"), "--", "greedy"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    joined = MAHJONG.connect(url, 4, ["greedy"], "--name", "far-greedy", "--sandbox", "off",
+                             "--out", str(quick_server.data.parent / "far"))
     assert joined.stderr is not None
     said = [joined.stderr.readline() for _ in range(3)]
     assert "joined" in said[-1] and "as far-greedy, seat 4" in said[-1], said
     time.sleep(0.5)  # (the server has the program's seat once its socket is accepted)
-    invite = re.search(r"invite=([\w-]+)", page)
-    assert invite
-    sat = dave.post(f"/tables/{table}/sit", {"seat": "1", "invite": invite.group(1)},
-                    f"/tables/{table}")
-    assert sat.status_code == 303
+    sit_invited(carol, dave, table, 1)
 
     async def game() -> dict[str, Any]:
         mine: list[dict[str, Any]] = []
@@ -253,12 +183,11 @@ def test_a_mixed_table_two_people_a_bot_a_program_and_the_pinch_hitter(
                 async def dave_plays() -> None:
                     answered = 0
                     while answered < 3:
-                        state = await states(other, theirs)
+                        state = await MAHJONG.state(other, theirs)
                         if state["table"]["asking"] == 1 and "legal" in state["view"]:
-                            await other.send(json.dumps({"type": "move",
-                                                         "move": answer(state["view"])}))
+                            await MAHJONG.send(other, answer(state["view"]))
                             answered += 1
-                task = asyncio.ensure_future(play_out(ws, mine))
+                task = asyncio.ensure_future(MAHJONG.play_out(ws, mine))
                 await dave_plays()
             return await task
 
@@ -270,14 +199,14 @@ def test_a_mixed_table_two_people_a_bot_a_program_and_the_pinch_hitter(
     assert last["table"]["status"] == "finished", last
     assert joined.returncode == 0, err
     assert "the seat's game is over" in err and "Traceback" not in err
-    record = wait_record(quick_server, table)
+    record = MAHJONG.record(quick_server, table)
     assert [p.name for p in record.players] == ["carol", "dave", "greedy", "far-greedy"]
     assert record.outcome is not None and record.outcome.value == "normal"
     notes = [n.text for n in record.notes if n.kind == "table"]
     assert any(n.startswith("dave left the table: dummy plays seat 2") for n in notes), notes
     assert {move.seat for move in record.moves} == {0, 1, 2, 3}
     assert len(record.settings["hands_played"]) == 2
-    replay_ok(quick_server.data / "records" / "mahjong" / f"game-{table}.json")
+    MAHJONG.replay_ok(MAHJONG.record_file(quick_server, table))
 
 
 def test_a_person_lets_an_ai_play_for_them_and_takes_the_seat_back(server: Server) -> None:
@@ -288,34 +217,34 @@ def test_a_person_lets_an_ai_play_for_them_and_takes_the_seat_back(server: Serve
     async def game() -> dict[str, Any]:
         seen: list[dict[str, Any]] = []
         async with erin.socket(table) as ws:
-            state = await states(ws, seen)
+            state = await MAHJONG.state(ws, seen)
             while "legal" not in state["view"]:
-                state = await states(ws, seen)
+                state = await MAHJONG.state(ws, seen)
             await ws.send(json.dumps({"type": "deputy", "program": "greedy"}))
             moves = 0
             while moves < 8:  # greedy answers for erin: the game goes on without her
-                state = await states(ws, seen)
+                state = await MAHJONG.state(ws, seen)
                 moves += 1
             assert state["table"]["seats"][0]["deputy"]
             await ws.send(json.dumps({"type": "take-back"}))
             while True:  # asked again
-                state = await states(ws, seen)
+                state = await MAHJONG.state(ws, seen)
                 if state["table"]["asking"] == 0 or state["table"]["status"] != "playing":
                     break
             assert not state["table"]["seats"][0]["deputy"]
             if state["table"]["status"] == "playing":
-                await ws.send(json.dumps({"type": "move", "move": answer(state["view"])}))
-            return await play_out(ws, seen)
+                await MAHJONG.send(ws, answer(state["view"]))
+            return await MAHJONG.play_out(ws, seen)
 
     last = asyncio.run(game())
     assert last["table"]["status"] == "finished"
-    record = wait_record(server, table)
+    record = MAHJONG.record(server, table)
     notes = [n.text for n in record.notes if n.kind == "table"]
     assert notes[:2] == ["erin lets greedy play: greedy plays seat 1",
                          "erin plays seat 1 again"], notes
     assert record.outcome is not None and record.outcome.value == "normal"
     assert not record.faults
-    replay_ok(server.data / "records" / "mahjong" / f"game-{table}.json")
+    MAHJONG.replay_ok(MAHJONG.record_file(server, table))
 
 
 def test_a_program_whose_connection_is_lost_gets_the_dummy_ai_to_the_end(
@@ -323,26 +252,20 @@ def test_a_program_whose_connection_is_lost_gets_the_dummy_ai_to_the_end(
     fay = server.person("fay")
     table = fay.open_table("mahjong", seat0="me", seat1="remote", seat2=RANDOM,
                            seat3=RANDOM, **GAME)
-    page = fay.client.get(f"/tables/{table}").text
-    found = re.search(r"referee connect mahjong (\S+) --seat 2 -- COMMAND", page)
-    assert found, page
-    joined = subprocess.Popen([sys.executable, "-m", "referee.cli", "connect", "mahjong",
-                               html.unescape(found.group(1)), "--seat", "2", "--sandbox",
-                               "off", "--out", str(server.data.parent / "lost"), "--",
-                               "random"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
+    joined = MAHJONG.connect(MAHJONG.join_url(fay, table, 2), 2, ["random"], "--sandbox",
+                             "off", "--out", str(server.data.parent / "lost"))
 
     async def game() -> dict[str, Any]:
         seen: list[dict[str, Any]] = []
         async with fay.socket(table) as ws:
             while True:
-                state = await states(ws, seen)
+                state = await MAHJONG.state(ws, seen)
                 if state["table"]["status"] != "playing":
                     return state
                 if joined.poll() is None and state["view"]["frame"]["s"][1][5]:
                     joined.kill()  # the program has thrown: its connection is lost
                 if state["table"]["asking"] == 0 and "legal" in state["view"]:
-                    await ws.send(json.dumps({"type": "move", "move": answer(state["view"])}))
+                    await MAHJONG.send(ws, answer(state["view"]))
 
     try:
         last = asyncio.run(game())
@@ -350,27 +273,21 @@ def test_a_program_whose_connection_is_lost_gets_the_dummy_ai_to_the_end(
         joined.kill()
         joined.communicate(timeout=30)
     assert last["table"]["status"] == "finished"
-    record = wait_record(server, table)
+    record = MAHJONG.record(server, table)
     assert record.outcome is not None and record.outcome.value == "normal"
     taken = [n.text for n in record.notes if n.kind == "takeover-at"]
     assert taken and "the dummy AI plays for random-2 to the end of the game" in taken[0], \
         [(n.kind, n.text) for n in record.notes]
     assert record.faults and record.faults[0].seat == 1
-    replay_ok(server.data / "records" / "mahjong" / f"game-{table}.json")
+    MAHJONG.replay_ok(MAHJONG.record_file(server, table))
 
 
 def test_bad_settings_are_refused_naming_the_field(server: Server) -> None:
     gus = server.person("gus")
-    seats = {"seat0": "me", "seat1": RANDOM, "seat2": RANDOM, "seat3": RANDOM}
-    for form, words in (({"hands": "99"}, "Hands: 99 is outside 1..64"),
-                        ({"scoring": "riichi"}, "Tai table: 'riichi' is not one of icga, "
-                                                "taiwan"),
-                        ({"per_tai": "-1"}, "Points per tai: -1 is outside 0..1000000"),
-                        ({"reserve": "x"}, "Reserved tiles: 'x' is not a whole number")):
-        bad = gus.post("/tables", {"game": "mahjong", **seats, **form},
-                       "/tables/new?game=mahjong")
-        assert bad.status_code == 400 and words in html.unescape(bad.text), bad.text[-800:]
-    tiles = gus.client.get("/static/report/tiles.js")
-    assert tiles.status_code == 200 and "javascript" in tiles.headers["content-type"]
-    board = gus.client.get("/games/mahjong/board.js")
-    assert board.status_code == 200 and "/static/report/tiles.js" in board.text
+    settings_refused(gus, "mahjong", (
+        ({"hands": "99"}, "Hands: 99 is outside 1..64"),
+        ({"scoring": "riichi"}, "Tai table: 'riichi' is not one of icga, taiwan"),
+        ({"per_tai": "-1"}, "Points per tai: -1 is outside 0..1000000"),
+        ({"reserve": "x"}, "Reserved tiles: 'x' is not a whole number"),
+    ), {"seat0": "me", "seat1": RANDOM, "seat2": RANDOM, "seat3": RANDOM})
+    board_files_served(gus, "mahjong")

@@ -9,17 +9,26 @@ driver's views are also checked on an engine of a known seed (follow suit, every
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import re
-import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from table_server import Server, next_message, next_state, running_server
+from table_server import (
+    Server,
+    beside,
+    connect,
+    form_offers,
+    join_url,
+    module_server,
+    next_message,
+    next_state,
+    raw_states,
+    record_file,
+    replay_ok,
+    settings_refused,
+    together,
+)
 
 from referee.core.record import GameRecord
 from referee.games.planowanie.replay import record_rules
@@ -33,20 +42,12 @@ QUOTED = re.compile(r'"([^"\\]{2})"')
 RANDOM_PLAYER = [sys.executable, "-m", "referee.games.planowanie.bots.random_player"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("web") / "data") as running:
-        yield running
+server = module_server("web")
+"""The module's server."""
 
 
 def record_of(server: Server, table: str) -> GameRecord:
-    return GameRecord.read(server.data / "records" / "planowanie" / f"game-{table}.json")
-
-
-def replay_ok(path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "planowanie",
-                           str(path)], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and "OK" in done.stdout, done.stdout + done.stderr
+    return GameRecord.read(record_file(server, "planowanie", table))
 
 
 def choice(view: dict[str, Any]) -> dict[str, Any]:
@@ -61,17 +62,7 @@ async def collect(ws: Any, into: list[str], me: int | None,
                   act: bool) -> dict[str, Any]:
     """Every state (raw) into ``into``; with ``act``, a legal move whenever asked; the
     last state (the game over)."""
-    while True:
-        raw = await asyncio.wait_for(ws.recv(), 30)
-        message = json.loads(raw)
-        if message["type"] != "state":
-            continue
-        into.append(raw)
-        table = message["table"]
-        if table["status"] != "playing":
-            return message  # type: ignore[no-any-return]
-        if act and table["asking"] == me and "legal" in message["view"]:
-            await ws.send(json.dumps({"type": "move", "move": choice(message["view"])}))
+    return await raw_states(ws, into, me, choice if act else None)
 
 
 def public_cards(view: dict[str, Any]) -> set[str]:
@@ -122,13 +113,8 @@ def test_a_person_plays_a_whole_game_against_bots_and_sees_only_their_cards(
                              seat2="bot:random", seat3="bot:heuristic", **SHORT)
     mine: list[str] = []
     watched: list[str] = []
-
-    async def game() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with alice.socket(table) as player, bob.socket(table) as watcher:
-            return await asyncio.gather(collect(player, mine, 0, True),
-                                        collect(watcher, watched, None, False))
-
-    last, seen = asyncio.run(game())
+    last, seen = together(alice, bob, table, lambda ws: collect(ws, mine, 0, True),
+                          lambda ws: collect(ws, watched, None, False))
     assert last["table"]["status"] == seen["table"]["status"] == "finished"
     record = record_of(server, table)
     assert [p.name for p in record.players] == ["alice", "heuristic", "random", "heuristic"]
@@ -144,8 +130,8 @@ def test_a_person_plays_a_whole_game_against_bots_and_sees_only_their_cards(
     # state every SPECTATOR_EVERY seconds, not every state of a quick game)
     alice_moves = [m.move for m in record.moves if m.seat == 0]
     assert alice_moves[0].startswith("declare ") and len(alice_moves) == 9
-    replay_ok(server.data / "records" / "planowanie" / f"game-{table}.json")
-    replay_ok(server.data / "stores" / "planowanie")
+    replay_ok("planowanie", record_file(server, "planowanie", table))
+    replay_ok("planowanie", server.data / "stores" / "planowanie")
     assert table in alice.client.get("/lobby").text.split('id="finished"')[1]
 
 
@@ -247,30 +233,21 @@ def test_my_program_plays_for_me_from_the_position_reached(server: Server) -> No
     assert len(record.moves) == 2 * (4 + 3 + 4)
     notes = [n.text for n in record.notes if n.kind == "table"]
     assert notes == ["dave lets random play: random plays seat 1"]
-    replay_ok(server.data / "records" / "planowanie" / f"game-{table}.json")
+    replay_ok("planowanie", record_file(server, "planowanie", table))
 
 
 def test_a_program_joins_with_referee_connect_planowanie(server: Server) -> None:
     erin = server.person("erin")
     table = erin.open_table("planowanie", players="2", seat0="me", seat1="remote",
                             deals="2 2 0 1 1", **CLOCKS)
-    page = erin.client.get(f"/tables/{table}").text
-    found = re.search(r"referee connect planowanie (\S+) --seat 2 -- COMMAND", page)
-    assert found, page
-    joined = subprocess.Popen([sys.executable, "-m", "referee.cli", "connect", "planowanie",
-                               html.unescape(found.group(1)), "--seat", "2", "--name",
-                               "far-random", "--", *RANDOM_PLAYER],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    joined = connect("planowanie", join_url(erin, "planowanie", table, 2), 2, RANDOM_PLAYER,
+                     "--name", "far-random")
 
     async def game() -> dict[str, Any]:
         async with erin.socket(table) as ws:
             return await collect(ws, [], 0, True)
 
-    try:
-        last = asyncio.run(game())
-        _out, err = joined.communicate(timeout=60)
-    finally:
-        joined.kill()
+    last, err = beside(joined, lambda: asyncio.run(game()))
     assert last["table"]["status"] == "finished", last
     assert joined.returncode == 0 and "the seat's game is over" in err, err
     record = record_of(server, table)
@@ -281,9 +258,7 @@ def test_a_program_joins_with_referee_connect_planowanie(server: Server) -> None
 
 def test_bad_settings_are_refused_naming_the_field(server: Server) -> None:
     frank = server.person("frank")
-    seats = {"seat0": "me", "seat1": "bot:random", "seat2": "bot:random",
-             "seat3": "bot:random"}
-    for form, said in (
+    settings_refused(frank, "planowanie", (
             ({"players": "5"}, "Players: 5 is outside 2..4"),
             ({"suits": "CC"}, "Card values/Suits: deck suits 'CC' repeat a character"),
             ({"deals": "1 20 0"}, "Deals: deal 1: 20 cards for 4 players need 80, the deck "
@@ -293,14 +268,8 @@ def test_bad_settings_are_refused_naming_the_field(server: Server) -> None:
             ({"deals": "1 1 x"}, "Deals: set_game arguments must be integers"),
             ({"deals": "1 1 4"}, "Deals: deal 1: starting player 4 is not one of 0..3"),
             ({"values": "A" * 30}, "Card values: at most 26 characters"),
-    ):
-        answer = frank.post("/tables", {"game": "planowanie", **seats, **form},
-                            "/tables/new?game=planowanie")
-        assert answer.status_code == 400 and said in html.unescape(answer.text), \
-            (form, answer.text[:2000])
-    form = frank.client.get("/tables/new?game=planowanie").text
-    for name in ("players", "values", "suits", "deals", "seat3"):
-        assert f'name="{name}"' in form
+    ), {"seat0": "me", "seat1": "bot:random", "seat2": "bot:random", "seat3": "bot:random"})
+    form_offers(frank, "planowanie", ("players", "values", "suits", "deals", "seat3"))
 
 
 def test_the_driver_shows_a_seat_its_choices_and_hides_the_rest() -> None:

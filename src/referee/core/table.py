@@ -28,8 +28,8 @@ from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.sandbox import SandboxConfig
 
-__all__ = ["Field", "LinkedSeat", "OutsideSeat", "ProgramSeat", "SeatPlan", "TableDriver",
-           "TableGame", "read_fields"]
+__all__ = ["Field", "FixedSeats", "LinkedSeat", "OutsideSeat", "ProgramSeat", "SeatPlan",
+           "TableDriver", "TableGame", "answer_seconds", "read_fields"]
 
 
 LONGEST = 2000
@@ -131,6 +131,19 @@ class TableGame:
         return {seat: plan.link for seat, plan in enumerate(self.seats)
                 if isinstance(plan, LinkedSeat)}
 
+    def program_seconds(self, default: float) -> float:
+        """A program's seconds per answer (``answer_seconds``) at the first seat the
+        server does not drive; ``default`` if it drives them all."""
+        return next((answer_seconds(time) for time, plan in zip(self.times, self.seats,
+                                                                 strict=True)
+                     if not isinstance(plan, OutsideSeat)), default)
+
+
+def answer_seconds(time: TimeControl) -> float:
+    """A program's seconds per answer under ``time``: its turn and tolerance (no limit
+    per turn: a year)."""
+    return 365 * 86400.0 if time.turn is None else time.turn + time.tolerance
+
 
 class TableDriver(Protocol):
     """A game as the web server sees it."""
@@ -167,6 +180,22 @@ class TableDriver(Protocol):
     def action(self, engine: Any, seat: int, move: Mapping[str, Any]) -> Any:
         """The engine's action for what the seat's board sent; ``ValueError`` saying why
         if it is not one (the engine then judges whether it is legal)."""
+
+
+class FixedSeats:
+    """The seats of a driver whose settings never change them (a base of its class):
+    as many as ``seat_list`` names, which the class sets."""
+
+    seat_list: tuple[str, ...] = ()
+    """What people call each seat."""
+
+    def seat_count(self, settings: Mapping[str, Any]) -> int:
+        """As many seats as ``seat_list`` names."""
+        return len(self.seat_list)
+
+    def seat_names(self, settings: Mapping[str, Any]) -> list[str]:
+        """The seats' names: ``seat_list``."""
+        return list(self.seat_list)
 
 
 def read_fields(fields: Sequence[Field], form: Mapping[str, str]) -> dict[str, Any]:

@@ -30,14 +30,16 @@ from referee.core.record import GameRecord
 from referee.core.sandbox import plan_sandbox
 from referee.core.table import (
     Field,
+    FixedSeats,
     LinkedSeat,
     OutsideSeat,
     ProgramSeat,
     TableGame,
+    answer_seconds,
     read_fields,
 )
 from referee.games.mahjong.defaults import MAX_HANDS
-from referee.games.mahjong.engine import SEATS, HandResult, MahjongHand
+from referee.games.mahjong.engine import HandResult, MahjongHand
 from referee.games.mahjong.frames import game_frame, tile_code
 from referee.games.mahjong.game import MahjongGame
 from referee.games.mahjong.match import (
@@ -82,7 +84,7 @@ _TILES = {"throw": 1, "chow": 2, "pung": 2, "kong": 3, "concealed_kong": 4,
 """How many tiles each move names."""
 
 
-class MahjongDriver:
+class MahjongDriver(FixedSeats):
     """ICGA Mahjong's table driver (``core.table.TableDriver``)."""
 
     game = "mahjong"
@@ -91,6 +93,8 @@ class MahjongDriver:
                                    "greedy": BUILTIN_PLAYERS["greedy"],
                                    "random": BUILTIN_PLAYERS["random"]}
     board_module = "board.js"
+    seat_list = ("East (deals first)", "South", "West", "North")
+    """The seats' winds in the first hand (seat 1 deals first; the deal passes)."""
     fields = (
         Field("hands", "Hands", "int", 4, low=1, high=MAX_HANDS,
               help="hands in the game (16: four wind rounds, as referee match mahjong "
@@ -116,14 +120,6 @@ class MahjongDriver:
         preset(values["scoring"])
         return values
 
-    def seat_count(self, settings: Mapping[str, Any]) -> int:
-        """Four seats."""
-        return SEATS
-
-    def seat_names(self, settings: Mapping[str, Any]) -> list[str]:
-        """The seats' winds in the first hand (seat 1 deals first; the deal passes)."""
-        return ["East (deals first)", "South", "West", "North"]
-
     # -- playing ------------------------------------------------------------------------
     def play(self, game: TableGame) -> GameRecord:
         """Play the table's game with the match's ``ClientGame``."""
@@ -131,9 +127,7 @@ class MahjongDriver:
         rules = Rules(hands=s["hands"], reserve=s["reserve"], table=preset(s["scoring"]),
                       stakes=Stakes(s["base"], s["per_tai"]),
                       kong_from_previous=bool(s["kong_from_previous"]))
-        program_time = next((_seconds(t) for t, plan in zip(game.times, game.seats,
-                                                             strict=True)
-                             if not isinstance(plan, OutsideSeat)), 10.0)
+        program_time = game.program_seconds(10.0)
         settings = MahjongSettings(rules, game.seed, program_time, takeover=s["takeover"],
                                    sandbox=game.sandbox)
         plan = plan_sandbox(settings.sandbox)
@@ -147,7 +141,7 @@ class MahjongDriver:
             channel = ProcessChannel(player, game.work, settings.seed * 4 + seat,
                                      f"seat{seat + 1}-", settings.start_path, plan, suspend,
                                      seat=seat, memory_limit=settings.memory_limit)
-            channel.move_time = _seconds(time)
+            channel.move_time = answer_seconds(time)
             return channel
 
         channels: list[Channel | None] = []
@@ -156,7 +150,7 @@ class MahjongDriver:
             if isinstance(seat_plan, ProgramSeat):
                 channels.append(process(seat, seat_plan.player, game.times[seat]))
             elif isinstance(seat_plan, LinkedSeat):
-                links.append(LinkChannel(seat_plan.link(), _seconds(game.times[seat])))
+                links.append(LinkChannel(seat_plan.link(), answer_seconds(game.times[seat])))
                 channels.append(links[-1])
             else:
                 channels.append(None)
@@ -293,11 +287,6 @@ def _last(engine: MahjongGame) -> dict[str, Any] | None:
     if not done or done[-1].result is None:
         return None
     return {"number": len(done), **_result(done[-1], done[-1].result)}
-
-
-def _seconds(time: TimeControl) -> float:
-    """A program's seconds per answer (its turn and tolerance; no limit: a year)."""
-    return 365 * 86400.0 if time.turn is None else time.turn + time.tolerance
 
 
 DRIVER = MahjongDriver()

@@ -29,7 +29,7 @@ from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.table import (
     Field,
-    OutsideSeat,
+    FixedSeats,
     TableGame,
     read_fields,
 )
@@ -37,7 +37,6 @@ from referee.games.riichi.adapter import room_rules
 from referee.games.riichi.frames import tile_code
 from referee.games.riichi.match import BUILTIN_PLAYERS, RiichiMatchSettings
 from referee.games.riichi.rules import (
-    SEATS,
     Action,
     RiichiGame,
     action_from_mjai,
@@ -56,7 +55,7 @@ _CALLS = {"chi": "Chi", "pon": "Pon", "daiminkan": "Kan", "ankan": "Kan (closed)
 _CLIP = 200
 
 
-class RiichiDriver:
+class RiichiDriver(FixedSeats):
     """Riichi's table driver (``core.table.TableDriver``)."""
 
     game = "riichi"
@@ -64,6 +63,8 @@ class RiichiDriver:
     builtins: Mapping[str, str] = {"greedy": BUILTIN_PLAYERS["greedy"],
                                    "tsumogiri": BUILTIN_PLAYERS["tsumogiri"]}
     board_module = "board.js"
+    seat_list = ("East (deals first)", "South", "West", "North")
+    """The seats' winds in the first hand (seat 1 deals first; the deal passes)."""
     fields = (
         Field("room", "Room", "choice", "tenhou", ROOMS,
               help="whose rules: Tenhou's or Mahjong Soul's ranked room, or the mjai.app "
@@ -84,21 +85,11 @@ class RiichiDriver:
             raise ConfigError(f"Room: {exc}") from None
         return values
 
-    def seat_count(self, settings: Mapping[str, Any]) -> int:
-        """Four seats."""
-        return SEATS
-
-    def seat_names(self, settings: Mapping[str, Any]) -> list[str]:
-        """The seats' winds in the first hand (seat 1 deals first; the deal passes)."""
-        return ["East (deals first)", "South", "West", "North"]
-
     # -- playing ------------------------------------------------------------------------
     def play(self, game: TableGame) -> GameRecord:
         """Play the table's game with :class:`RiichiTableGame` on the table's seed."""
         s = game.settings
-        program_time = next((_seconds(t) for t, plan in zip(game.times, game.seats,
-                                                             strict=True)
-                             if not isinstance(plan, OutsideSeat)), 5.0)
+        program_time = game.program_seconds(5.0)
         settings = RiichiMatchSettings(room_rules(s["room"], s["length"]), game.seed,
                                        program_time, max_failures=int(s["max_failures"]),
                                        sandbox=game.sandbox)
@@ -226,11 +217,6 @@ def _log_path(work: Path, record: Path | None) -> Path:
     if record is not None:
         return record.with_name(f"{record.stem}.mjson.gz")
     return work / "game.mjson.gz"
-
-
-def _seconds(time: TimeControl) -> float:
-    """A program's seconds per answer (its turn and tolerance; no limit: a year)."""
-    return 365 * 86400.0 if time.turn is None else time.turn + time.tolerance
 
 
 DRIVER = RiichiDriver()
