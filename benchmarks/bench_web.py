@@ -131,8 +131,8 @@ async def round_trips(url: str, table: str, count: int = 200) -> list[float]:
     return times
 
 
-async def watch(url: str, table: str, latencies: list[float], ends: list[float],
-                done: asyncio.Event) -> None:
+async def watch(url: str, table: str, latencies: list[float], times: list[float],
+                ends: list[float], done: asyncio.Event) -> None:
     """A spectator: each state's delay since the server published it, until the game ends
     (read from the message's head, as the table's summary comes first: a thousand pages'
     whole boards parsed in this one process would make its own loop the figure)."""
@@ -152,7 +152,11 @@ async def watch(url: str, table: str, latencies: list[float], ends: list[float],
             if not first:  # (a page's first state is the newest kept, from before it came)
                 delay = (now - float(head["at"])) * 1000
                 # (the game's end is told once its record is kept: its last move came before)
-                (latencies if head["status"] == "playing" else ends).append(delay)
+                if head["status"] == "playing":
+                    latencies.append(delay)
+                    times.append(now)
+                else:
+                    ends.append(delay)
             first = False
             await ws.send(SEEN)  # (as the table's page says it showed each state)
             if head["status"] != "playing":
@@ -178,6 +182,7 @@ def register(data: Path, program: Path, owner: str) -> None:
 async def spectators_part(url: str, person: Person, tables: int, spectators: int,
                           size: int) -> dict[str, Any]:
     latencies: list[float] = []
+    times: list[float] = []
     ends: list[float] = []
     done = asyncio.Event()
     started = time.monotonic()
@@ -192,16 +197,24 @@ async def spectators_part(url: str, person: Person, tables: int, spectators: int
             program_turn="5"))
         ids.append(table)
         share = spectators // tables + (1 if index < spectators % tables else 0)
-        watchers += [asyncio.create_task(watch(url, table, latencies, ends, done))
+        watchers += [asyncio.create_task(watch(url, table, latencies, times, ends, done))
                      for _ in range(share)]
+    await asyncio.sleep(1)  # (the last spectators connected: from here, all are held)
+    steady = time.time()
+    playing = sum(1 for task in watchers if not task.done()) / max(1, spectators / tables)
     await asyncio.gather(*watchers)
     lagging.cancel()
+    held = [delay for delay, at in zip(latencies, times, strict=True) if at >= steady]
     return {"client_lag_p50_ms": round(percentile(lags, 0.5), 1),
             "client_lag_p99_ms": round(percentile(lags, 0.99), 1),
             "tables": tables, "spectators": spectators, "states_received": len(latencies),
             "spectator_p50_ms": round(percentile(latencies, 0.5), 1),
             "spectator_p99_ms": round(percentile(latencies, 0.99), 1),
             "spectator_max_ms": round(max(latencies), 1),
+            "steady_tables_playing": round(playing),
+            "steady_states": len(held),
+            "steady_p50_ms": round(percentile(held, 0.5), 1) if held else None,
+            "steady_p99_ms": round(percentile(held, 0.99), 1) if held else None,
             "game_end_states": len(ends),
             "game_end_p50_ms": round(percentile(ends, 0.5), 1),
             "game_end_p99_ms": round(percentile(ends, 0.99), 1),
