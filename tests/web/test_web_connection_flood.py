@@ -105,17 +105,22 @@ async def handshake(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
     assert head.startswith(b"HTTP/1.1 101"), head
 
 
+async def frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """The next frame the server sends: its opcode and payload (servers do not mask)."""
+    first, second = await reader.readexactly(2)
+    length = second & 0x7F
+    if length == 126:
+        length = struct.unpack("!H", await reader.readexactly(2))[0]
+    elif length == 127:
+        length = struct.unpack("!Q", await reader.readexactly(8))[0]
+    return first & 0x0F, await reader.readexactly(length)
+
+
 async def close_frame(reader: asyncio.StreamReader) -> tuple[int, str]:
     """The code and reason of the server's close frame (its other frames skipped)."""
     while True:
-        first, second = await asyncio.wait_for(reader.readexactly(2), 30)
-        length = second & 0x7F
-        if length == 126:
-            length = struct.unpack("!H", await reader.readexactly(2))[0]
-        elif length == 127:
-            length = struct.unpack("!Q", await reader.readexactly(8))[0]
-        payload = await reader.readexactly(length)
-        if first & 0x0F == 8:
+        opcode, payload = await asyncio.wait_for(frame(reader), 30)
+        if opcode == 8:
             return struct.unpack("!H", payload[:2])[0], payload[2:].decode()
 
 
@@ -123,18 +128,12 @@ async def answer_pings(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
     """Read a held WebSocket's frames and answer its pings, as a browser does."""
     with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
         while True:
-            first, second = await reader.readexactly(2)
-            length = second & 0x7F
-            if length == 126:
-                length = struct.unpack("!H", await reader.readexactly(2))[0]
-            elif length == 127:
-                length = struct.unpack("!Q", await reader.readexactly(8))[0]
-            payload = await reader.readexactly(length)
-            if first & 0x0F == 9:  # a ping: its pong, masked as a client's frames are
+            opcode, payload = await frame(reader)
+            if opcode == 9:  # a ping: its pong, masked as a client's frames are
                 mask = b"\x01\x02\x03\x04"
                 masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
                 writer.write(bytes([0x8A, 0x80 | len(payload)]) + mask + masked)
-            elif first & 0x0F == 8:
+            elif opcode == 8:
                 return
 
 

@@ -552,8 +552,7 @@ class Tables:
         table.status, table.result = conclude(table, record)
         self.file(table.game, table.id, record, table.status, table.result)
         table.close_states()
-        with self.lock:
-            self.live.pop(table.id, None)
+        self.forget(table.id)
 
     def file(self, game: str, table_id: str, record: GameRecord | None, status: str,
              result: str) -> None:
