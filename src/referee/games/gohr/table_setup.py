@@ -142,22 +142,6 @@ def check_rules(name: str, text: str) -> tuple[str, RuleSet]:
         raise ConfigError(f"{PASTED_LABEL}: {where}{exc.detail}") from None
     except ConfigError as exc:
         raise ConfigError(f"{PASTED_LABEL}: {exc}") from None
-    except RecursionError:  # the parser's recursion: brackets or signs nested thousands deep
-        line = _too_deep(pasted.text)
-        raise ConfigError(f"{PASTED_LABEL}: {pasted.where(line, 0) + ': ' if line else ''}"
-                          "an expression nested too deeply") from None
-
-
-def _too_deep(text: str) -> int:
-    """The first line of ``text`` too deeply nested for the parser (0 if none alone is)."""
-    for number, line in enumerate(text.split("\n"), start=1):
-        try:
-            parse_ruleset(line, PASTED)
-        except RecursionError:
-            return number
-        except ConfigError:
-            pass
-    return 0
 
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,23}")
