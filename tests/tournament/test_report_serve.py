@@ -268,12 +268,16 @@ TICKS = """async () => {
         const clock = document.querySelector('.live-games .live-clock');
         if (clock) {
             const before = clock.textContent;
-            await new Promise(done => setTimeout(done, 1300));
+            for (let waited = 0; waited < 5000 && document.contains(clock)
+                     && clock.textContent === before; waited += 100) {
+                await new Promise(done => setTimeout(done, 100));
+            }
             if (document.contains(clock)) { return [before, clock.textContent]; }
         } else { await new Promise(done => setTimeout(done, 200)); }
     }
     return null; }"""
-"""A clock of the list, read twice 1.3 s apart while no event redrew the list."""
+"""A clock of the list, read until it shows another time (at most 5 s: its tick is every
+second, later on a loaded machine) while no event redrew the list."""
 SHOWN_STONES = """() => Array.from(document.querySelectorAll('svg.board circle.stone')).filter(
     e => { for (let n = e; n instanceof Element; n = n.parentNode) {
         if (n.getAttribute('display') === 'none') return false; } return true; }).length"""

@@ -27,6 +27,7 @@ from table_server import (
     record_file,
     replay_ok,
     settings_refused,
+    sit_invited,
     together,
 )
 
@@ -137,12 +138,14 @@ def test_a_person_plays_a_whole_game_against_bots_and_sees_only_their_cards(
 
 def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
     carol = server.person("carol")
-    table = carol.open_table("planowanie", players="3", seat0="me", seat1="bot:random",
+    grace = server.person("grace")
+    table = carol.open_table("planowanie", players="3", seat0="me", seat1="open",
                              seat2="bot:random", deals="2 2 0 2 1", **CLOCKS)
+    sit_invited(carol, grace, table, 1)  # a person next: carol's turn is surely over
 
     async def game() -> list[str]:
         reasons = []
-        async with carol.socket(table) as ws:
+        async with carol.socket(table) as ws, grace.socket(table) as other:
             state = await next_state(ws)
             while state["table"]["asking"] != 0:
                 state = await next_state(ws)
@@ -155,7 +158,11 @@ def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
             await ws.send(json.dumps({"type": "move", "move": {"declare": 2}}))
             await ws.send(json.dumps({"type": "move", "move": {"declare": 0}}))
             reasons.append((await next_message(ws, "refused"))["reason"])
-            while True:  # seat 0 leads the first trick once all have declared
+            theirs = await next_state(other)
+            while theirs["table"]["asking"] != 1:
+                theirs = await next_state(other)
+            await other.send(json.dumps({"type": "move", "move": choice(theirs["view"])}))
+            while True:  # seat 0 leads the first trick once the bot has declared too
                 state = await next_state(ws)
                 if state["table"]["asking"] == 0:
                     break
@@ -174,6 +181,7 @@ def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
             after = await next_state(ws)
             assert played not in after["view"]["hand"]
             assert played in public_cards(after["view"])
+            await asyncio.gather(collect(ws, [], 0, True), collect(other, [], 1, True))
         return reasons
 
     reasons = asyncio.run(game())
@@ -187,22 +195,12 @@ def test_refused_clicks_say_why_and_cost_nothing(server: Server) -> None:
     assert reasons[7] == "it is not your turn"
     assert reasons[8].endswith("is not in the player's hand")
     assert reasons[9] == "a declaration during the play"
-    moves = record_of_when_done(server, carol, table)
+    record = record_of(server, table)
+    assert record.outcome is not None and record.outcome.value == "normal"
+    moves = list(record.moves)
     assert not any(m.info.get("illegal") for m in moves)  # the refusals cost nothing
     mine = [m.move for m in moves if m.seat == 0]
     assert mine[0] == "declare 2" and not mine[1].startswith("declare")
-
-
-def record_of_when_done(server: Server, person: Any, table: str) -> list[Any]:
-    """The moves of ``table``'s record once ``person`` has played it out."""
-    async def finish() -> None:
-        async with person.socket(table) as ws:
-            await collect(ws, [], 0, True)
-
-    asyncio.run(finish())
-    record = record_of(server, table)
-    assert record.outcome is not None and record.outcome.value == "normal"
-    return list(record.moves)
 
 
 def test_my_program_plays_for_me_from_the_position_reached(server: Server) -> None:
