@@ -94,6 +94,7 @@ def serve(config: WebConfig) -> None:
     import uvicorn
 
     from referee.web.app import create_app
+    from referee.web.fast_lane import LaneProtocol
     from referee.web.guarded_http import guarded_protocol
 
     logging.getLogger("referee.web").setLevel(logging.INFO)
@@ -105,7 +106,11 @@ def serve(config: WebConfig) -> None:
     click.echo(f"referee web: serving on http://{shown}:{port}/ (folder {config.data})")
     sys.stdout.flush()
     server = uvicorn.Server(uvicorn.Config(
-        app, http=guarded_protocol(config.request_timeout), ws="websockets-sansio",
+        app, http=guarded_protocol(config.request_timeout), ws=LaneProtocol,
+        # (no per-message compression: each connection's own compressor cost more of the
+        # loop than any other part of sending a table's state to a thousand spectators,
+        # and memory besides; a state is a few kilobytes)
+        ws_per_message_deflate=False,
         proxy_headers=False, server_header=False, workers=1,
         log_level="info", lifespan="on"))
     # uvicorn stops gracefully on SIGTERM, then raises the signal again under the handler

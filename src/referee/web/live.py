@@ -6,6 +6,9 @@ table. A connection keeps only the newest state (each state is whole: the board,
 moves, the clocks), so a page that reads slowly misses nothing but intermediate pictures
 and holds no queue; a few small messages (a refused click) wait beside it. A page whose
 socket takes no data for ``SEND_TIMEOUT`` seconds is disconnected with the reason.
+A state goes out through the socket's fast lane (``fast_lane``: framed once for all the
+table's spectators, written straight to each socket) while nothing else waits for the
+connection and its socket takes more; otherwise its pump sends it through ASGI.
 A table may show its spectators the game late (``Hub.delay``: a broadcast delay, with
 every hidden part), their states kept until they are due. Nothing here knows a game.
 """
@@ -20,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from starlette.websockets import WebSocket
+
+from referee.web.fast_lane import Lane, lane_of, text_frame
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +48,7 @@ of old ones in the sockets' buffers. A page that never says it gets each newest 
 soon as its socket takes it."""
 IN_FLIGHT = 2
 """States a page that says what it has seen may have unseen."""
+_SEEN = SEEN.encode()
 
 
 @dataclass(eq=False)
@@ -63,6 +69,37 @@ class Connection:
     """States sent to the page."""
     seen: int | None = None
     """States the page said it has shown (``None``: it does not say)."""
+    lane: Lane | None = None
+    """The socket's way around ASGI (``fast_lane``; ``None``: none)."""
+    busy: bool = False
+    """The pump is sending (a state written past it would overtake its message)."""
+
+    def __post_init__(self) -> None:
+        self.lane = lane_of(self.websocket.scope)
+        if self.lane is not None:
+            self.lane.take = self._take
+
+    def _take(self, data: bytes) -> bool:
+        """The lane's claim: a page's word that it showed a state, counted at once."""
+        return data == _SEEN and self.acknowledge(SEEN)
+
+    def offer(self, text: str, frame: bytes | None = None) -> None:
+        """``text`` is the page's newest state: written at once through the lane if
+        nothing else waits and the page may take it (``frame``: ``text`` framed, when
+        the caller has it), else left for the pump."""
+        self.state = text
+        self.push(frame)
+
+    def push(self, frame: bytes | None = None) -> None:
+        """Send the waiting state through the lane now if it may go, else wake the pump
+        (``frame``: the waiting state framed, when the caller has it)."""
+        if (self.lane is not None and not self.notes and not self.busy and not self.closed
+                and self.state is not None and self.sendable()
+                and self.lane.write(frame if frame is not None else text_frame(self.state))):
+            self.state = None
+            self.sent += 1
+            return
+        self.ready.set()
 
     def sendable(self) -> bool:
         """Whether the page may be sent its newest state now (not too many unseen)."""
@@ -75,7 +112,8 @@ class Connection:
         if text != SEEN or (self.seen or 0) >= self.sent:
             return False
         self.seen = (self.seen or 0) + 1
-        self.ready.set()
+        if self.state is not None:
+            self.push()
         return True
 
     async def pump(self) -> None:
@@ -90,8 +128,10 @@ class Connection:
                 else:
                     text, self.state = self.state or "", None
                     self.sent += 1
+                self.busy = True
                 try:
-                    await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
+                    async with asyncio.timeout(SEND_TIMEOUT):  # (no task a message)
+                        await self.websocket.send_text(text)
                 except TimeoutError:
                     log.info("table %s: a page read nothing for %.0f s: disconnected",
                              self.table, SEND_TIMEOUT)
@@ -100,6 +140,8 @@ class Connection:
                 except Exception:  # the socket went away: its reader ends the connection
                     self.closed = True
                     return
+                finally:
+                    self.busy = False
 
     def tell(self, text: str) -> None:
         """A small message to this page alone (on the loop's thread)."""
@@ -215,10 +257,13 @@ class Hub:
         from any thread."""
         self._call(self._deliver, table, dict(states))
 
-    def post_many(self, batch: Mapping[str, Mapping[int | None, str]]) -> None:
-        """``post`` for several tables at once (one call on the loop), from any thread."""
+    def post_many(self, batch: Mapping[str, Mapping[int | None, str]],
+                  paced: bool = False) -> None:
+        """``post`` for several tables at once (one call on the loop), from any thread;
+        ``paced``: they come no more often than ``SPECTATOR_EVERY`` a table already, and
+        their spectators are shown them at once (a late delivery is not held back more)."""
         self._call(self._deliver_many, {table: dict(states) for table, states in
-                                        batch.items()})
+                                        batch.items()}, paced)
 
     def note(self, table: str, seat: int | None, text: str) -> None:
         """A small message to the connections of ``seat`` at ``table`` (``None``: all)."""
@@ -239,12 +284,12 @@ class Hub:
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 loop.call_soon_threadsafe(function, *args)  # type: ignore[arg-type]
 
-    def _deliver(self, table: str, states: dict[int | None, str]) -> None:
+    def _deliver(self, table: str, states: dict[int | None, str],
+                 paced: bool = False) -> None:
         room = self.rooms.get(table, ())
         for connection in room:
             if connection.seat is not None and connection.seat in states:
-                connection.state = states[connection.seat]
-                connection.ready.set()
+                connection.offer(states[connection.seat])
         watched = states.get(None)
         if watched is None:
             return
@@ -253,6 +298,10 @@ class Hub:
             assert self.loop is not None
             if delayed.add(self.loop.time(), watched):
                 self._book(table, delayed)
+            return
+        if paced and table not in self.watched:
+            self.watched[table] = watched
+            self._show(table)
             return
         self._pace(table, watched)
 
@@ -269,9 +318,9 @@ class Hub:
         else:
             self.loop.call_later(wait, self._show, table)
 
-    def _deliver_many(self, batch: dict[str, dict[int | None, str]]) -> None:
+    def _deliver_many(self, batch: dict[str, dict[int | None, str]], paced: bool) -> None:
         for table, states in batch.items():
-            self._deliver(table, states)
+            self._deliver(table, states, paced)
 
     def _book(self, table: str, delayed: Delayed) -> None:
         """Wake when the first of ``table``'s late states is due."""
@@ -312,10 +361,10 @@ class Hub:
         if not room:
             self.shown.pop(table, None)
             return
+        frame = text_frame(text)  # (once for all of them)
         for connection in room:
             if connection.seat is None:
-                connection.state = text
-                connection.ready.set()
+                connection.offer(text, frame)
 
     def _deliver_note(self, table: str, seat: int | None, text: str) -> None:
         for connection in self.rooms.get(table, ()):

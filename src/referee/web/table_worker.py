@@ -3,7 +3,9 @@
 ``serve`` is the process's body (``table_workers`` starts it). Each table's game runs
 in a thread of this process on the same ``LiveTable`` as the server's own tables; what
 the table would publish to the server's hub goes down the pipe instead (``PipeHost``),
-and its end goes back as the record and the last states, for the server to file. The
+at most one state of a table every ``SPECTATOR_EVERY`` (its newest: nobody sits at such
+a table, and its spectators are shown no more), and its end goes back as the record and
+the last states, for the server to file. The
 process runs at a lower CPU priority than the server's (the relay to the pages comes
 first) and ends when the server says so or its pipe closes (the server is gone).
 """
@@ -15,6 +17,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -23,6 +26,7 @@ from typing import Any
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.sandbox import SandboxConfig
+from referee.web.live import SPECTATOR_EVERY
 from referee.web.program_link import ProgramLink
 from referee.web.tables import LiveTable, conclude, record_path
 
@@ -44,6 +48,12 @@ class PipeHost:
         self.leave_grace = 0.0
         self.links: dict[tuple[str, int], ProgramLink] = {}
         self.sending = threading.Lock()
+        self.pacing = threading.Condition()
+        self.waiting: dict[str, dict[int | None, str]] = {}
+        """Each table's newest states not sent yet (its turn comes)."""
+        self.sent: dict[str, float] = {}
+        """When each table's states were last sent (``time.monotonic``)."""
+        threading.Thread(target=self._send_waiting, name="pacer", daemon=True).start()
 
     @property
     def hub(self) -> PipeHost:
@@ -56,10 +66,46 @@ class PipeHost:
             self.pipe.send(message)
 
     def post(self, table: str, states: Mapping[int | None, str]) -> None:
-        """A table's new states, to the server's hub at once (by the table's thread,
-        which has just made them: a thread of its own would wait for the interpreter
-        behind every game; the server paces its spectators)."""
-        self.send(("states", table, dict(states)))
+        """A table's new states, to the server's hub: sent at once by the table's thread,
+        which has just made them, unless its last were sent less than
+        ``SPECTATOR_EVERY`` ago; then they wait, replaced by newer ones, for their turn.
+        Whatever else is due goes with them: under load the tables' threads send each
+        other's (a thread of its own would wait for the interpreter behind every game);
+        the pacer sends what is due while none posts."""
+        with self.pacing:
+            self.waiting[table] = dict(states)
+            due = self._due(time.monotonic())
+            if due:
+                self._send_states(due)
+            else:
+                self.pacing.notify()
+
+    def _due(self, now: float) -> dict[str, dict[int | None, str]]:
+        """The waiting states whose turn has come, taken (with ``pacing`` held)."""
+        due = {table: states for table, states in self.waiting.items()
+               if now - self.sent.get(table, 0.0) >= SPECTATOR_EVERY}
+        for table in due:
+            del self.waiting[table]
+            self.sent[table] = now
+        return due
+
+    def _send_states(self, due: dict[str, dict[int | None, str]]) -> None:
+        with self.sending, contextlib.suppress(OSError, ValueError):  # the server is gone
+            self.pipe.send(("states", due))
+
+    def _send_waiting(self) -> None:
+        """The pacer: the waiting states once their turn has come."""
+        while True:
+            with self.pacing:
+                while not self.waiting:
+                    self.pacing.wait()
+                now = time.monotonic()
+                due = self._due(now)
+                if due:
+                    self._send_states(due)
+                    continue
+                first = min(self.sent.get(table, 0.0) for table in self.waiting)
+                self.pacing.wait(first + SPECTATOR_EVERY - now)
 
     def note(self, table: str, seat: int | None, text: str) -> None:
         """A small message to a table's pages."""
@@ -78,8 +124,11 @@ class PipeHost:
         server (which writes the record and closes the table's row)."""
         table.status, table.result = conclude(table, record)
         states = table.states_of(table.engine) if table.engine is not None else {}
-        self.send(("finished", table.id, record.to_dict() if record is not None else None,
-                   table.status, table.result, states))
+        with self.pacing:  # (its last states go with its end)
+            self.waiting.pop(table.id, None)
+            self.sent.pop(table.id, None)
+            self.send(("finished", table.id, record.to_dict() if record is not None else None,
+                       table.status, table.result, states))
 
 
 def serve(pipe: Connection, data: str, sandbox: SandboxConfig) -> None:

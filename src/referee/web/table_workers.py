@@ -6,7 +6,8 @@ play it as fast as the referee can: a hundred of them in the server's threads wo
 the event loop that serves every page a hundredth of the interpreter. So such a table is
 played in a worker process (``table_worker``), a few of them beside the server at a lower
 CPU priority, which sends back every state and the finished record over a pipe; the
-server's process only relays the states to the pages (``Hub``) and files the record as it
+server's process only relays the states to the pages (``Hub``: the worker sends a table's
+states no more often than its spectators are shown them) and files the record as it
 does a table it plays itself. A worker that dies takes its tables down as aborted, with
 the reason; the next table starts another. Nothing here knows a game.
 """
@@ -150,19 +151,20 @@ class _Worker:
             for message in messages:
                 try:
                     if message[0] == "states":
-                        table = self.tables.get(message[1])
-                        if table is not None:
-                            table.keep(message[2])
-                            states[message[1]] = message[2]
+                        for table_id, table_states in message[1].items():
+                            table = self.tables.get(table_id)
+                            if table is not None:
+                                table.keep(table_states)
+                                states[table_id] = table_states
                         continue
                     if states:  # (what came before an end goes first)
-                        self.workers.tables.hub.post_many(states)
+                        self.workers.tables.hub.post_many(states, paced=True)
                         states = {}
                     self._take(message)
                 except Exception:  # one bad message must not stop the relay
                     log.exception("%s: a message could not be taken", self.process.name)
             if states:
-                self.workers.tables.hub.post_many(states)
+                self.workers.tables.hub.post_many(states, paced=True)
         self.alive = False
         self.process.join(5)
         for table in list(self.tables.values()):
