@@ -1,26 +1,31 @@
 """The game server under load (issue 38's targets), on one ``referee web`` process.
 
 1. Spectators: ``--tables`` (100) Gomoku tables of two instant native brains (registered
-   programs; boards of ``--size`` 20, which such games fill: 400 moves each), all played at
-   once, and ``--spectators`` (1,000) spectator WebSockets spread over them. Every state a
-   spectator receives carries the time the server published it (after the move was
-   applied): receipt minus that is a move's way from its decision to a spectator. Target:
-   p99 under 100 ms. The baseline, in the same run: a message's round trip on an idle
-   connection of the same server (a refused message and its answer), before the load.
+   programs; boards of ``--size`` 32, which such games fill: 1,024 moves each, so that
+   all are in play together for a while), opened at once by four clients, and
+   ``--spectators`` (1,000) spectator WebSockets spread over them, each joining as its
+   table opens (bare sockets, ``ws_watcher``: the client's own cost would otherwise be
+   the figure). Every state a spectator receives carries the time the server published
+   it (after the move was applied): receipt minus that is a move's way from its decision
+   to a spectator. Target: p99 under 100 ms, over the whole run and over the steady
+   state (every spectator connected, no game over yet). The baseline, in the same run: a
+   message's round trip on an idle connection of the same server (a refused message and
+   its answer), before the load.
 2. Memory: the server's resident memory before and after opening ``--spectators`` idle
-   WebSockets (on finished tables), per connection.
+   WebSockets (on a table not begun, before the load), per connection.
 3. A person's click to the other player's page: two people at a table, each answering at
    once when asked; the time from one sending a move to the other's page receiving the
    board with it, ``--moves`` of them. Target: p99 under 50 ms locally.
 
 Run: ``.venv/bin/python benchmarks/bench_web.py [--tables 100] [--spectators 1000]
-[--size 20] [--moves 200] [--json]`` (needs a C compiler for the brain).
+[--size 32] [--moves 200] [--workers 2] [--json]`` (needs a C compiler for the brain).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import re
@@ -38,10 +43,12 @@ import psutil
 import websockets
 from figures import machine, print_figures
 from native import native
+from ws_watcher import ACK, STOP, masked_text_frame, watch_socket
 
 SEEN = '{"type":"seen"}'
-HEAD = re.compile(r'\{"type":"state","table":\{"id":"[^"]*","game":"[^"]*",'
-                  r'"status":"(?P<status>[a-z]+)","result":"(?:[^"\\]|\\.)*","at":(?P<at>[0-9.]+)')
+SHOWN = masked_text_frame(SEEN)
+HEAD = re.compile(rb'\{"type":"state","table":\{"id":"[^"]*","game":"[^"]*",'
+                  rb'"status":"(?P<status>[a-z]+)","result":"(?:[^"\\]|\\.)*","at":(?P<at>[0-9.]+)')
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
@@ -52,12 +59,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(data: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A ``referee web`` process on a free port, its log beside its folder."""
+def server(data: Path, workers: int) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A ``referee web`` process on a free port (``workers`` table workers), its log
+    beside its folder."""
     port = free_port()
     log = (data.parent / "server.log").open("wb")
     process = subprocess.Popen([sys.executable, "-m", "referee.cli", "web", "--data", str(data),
-                                "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+                                "--port", str(port), "--table-workers", str(workers)],
+                               stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -131,36 +140,56 @@ async def round_trips(url: str, table: str, count: int = 200) -> list[float]:
     return times
 
 
-async def watch(url: str, table: str, latencies: list[float], times: list[float],
-                ends: list[float], done: asyncio.Event) -> None:
-    """A spectator: each state's delay since the server published it, until the game ends
-    (read from the message's head, as the table's summary comes first: a thousand pages'
-    whole boards parsed in this one process would make its own loop the figure)."""
-    async with spectator(url, table) as ws:
-        first = True
-        while not done.is_set():
-            try:
-                text = await asyncio.wait_for(ws.recv(), 60)
-            except TimeoutError:
-                return
-            now = time.time()
-            head = HEAD.match(text)
-            if head is None:
-                if json.loads(text)["type"] == "closed":
-                    return
-                continue
-            if not first:  # (a page's first state is the newest kept, from before it came)
-                delay = (now - float(head["at"])) * 1000
-                # (the game's end is told once its record is kept: its last move came before)
-                if head["status"] == "playing":
-                    latencies.append(delay)
-                    times.append(now)
-                else:
-                    ends.append(delay)
-            first = False
-            await ws.send(SEEN)  # (as the table's page says it showed each state)
-            if head["status"] != "playing":
-                return
+class Watching:
+    """What every spectator of the run saw: each move state's receipt time and delay, each
+    game end's delay; when every spectator held its socket and when the first game ended
+    (between the two, every table plays and every spectator watches: the steady state)."""
+
+    def __init__(self, spectators: int) -> None:
+        self.moves: list[tuple[float, float]] = []
+        self.ends: list[float] = []
+        self.connected = 0
+        self.spectators = spectators
+        self.all_connected: float | None = None
+        self.first_end: float | None = None
+
+
+async def watch(url: str, table: str, seen: Watching) -> None:
+    """A spectator (a bare socket: ``ws_watcher``): each state's delay since the server
+    published it, until the game ends (read from the message's head, as the table's
+    summary comes first: a thousand pages' whole boards parsed in this one process would
+    make its own loop the figure); it says it showed each state, as the table's page
+    does."""
+    first = True
+
+    def on_text(payload: bytes) -> str:
+        nonlocal first
+        now = time.time()
+        head = HEAD.match(payload)
+        if head is None:
+            return STOP if json.loads(payload)["type"] == "closed" else ""
+        if not first:  # (a page's first state is the newest kept, from before it came)
+            delay = (now - float(head["at"])) * 1000
+            # (the game's end is told once its record is kept: its last move came before)
+            if head["status"] == b"playing":
+                seen.moves.append((now, delay))
+            else:
+                seen.ends.append(delay)
+        first = False
+        if head["status"] != b"playing":
+            if seen.first_end is None:
+                seen.first_end = now
+            return STOP
+        return ACK  # (a state: the page says it showed it; other messages it does not)
+
+    watcher = await watch_socket(url, f"/tables/{table}/live", on_text, SHOWN)
+    seen.connected += 1
+    if seen.connected == seen.spectators:
+        seen.all_connected = time.time()
+    try:
+        await asyncio.wait_for(watcher.done, 600)
+    finally:
+        watcher.close()
 
 
 async def loop_lag(lags: list[float], every: float = 0.01) -> None:
@@ -181,43 +210,47 @@ def register(data: Path, program: Path, owner: str) -> None:
 
 async def spectators_part(url: str, person: Person, tables: int, spectators: int,
                           size: int) -> dict[str, Any]:
-    latencies: list[float] = []
-    times: list[float] = []
-    ends: list[float] = []
-    done = asyncio.Event()
+    """``tables`` tables of the instant programs opened at once (by four clients), each
+    one's share of ``spectators`` joining as soon as it is open; every state received."""
+    seen = Watching(spectators)
     started = time.monotonic()
     loop = asyncio.get_running_loop()
-    ids: list[str] = []
-    watchers = []
     lags: list[float] = []
     lagging = asyncio.create_task(loop_lag(lags))
-    for index in range(tables):  # each table's spectators join as its game begins
-        table = await loop.run_in_executor(None, lambda: person.open_table(
-            size=str(size), seat0="program:instant-a", seat1="program:instant-b",
-            program_turn="5"))
+    pool = concurrent.futures.ThreadPoolExecutor(4)
+    opening = [loop.run_in_executor(pool, lambda: person.open_table(
+        size=str(size), seat0="program:instant-a", seat1="program:instant-b",
+        program_turn="5")) for _ in range(tables)]
+    ids: list[str] = []
+    watchers = []
+    for index, opened in enumerate(asyncio.as_completed(opening)):
+        table = await opened
         ids.append(table)
         share = spectators // tables + (1 if index < spectators % tables else 0)
-        watchers += [asyncio.create_task(watch(url, table, latencies, times, ends, done))
-                     for _ in range(share)]
-    await asyncio.sleep(1)  # (the last spectators connected: from here, all are held)
-    steady = time.time()
-    playing = sum(1 for task in watchers if not task.done()) / max(1, spectators / tables)
+        watchers += [asyncio.create_task(watch(url, table, seen)) for _ in range(share)]
+    opened_in = time.monotonic() - started
     await asyncio.gather(*watchers)
+    pool.shutdown()
     lagging.cancel()
-    held = [delay for delay, at in zip(latencies, times, strict=True) if at >= steady]
+    latencies = [delay for _, delay in seen.moves]
+    steady = [delay for at, delay in seen.moves if seen.all_connected is not None
+              and seen.first_end is not None and seen.all_connected <= at <= seen.first_end]
+    window = (seen.first_end - seen.all_connected if seen.all_connected and seen.first_end
+              and seen.first_end > seen.all_connected else 0.0)
     return {"client_lag_p50_ms": round(percentile(lags, 0.5), 1),
             "client_lag_p99_ms": round(percentile(lags, 0.99), 1),
-            "tables": tables, "spectators": spectators, "states_received": len(latencies),
+            "tables": tables, "spectators": spectators, "tables_opened_s": round(opened_in, 1),
+            "states_received": len(latencies),
             "spectator_p50_ms": round(percentile(latencies, 0.5), 1),
             "spectator_p99_ms": round(percentile(latencies, 0.99), 1),
             "spectator_max_ms": round(max(latencies), 1),
-            "steady_tables_playing": round(playing),
-            "steady_states": len(held),
-            "steady_p50_ms": round(percentile(held, 0.5), 1) if held else None,
-            "steady_p99_ms": round(percentile(held, 0.99), 1) if held else None,
-            "game_end_states": len(ends),
-            "game_end_p50_ms": round(percentile(ends, 0.5), 1),
-            "game_end_p99_ms": round(percentile(ends, 0.99), 1),
+            "steady_s": round(window, 1), "steady_states": len(steady),
+            "steady_p50_ms": round(percentile(steady, 0.5), 1) if steady else None,
+            "steady_p99_ms": round(percentile(steady, 0.99), 1) if steady else None,
+            "steady_max_ms": round(max(steady), 1) if steady else None,
+            "game_end_states": len(seen.ends),
+            "game_end_p50_ms": round(percentile(seen.ends, 0.5), 1),
+            "game_end_p99_ms": round(percentile(seen.ends, 0.99), 1),
             "seconds": round(time.monotonic() - started, 1), "ids": ids}
 
 
@@ -265,9 +298,12 @@ async def clicks_part(url: str, moves: int) -> dict[str, Any]:
     sent: dict[str, float] = {}
     sent_by: dict[str, int] = {}
     async with one.socket(table) as a, two.socket(table) as b:
-        await asyncio.wait([asyncio.create_task(play(a, b, 0, sent)),
-                            asyncio.create_task(play(b, a, 1, sent))],
-                           return_when=asyncio.FIRST_COMPLETED)
+        _, pending = await asyncio.wait([asyncio.create_task(play(a, b, 0, sent)),
+                                         asyncio.create_task(play(b, a, 1, sent))],
+                                        return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:  # (the other page: its socket closes with the block)
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
     return {"clicks": len(delays), "click_p50_ms": round(percentile(delays, 0.5), 1),
             "click_p99_ms": round(percentile(delays, 0.99), 1)}
 
@@ -276,14 +312,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--spectators", type=int, default=1000)
-    parser.add_argument("--size", type=int, default=20)
+    parser.add_argument("--size", type=int, default=32)
     parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2, help="--table-workers")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     program = native("instant_gomoku")
     with tempfile.TemporaryDirectory(dir=Path(__file__).resolve().parent) as temp:
         data = Path(temp) / "data"
-        with server(data) as (url, process):
+        with server(data, args.workers) as (url, process):
             person = Person(url, "bench")
             register(data, program, "bench")
             idle = person.open_table(size="9", seat0="me", seat1="open")
@@ -291,18 +328,18 @@ def main() -> None:
             result: dict[str, Any] = {"machine": machine(),
                                       "round_trip_p50_ms": round(percentile(floor, 0.5), 2),
                                       "round_trip_p99_ms": round(percentile(floor, 0.99), 2)}
+            # (memory first: after the load, freed memory would be used again)
+            result.update(asyncio.run(memory_part(url, process.pid, idle, args.spectators)))
             load = psutil.getloadavg()
             served = psutil.Process(process.pid)
             cpu = sum(served.cpu_times()[:2])
             spectators = asyncio.run(spectators_part(url, person, args.tables,
                                                      args.spectators, args.size))
             spectators["server_cpu_s"] = round(sum(served.cpu_times()[:2]) - cpu, 2)
-            ids = spectators.pop("ids")
+            spectators.pop("ids")
             result.update(spectators)
             result["spectator_p99_over_round_trip"] = round(
                 result["spectator_p99_ms"] / max(result["round_trip_p99_ms"], 0.01), 1)
-            result.update(asyncio.run(memory_part(url, process.pid, ids[0],
-                                                  args.spectators)))
             result.update(asyncio.run(clicks_part(url, args.moves)))
             result["click_p99_over_round_trip"] = round(
                 result["click_p99_ms"] / max(result["round_trip_p99_ms"], 0.01), 1)
