@@ -199,5 +199,6 @@ def test_a_brain_still_leaving_its_thinking_state_takes_its_next_command(
     refused = sum(answer.startswith("ERROR") for answer in answers)
     if grace is None:
         assert refused <= 2, answers  # (a loaded machine may keep it off the CPUs)
-    else:  # (4 to 11 of 20 seen: the search sometimes gets its millisecond first)
-        assert refused >= 6, answers
+    else:  # (5 to 11 of 40 seen: the search sometimes gets its millisecond first, more
+        # often on a loaded machine; above the most the grace allows, in any case)
+        assert refused >= 3, answers

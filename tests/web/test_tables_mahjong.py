@@ -12,7 +12,6 @@ import asyncio
 import json
 import subprocess
 import sys
-import time
 from typing import Any
 
 from table_server import (
@@ -172,8 +171,7 @@ def test_a_mixed_table_two_people_a_bot_a_program_and_the_pinch_hitter(
     assert joined.stderr is not None
     said = [joined.stderr.readline() for _ in range(3)]
     assert "joined" in said[-1] and "as far-greedy, seat 4" in said[-1], said
-    time.sleep(0.5)  # (the server has the program's seat once its socket is accepted)
-    sit_invited(carol, dave, table, 1)
+    sit_invited(carol, dave, table, 1)  # (the table starts on the last of the two)
 
     async def game() -> dict[str, Any]:
         mine: list[dict[str, Any]] = []
