@@ -28,7 +28,7 @@ from table_server import Person, Server, next_state, running_server
 
 from referee.core.record import GameRecord
 from referee.tournament.store import Store
-from referee.web.live import IN_FLIGHT, SEEN
+from referee.web.live import IN_FLIGHT, SEEN, SPECTATOR_EVERY
 from referee.web.table_worker import NICENESS
 
 T = TypeVar("T")
@@ -197,6 +197,20 @@ def test_with_no_workers_every_table_is_played_in_the_servers_process(
         assert not workers_of(server)
         assert GameRecord.read(server.data / "records" / "gomoku" /
                                f"game-{table}.json").finished
+
+
+def test_a_worker_sends_a_tables_newest_state_at_its_spectators_pace_and_its_last(
+        server: Server) -> None:
+    wanda = log_in(server, "wanda")
+    table = wanda.open_table("gomoku", seat0="bot:random", seat1="bot:random",
+                             **{**GAME, "size": "20"})
+    states = asyncio.run(watch_to_end(wanda, table))
+    record = GameRecord.read(server.data / "records" / "gomoku" / f"game-{table}.json")
+    assert len(record.moves) > 30 and len(states) > 2
+    made = [state["table"]["at"] for state in states[1:-1]]  # (the first: kept; the last:
+    # told once it is filed) -- one sent each SPECTATOR_EVERY at most, the newest then
+    assert len(made) <= (made[-1] - made[0]) / SPECTATOR_EVERY + 2, (len(made), made)
+    assert len(states[-1]["view"]["stones"]) == len(record.moves)  # (the newest not lost)
 
 
 def test_a_page_that_says_what_it_saw_gets_the_newest_board_not_a_backlog(

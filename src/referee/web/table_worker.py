@@ -73,11 +73,12 @@ class PipeHost:
         other's (a thread of its own would wait for the interpreter behind every game);
         the pacer sends what is due while none posts."""
         with self.pacing:
-            self.waiting[table] = dict(states)
+            fresh = table not in self.waiting  # (a newer state of a waiting table is due
+            self.waiting[table] = dict(states)  # when the one it replaces was)
             due = self._due(time.monotonic())
             if due:
                 self._send_states(due)
-            else:
+            if fresh and table in self.waiting:  # (the pacer may wait for nothing)
                 self.pacing.notify()
 
     def _due(self, now: float) -> dict[str, dict[int | None, str]]:
