@@ -263,6 +263,27 @@ def test_the_refresher_builds_one_at_a_time_and_not_too_often(
     assert sum("could not be built" in r.message for r in caplog.records) == 1
 
 
+def test_a_close_that_comes_as_a_build_begins_ends_the_refresher() -> None:
+    """``close`` sets its stop and pokes; landing just before the refresher clears the
+    poke for its next build, the poke goes with it, and the refresher must still stop
+    (it waited for a poke forever and the tournament with it, seen once in 2,768 tests)."""
+    from referee.tournament.report.refresh import SiteRefresher
+
+    refresher = SiteRefresher(lambda: None, interval=0.0)
+    clear = refresher._poked.clear
+
+    def close_then_clear() -> None:
+        refresher._stop.set()  # (close's two steps, just before the clear)
+        refresher._poked.set()
+        clear()
+
+    refresher._poked.clear = close_then_clear  # type: ignore[method-assign]
+    refresher.poke()
+    refresher._thread.join(5)
+    assert not refresher._thread.is_alive()
+    assert refresher.builds == 0  # (stopped before building)
+
+
 TICKS = """async () => {
     for (let tries = 0; tries < 20; tries++) {
         const clock = document.querySelector('.live-games .live-clock');

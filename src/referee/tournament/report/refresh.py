@@ -56,6 +56,8 @@ class SiteRefresher:
             if wait > 0 and self._stop.wait(wait):
                 return
             self._poked.clear()
+            if self._stop.is_set():  # (a close came as the poke was cleared: its own poke
+                return  # went with it)
             started = time.monotonic()
             try:
                 self.build()
