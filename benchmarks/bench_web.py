@@ -221,11 +221,9 @@ async def spectators_part(url: str, person: Person, tables: int, spectators: int
     opening = [loop.run_in_executor(pool, lambda: person.open_table(
         size=str(size), seat0="program:instant-a", seat1="program:instant-b",
         program_turn="5")) for _ in range(tables)]
-    ids: list[str] = []
     watchers = []
     for index, opened in enumerate(asyncio.as_completed(opening)):
         table = await opened
-        ids.append(table)
         share = spectators // tables + (1 if index < spectators % tables else 0)
         watchers += [asyncio.create_task(watch(url, table, seen)) for _ in range(share)]
     opened_in = time.monotonic() - started
@@ -251,7 +249,7 @@ async def spectators_part(url: str, person: Person, tables: int, spectators: int
             "game_end_states": len(seen.ends),
             "game_end_p50_ms": round(percentile(seen.ends, 0.5), 1),
             "game_end_p99_ms": round(percentile(seen.ends, 0.99), 1),
-            "seconds": round(time.monotonic() - started, 1), "ids": ids}
+            "seconds": round(time.monotonic() - started, 1)}
 
 
 async def memory_part(url: str, pid: int, table: str, count: int) -> dict[str, Any]:
@@ -336,7 +334,6 @@ def main() -> None:
             spectators = asyncio.run(spectators_part(url, person, args.tables,
                                                      args.spectators, args.size))
             spectators["server_cpu_s"] = round(sum(served.cpu_times()[:2]) - cpu, 2)
-            spectators.pop("ids")
             result.update(spectators)
             result["spectator_p99_over_round_trip"] = round(
                 result["spectator_p99_ms"] / max(result["round_trip_p99_ms"], 0.01), 1)

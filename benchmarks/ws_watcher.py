@@ -17,6 +17,8 @@ import os
 import struct
 from collections.abc import Callable
 
+from websockets.frames import Frame, Opcode
+
 __all__ = ["ACK", "STOP", "Watcher", "masked_frame", "masked_text_frame", "watch_socket"]
 
 OPCODE_TEXT, OPCODE_CLOSE, OPCODE_PING, OPCODE_PONG = 0x1, 0x8, 0x9, 0xA
@@ -29,15 +31,7 @@ def masked_text_frame(text: str) -> bytes:
 
 def masked_frame(opcode: int, payload: bytes) -> bytes:
     """A client's frame of ``opcode`` (final, masked with a random key)."""
-    key = os.urandom(4)
-    head = bytes([0x80 | opcode])
-    if len(payload) < 126:
-        head += bytes([0x80 | len(payload)])
-    elif len(payload) < 1 << 16:
-        head += bytes([0x80 | 126]) + struct.pack("!H", len(payload))
-    else:
-        head += bytes([0x80 | 127]) + struct.pack("!Q", len(payload))
-    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+    return bytes(Frame(Opcode(opcode), payload).serialize(mask=True, extensions=[]))
 
 
 STOP, ACK = "stop", "ack"

@@ -69,8 +69,8 @@ class Connection:
     """States sent to the page."""
     seen: int | None = None
     """States the page said it has shown (``None``: it does not say)."""
-    lane: Lane | None = None
-    """The socket's way around ASGI (``fast_lane``; ``None``: none)."""
+    lane: Lane | None = field(default=None, init=False)
+    """The socket's way around ASGI (``fast_lane``; ``None``: none), from its scope."""
     busy: bool = False
     """The pump is sending (a state written past it would overtake its message)."""
 
@@ -361,9 +361,11 @@ class Hub:
         if not room:
             self.shown.pop(table, None)
             return
-        frame = text_frame(text)  # (once for all of them)
+        frame: bytes | None = None
         for connection in room:
             if connection.seat is None:
+                if frame is None:  # (once for all of them, if any)
+                    frame = text_frame(text)
                 connection.offer(text, frame)
 
     def _deliver_note(self, table: str, seat: int | None, text: str) -> None:

@@ -77,7 +77,7 @@ class PipeHost:
             self.waiting[table] = dict(states)  # when the one it replaces was)
             due = self._due(time.monotonic())
             if due:
-                self._send_states(due)
+                self.send(("states", due))
             if fresh and table in self.waiting:  # (the pacer may wait for nothing)
                 self.pacing.notify()
 
@@ -90,10 +90,6 @@ class PipeHost:
             self.sent[table] = now
         return due
 
-    def _send_states(self, due: dict[str, dict[int | None, str]]) -> None:
-        with self.sending, contextlib.suppress(OSError, ValueError):  # the server is gone
-            self.pipe.send(("states", due))
-
     def _send_waiting(self) -> None:
         """The pacer: the waiting states once their turn has come."""
         while True:
@@ -103,7 +99,7 @@ class PipeHost:
                 now = time.monotonic()
                 due = self._due(now)
                 if due:
-                    self._send_states(due)
+                    self.send(("states", due))
                     continue
                 first = min(self.sent.get(table, 0.0) for table in self.waiting)
                 self.pacing.wait(first + SPECTATOR_EVERY - now)
