@@ -48,8 +48,9 @@ def main() -> int:
             if not broken and mode == "extra" and ask.value == "throw":
                 broken = True
                 answer = notation(dummy_policy(state.view(ask), random.Random(0)))
-                print(answer, flush=True)
-                print("/pass", flush=True)  # a second line, unasked
+                # a second line, unasked, in the same write: it is there as the answer is
+                # read (written later, it could race the next question and be its answer)
+                print(f"{answer}\n/pass", flush=True)
                 continue
             if not broken and mode not in ("ok", "extra") and (ask.value == "throw" or
                                                                mode in ("silent", "crash")):

@@ -8,8 +8,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
+import pytest
+
+from referee.tournament.session import check_players
 from referee.tournament.slow_steps import SlowStep, slow_step
 
 
@@ -70,3 +76,32 @@ def test_a_file_of_20000_players_is_said_within_a_second_or_so(tmp_path: Path) -
     assert checking and checking[0] < 8, said  # the file read in a second or two (its
     # names were checked for repeats in quadratic time: 7 s more)
     assert run.returncode == 130 and said[-1][1].startswith("referee: interrupted"), said
+
+
+def test_an_interrupt_while_the_players_are_checked_starts_no_more_of_them(
+        tmp_path: Path) -> None:
+    """Ctrl-C (or SIGTERM) during the check of thousands of players ends it at once: the
+    checks queued are cancelled, not each run before the command stops. (The interrupt
+    lands as the checks are queued, where the pool's own cancelling never sees it.)"""
+    started: list[str] = []
+
+    def check_player(settings: object, player: SimpleNamespace, folder: Path) -> None:
+        started.append(player.name)
+        time.sleep(0.05)
+
+    class Interrupted(list[SimpleNamespace]):
+        """2,000 players, and Ctrl-C as the last is queued."""
+
+        def __iter__(self) -> Iterator[SimpleNamespace]:
+            yield from super().__iter__()
+            raise KeyboardInterrupt
+
+    tournament = SimpleNamespace(
+        output=tmp_path, settings=None, source="t.toml",
+        adapter=SimpleNamespace(check_player=check_player),
+        players=Interrupted(SimpleNamespace(name=f"p{i}") for i in range(2000)))
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        check_players(cast(Any, tournament), 2)
+    assert time.monotonic() - began < 5, len(started)  # all 2,000 would take 50 s
+    assert len(started) < 100, len(started)

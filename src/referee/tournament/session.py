@@ -129,9 +129,16 @@ def check_players(tournament: Tournament, workers: int, say: Say = quiet) -> Non
 
     players = len(tournament.players)
     with slow_step(say, f"starting each of the {players:,} players once to check it, "
-                        f"{at_once} at a time", players) as step, \
-            cf.ThreadPoolExecutor(max_workers=at_once) as pool:
-        problems = [p for p in pool.map(check, tournament.players) if p]
+                        f"{at_once} at a time", players) as step:
+        pool = cf.ThreadPoolExecutor(max_workers=at_once)
+        try:
+            problems = [p for p in pool.map(check, tournament.players) if p]
+        finally:
+            # An interrupt (Ctrl-C, SIGTERM) ends the checks running and starts none of
+            # those queued. (map's own cancelling misses an interrupt that lands outside
+            # its generator, which the traceback then keeps alive: shutting the pool down
+            # as its ``with`` does then started each of the 20,000 players.)
+            pool.shutdown(wait=True, cancel_futures=True)
     if problems:
         raise ConfigError("\n".join(problems))
 
