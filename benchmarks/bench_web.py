@@ -1,8 +1,9 @@
 """The game server under load (issue 38's targets), on one ``referee web`` process.
 
 1. Spectators: ``--tables`` (100) Gomoku tables of two instant native brains (registered
-   programs; boards of ``--size`` 32, which such games fill: 1,024 moves each, so that
-   all are in play together for a while), opened at once by four clients, and
+   programs; boards of ``--size`` 24, which such games fill: 576 moves each, so that
+   all are in play together for a while; at the server's pace for tables of programs,
+   or ``--pace`` seconds, 0 for as fast as the CPUs go), opened at once by four clients, and
    ``--spectators`` (1,000) spectator WebSockets spread over them, each joining as its
    table opens (bare sockets, ``ws_watcher``: the client's own cost would otherwise be
    the figure). Every state a spectator receives carries the time the server published
@@ -18,7 +19,7 @@
    board with it, ``--moves`` of them. Target: p99 under 50 ms locally.
 
 Run: ``.venv/bin/python benchmarks/bench_web.py [--tables 100] [--spectators 1000]
-[--size 32] [--moves 200] [--workers 2] [--json]`` (needs a C compiler for the brain).
+[--size 24] [--pace S] [--moves 200] [--workers 2] [--json]`` (needs a C compiler for the brain).
 """
 
 from __future__ import annotations
@@ -209,7 +210,7 @@ def register(data: Path, program: Path, owner: str) -> None:
 
 
 async def spectators_part(url: str, person: Person, tables: int, spectators: int,
-                          size: int) -> dict[str, Any]:
+                          size: int, pace: float | None) -> dict[str, Any]:
     """``tables`` tables of the instant programs opened at once (by four clients), each
     one's share of ``spectators`` joining as soon as it is open; every state received."""
     seen = Watching(spectators)
@@ -218,9 +219,10 @@ async def spectators_part(url: str, person: Person, tables: int, spectators: int
     lags: list[float] = []
     lagging = asyncio.create_task(loop_lag(lags))
     pool = concurrent.futures.ThreadPoolExecutor(4)
-    opening = [loop.run_in_executor(pool, lambda: person.open_table(
-        size=str(size), seat0="program:instant-a", seat1="program:instant-b",
-        program_turn="5")) for _ in range(tables)]
+    form = {"size": str(size), "seat0": "program:instant-a", "seat1": "program:instant-b",
+            "program_turn": "5", **({} if pace is None else {"pace": f"{pace:g}"})}
+    opening = [loop.run_in_executor(pool, lambda: person.open_table(**form))
+               for _ in range(tables)]
     watchers = []
     for index, opened in enumerate(asyncio.as_completed(opening)):
         table = await opened
@@ -310,9 +312,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--spectators", type=int, default=1000)
-    parser.add_argument("--size", type=int, default=32)
+    parser.add_argument("--size", type=int, default=24)
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2, help="--table-workers")
+    parser.add_argument("--pace", type=float, default=None,
+                        help="the tables' pace in seconds (default: the server's)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     program = native("instant_gomoku")
@@ -332,7 +336,8 @@ def main() -> None:
             served = psutil.Process(process.pid)
             cpu = sum(served.cpu_times()[:2])
             spectators = asyncio.run(spectators_part(url, person, args.tables,
-                                                     args.spectators, args.size))
+                                                     args.spectators, args.size,
+                                                     args.pace))
             spectators["server_cpu_s"] = round(sum(served.cpu_times()[:2]) - cpu, 2)
             result.update(spectators)
             result["spectator_p99_over_round_trip"] = round(

@@ -133,3 +133,25 @@ def test_state_and_clone_are_independent_copies(game: str, seed: int, prefix: in
     other.reset()
     env.reset()
     assert snapshot(other) == snapshot(env)  # the clone's seeds are the original's
+
+
+@pytest.mark.parametrize("game", sorted(OPTIONS))
+def test_a_clone_made_while_the_finished_agents_are_removed_removes_them_alike(
+        game: str) -> None:
+    """Once the game is over each agent steps ``None`` in turn to be removed; PettingZoo
+    keeps whom it goes back to between those steps: a clone or state taken between them
+    carries it (a clone once went back to the wrong agent)."""
+    env = factory(game)(None)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    while not any(env.terminations.values()) and not any(env.truncations.values()):
+        play(env, [int(rng.integers(10**6))], None)
+    env.step(None)  # (the first removal: the one after it is remembered)
+    if not env.agents:
+        pytest.skip("the game's agents all went at once")
+    clone, state = env.clone(), env.state()
+    picks = [0] * len(env.agents)
+    by_clone = play(clone, picks, None)
+    assert play(env, picks, None) == by_clone
+    env.restore(state)
+    assert play(env, picks, None) == by_clone

@@ -12,6 +12,7 @@ is aborted)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import signal
@@ -30,12 +31,13 @@ from referee.core.record import GameRecord
 from referee.tournament.store import Store
 from referee.web.live import IN_FLIGHT, SEEN, SPECTATOR_EVERY
 from referee.web.table_worker import NICENESS
+from referee.web.tables import PACE
 
 T = TypeVar("T")
 
 INSTANT = Path(__file__).resolve().parent.parent / "brains" / "instant.py"
 GAME = {"size": "9", "rule": "freestyle", "renju_judge": "rif", "person_turn": "60",
-        "program_turn": "5"}
+        "program_turn": "5", "pace": "0"}  # (a table of programs only: at their own speed)
 
 
 @pytest.fixture(scope="module")
@@ -270,3 +272,40 @@ def test_a_table_of_programs_a_crashed_server_was_playing_is_played_again(
         aborted = zoe.client.get(f"/tables/{person}").text
         assert "Aborted: the server stopped during the game" in aborted
         assert "played again from the start" in second.log()
+
+
+@pytest.mark.parametrize("pace", [0.25, None])
+def test_a_table_of_programs_shows_each_move_for_its_pace_and_charges_no_clock(
+        server: Server, pace: float | None) -> None:
+    """Instant programs at a table with a pace (``None``: the server's own, PACE): each
+    state is shown that long before the next move is made, and the wait is on no clock
+    (the record's move times are the programs' own)."""
+    wanda = log_in(server, "wanda")
+    wait = PACE if pace is None else pace
+    form = {**GAME, "size": "7"}  # (a few dozen moves)
+    if pace is None:
+        del form["pace"]
+    else:
+        form["pace"] = f"{pace:g}"
+    table = wanda.open_table("gomoku", seat0="program:instant", seat1="bot:random", **form)
+    states = asyncio.run(watch_to_end(wanda, table))
+    record = GameRecord.read(server.data / "records" / "gomoku" / f"game-{table}.json")
+    made = [state["table"]["at"] for state in states[:-1]]  # (the last: told when filed)
+    moves = [len(state["view"]["stones"]) for state in states[:-1]]
+    assert moves == sorted(set(moves)), moves  # each move shown: none skipped or twice
+    assert len(made) >= len(record.moves) - 1
+    gaps = [later - earlier for earlier, later in itertools.pairwise(made)]
+    assert min(gaps) >= wait - 0.02, gaps
+    assert max(move.ms for move in record.moves) < wait * 1000, record.moves
+
+
+def test_a_tables_pace_is_on_its_form_and_a_bad_one_refused(server: Server) -> None:
+    wanda = log_in(server, "wanda")
+    form = wanda.client.get("/tables/new?game=gomoku").text
+    assert f'name="pace" value="{PACE:g}"' in form
+    for pace, words in (("-1", "outside 0..60"), ("61", "outside 0..60"),
+                        ("soon", "is not a number of seconds")):
+        answer = wanda.post("/tables", {"game": "gomoku", **GAME, "pace": pace,
+                                        "seat0": "bot:random", "seat1": "bot:random"},
+                            "/tables/new?game=gomoku")
+        assert answer.status_code == 400 and words in answer.text, (pace, answer.text[-2000:])

@@ -17,7 +17,7 @@ import pytest
 from table_server import Person, Server, next_state, running_server
 
 DELAY = 3.0
-CLOCKS = {"person_turn": "60", "program_turn": "5"}
+CLOCKS = {"person_turn": "60", "program_turn": "5", "pace": "0"}
 LATE = {"reveal": "delay", "reveal_delay": f"{DELAY:g}", "deals": "2 2 0 2 1", **CLOCKS}
 
 

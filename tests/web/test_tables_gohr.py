@@ -45,7 +45,7 @@ from referee.games.gohr.table_setup import (
 )
 from referee.games.gohr.web_table import DRIVER
 
-CLOCKS = {"person_turn": "60", "program_turn": "5"}
+CLOCKS = {"person_turn": "60", "program_turn": "5", "pace": "0"}
 COLOR_BUCKET = {"RED": 0, "BLUE": 1, "BLACK": 2, "YELLOW": 3}
 """The example rule set 'colors'."""
 TWO = json.dumps({"value": [{"id": 0, "color": "RED", "shape": "STAR", "x": 1, "y": 1},

@@ -25,7 +25,7 @@ from table_server import Person, Server, next_message, next_state, running_serve
 from referee.core.record import GameRecord
 
 GAME = {"size": "9", "rule": "freestyle", "renju_judge": "rif", "person_turn": "60",
-        "program_turn": "5"}
+        "program_turn": "5", "pace": "0"}  # (a table of programs only: at their own speed)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

@@ -36,7 +36,7 @@ from referee.games.planowanie.replay import record_rules
 from referee.games.planowanie.rules import Declare, PlanowanieGame, Rules, cards_of, deal_hands
 from referee.games.planowanie.web_table import DRIVER
 
-CLOCKS = {"person_turn": "60", "program_turn": "5"}
+CLOCKS = {"person_turn": "60", "program_turn": "5", "pace": "0"}
 SHORT = {"deals": "3 2 0 3 1 1 2", **CLOCKS}
 """Three deals (2, 3 and 1 cards), started by seats 0, 1 and 2."""
 QUOTED = re.compile(r'"([^"\\]{2})"')

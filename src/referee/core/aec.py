@@ -123,6 +123,9 @@ class EnvState(Generic[EngineT]):
     terminations: dict[str, bool]
     truncations: dict[str, bool]
     infos: dict[str, dict[str, Any]]
+    skip_agent_selection: str | None = None
+    """The agent PettingZoo's removal of finished agents goes back to once they are all
+    removed (its ``_skip_agent_selection``; ``None`` while none is being removed)."""
 
 
 RENDER_MODES = ("human", "ansi")
@@ -212,7 +215,8 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         return EnvState(self._copy_engine(engine), self.moves, self.agent_selection,
                         tuple(self.agents), dict(self.rewards),
                         dict(self._cumulative_rewards), dict(self.terminations),
-                        dict(self.truncations), copy.deepcopy(self.infos))
+                        dict(self.truncations), copy.deepcopy(self.infos),
+                        getattr(self, "_skip_agent_selection", None))
 
     def restore(self, state: EnvState[EngineT]) -> None:
         """Back to ``state`` (taken from an environment of the same game); ``state`` stays
@@ -230,6 +234,7 @@ class EngineEnv(AECEnv, Generic[EngineT]):  # type: ignore[misc]  # pettingzoo i
         self.terminations = dict(state.terminations)
         self.truncations = dict(state.truncations)
         self.infos = copy.deepcopy(state.infos)
+        self._skip_agent_selection = state.skip_agent_selection
 
     def clone(self) -> EngineEnv[EngineT]:
         """An independent copy of the environment, at the same point of the same game

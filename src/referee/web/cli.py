@@ -94,6 +94,7 @@ def serve(config: WebConfig) -> None:
     import uvicorn
 
     from referee.web.app import create_app
+    from referee.web.collector import settle_collector
     from referee.web.fast_lane import LaneProtocol
     from referee.web.guarded_http import guarded_protocol
 
@@ -105,6 +106,7 @@ def serve(config: WebConfig) -> None:
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"referee web: serving on http://{shown}:{port}/ (folder {config.data})")
     sys.stdout.flush()
+    settle_collector()  # (the application made: what the process holds from now on)
     server = uvicorn.Server(uvicorn.Config(
         app, http=guarded_protocol(config.request_timeout), ws=LaneProtocol,
         # (no per-message compression: each connection's own compressor cost more of the

@@ -34,7 +34,7 @@ from referee.web.pages import client_address, render
 from referee.web.program_link import ProgramLink
 from referee.web.security import current_user, require_user, same_origin
 from referee.web.socket_limits import SocketLimits
-from referee.web.tables import Tables, message_of
+from referee.web.tables import PACE, Tables, message_of
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ async def _form_context(request: Request, game: str, user: User,
 
     names = driver.seat_names(driver.settings({}))
     return {"game": game, "driver": driver, "seat_names": names, "builtins": list(driver.builtins),
-            "programs": await run_in_threadpool(programs), "error": error,
+            "programs": await run_in_threadpool(programs), "error": error, "pace": PACE,
             "form": dict(await request.form()) if request.method == "POST" else {}}
 
 
@@ -242,7 +242,8 @@ def _clocks(form: FormData) -> dict[str, Any]:
     return {"person": {"turn_ms": seconds("person_turn", 120, 86400),
                        "game_ms": seconds("person_game", 0, 31 * 86400)},
             "program": {"turn_ms": seconds("program_turn", 5, 3600) or 5000,
-                        "game_ms": seconds("program_game", 0, 31 * 86400)}}
+                        "game_ms": seconds("program_game", 0, 31 * 86400)},
+            "pace_ms": seconds("pace", PACE, 60)}
 
 
 def _reveal(form: FormData) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 from referee.core.players import PlayerSpec
 from referee.core.record import GameRecord
 from referee.core.sandbox import SandboxConfig
+from referee.web.collector import settle_collector
 from referee.web.live import SPECTATOR_EVERY
 from referee.web.program_link import ProgramLink
 from referee.web.tables import LiveTable, conclude, record_path
@@ -137,6 +138,7 @@ def serve(pipe: Connection, data: str, sandbox: SandboxConfig) -> None:
                         format="%(levelname)s: %(name)s: %(message)s")
     logging.getLogger("referee.web").setLevel(logging.INFO)
     host = PipeHost(pipe, Path(data), sandbox)
+    settle_collector()
     while True:
         try:
             message = pipe.recv()

@@ -55,13 +55,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LEAVE_GRACE", "LiveTable", "Publisher", "SeatInfo", "TableHost", "TablePlan", "Tables",
-           "conclude", "record_path", "time_controls"]
+__all__ = ["LEAVE_GRACE", "PACE", "LiveTable", "Publisher", "SeatInfo", "TableHost", "TablePlan",
+           "Tables", "conclude", "pace_of", "record_path", "time_controls"]
 
 RESTARTED = "the server stopped during this table's game: it is played again from the start"
 """The note of a table of programs a stopped server was playing, started again."""
 LEAVE_GRACE = 30.0
 """Seconds a person's seat waits for them to come back once all their pages are closed."""
+PACE = 0.2
+"""Seconds a table of programs only shows each state before its game goes on, unless the
+table says otherwise (its ``clocks``' ``pace_ms``; 0: as fast as its programs play)."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,12 @@ def time_controls(clocks: Mapping[str, Any]) -> tuple[TimeControl, TimeControl]:
     return control(clocks.get("person", {}), 120_000), control(clocks.get("program", {}), 5000)
 
 
+def pace_of(clocks: Mapping[str, Any]) -> float:
+    """The seconds a table of programs only waits after each change before its game goes
+    on, from its ``clocks`` (``pace_ms``; :data:`PACE` if it does not say)."""
+    return max(0, int(clocks.get("pace_ms", round(PACE * 1000)))) / 1000
+
+
 class LiveTable:
     """One table's game in progress (the ``SeatHost`` of its people's seats)."""
 
@@ -161,6 +170,10 @@ class LiveTable:
         self.seats = list(plan.seats)
         self.names = self.driver.seat_names(self.settings)
         self.person_time, self.program_time = time_controls(plan.clocks)
+        self.pace = pace_of(plan.clocks) if plan.programs_only else 0.0
+        """Seconds each state is shown before the game goes on (its programs' next moves
+        wait; no clock runs): its spectators can follow it, and a server of many such
+        tables spends its time showing their moves, not making moves nobody sees."""
         self.reveal = plan.reveal
         self.delay = plan.delay
         self.pinch = plan.pinch_hit
@@ -243,6 +256,8 @@ class LiveTable:
         # again: a trick's winner leads the next, a mahjong hand draws then discards).
         self.asking, self.deadline = None, None
         self._publish(engine)
+        if self.pace and engine.to_play() is not None:
+            time.sleep(self.pace)
 
     def _publish(self, engine: Any) -> None:
         """Every seat's state and the spectators' to the hub (and kept for new pages)."""
