@@ -5,12 +5,16 @@ bot starts again. Real bots through bubblewrap."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from referee.core import bounded_folders
@@ -220,3 +224,112 @@ def test_deep_and_numerous_entries_are_bounded(tmp_path: Path,
     again.fds.append(os.open(source, os.O_RDONLY | os.O_DIRECTORY))
     assert not again.write_back()  # too many entries: not kept, the host's as it was
     assert not (tmp_path / "host" / "f0").exists() and (tmp_path / "host" / "d").is_dir()
+
+
+MANY = """
+    import sys
+    for i in range(300):
+        open(f"f{i}.txt", "w").write(str(i) * 100)
+    print("done", flush=True)
+    sys.stdin.readline()
+"""
+
+
+@needs_bwrap
+def test_kills_from_several_threads_at_once_write_the_folders_back_once(
+        tmp_path: Path, tag: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A game's own kill and a stopping referee's may meet: the bot's folders are written
+    back once, whole (two write-backs at once replaced each other's copy and closed the
+    folders under each other: "its folders are not kept")."""
+    process = bot(tmp_path, MANY, SUPPORT)
+    assert process.read_line(soon()) == "done"
+    start = threading.Barrier(6)
+
+    def kill() -> None:
+        start.wait()
+        process.kill()
+
+    threads = [threading.Thread(target=kill) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    process.kill()  # (once killed, a kill does nothing)
+    work = tmp_path / "out" / "work" / "bot"
+    assert sorted(p.name for p in work.iterdir()) == sorted(f"f{i}.txt" for i in range(300))
+    assert all((work / f"f{i}.txt").read_text() == str(i) * 100 for i in range(300))
+    assert not list(work.parent.glob(".bot.*")) and "not kept" not in caplog.text
+
+
+def test_a_write_back_short_of_descriptors_keeps_the_host_s_folder_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy that cannot open a file for want of descriptors stops: the host's folder
+    stays as it was (a copy leaving the file out replaced it, and the file was lost)."""
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "model.bin").write_text("learned")
+    source = tmp_path / "bot"
+    source.mkdir()
+    for name in ("model.bin", "notes.txt"):
+        (source / name).write_text("new " + name)
+    copy_file = bounded_folders._copy_file
+
+    def short(source_fd: int, target: int, name: str, mode: int) -> None:
+        if name == "model.bin":
+            raise OSError(errno.EMFILE, "Too many open files")
+        copy_file(source_fd, target, name, mode)
+
+    monkeypatch.setattr(bounded_folders, "_copy_file", short)
+    folders = BoundedFolders([(host, Path("/unused"))], limit=MB)
+    folders.fds.append(os.open(source, os.O_RDONLY | os.O_DIRECTORY))
+    assert not folders.write_back()
+    assert sorted(p.name for p in host.iterdir()) == ["model.bin"]
+    assert (host / "model.bin").read_text() == "learned"
+
+
+def open_files() -> set[tuple[str, str]]:
+    """This process's descriptors: (number, what each is)."""
+    found = set()
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            found.add((fd, os.readlink(f"/proc/self/fd/{fd}")))
+    return found
+
+
+class _ShortOpen:
+    """``os`` as ``bounded_folders`` sees it, with no descriptor left for the sandbox's
+    folders (``/proc/PID/root/...``)."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(os, name)
+
+    @staticmethod
+    def open(path: str, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+        if str(path).startswith("/proc/") and "/root/" in str(path):
+            raise OSError(errno.EMFILE, "Too many open files")
+        return os.open(path, flags, mode, dir_fd=dir_fd)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("where", ["attach", "fill"])
+def test_a_sandbox_short_of_descriptors_is_the_machine_s_not_the_bot_s_fault(
+        tmp_path: Path, tag: str, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """No descriptor for the bot's folders as its sandbox is set up: ``OSError`` at once
+    (a tournament stops and plays the game again), not a crash the bot loses for, nor a
+    wait for a mount that is there; its sandbox is gone and nothing is left open."""
+    if where == "attach":
+        monkeypatch.setattr(bounded_folders, "os", _ShortOpen())
+    else:
+        def fill(self: BoundedFolders) -> None:
+            raise OSError(errno.ENFILE, "Too many open files in system")
+        monkeypatch.setattr(BoundedFolders, "fill", fill)
+    opened = open_files()
+    began = time.monotonic()
+    with pytest.raises(OSError) as short:
+        bot(tmp_path, "import time\ntime.sleep(60)\n", SUPPORT)
+    assert time.monotonic() - began < 10
+    assert short.value.errno in (errno.EMFILE, errno.ENFILE)
+    assert open_files() - opened == set()
+    program = str(tmp_path / "bots" / "bot.py")
+    assert not [p for p in psutil.process_iter(["cmdline"])
+                if program in (p.info["cmdline"] or ())]

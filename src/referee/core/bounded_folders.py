@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.core.folder_meter import FolderMeter
+from referee.core.open_files import SHORT_OF
 
 __all__ = ["BoundedFolders", "start_within", "tmpfs_size"]
 
@@ -81,11 +82,14 @@ class BoundedFolders:
         for host, inside in self.folders:
             host_dev = os.stat(host).st_dev
             while True:
-                with contextlib.suppress(OSError):
+                try:
                     fd = os.open(f"/proc/{child}/root{inside}", _DIR_FLAGS)
-                    if os.fstat(fd).st_dev != host_dev:
+                except OSError as exc:
+                    if exc.errno in SHORT_OF:  # (not a folder still to be mounted)
+                        raise
+                else:
+                    if _mounted(fd, host_dev):
                         break
-                    os.close(fd)  # the host's own, before bubblewrap's pivot
                 if time.monotonic() > deadline:
                     raise OSError(f"the sandbox did not mount {inside} in time")
                 time.sleep(0.0002)
@@ -151,6 +155,18 @@ class BoundedFolders:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self.fds.clear()
+
+
+def _mounted(fd: int, host_dev: int) -> bool:
+    """Whether the folder open as ``fd`` is the sandbox's mount, not the host's own
+    folder seen before bubblewrap's pivot (then it is closed)."""
+    try:
+        if os.fstat(fd).st_dev != host_dev:
+            return True
+    except OSError:
+        pass
+    os.close(fd)
+    return False
 
 
 def start_within(folders: Sequence[Path], limit: int, name: str) -> bool:
@@ -242,8 +258,8 @@ def _copy_into(source: int, target: int, uid: int | None, budget: _Budget | None
         try:
             _copy_entry(source, target, entry.name, uid, budget, depth)
         except OSError as exc:
-            if exc.errno in (errno.ENOSPC, errno.EFBIG):
-                raise
+            if exc.errno in (errno.ENOSPC, errno.EFBIG) or exc.errno in SHORT_OF:
+                raise  # (short of descriptors or memory, the copy would be partial)
             log.debug("not copied: %s: %s", entry.name, exc)
 
 

@@ -133,6 +133,13 @@ class BotProcess:
         self.suspended = False
         self._lock = threading.Lock()
         """Suspension's state (its stops may be made by another thread)."""
+        self._kill_lock = threading.Lock()
+        """One :meth:`kill` at a time: a game's own and a stopping referee's may meet,
+        and two at once wrote its folders back over each other and closed them under
+        each other."""
+        self._released = False
+        """Killed, reaped and every resource let go (a later :meth:`kill` does nothing:
+        its pid and group may be another's by then)."""
         self._stop_due: float | None = None
         """When its stop falls due (its answer was read; ``None``: none waits)."""
         self.stdout_bytes = 0
@@ -170,6 +177,7 @@ class BotProcess:
         if self.cwd is not None:
             self.cwd.mkdir(parents=True, exist_ok=True)
         token = self.token = secrets.token_hex(12)  # marks every process of the bot
+        self._released = False
         self.stderr_start = file_size(self.stderr_log)  # before anything can write it
         self.stderr_end = None
         self.games = 1
@@ -428,9 +436,14 @@ class BotProcess:
         self._proc.wait(timeout=seconds)
 
     def kill(self) -> None:
-        """Kill the whole process tree at once and release every resource."""
-        if self._proc is None:
-            return
+        """Kill the whole process tree at once and release every resource (another
+        thread's kill meanwhile waits for it; once done, a kill does nothing)."""
+        with self._kill_lock:
+            if self._proc is not None and not self._released:
+                self._kill()
+
+    def _kill(self) -> None:
+        assert self._proc is not None
         with self._lock:  # (no stop of it is made from here on)
             self._stop_due = None
             STOPS.cancel(self)
@@ -466,6 +479,7 @@ class BotProcess:
             self.stderr_end = file_size(self.stderr_log)  # another bot wrote since
         with _LIVE_LOCK:
             _LIVE.discard(self)
+        self._released = self._proc.returncode is not None
 
     def stderr_span(self) -> tuple[int, int] | None:
         """The bytes of its stderr log this bot wrote: ``(start, end)``, offsets in the

@@ -21,6 +21,7 @@ from typing import IO
 from referee.core.bounded_folders import BoundedFolders
 from referee.core.confine import Confined
 from referee.core.errors import BotFault
+from referee.core.open_files import SHORT_OF
 from referee.core.outcome import Outcome
 
 __all__ = ["Spawned", "spawn"]
@@ -92,7 +93,13 @@ def spawn(confined: Confined, name: str = "bot") -> Spawned:
     started = Spawned(proc, os.fdopen(in_write, "wb", buffering=0),
                       os.fdopen(out_read, "rb", buffering=0), proc.stderr)
     if info_read is not None and block_write is not None:
-        started.folders = _filled(confined, name, proc, info_read, block_write)
+        try:
+            started.folders = _filled(confined, name, proc, info_read, block_write)
+        except BaseException:
+            for stream in (started.stdin, started.stdout, started.stderr):
+                with contextlib.suppress(OSError):
+                    stream.close()
+            raise
     return started
 
 
@@ -100,7 +107,8 @@ def _filled(confined: Confined, name: str, proc: subprocess.Popen[bytes], info_r
             block_write: int) -> BoundedFolders:
     """The bot's bounded folders, found in its sandbox and filled from the host's; then
     bubblewrap is let go on (it waits on ``block_write``'s pipe). If they cannot be, the
-    sandbox is killed before the bot runs."""
+    sandbox is killed before the bot runs: ``BotFault(CRASH)``, or the ``OSError`` itself
+    when the referee's machine is short of descriptors or memory (not the bot's loss)."""
     folders = BoundedFolders(confined.bounded, confined.folder_limit,
                              confined.user.uid if confined.user is not None else None, name)
     try:
@@ -115,6 +123,8 @@ def _filled(confined: Confined, name: str, proc: subprocess.Popen[bytes], info_r
             with contextlib.suppress(OSError):
                 os.kill(folders.child, signal.SIGKILL)
         proc.wait()
+        if exc.errno in SHORT_OF:
+            raise
         raise BotFault(Outcome.CRASH, f"its sandbox could not be set up: {exc}") from exc
     finally:
         os.close(info_read)

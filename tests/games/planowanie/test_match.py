@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -114,7 +115,10 @@ FAULTS = [
     ("no-blank", Outcome.PROTOCOL_ERROR, "did not end with an empty line", None),
     ("crash", Outcome.CRASH, "exit code 5", "gen_move"),
     ("hang", Outcome.TIMEOUT, "no answer within", "gen_move"),
-    ("slow", Outcome.TIMEOUT, "the game clock of 1000 ms ran out", "gen_move"),
+    # the answer may land as the clock's deadline fires: either message says the clock ran out
+    ("slow", Outcome.TIMEOUT,
+     re.compile(r"no answer within \d+ ms \(the game clock of 1000 ms ran out\)"
+                r"|game time \d+ ms is over the 1000 ms limit"), "gen_move"),
     ("refuse-setup", Outcome.PROTOCOL_ERROR,
      "answered ? to set_deck 23456789TJQKA CDHS: unsupported deck",
      None),
@@ -125,7 +129,8 @@ FAULTS = [
 @pytest.mark.parametrize(("mode", "outcome", "reason", "last"), FAULTS,
                          ids=[f[0] for f in FAULTS])
 def test_a_faulty_player_loses_and_the_others_win(
-        tmp_path: Path, mode: str, outcome: Outcome, reason: str, last: str | None) -> None:
+        tmp_path: Path, mode: str, outcome: Outcome, reason: str | re.Pattern[str],
+        last: str | None) -> None:
     time_ms = 1000 if mode in ("hang", "slow") else 60_000
     settings = PlanowanieSettings.from_options(time=time_ms, tolerance=100)
     players = [faulty("p0"), faulty("bad", mode), faulty("p2"), faulty("p3")]
@@ -133,7 +138,11 @@ def test_a_faulty_player_loses_and_the_others_win(
     assert record.outcome is outcome, record.reason
     assert record.offender == 1
     assert record.scores == [1.0, 0.0, 1.0, 1.0]
-    assert record.reason.startswith("bad: ") and reason in record.reason
+    assert record.reason.startswith("bad: ")
+    if isinstance(reason, str):
+        assert reason in record.reason
+    else:
+        assert reason.search(record.reason), record.reason
     if outcome is Outcome.ILLEGAL_MOVE and mode not in ("word-declare", "not-a-card"):
         assert record.moves[-1].seat == 1 and record.moves[-1].info == {"illegal": True}
     if last is not None:  # killed at once: it read nothing after the faulty request
