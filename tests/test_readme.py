@@ -85,95 +85,131 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.mark.slow
+def group_of(command: str) -> str:
+    """The commands that must run in one folder, one after the other: those that read
+    what an earlier one wrote (a match's records, a tournament's results, the server's
+    admin), a server and its clients; every other command is a group of its own."""
+    words = shlex.split(command)
+    if "referee-out/renju" in command:
+        return "renju"
+    if "demo" in command:
+        return "demo"
+    if words[1] == "web":
+        return "web"
+    if words[1] in ("serve", "connect") and words[2] == "mahjong":
+        return "icga"
+    return f"{COMMANDS.index(command):02d} {' '.join(words[1:3])}"
+
+
+GROUPS: dict[str, list[str]] = {}
+for _command in COMMANDS:
+    GROUPS.setdefault(group_of(_command), []).append(_command)
+
+
+def test_the_groups_keep_the_readme_s_order() -> None:
+    assert sorted(c for group in GROUPS.values() for c in group) == sorted(COMMANDS)
+    for commands in GROUPS.values():
+        indexes = [COMMANDS.index(c) for c in commands]
+        assert indexes == sorted(indexes)
+    assert len(GROUPS["demo"]) >= 5 and len(GROUPS["renju"]) == 3 and len(GROUPS["icga"]) == 2
+
+
 @pytest.mark.timeout(900)
-def test_every_usage_command_runs(tmp_path: Path) -> None:
+@pytest.mark.parametrize("group", [
+    group if all("--help" in c for c in commands) else pytest.param(group, marks=pytest.mark.slow)
+    for group, commands in GROUPS.items()])
+def test_every_usage_command_runs(group: str, tmp_path: Path) -> None:
+    """The commands of ``group`` run in a folder of their own, in the README's order
+    (the groups run side by side)."""
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
            "VIRTUAL_ENV": str(BIN.parent)}
     env.pop("PYTHONPATH", None)
-    ran = 0
-    pending = list(COMMANDS)
+    pending = list(GROUPS[group])
     while pending:
-        command = pending.pop(0)
-        words = shlex.split(command)
-        if words[1:3] == ["serve", "gohr"]:
-            port = free_port()  # (the README's port may be taken on a shared machine)
-            server = subprocess.Popen(shell(command.replace("8765", str(port))),
-                                      cwd=tmp_path, env=env, text=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            try:
-                wait_for_port(port, server)
-                with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
-                    client.sendall(b"GAME farthest.txt 5 1:3 3:4\n")  # (answered or refused:
-                    assert client.recv(4096)  # either way a line comes back)
-            finally:
-                server.send_signal(signal.SIGTERM)
-                _, err = server.communicate(timeout=60)
+        run_command(pending.pop(0), pending, tmp_path, env)
+    if group == "demo":
+        assert (tmp_path / "site" / "index.html").is_file()
+    if group == "renju":
+        assert re.search(r"\.psq$", " ".join(
+            p.name for p in (tmp_path / "referee-out" / "renju").iterdir()), re.M)
+
+
+def run_command(command: str, pending: list[str], tmp_path: Path, env: dict[str, str]) -> None:
+    """Run one command of the README as its kind asks (a server is started, reached and
+    stopped; a server's clients, the next commands, are taken from ``pending``)."""
+    words = shlex.split(command)
+    if words[1:3] == ["serve", "gohr"]:
+        port = free_port()  # (the README's port may be taken on a shared machine)
+        server = subprocess.Popen(shell(command.replace("8765", str(port))),
+                                  cwd=tmp_path, env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            wait_for_port(port, server)
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+                client.sendall(b"GAME farthest.txt 5 1:3 3:4\n")  # (answered or refused:
+                assert client.recv(4096)  # either way a line comes back)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            _, err = server.communicate(timeout=60)
+        assert server.returncode == 0, err
+    elif words[1] == "report" and "--serve" in words:
+        port = free_port()
+        server = subprocess.Popen(shell(command.replace("8000", str(port))),
+                                  cwd=tmp_path, env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            wait_for_port(port, server, 120)
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+                assert b"/_live/live.js" in page.read()
+        finally:
+            server.send_signal(signal.SIGTERM)
+            _, err = server.communicate(timeout=60)
+        assert server.returncode == 0, err
+    elif words[1] == "web" and words[2].startswith("--"):  # the game server
+        port = free_port()
+        server = subprocess.Popen(shell(command.replace("8000", str(port))),
+                                  cwd=tmp_path, env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            wait_for_port(port, server, 60)
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/lobby",
+                                        timeout=30) as page:
+                assert b"gomoku" in page.read()
+        finally:
+            server.send_signal(signal.SIGTERM)
+            _, err = server.communicate(timeout=60)
+        assert server.returncode == 0, err
+    elif words[1:3] == ["serve", "mahjong"]:
+        connect = pending.pop(0)
+        assert connect.startswith("referee connect mahjong ")
+        port = free_port()
+        server = subprocess.Popen(shell(command.replace("7000", str(port))),
+                                  cwd=tmp_path, env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        clients = []
+        try:
+            wait_for_port(port, server)
+            for seat in range(1, 5):  # the README's client, and one for each other seat
+                line = connect.replace("7000", str(port)).replace("--id 1", f"--id {seat}")
+                clients.append(subprocess.Popen(
+                    shell(line.replace(" -- ", f" --out c{seat} -- ")), cwd=tmp_path, env=env,
+                    text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+            for joined in clients:
+                _, err = joined.communicate(timeout=300)
+                assert joined.returncode == 0, err
+            _, err = server.communicate(timeout=120)
             assert server.returncode == 0, err
-        elif words[1] == "report" and "--serve" in words:
-            port = free_port()
-            server = subprocess.Popen(shell(command.replace("8000", str(port))),
-                                      cwd=tmp_path, env=env, text=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            try:
-                wait_for_port(port, server, 120)
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
-                    assert b"/_live/live.js" in page.read()
-            finally:
-                server.send_signal(signal.SIGTERM)
-                _, err = server.communicate(timeout=60)
-            assert server.returncode == 0, err
-        elif words[1] == "web" and words[2].startswith("--"):  # the game server
-            port = free_port()
-            server = subprocess.Popen(shell(command.replace("8000", str(port))),
-                                      cwd=tmp_path, env=env, text=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            try:
-                wait_for_port(port, server, 60)
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/lobby",
-                                            timeout=30) as page:
-                    assert b"gomoku" in page.read()
-            finally:
-                server.send_signal(signal.SIGTERM)
-                _, err = server.communicate(timeout=60)
-            assert server.returncode == 0, err
-        elif words[1:3] == ["serve", "mahjong"]:
-            connect = pending.pop(0)
-            assert connect.startswith("referee connect mahjong ")
-            port = free_port()
-            server = subprocess.Popen(shell(command.replace("7000", str(port))),
-                                      cwd=tmp_path, env=env, text=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            clients = []
-            try:
-                wait_for_port(port, server)
-                for seat in range(1, 5):  # the README's client, and one for each other seat
-                    line = connect.replace("7000", str(port)).replace("--id 1", f"--id {seat}")
-                    clients.append(subprocess.Popen(
-                        shell(line.replace(" -- ", f" --out c{seat} -- ")), cwd=tmp_path, env=env,
-                        text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
-                for client in clients:
-                    _, err = client.communicate(timeout=300)
-                    assert client.returncode == 0, err
-                _, err = server.communicate(timeout=120)
-                assert server.returncode == 0, err
-            finally:
-                for process in (server, *clients):
-                    if process.poll() is None:
-                        process.kill()
-            ran += 1
-        elif words[1:3] == ["console", "planowanie"]:
-            done = run(command, tmp_path, env, stdin=":new\n:step 2\n:auto\n:quit\n")
-            assert done.returncode == 0, done.stderr
-            assert "final points seat 0:" in done.stdout
-        else:
-            done = run(command, tmp_path, env)
-            assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
-            if "--help" in words:
-                assert "Usage: referee" in done.stdout
-        ran += 1
-    assert ran >= len(COMMANDS) - 1
-    assert (tmp_path / "site" / "index.html").is_file()
-    assert re.search(r"\.psq$", " ".join(p.name for p in (tmp_path / "referee-out" / "renju")
-                                         .iterdir()), re.M)
+        finally:
+            for process in (server, *clients):
+                if process.poll() is None:
+                    process.kill()
+    elif words[1:3] == ["console", "planowanie"]:
+        done = run(command, tmp_path, env, stdin=":new\n:step 2\n:auto\n:quit\n")
+        assert done.returncode == 0, done.stderr
+        assert "final points seat 0:" in done.stdout
+    else:
+        done = run(command, tmp_path, env)
+        assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        if "--help" in words:
+            assert "Usage: referee" in done.stdout

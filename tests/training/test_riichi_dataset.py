@@ -260,10 +260,11 @@ def test_filters(played: Path, tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     kept = rows_of(tmp_path / "g1")
     expected = []
+    records = dict(dataset_records([played / "tour"], DATA))
     for row in every:
         if row["player"] != "g1":
             continue
-        record = dict(dataset_records([played / "tour"], DATA))[row["game"]]
+        record = records[row["game"]]
         assert isinstance(record, GameRecord) and record.scores is not None
         if row["result"] > max(s for k, s in enumerate(record.scores) if k != row["seat"]):
             expected.append(row)

@@ -35,7 +35,6 @@ import logging
 import os
 import secrets
 import select
-import signal
 import subprocess
 import threading
 import time
@@ -46,6 +45,7 @@ from referee.core.bounded_folders import start_within
 from referee.core.confine import Confined, confine
 from referee.core.deferred_stops import STOP_GRACE, STOPS
 from referee.core.errors import BotFault
+from referee.core.exit_status import ended_how, last_line
 from referee.core.files import file_size
 from referee.core.folder_meter import FolderMeter
 from referee.core.limits import TOKEN_VAR, WATCHDOG, MemoryWatchdog, ProcessTree
@@ -766,15 +766,8 @@ class BotProcess:
             return BotFault(Outcome.CRASH, what)
         said = self.last_stderr_line()
         said = f" (its last words on stderr: {said})" if said else ""
-        if self._confined is not None and self._confined.contained and 128 < code < 160:
-            code = 128 - code  # bubblewrap's exit status for a bot killed by signal N
-        if code < 0:
-            try:
-                sig = signal.Signals(-code).name
-            except ValueError:
-                sig = str(-code)
-            return BotFault(Outcome.CRASH, f"{what}: killed by signal {sig}{said}")
-        return BotFault(Outcome.CRASH, f"{what}: exit code {code}{said}")
+        contained = self._confined is not None and self._confined.contained
+        return BotFault(Outcome.CRASH, f"{what}: {ended_how(code, contained)}{said}")
 
     def last_stderr_line(self, limit: int = 200) -> str:
         """The last line the bot wrote on stderr (cut to ``limit`` characters), once
@@ -782,15 +775,8 @@ class BotProcess:
         if self.stderr_log is None:
             return ""
         self.wait_stderr(0.3)
-        try:
-            with open(self.stderr_log, "rb") as log_file:
-                log_file.seek(max(0, log_file.seek(0, os.SEEK_END) - 4096))
-                tail = log_file.read()
-        except OSError:
-            return ""
-        lines = [line.strip() for line in tail.decode(errors="replace").splitlines()]
-        last = next((line for line in reversed(lines) if line), "")
-        return last if len(last) <= limit else last[: limit - 1] + "\u2026"
+        return last_line(self.stderr_log, limit)
+
 
 def _ms_until(deadline: float | None) -> int | None:
     """Milliseconds until ``deadline`` (rounded up, at least 1), 0 if passed, None if none

@@ -37,6 +37,7 @@ import math
 import os
 import secrets
 import shutil
+import signal
 import stat
 import tempfile
 from collections.abc import Generator, Iterable, Iterator, Sequence
@@ -396,9 +397,11 @@ def shuffle_lines(inputs: Sequence[str | Path], output: str | Path, *,
         written.discard()
         raise
     finally:
-        blocks.close()
-        if temp is not None:
-            _remove_folder(temp, done)
+        try:
+            blocks.close()
+        finally:  # (an interrupt landing in the close must not keep the folder)
+            if temp is not None:
+                _remove_folder(temp, done)
     return ShuffleResult(lines=lines, bytes=size, buckets=shuffler.buckets,
                          resplits=shuffler.resplits, seed=seed)
 
@@ -411,10 +414,23 @@ def _remove_folder(path: Path, done: bool) -> None:
     interrupted: KeyboardInterrupt | None = None
     for _ in range(100):
         try:
-            shutil.rmtree(path, ignore_errors=True)
+            with _signals_held():
+                shutil.rmtree(path, ignore_errors=True)
         except KeyboardInterrupt as exc:
             interrupted = exc
             continue
         break
     if interrupted is not None and not done:
         raise interrupted
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block is over (then they are delivered): the
+    removal is not cut short."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

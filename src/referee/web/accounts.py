@@ -3,6 +3,7 @@ their passwords, and guests. A password is never logged nor kept but as its hash
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 
@@ -32,8 +33,14 @@ NO_PASSWORD = "!"
 hasher = PasswordHasher()
 """argon2id with argon2-cffi's default parameters (RFC 9106's low-memory choice)."""
 
-_DUMMY_HASH = hasher.hash(secrets.token_urlsafe(16))
-"""Checked against when the name is unknown, so that the answer takes as long."""
+
+
+@functools.cache
+def dummy_hash() -> str:
+    """A hash no password is known for, checked against when the name is unknown so that
+    the answer takes as long (made once, when first needed: the server makes it as it
+    starts; a command that only adds an account never does)."""
+    return hasher.hash(secrets.token_urlsafe(16))
 
 
 class AccountError(ValueError):
@@ -86,7 +93,7 @@ def authenticate(session: Session, name: str, password: str) -> User | None:
     either way). A hash made with older parameters is made again."""
     user = find_user(session, name) if NAME.fullmatch(name) else None
     if user is None or user.is_guest:
-        _verify(_DUMMY_HASH, password)
+        _verify(dummy_hash(), password)
         return None
     if not _verify(user.password_hash, password):
         return None

@@ -15,6 +15,7 @@ from starlette.staticfiles import StaticFiles
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from referee.web import auth_routes, table_routes
+from referee.web.accounts import dummy_hash
 from referee.web.config import WebConfig, prepare_folder
 from referee.web.database import session_factory, upgrade
 from referee.web.pages import (
@@ -57,6 +58,7 @@ def create_app(config: WebConfig) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         table_routes.tables_of(app)  # (the tables a stopped server was playing: at once)
+        dummy_hash()  # (before the first log-in, which it would make slower)
         yield
         tables = getattr(app.state, "tables", None)
         if tables is not None:

@@ -353,7 +353,7 @@ def many_games(games: int, points: int) -> Iterator[str]:
 
 @pytest.mark.slow
 def test_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
-    games, points = 500, 100  # 50,000 lines, about 20 MB of text
+    games, points = 200, 100  # 20,000 lines, about 8 MB of text
     source = tmp_path / "big.txt.gz"
     with gzip.open(source, "wt", compresslevel=1) as stream:
         for line in many_games(games, points):
@@ -366,7 +366,7 @@ def test_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert result == RLResult(games=games, points=games * points,
                               transitions=games * (points - 4), terminals=games * 4)
-    # one game of 100 points is about 40 KB of text; the input is 500 times that
+    # one game of 100 points is about 40 KB of text; the input is 200 times that
     assert peak < 3 * 1024 * 1024, peak
     with gzip.open(tmp_path / "out.gz", "rt") as stream:
         assert sum(1 for _ in stream) == games * points

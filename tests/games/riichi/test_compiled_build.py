@@ -11,6 +11,7 @@ import subprocess
 import sys
 import sysconfig
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
@@ -127,6 +128,42 @@ def _played(folder: Path) -> str:
     return text
 
 
+def _outputs(package: Path, out: Path, cwd: Path) -> list[str]:
+    """What the package at ``package`` writes in ``out``: kanachan's annotations of the
+    logs, a selfplay's and its records' own, the records of an mjai match, a Gomoku
+    match and a Planowanie game (each chain of commands beside the others)."""
+    out.mkdir()
+
+    def chain(*commands: list[str]) -> None:
+        for args in commands:
+            done = _run(["-m", "referee.cli", *args], package, cwd)
+            assert done.returncode == 0, f"{args}: {done.stderr}"
+
+    chains = [
+        [["annotate", "riichi", *map(str, GAMES), "-o", str(out / "logs.txt")]],
+        # Worker processes get the tasks pickled (a compiled Context among them); our own
+        # logs record their rules in start_game: read back (the compiled reader once took
+        # the rules' types from annotations that mypyc keeps as classes).
+        [["selfplay", "riichi", "--games", "2", "-j", "2", "--seed", "5", "-o",
+          str(out / "selfplay.txt"), "--records", str(out / "records")],
+         ["annotate", "riichi", str(out / "records"), "-o", str(out / "own.txt")]],
+        # The mjai referee (compiled too) plays a game over pipes with built-in bots.
+        [["match", "riichi", *["tsumogiri"] * 4, "--game", "east", "--seed", "5",
+          "--sandbox", "off", "--out", str(out / "match")]],
+        # The compiled bot processes and records, in the other games' matches too: a
+        # Gomoku match (brains suspended off turn) and a Planowanie game.
+        [["match", "gomoku", "random", "random", "--size", "9", "--games", "2", "--seed",
+          "3", "--sandbox", "off", "--out", str(out / "gomoku")]],
+        [["match", "planowanie", *["random"] * 4, "--seed", "3", "--sandbox", "off",
+          "--out", str(out / "planowanie")]],
+    ]
+    with ThreadPoolExecutor(len(chains)) as pool:
+        for running in [pool.submit(chain, *commands) for commands in chains]:
+            running.result()
+    return [(out / name).read_text() for name in ("logs.txt", "selfplay.txt", "own.txt")] + [
+        _played(out / folder) for folder in ("match", "gomoku", "planowanie")]
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path) -> None:
@@ -135,53 +172,26 @@ def test_the_compiled_build_annotates_exactly_as_the_pure_package(tmp_path: Path
         pytest.skip("the compiled build needs a C compiler and Python's headers")
     source = _source_copy(tmp_path / "source")
     wheels = tmp_path / "wheels"
-    build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
-         str(source)], env=dict(os.environ, REFEREE_COMPILE="1", REFEREE_COMPILE_OPT="0"),
-        cwd=tmp_path, capture_output=True, text=True, timeout=900)
-    assert build.returncode == 0, build.stderr[-3000:]
-    (wheel,) = wheels.glob("referee-*.whl")
-    compiled = tmp_path / "package"
-    with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(compiled)
-    pure = ROOT / "src"
-    where = ("import referee.games.riichi.rules as r, referee.games.riichi.match as m, "
-             "referee.games.riichi.kanachan.annotate as a, referee.core.process as p; "
-             "print(r.__file__, m.__file__, a.__file__, p.__file__)")
-    files = _run(["-c", where], compiled, tmp_path).stdout.split()
-    assert files and all(not f.endswith(".py") for f in files)
-    outputs = {}
-    for label, package in (("pure", pure), ("compiled", compiled)):
-        out = tmp_path / label
-        out.mkdir()
-        done = _run(["-m", "referee.cli", "annotate", "riichi", *map(str, GAMES),
-                     "-o", str(out / "logs.txt")], package, tmp_path)
-        assert done.returncode == 0, done.stderr
-        # Worker processes get the tasks pickled (a compiled Context among them).
-        done = _run(["-m", "referee.cli", "selfplay", "riichi", "--games", "2", "-j", "2",
-                     "--seed", "5", "-o", str(out / "selfplay.txt"), "--records",
-                     str(out / "records")], package, tmp_path)
-        assert done.returncode == 0, done.stderr
-        # Our own logs record their rules in start_game: read back (the compiled reader
-        # once took the rules' types from annotations that mypyc keeps as classes).
-        done = _run(["-m", "referee.cli", "annotate", "riichi", str(out / "records"),
-                     "-o", str(out / "own.txt")], package, tmp_path)
-        assert done.returncode == 0, done.stderr
-        # The mjai referee (compiled too) plays a game over pipes with built-in bots.
-        done = _run(["-m", "referee.cli", "match", "riichi", *["tsumogiri"] * 4,
-                     "--game", "east", "--seed", "5", "--sandbox", "off",
-                     "--out", str(out / "match")], package, tmp_path)
-        assert done.returncode == 0, done.stderr
-        # The compiled bot processes and records, in the other games' matches too: a
-        # Gomoku match (brains suspended off turn) and a Planowanie game.
-        for game, args in (("gomoku", ["random", "random", "--size", "9", "--games", "2"]),
-                           ("planowanie", ["random"] * 4)):
-            done = _run(["-m", "referee.cli", "match", game, *args, "--seed", "3",
-                         "--sandbox", "off", "--out", str(out / game)], package, tmp_path)
-            assert done.returncode == 0, done.stderr
-        outputs[label] = [(out / name).read_text()
-                          for name in ("logs.txt", "selfplay.txt", "own.txt")] + [
-            _played(out / folder) for folder in ("match", "gomoku", "planowanie")]
+    with ThreadPoolExecutor(1) as pool:  # the pure package's outputs while it compiles
+        pure = pool.submit(_outputs, ROOT / "src", tmp_path / "pure", tmp_path)
+        # (mypy and setuptools as the test environment has them, pinned as the build's)
+        build = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+             "-w", str(wheels), str(source)],
+            env=dict(os.environ, REFEREE_COMPILE="1", REFEREE_COMPILE_OPT="0"),
+            cwd=tmp_path, capture_output=True, text=True, timeout=900)
+        assert build.returncode == 0, build.stderr[-3000:]
+        (wheel,) = wheels.glob("referee-*.whl")
+        compiled = tmp_path / "package"
+        with zipfile.ZipFile(wheel) as archive:
+            archive.extractall(compiled)
+        where = ("import referee.games.riichi.rules as r, referee.games.riichi.match as m, "
+                 "referee.games.riichi.kanachan.annotate as a, referee.core.process as p; "
+                 "print(r.__file__, m.__file__, a.__file__, p.__file__)")
+        files = _run(["-c", where], compiled, tmp_path).stdout.split()
+        assert files and all(not f.endswith(".py") for f in files)
+        outputs = {"compiled": _outputs(compiled, tmp_path / "compiled", tmp_path),
+                   "pure": pure.result()}
     assert outputs["compiled"] == outputs["pure"]
     assert outputs["pure"][2] == outputs["pure"][1]  # a log's annotation is selfplay's
     assert len(outputs["pure"][0].splitlines()) == 3073  # kanachan's points (3005 real choices)
