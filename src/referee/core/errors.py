@@ -27,3 +27,8 @@ class BotFault(RefereeError):
 
     def __repr__(self) -> str:
         return f"BotFault({self.outcome.value}, {self.reason!r})"
+
+
+class JournalMismatch(RefereeError):
+    """A game's journal holds an action its engine does not take (the journal is not this
+    game's, or the rules changed since): the game cannot be resumed from it."""

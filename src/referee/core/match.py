@@ -14,7 +14,8 @@ from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from referee.core.errors import BotFault
+from referee.core.errors import BotFault, JournalMismatch
+from referee.core.journal import Journal, JournalMove
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord
 
@@ -103,8 +104,17 @@ def play_game(
 
 def _play(engine: Engine, seats: MutableSequence[Seat], record: GameRecord,
           on_fault: FaultPolicy | None, watch: Watcher | None) -> GameRecord:
-    """The loop of :func:`play_game`."""
+    """The loop of :func:`play_game` (kept in this thread's journal, if it has one)."""
+    journal = Journal.active()
+    replay = journal.next_game() if journal is not None else None
     while (seat := engine.to_play()) is not None:
+        if journal is not None and journal.resuming and replay is not None:
+            if replay.moves:
+                _replay(engine, seat, replay.moves.popleft(), record)
+                continue
+            if not _caught_up(journal, engine, seats, record, on_fault, watch):
+                return record
+            continue
         driver = seats[seat]
         try:
             decision = driver.request(engine)
@@ -119,6 +129,8 @@ def _play(engine: Engine, seats: MutableSequence[Seat], record: GameRecord,
                 return record
             continue
         engine.apply(seat, decision.action)
+        if journal is not None:
+            journal.moved(seat, decision.action, decision.seconds, decision.cpu)
         if decision.cpu is None:
             record.add_move(seat, engine.notation(decision.action), decision.seconds)
         else:
@@ -134,6 +146,36 @@ def _play(engine: Engine, seats: MutableSequence[Seat], record: GameRecord,
                     return record
     record.finish(engine.scores(), Outcome.NORMAL, engine.end_reason())
     return record
+
+
+def _replay(engine: Engine, seat: int, move: JournalMove, record: GameRecord) -> None:
+    """Apply again an action of the journal (the game's before it stopped), as it was
+    recorded then; ``JournalMismatch`` if the engine does not take it."""
+    if move.seat != seat or engine.illegal_reason(seat, move.action) is not None:
+        raise JournalMismatch(f"the journal's move {len(record.moves) + 1} ({move.seat}: "
+                              f"{move.action!r}) is not the game's")
+    engine.apply(seat, move.action)
+    if move.cpu is None:
+        record.add_move(seat, engine.notation(move.action), move.seconds)
+    else:
+        record.add_move(seat, engine.notation(move.action), move.seconds,
+                        cpu_ms=round(move.cpu * 1000, 1))
+
+
+def _caught_up(journal: Journal, engine: Engine, seats: MutableSequence[Seat],
+               record: GameRecord, on_fault: FaultPolicy | None,
+               watch: Watcher | None) -> bool:
+    """The journal's actions are all applied again: its ``caught_up`` starts the seats'
+    programs at the position reached (a seat that cannot is a fault, as ever); the game
+    is shown from there. ``False`` once the record is closed."""
+    journal.resuming = False
+    faults = journal.caught_up(engine, seats) if journal.caught_up is not None else []
+    for seat, fault in faults:
+        if not _survive(engine, seats, seat, fault, record, on_fault):
+            return False
+    if watch is not None:
+        watch(engine)
+    return True
 
 
 def _survive(engine: Engine, seats: MutableSequence[Seat], seat: int, fault: BotFault,

@@ -14,12 +14,13 @@ says how it ended. Nothing here knows a game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -28,7 +29,8 @@ import orjson
 from sqlalchemy.orm import Session, sessionmaker
 
 from referee.core.clock import Clock, TimeControl
-from referee.core.errors import BotFault, ConfigError
+from referee.core.errors import BotFault, ConfigError, JournalMismatch
+from referee.core.journal import Journal
 from referee.core.line_link import LineLink
 from referee.core.match import Seat
 from referee.core.outcome import Outcome
@@ -60,6 +62,9 @@ __all__ = ["LEAVE_GRACE", "PACE", "LiveTable", "Publisher", "SeatInfo", "TableHo
 
 RESTARTED = "the server stopped during this table's game: it is played again from the start"
 """The note of a table of programs a stopped server was playing, started again."""
+RESUMED = ("the server stopped during this table's game: it goes on from where it was "
+           "({moves} moves in; every clock starts again)")
+"""The note of a table whose game a stopped server was playing, resumed from its journal."""
 LEAVE_GRACE = 30.0
 """Seconds a person's seat waits for them to come back once all their pages are closed."""
 PACE = 0.2
@@ -194,6 +199,9 @@ class LiveTable:
         self.thread = threading.Thread(target=self._run, name=f"table-{self.id}", daemon=True)
         self.connected: dict[int, int] = {}
         self.leaving: dict[int, asyncio.TimerHandle] = {}
+        self.playing: dict[int, PlayerSpec] = {}
+        """The program playing a seat in place of its own (a pinch-hitter), by seat."""
+        self.journal: Journal
 
     # -- the game thread ----------------------------------------------------------------
     def start(self) -> None:
@@ -204,22 +212,67 @@ class LiveTable:
         """Play the game to its end, publish it, write its record, close the table."""
         work = self.tables.data / "work" / self.id
         work.mkdir(parents=True, exist_ok=True)
+        journal = self._journal()
         plans = [self._plan(seat, info) for seat, info in enumerate(self.seats)]
         game = TableGame(settings=self.settings, seats=plans, times=self.times(),
-                         seed=secrets.randbits(31), work=work, sandbox=self.tables.sandbox,
+                         seed=journal.seed, work=work, sandbox=self.tables.sandbox,
                          record_path=self.tables.record_path(self.game, self.id),
                          watch=self._watch, on_fault=self._on_fault)
         self.game_run = game
-        for seat, info in enumerate(self.seats):
-            if info.pinch_hitter:
-                self._note(seat, f"the seat was empty at the start: {info.bot} pinch-hits "
-                                 f"seat {seat + 1}")
+        if not journal.resuming:
+            for seat, info in enumerate(self.seats):
+                if info.pinch_hitter:
+                    self._note(seat, f"the seat was empty at the start: {info.bot} "
+                                     f"pinch-hits seat {seat + 1}")
         record: GameRecord | None = None
         try:
-            record = self.driver.play(game)
+            with journal.activated():
+                record = self.driver.play(game)
+        except JournalMismatch as exc:
+            log.error("table %s: its game cannot be resumed: %s", self.id, exc)
         except Exception:  # a driver's bug must not take the server down
             log.exception("table %s: the game stopped on an error", self.id)
+        journal.close()
         self.tables.finished(self, record)
+        journal.remove()  # (once its end is filed: a crash before, and it is resumed)
+
+    def _journal(self) -> Journal:
+        """The table's journal: that of its game a stopped server was playing, to go on
+        from where it was (its notes made again), or a new one with a new seed."""
+        path = journal_path(self.tables.data, self.id)
+        journal = Journal.read(path)
+        if journal is None or not journal.resuming:
+            journal = Journal.create(path, journal.seed if journal else secrets.randbits(31))
+        else:
+            for seat, text in journal.notes:
+                self.notes.append(text)
+                self.unwritten.append((seat, text))
+            self.notes.append(RESUMED.format(moves=journal.applied()))
+            if RESTARTED in self.notes:
+                self.notes.remove(RESTARTED)
+            journal.caught_up = self._caught_up
+            self.playing.update(journal.players)
+        self.journal = journal
+        return journal
+
+    def _caught_up(self, engine: Any, seats: MutableSequence[Any]) -> list[tuple[int, Any]]:
+        """The stopped game's moves are applied again: each program takes its seat at the
+        position reached (as a pinch-hitter would); the people play on from there."""
+        game = self.game_run
+        faults: list[tuple[int, Any]] = []
+        moves = self.journal.applied()
+        for seat, info in enumerate(self.seats):
+            if info.kind not in ("bot", "program") or game is None or game.take_over is None:
+                continue
+            spec = self.playing.get(seat) or self._program(info)
+            try:
+                seats[seat] = game.take_over(seat, spec, self.program_time)
+            except BotFault as fault:
+                faults.append((seat, fault))
+                continue
+            self._note(seat, f"the server stopped during the game: {spec.name} plays seat "
+                             f"{seat + 1} again from move {moves + 1}")
+        return faults
 
     def _plan(self, seat: int, info: SeatInfo) -> SeatPlan:
         """What plays ``seat``: a program the driver starts, or a person's seat."""
@@ -348,6 +401,9 @@ class LiveTable:
                 raise
             return None
         self._note(seat, f"{why}: {spec.name} plays seat {seat + 1}")
+        if self.seats[seat].kind != "person":
+            self.playing[seat] = spec  # (resumed after a crash, it takes the seat again)
+            self.journal.took(seat, spec)
         return deputy
 
     def dismiss(self, seat: int) -> None:
@@ -373,6 +429,9 @@ class LiveTable:
         self.notes.append(text)
         self.unwritten.append((seat, text))
         self._write_notes()
+        journal = getattr(self, "journal", None)
+        if journal is not None:
+            journal.noted(seat, text)
 
     def _write_notes(self) -> None:
         game = self.game_run
@@ -476,24 +535,29 @@ class Tables:
             self.workers.close()
 
     def recover(self) -> int:
-        """Tables left being played by a server that stopped: one of programs only is
-        played again from the start (as a tournament plays again a game it was playing
-        when it stopped); one with a person or a program joined over the network is
-        closed as aborted (its game cannot go on without them); how many there were."""
+        """Tables left being played by a server that stopped: a table played in this
+        process goes on from where it was, by its journal (its people come back to their
+        seats; its programs take theirs at the position reached); a table of programs
+        only played in a worker process is played again from the start (as a tournament
+        plays again a game it was playing when it stopped); one with a program joined
+        over the network is closed as aborted (its game cannot go on without it); how
+        many there were."""
         again: list[str] = []
         with self.sessions.begin() as session:
             rows = session.query(GameTable).filter(GameTable.status == "playing").all()
             for row in rows:
-                if all(seat.kind in ("bot", "program") for seat in row.seats):
+                if all(seat.kind in ("bot", "program", "person") for seat in row.seats):
                     row.status, row.started_at = "open", None
                     again.append(row.id)
                     continue
                 row.status = "aborted"
                 row.result = "the server stopped during the game"
                 row.finished_at = utcnow()
+                with contextlib.suppress(OSError):
+                    journal_path(self.data, row.id).unlink()
         for table_id in again:
-            log.warning("table %s: the server stopped during its game: played again from "
-                        "the start", table_id)
+            log.warning("table %s: the server stopped during its game: resumed, or played "
+                        "again from the start", table_id)
             try:
                 self.start(table_id, RESTARTED)
             except ConfigError as exc:
@@ -621,6 +685,12 @@ def delay_of(reveal: str) -> float:
         return max(0.0, float(reveal[6:]))
     except ValueError:
         return 0.0
+
+
+def journal_path(data: Path, table_id: str) -> Path:
+    """Where a server in ``data`` keeps the journal of table ``table_id``'s game (out of
+    the programs' work folders)."""
+    return data / "journals" / f"table-{table_id}.jsonl"
 
 
 def record_path(data: Path, game: str, table_id: str) -> Path:

@@ -1,0 +1,178 @@
+"""A person's table whose server crashes mid-game goes on from where it was once the
+server is started again: the same position (the journal's moves applied again), the
+person back at their seat, the programs started again at that position, and one record
+of the whole game (issue 38: everything resumes after a crash)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from table_server import (
+    Person,
+    asked,
+    connect,
+    join_url,
+    next_state,
+    replay_ok,
+    running_server,
+)
+from test_table_workers import log_in
+from test_tables_gohr import Learner
+from test_tables_gomoku import free_point
+from test_tables_mahjong import answer as mahjong_answer
+from test_tables_planowanie import choice
+from test_tables_riichi import answer as riichi_answer
+
+from referee.core.record import GameRecord
+from referee.web.tables import journal_path, record_path
+
+CLOCKS = {"person_turn": "60", "program_turn": "10", "pace": "0"}
+Answer = Callable[[dict[str, Any]], dict[str, Any]]
+
+GAMES: dict[str, tuple[dict[str, str], Callable[[], Answer], int]] = {
+    # game: (the table's form, a person's answers, how many of their moves before the crash)
+    "gomoku": ({"size": "9", "rule": "freestyle", "renju_judge": "rif", "seat1": "bot:threat",
+                **CLOCKS}, lambda: lambda view: {"point": free_point(view)}, 4),
+    "planowanie": ({"players": "3", "seat1": "bot:heuristic", "seat2": "bot:random",
+                    "deals": "2 2 0 2 1", **CLOCKS}, lambda: choice, 5),
+    "mahjong": ({"hands": "1", "scoring": "taiwan", "seat1": "bot:random",
+                 "seat2": "bot:greedy", "seat3": "bot:random", **CLOCKS},
+                lambda: mahjong_answer, 6),
+    "gohr": ({"rules": "colors", "pieces": "4", "episodes": "2", **CLOCKS},
+             lambda: Learner().move, 5),
+}
+
+
+def journal_moves(path: Path) -> int:
+    """The moves a table's journal holds."""
+    return sum(1 for line in path.read_bytes().splitlines()
+               if line and json.loads(line)["k"] == "move")
+
+
+async def play_moves(person: Person, table: str, answer: Answer, moves: int) -> dict[str, Any]:
+    """Make ``moves`` of the person's moves, then wait until they are asked again; that
+    state (the game frozen there: everyone waits for the person)."""
+    async with person.socket(table) as ws:
+        made = 0
+        while True:
+            state = await next_state(ws, 60)
+            assert state["table"]["status"] == "playing", state["table"]
+            if asked(state):
+                if made == moves:
+                    return state
+                await ws.send(json.dumps({"type": "move", "move": answer(state["view"])}))
+                made += 1
+
+
+async def play_out(person: Person, table: str, answer: Answer) -> tuple[dict[str, Any],
+                                                                        dict[str, Any]]:
+    """The first state the person's page gets, and the last, the game played out."""
+    async with person.socket(table) as ws:
+        first = state = await next_state(ws, 60)
+        while state["table"]["status"] == "playing":
+            if asked(state):
+                await ws.send(json.dumps({"type": "move", "move": answer(state["view"])}))
+            state = await next_state(ws, 60)
+        return first, state
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_person_s_table_goes_on_from_where_it_was_after_a_crash(
+        tmp_path: Path, game: str) -> None:
+    form, answers, before = GAMES[game]
+    data = tmp_path / "data"
+    with running_server(data) as first:
+        rita = first.person("rita")
+        table = rita.open_table(game, seat0="me", **form)
+        frozen = asyncio.run(play_moves(rita, table, answers(), before))
+        journal = journal_path(data, table)
+        applied = journal_moves(journal)
+        assert applied >= before
+        first.process.kill()  # (a crash: nothing is closed)
+        first.process.wait(10)
+    assert not record_path(data, game, table).exists()
+    with running_server(data) as second:
+        rita = log_in(second, "rita")
+        resumed, last = asyncio.run(play_out(rita, table, answers()))
+        # The same position, the person asked again, with the same choices.
+        assert resumed["table"]["status"] == "playing" and asked(resumed)
+        assert resumed["view"] == frozen["view"]
+        assert any(f"{applied} moves in" in note for note in resumed["table"]["notes"])
+        assert last["table"]["status"] == "finished", last["table"]
+        record = GameRecord.read(record_path(data, game, table))
+        assert record.finished and len(record.moves) > applied
+        assert record.players[0].name == "rita"
+        programs = [seat for seat, kind in enumerate(k["kind"] for k in
+                                                     resumed["table"]["seats"])
+                    if kind == "bot"]
+        told = [note.text for note in record.notes if note.kind == "table"]
+        for seat in programs:
+            assert any(f"plays seat {seat + 1} again from move {applied + 1}" in text
+                       for text in told), told
+        deadline = time.monotonic() + 10  # (the game is over: its journal goes, once
+        while journal.exists():  # its end is filed)
+            assert time.monotonic() < deadline, "the journal stays"
+            time.sleep(0.05)
+    assert "OK" in replay_ok(game, record_path(data, game, table))
+
+
+
+def test_a_table_with_a_program_joined_over_the_network_is_aborted_after_a_crash(
+        tmp_path: Path) -> None:
+    """Its program's connection went with the server: the game cannot go on without it."""
+    data = tmp_path / "data"
+    with running_server(data) as first:
+        sam = first.person("sam")
+        table = sam.open_table("gomoku", seat0="me", **GAMES["gomoku"][0] | {"seat1": "remote"})
+        joined = connect("gomoku", join_url(sam, "gomoku", table, 2), 2,
+                         [sys.executable, "-m", "referee.games.gomoku.bots.random_brain"])
+        try:
+            answer = GAMES["gomoku"][1]()
+            asyncio.run(play_moves(sam, table, answer, 2))
+            first.process.kill()
+            first.process.wait(10)
+        finally:
+            joined.kill()
+            joined.wait(10)
+    with running_server(data) as second:
+        page = log_in(second, "sam").client.get(f"/tables/{table}").text
+        assert "Aborted: the server stopped during the game" in page
+        assert not journal_path(data, table).exists()  # (its journal goes with it)
+
+
+def test_a_riichi_table_is_played_again_from_the_start_on_the_same_walls(
+        tmp_path: Path) -> None:
+    """Riichi's games are played by the mjai referee, which keeps no journal: a person's
+    Riichi table a crashed server was playing starts again from its first deal, the same
+    (the table's seed is kept), and says so."""
+    data = tmp_path / "data"
+    form = {"room": "tenhou", "length": "east", "seat1": "bot:greedy",
+            "seat2": "bot:tsumogiri", "seat3": "bot:tsumogiri", **CLOCKS}
+    with running_server(data) as first:
+        uma = first.person("uma")
+        table = uma.open_table("riichi", seat0="me", **form)
+        opening = asyncio.run(play_moves(uma, table, riichi_answer, 0))
+        asyncio.run(play_moves(uma, table, riichi_answer, 3))
+        first.process.kill()
+        first.process.wait(10)
+    with running_server(data) as second:
+        uma = log_in(second, "uma")
+
+        async def again() -> dict[str, Any]:
+            async with uma.socket(table) as ws:
+                while not asked(state := await next_state(ws, 60)):
+                    pass
+                return state
+
+        restarted = asyncio.run(again())
+        assert any("played again from the start" in note
+                   for note in restarted["table"]["notes"])
+        assert restarted["view"] == opening["view"]
