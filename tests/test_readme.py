@@ -5,6 +5,7 @@ reached and stopped; the console gets a few lines)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -135,51 +137,42 @@ def test_every_usage_command_runs(group: str, tmp_path: Path) -> None:
             p.name for p in (tmp_path / "referee-out" / "renju").iterdir()), re.M)
 
 
+@contextlib.contextmanager
+def served(command: str, port_given: str, cwd: Path, env: dict[str, str],
+           seconds: float) -> Iterator[int]:
+    """A server the README starts, on a free port in place of ``port_given`` (the README's
+    may be taken on a shared machine), listening within ``seconds``; stopped by SIGTERM
+    at the end of the block, and it must end well."""
+    port = free_port()
+    server = subprocess.Popen(shell(command.replace(port_given, str(port))), cwd=cwd,
+                              env=env, text=True, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    try:
+        wait_for_port(port, server, seconds)
+        yield port
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=60)
+    assert server.returncode == 0, err
+
+
 def run_command(command: str, pending: list[str], tmp_path: Path, env: dict[str, str]) -> None:
     """Run one command of the README as its kind asks (a server is started, reached and
     stopped; a server's clients, the next commands, are taken from ``pending``)."""
     words = shlex.split(command)
     if words[1:3] == ["serve", "gohr"]:
-        port = free_port()  # (the README's port may be taken on a shared machine)
-        server = subprocess.Popen(shell(command.replace("8765", str(port))),
-                                  cwd=tmp_path, env=env, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            wait_for_port(port, server)
-            with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
-                client.sendall(b"GAME farthest.txt 5 1:3 3:4\n")  # (answered or refused:
-                assert client.recv(4096)  # either way a line comes back)
-        finally:
-            server.send_signal(signal.SIGTERM)
-            _, err = server.communicate(timeout=60)
-        assert server.returncode == 0, err
+        with served(command, "8765", tmp_path, env, 30) as port, \
+                socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"GAME farthest.txt 5 1:3 3:4\n")  # (answered or refused:
+            assert client.recv(4096)  # either way a line comes back)
     elif words[1] == "report" and "--serve" in words:
-        port = free_port()
-        server = subprocess.Popen(shell(command.replace("8000", str(port))),
-                                  cwd=tmp_path, env=env, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            wait_for_port(port, server, 120)
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
-                assert b"/_live/live.js" in page.read()
-        finally:
-            server.send_signal(signal.SIGTERM)
-            _, err = server.communicate(timeout=60)
-        assert server.returncode == 0, err
+        with served(command, "8000", tmp_path, env, 120) as port, \
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+            assert b"/_live/live.js" in page.read()
     elif words[1] == "web" and words[2].startswith("--"):  # the game server
-        port = free_port()
-        server = subprocess.Popen(shell(command.replace("8000", str(port))),
-                                  cwd=tmp_path, env=env, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            wait_for_port(port, server, 60)
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/lobby",
-                                        timeout=30) as page:
-                assert b"gomoku" in page.read()
-        finally:
-            server.send_signal(signal.SIGTERM)
-            _, err = server.communicate(timeout=60)
-        assert server.returncode == 0, err
+        with served(command, "8000", tmp_path, env, 60) as port, \
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/lobby", timeout=30) as page:
+            assert b"gomoku" in page.read()
     elif words[1:3] == ["serve", "mahjong"]:
         connect = pending.pop(0)
         assert connect.startswith("referee connect mahjong ")

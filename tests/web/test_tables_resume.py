@@ -176,3 +176,17 @@ def test_a_riichi_table_is_played_again_from_the_start_on_the_same_walls(
         assert any("played again from the start" in note
                    for note in restarted["table"]["notes"])
         assert restarted["view"] == opening["view"]
+
+
+def test_a_journal_that_cannot_be_written_costs_the_resume_not_the_game(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running_server(data) as server:
+        (data / "journals").write_text("a file where the journals' folder goes")
+        vic = server.person("vic")
+        form, answers, _ = GAMES["gomoku"]
+        table = vic.open_table("gomoku", seat0="me", **form)
+        _, last = asyncio.run(play_out(vic, table, answers()))
+        assert last["table"]["status"] == "finished"
+        assert GameRecord.read(record_path(data, "gomoku", table)).finished
+        assert "no journal" in server.log() and "cannot go on after a crash" in server.log()

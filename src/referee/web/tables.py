@@ -242,7 +242,13 @@ class LiveTable:
         path = journal_path(self.tables.data, self.id)
         journal = Journal.read(path)
         if journal is None or not journal.resuming:
-            journal = Journal.create(path, journal.seed if journal else secrets.randbits(31))
+            seed = journal.seed if journal else secrets.randbits(31)
+            try:
+                journal = Journal.create(path, seed)
+            except OSError as exc:  # (the game is played all the same, without one)
+                log.warning("table %s: no journal (%s): its game cannot go on after a "
+                            "crash of the server", self.id, exc)
+                journal = Journal(path, seed)
         else:
             for seat, text in journal.notes:
                 self.notes.append(text)
