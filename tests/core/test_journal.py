@@ -189,3 +189,13 @@ def test_any_game_stopped_anywhere_ends_as_if_it_had_not_stopped(
         back.close()
     assert [m.move for m in again.moves] == [m.move for m in whole.moves]
     assert again.scores == whole.scores
+
+
+def test_an_action_that_cannot_be_kept_costs_the_resume_not_the_game(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "game.jsonl"
+    journal = Journal.create(path, seed=1)
+    journal.next_game()
+    journal.moved(0, lambda: None, 0.1, None)  # (a lambda is not pickled)
+    journal.moved(1, Add(1), 0.1, None)  # (nothing more is written)
+    assert not path.exists() and "cannot be resumed" in caplog.text

@@ -179,9 +179,17 @@ class Journal:
 
     def moved(self, seat: int, action: Any, seconds: float, cpu: float | None) -> None:
         """``seat``'s ``action`` was applied to the current engine."""
+        if self._file is None:
+            return
+        try:
+            kept = base64.b64encode(pickle.dumps(action)).decode()
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            log.warning("%s: an action cannot be kept (%s): the game cannot be resumed "
+                        "after a crash", self.path, exc)
+            self.remove()
+            return
         entry: dict[str, Any] = {"k": "move", "g": self.games - 1, "s": seat,
-                                 "t": round(seconds, 6),
-                                 "a": base64.b64encode(pickle.dumps(action)).decode()}
+                                 "t": round(seconds, 6), "a": kept}
         if cpu is not None:
             entry["c"] = cpu
         self._write(entry)

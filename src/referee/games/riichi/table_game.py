@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.clock import Clock, TimeControl
-from referee.core.errors import BotFault, ConfigError
+from referee.core.errors import BotFault, ConfigError, JournalMismatch
+from referee.core.journal import Journal
 from referee.core.line_link import LineLink
 from referee.core.match import Decision, Seat
 from referee.core.outcome import Outcome
@@ -106,6 +107,9 @@ class _TableReferee(_Referee):
         self.lost: list[tuple[int, BotFault]] = []
         """Programs that forfeited, for the fault policy."""
         self.deciding: int | None = None
+        self.journal = Journal.active()
+        """The table's journal (``core.journal``), kept by this thread's table."""
+        self.replay = self.journal.next_game() if self.journal is not None else None
 
     def exchange(self, chunk: list[dict[str, Any]], pending: set[int],
                  over: bool) -> dict[int, Answer]:
@@ -140,6 +144,29 @@ class _TableReferee(_Referee):
 
     def decide(self, seat: int, answers: dict[int, Answer]
                ) -> tuple[Action, float, dict[str, Any]]:
+        """Seat ``seat``'s decision, kept in the table's journal; while a stopped game's
+        journal is applied again, its action (the bots were told every event all the
+        same: they are in step with the game once it is through, none is started again)."""
+        journal, replay = self.journal, self.replay
+        if journal is not None and journal.resuming and replay is not None:
+            if replay.moves:
+                move = replay.moves.popleft()
+                action = self.game.find_legal(seat, move.action) if move.seat == seat \
+                    else None
+                if action is None:
+                    raise JournalMismatch(f"the journal's move ({move.seat}: {move.action!r})"
+                                          f" is not seat {seat + 1}'s in this game")
+                return action, move.seconds, {} if move.cpu is None else {
+                    "cpu_ms": round(move.cpu * 1000, 1)}
+            journal.resuming = False
+        action, seconds, info = self._decided(seat, answers)
+        if journal is not None:
+            cpu = info.get("cpu_ms")
+            journal.moved(seat, action, seconds, None if cpu is None else cpu / 1000)
+        return action, seconds, info
+
+    def _decided(self, seat: int, answers: dict[int, Answer]
+                 ) -> tuple[Action, float, dict[str, Any]]:
         state = self.seats[seat]
         if state.driver is None or state.forfeited:
             return super().decide(seat, answers)
