@@ -131,11 +131,8 @@ def _play(engine: Engine, seats: MutableSequence[Seat], record: GameRecord,
         engine.apply(seat, decision.action)
         if journal is not None:
             journal.moved(seat, decision.action, decision.seconds, decision.cpu)
-        if decision.cpu is None:
-            record.add_move(seat, engine.notation(decision.action), decision.seconds)
-        else:
-            record.add_move(seat, engine.notation(decision.action), decision.seconds,
-                            cpu_ms=round(decision.cpu * 1000, 1))
+        _add_move(record, seat, engine.notation(decision.action), decision.seconds,
+                  decision.cpu)
         if watch is not None and engine.to_play() is not None:
             watch(engine)
         for index, other in enumerate(seats):
@@ -155,11 +152,16 @@ def _replay(engine: Engine, seat: int, move: JournalMove, record: GameRecord) ->
         raise JournalMismatch(f"the journal's move {len(record.moves) + 1} ({move.seat}: "
                               f"{move.action!r}) is not the game's")
     engine.apply(seat, move.action)
-    if move.cpu is None:
-        record.add_move(seat, engine.notation(move.action), move.seconds)
+    _add_move(record, seat, engine.notation(move.action), move.seconds, move.cpu)
+
+
+def _add_move(record: GameRecord, seat: int, move: str, seconds: float,
+              cpu: float | None) -> None:
+    """A move in the record, with the CPU its bot used for it if it was measured."""
+    if cpu is None:
+        record.add_move(seat, move, seconds)
     else:
-        record.add_move(seat, engine.notation(move.action), move.seconds,
-                        cpu_ms=round(move.cpu * 1000, 1))
+        record.add_move(seat, move, seconds, cpu_ms=round(cpu * 1000, 1))
 
 
 def _caught_up(journal: Journal, engine: Engine, seats: MutableSequence[Seat],

@@ -541,13 +541,11 @@ class Tables:
             self.workers.close()
 
     def recover(self) -> int:
-        """Tables left being played by a server that stopped: a table played in this
-        process goes on from where it was, by its journal (its people come back to their
-        seats; its programs take theirs at the position reached); a table of programs
-        only played in a worker process is played again from the start (as a tournament
-        plays again a game it was playing when it stopped); one with a program joined
-        over the network is closed as aborted (its game cannot go on without it); how
-        many there were."""
+        """Tables left being played by a server that stopped: each goes on from where it
+        was, by its journal (its people come back to their seats; its programs take
+        theirs at the position reached), or, if its game had no move yet, is played again
+        from the start; one with a program joined over the network is closed as aborted
+        (its game cannot go on without it); how many there were."""
         again: list[str] = []
         with self.sessions.begin() as session:
             rows = session.query(GameTable).filter(GameTable.status == "playing").all()
