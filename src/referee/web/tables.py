@@ -201,7 +201,8 @@ class LiveTable:
         self.leaving: dict[int, asyncio.TimerHandle] = {}
         self.playing: dict[int, PlayerSpec] = {}
         """The program playing a seat in place of its own (a pinch-hitter), by seat."""
-        self.journal: Journal
+        self.journal: Journal | None = None
+        """The journal of its game (``core.journal``), once its thread plays it."""
 
     # -- the game thread ----------------------------------------------------------------
     def start(self) -> None:
@@ -266,7 +267,7 @@ class LiveTable:
         position reached (as a pinch-hitter would); the people play on from there."""
         game = self.game_run
         faults: list[tuple[int, Any]] = []
-        moves = self.journal.applied()
+        moves = self.journal.applied() if self.journal is not None else 0
         for seat, info in enumerate(self.seats):
             if info.kind not in ("bot", "program") or game is None or game.take_over is None:
                 continue
@@ -409,7 +410,8 @@ class LiveTable:
         self._note(seat, f"{why}: {spec.name} plays seat {seat + 1}")
         if self.seats[seat].kind != "person":
             self.playing[seat] = spec  # (resumed after a crash, it takes the seat again)
-            self.journal.took(seat, spec)
+            if self.journal is not None:
+                self.journal.took(seat, spec)
         return deputy
 
     def dismiss(self, seat: int) -> None:
@@ -435,9 +437,8 @@ class LiveTable:
         self.notes.append(text)
         self.unwritten.append((seat, text))
         self._write_notes()
-        journal = getattr(self, "journal", None)
-        if journal is not None:
-            journal.noted(seat, text)
+        if self.journal is not None:
+            self.journal.noted(seat, text)
 
     def _write_notes(self) -> None:
         game = self.game_run
