@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from referee.core import interrupts
 from referee.core.errors import ConfigError, RefereeError
 from referee.core.open_files import SHORT_OF
 
@@ -176,18 +177,36 @@ def seed_or_random(seed: int | None) -> int:
 
 
 def _interrupt(signum: int, frame: object) -> None:
+    interrupts.note()  # (kept: a raise that lands in a finalizer is lost)
     raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
 def sigterm_interrupts() -> Iterator[None]:
     """Within the block SIGTERM ends the command as Ctrl-C does (``KeyboardInterrupt``:
-    bots killed, finished work kept, temporary files removed)."""
+    bots killed, finished work kept, temporary files removed); either one is also kept in
+    ``core.interrupts``, for the loops that would miss a raise lost in a finalizer (Ctrl-C
+    only where it interrupts at all: a command started with it ignored keeps it so)."""
     previous = signal.signal(signal.SIGTERM, _interrupt)
+    ctrl_c = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if ctrl_c:
+        signal.signal(signal.SIGINT, _interrupt)
+    hook = sys.unraisablehook
+
+    def kept_quietly(unraisable: Any) -> None:
+        # the lost raise of an interrupt kept: not Python's "Exception ignored" traceback
+        if unraisable.exc_type is not KeyboardInterrupt or not interrupts.asked():
+            hook(unraisable)
+
+    sys.unraisablehook = kept_quietly
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if ctrl_c:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = hook
+        interrupts.clear()
 
 
 def human_console(json_mode: bool) -> Console:

@@ -41,6 +41,7 @@ import psutil
 
 from referee.core.adapter import GameAdapter, GameTask
 from referee.core.bot_pool import BotPool
+from referee.core.interrupts import raise_if_asked
 from referee.core.limits import ProcessTree, marked_any
 from referee.core.live_bots import allow_processes, spawn_listener, stop_all_processes
 from referee.core.process import BotProcess
@@ -68,6 +69,9 @@ PlayGame = Callable[[GameTask], GameRecord]
 
 KEPT_PER_SEAT = 2
 """With ``keep_bots``: idle programs each slot keeps, per seat of a game."""
+
+WAKE_EVERY = 0.5
+"""Seconds the run waits for a game to end before it looks for an interrupt again."""
 
 
 def bots_at_once(tournament: Tournament, games: int) -> int:
@@ -268,7 +272,8 @@ class TournamentRunner:
         try:
             self._fill(pool, games, running)
             while running:
-                finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+                finished, _ = cf.wait(running, WAKE_EVERY, cf.FIRST_COMPLETED)
+                raise_if_asked()  # (an interrupt whose raise a finalizer swallowed)
                 for future in finished:
                     game, slot = running.pop(future)
                     record = future.result()  # (raised: _stop clears the live board)

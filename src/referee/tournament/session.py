@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from referee.core.errors import ConfigError
+from referee.core.interrupts import raise_if_asked
 from referee.core.open_files import make_room_for
 from referee.core.players import PlayerSpec, check_runnable
 from referee.core.sandbox import SandboxLevel, plan_sandbox
@@ -132,7 +133,11 @@ def check_players(tournament: Tournament, workers: int, say: Say = quiet) -> Non
                         f"{at_once} at a time", players) as step:
         pool = cf.ThreadPoolExecutor(max_workers=at_once)
         try:
-            problems = [p for p in pool.map(check, tournament.players) if p]
+            problems = []
+            for problem in pool.map(check, tournament.players):
+                raise_if_asked()  # (an interrupt whose raise a finalizer swallowed)
+                if problem:
+                    problems.append(problem)
         finally:
             # An interrupt (Ctrl-C, SIGTERM) ends the checks running and starts none of
             # those queued. (map's own cancelling misses an interrupt that lands outside
