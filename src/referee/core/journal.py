@@ -30,6 +30,7 @@ from typing import Any
 
 import orjson
 
+from referee.core.errors import JournalMismatch
 from referee.core.players import PlayerSpec
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,19 @@ class GameReplay:
     """The actions of one engine still to be applied again."""
 
     moves: collections.deque[JournalMove] = field(default_factory=collections.deque)
+
+    def next_for(self, seat: int, accept: Callable[[Any], Any | None], number: int
+                 ) -> tuple[JournalMove, Any]:
+        """The next action to apply again, the game's move ``number``, which must be seat
+        ``seat``'s and which ``accept`` takes (it returns the game's own form of the action,
+        ``None`` if the action is illegal there); ``JournalMismatch`` if it is not the
+        game's."""
+        move = self.moves.popleft()
+        action = accept(move.action) if move.seat == seat else None
+        if action is None:
+            raise JournalMismatch(f"the journal's move {number} ({move.seat}: "
+                                  f"{move.action!r}) is not seat {seat + 1}'s in this game")
+        return move, action
 
 
 class Journal:

@@ -14,8 +14,8 @@ from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from referee.core.errors import BotFault, JournalMismatch
-from referee.core.journal import Journal, JournalMove
+from referee.core.errors import BotFault
+from referee.core.journal import GameReplay, Journal
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord
 
@@ -110,7 +110,7 @@ def _play(engine: Engine, seats: MutableSequence[Seat], record: GameRecord,
     while (seat := engine.to_play()) is not None:
         if journal is not None and journal.resuming and replay is not None:
             if replay.moves:
-                _replay(engine, seat, replay.moves.popleft(), record)
+                _replay(engine, seat, replay, record)
                 continue
             if not _caught_up(journal, engine, seats, record, on_fault, watch):
                 return record
@@ -145,14 +145,14 @@ def _play(engine: Engine, seats: MutableSequence[Seat], record: GameRecord,
     return record
 
 
-def _replay(engine: Engine, seat: int, move: JournalMove, record: GameRecord) -> None:
-    """Apply again an action of the journal (the game's before it stopped), as it was
-    recorded then; ``JournalMismatch`` if the engine does not take it."""
-    if move.seat != seat or engine.illegal_reason(seat, move.action) is not None:
-        raise JournalMismatch(f"the journal's move {len(record.moves) + 1} ({move.seat}: "
-                              f"{move.action!r}) is not the game's")
-    engine.apply(seat, move.action)
-    _add_move(record, seat, engine.notation(move.action), move.seconds, move.cpu)
+def _replay(engine: Engine, seat: int, replay: GameReplay, record: GameRecord) -> None:
+    """Apply again the next action of the journal (the game's before it stopped), as it
+    was recorded then; ``JournalMismatch`` if the engine does not take it."""
+    move, action = replay.next_for(
+        seat, lambda action: action if engine.illegal_reason(seat, action) is None else None,
+        len(record.moves) + 1)
+    engine.apply(seat, action)
+    _add_move(record, seat, engine.notation(action), move.seconds, move.cpu)
 
 
 def _add_move(record: GameRecord, seat: int, move: str, seconds: float,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.clock import Clock, TimeControl
-from referee.core.errors import BotFault, ConfigError, JournalMismatch
+from referee.core.errors import BotFault, ConfigError
 from referee.core.journal import Journal
 from referee.core.line_link import LineLink
 from referee.core.match import Decision, Seat
@@ -150,12 +150,9 @@ class _TableReferee(_Referee):
         journal, replay = self.journal, self.replay
         if journal is not None and journal.resuming and replay is not None:
             if replay.moves:
-                move = replay.moves.popleft()
-                action = self.game.find_legal(seat, move.action) if move.seat == seat \
-                    else None
-                if action is None:
-                    raise JournalMismatch(f"the journal's move ({move.seat}: {move.action!r})"
-                                          f" is not seat {seat + 1}'s in this game")
+                move, action = replay.next_for(
+                    seat, lambda action: self.game.find_legal(seat, action),
+                    len(self.record.moves) + 1)
                 return action, move.seconds, {} if move.cpu is None else {
                     "cpu_ms": round(move.cpu * 1000, 1)}
             journal.resuming = False
