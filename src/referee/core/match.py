@@ -158,10 +158,13 @@ def _replay(engine: Engine, seat: int, replay: GameReplay, record: GameRecord) -
 def _add_move(record: GameRecord, seat: int, move: str, seconds: float,
               cpu: float | None) -> None:
     """A move in the record, with the CPU its bot used for it if it was measured."""
-    if cpu is None:
-        record.add_move(seat, move, seconds)
-    else:
-        record.add_move(seat, move, seconds, cpu_ms=round(cpu * 1000, 1))
+    record.add_move(seat, move, seconds, **cpu_info(cpu))
+
+
+def cpu_info(cpu: float | None) -> dict[str, float]:
+    """A move's record fields for the CPU seconds its bot used (``cpu_ms``; none if the
+    CPU was not measured)."""
+    return {} if cpu is None else {"cpu_ms": round(cpu * 1000, 1)}
 
 
 def _caught_up(journal: Journal, engine: Engine, seats: MutableSequence[Seat],

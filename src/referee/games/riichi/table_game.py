@@ -24,7 +24,7 @@ from referee.core.clock import Clock, TimeControl
 from referee.core.errors import BotFault, ConfigError
 from referee.core.journal import Journal
 from referee.core.line_link import LineLink
-from referee.core.match import Decision, Seat
+from referee.core.match import Decision, Seat, cpu_info
 from referee.core.outcome import Outcome
 from referee.core.players import PlayerSpec, check_runnable, start_player
 from referee.core.record import GameRecord
@@ -153,8 +153,7 @@ class _TableReferee(_Referee):
                 move, action = replay.next_for(
                     seat, lambda action: self.game.find_legal(seat, action),
                     len(self.record.moves) + 1)
-                return action, move.seconds, {} if move.cpu is None else {
-                    "cpu_ms": round(move.cpu * 1000, 1)}
+                return action, move.seconds, cpu_info(move.cpu)
             journal.resuming = False
         action, seconds, info = self._decided(seat, answers)
         if journal is not None:
@@ -177,9 +176,7 @@ class _TableReferee(_Referee):
         finally:
             self.table.asked = self.deciding = None
         action = self.game.find_legal(seat, decision.action) or decision.action
-        info: dict[str, Any] = {} if decision.cpu is None else {
-            "cpu_ms": round(decision.cpu * 1000, 1)}
-        return action, decision.seconds, info
+        return action, decision.seconds, cpu_info(decision.cpu)
 
 
 class _ProgramTurn:
