@@ -23,6 +23,7 @@ from referee.core.confine import Confined
 from referee.core.errors import BotFault
 from referee.core.open_files import SHORT_OF
 from referee.core.outcome import Outcome
+from referee.core.pidfds import exited_within, pidfd_of, pidfd_signal
 
 __all__ = ["Spawned", "spawn"]
 
@@ -117,12 +118,16 @@ def _filled(confined: Confined, name: str, proc: subprocess.Popen[bytes], info_r
         os.write(block_write, b"go")
     except OSError as exc:
         folders.close()
-        with contextlib.suppress(OSError):  # bubblewrap's group: its sandbox's first
-            os.killpg(proc.pid, signal.SIGKILL)  # process is in it until the bot runs
-        if folders.child:
-            with contextlib.suppress(OSError):
-                os.kill(folders.child, signal.SIGKILL)
-        proc.wait()
+        inner = pidfd_of(folders.child) if folders.child else -1  # before its parent dies
+        try:
+            with contextlib.suppress(OSError):  # bubblewrap's group: its sandbox's first
+                os.killpg(proc.pid, signal.SIGKILL)  # process is in it until the bot runs
+            proc.wait()
+            if pidfd_signal(inner, signal.SIGKILL):  # the sandbox's init: all in it die
+                exited_within(inner, SETUP_TIME)  # and are gone when it is
+        finally:
+            if inner >= 0:
+                os.close(inner)
         if exc.errno in SHORT_OF:
             raise
         raise BotFault(Outcome.CRASH, f"its sandbox could not be set up: {exc}") from exc
