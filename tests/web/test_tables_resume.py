@@ -52,6 +52,10 @@ GAMES: dict[str, tuple[dict[str, str], Callable[[], Answer], int]] = {
                 "seat2": "bot:tsumogiri", "seat3": "bot:tsumogiri", **CLOCKS},
                lambda: riichi_answer, 4),
 }
+PAGE_PACE = 0.055
+"""Seconds a page waits before each move of a game played out: a page may send 20
+messages a second (a Riichi game asks a person a few hundred times; unpaced, its page
+was disconnected for flooding)."""
 TAKE_OVER = {"gomoku", "planowanie", "mahjong", "gohr"}
 """The games whose programs are started again at the position reached."""
 
@@ -88,6 +92,7 @@ async def play_out(person: Person, table: str, answer: Answer) -> tuple[dict[str
         while state["table"]["status"] == "playing":
             if asked(state):
                 first = first or state
+                await asyncio.sleep(PAGE_PACE)
                 await ws.send(json.dumps({"type": "move", "move": answer(state["view"])}))
             state = await next_state(ws, 60)
         assert first is not None, "the person was never asked to move"
