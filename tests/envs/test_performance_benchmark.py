@@ -11,13 +11,14 @@ import importlib
 import io
 import re
 import time
+from typing import Any
 
 import pytest
 from pettingzoo.test import performance_benchmark
 
 from referee.envs import GAMES, make
 
-OPTIONS = {"gomoku": {"size": 9}, "riichi": {"game": "east"}}
+OPTIONS: dict[str, dict[str, Any]] = {"gomoku": {"size": 9}, "riichi": {"game": "east"}}
 BENCHMARK = importlib.import_module("pettingzoo.test.performance_benchmark")
 """The benchmark's module (``pettingzoo.test``'s name of the same name is the function)."""
 SPEED_UP = 5.0
@@ -44,10 +45,10 @@ def test_pettingzoo_performance_benchmark_runs(game: str,
     resets = 0
     reset = env.reset
 
-    def counted_reset(*args: object, **kwargs: object) -> object:
+    def counted_reset(*args: Any, **kwargs: Any) -> Any:
         nonlocal resets
         resets += 1
-        return reset(*args, **kwargs)  # type: ignore[arg-type]
+        return reset(*args, **kwargs)
 
     monkeypatch.setattr(env, "reset", counted_reset)
     printed = io.StringIO()
