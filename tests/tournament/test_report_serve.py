@@ -158,8 +158,10 @@ def test_the_site_is_served_and_rebuilt_as_games_finish(
     status, _, shown = get(port, "/_live/progress.json")
     assert status == 200 and "games" in json.loads(shown)
     assert tournament.wait(timeout=300) == 0
-    time.sleep(2.5)  # (the server looks once a second, then builds)
-    later = games_listed(get(port, "/index.html")[2])
+    deadline = time.monotonic() + 30  # (the server looks once a second, then builds)
+    while (later := games_listed(get(port, "/index.html")[2])) < 8:
+        assert time.monotonic() < deadline, later
+        time.sleep(0.2)
     assert later == 8 > first
     server.send_signal(signal.SIGTERM)
     assert server.wait(timeout=30) == 0
@@ -212,7 +214,7 @@ def test_an_open_page_takes_the_new_results_without_a_reload(
         assert " vs " in shown.inner_text() and "slow" in shown.inner_text()
         assert page.locator(".live-games h2").inner_text().startswith("In progress (")
         assert not errors, errors
-    assert tournament.wait(timeout=300) == 0
+    assert tournament.poll() in (None, 0)  # (playing on, or ended well: the fixture stops it)
 
 
 @pytest.mark.slow
@@ -306,7 +308,7 @@ SHOWN_STONES = """() => Array.from(document.querySelectorAll('svg.board circle.s
 
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING)
-@pytest.mark.parametrize("live", [3.0], indirect=True)
+@pytest.mark.parametrize("live", [2.0], indirect=True)
 def test_each_game_in_progress_has_a_live_board(
         live: tuple[subprocess.Popen[str], subprocess.Popen[str], int]) -> None:
     """The list of games in progress names the players, the move number and the last move
