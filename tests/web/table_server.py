@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -25,6 +26,7 @@ import pytest
 import websockets
 
 from referee.core.record import GameRecord
+from referee.web.table_routes import MESSAGES_PER_SECOND
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -266,20 +268,45 @@ def beside(joined: subprocess.Popen[str], run: Callable[[], T],
     return result, err
 
 
+class PagePace:
+    """A page's messages kept within the budget the server gives a page (a burst of
+    ``MESSAGES_PER_SECOND`` for five seconds, refilled at that rate: more is a flood it
+    disconnects): a burst of most of it, then a little under its rate."""
+
+    BURST = MESSAGES_PER_SECOND * 5 * 0.8
+    RATE = MESSAGES_PER_SECOND * 0.9
+
+    def __init__(self) -> None:
+        self.tokens = self.BURST
+        self.last = time.monotonic()
+
+    async def wait(self) -> None:
+        """Wait until the next message may go."""
+        now = time.monotonic()
+        self.tokens = min(self.BURST, self.tokens + (now - self.last) * self.RATE)
+        self.last = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / self.RATE)
+            self.tokens, self.last = 1.0, time.monotonic()
+        self.tokens -= 1
+
+
 class Play:
     """How a test's pages play ``game`` over their sockets: every state they receive is
     checked (``check(state, raw)``: nothing shown that the page may not see) and kept;
-    a seat asked answers ``answer(view)``, each move ``pace`` seconds after the state
-    (a page may send 20 messages a second: the server cuts a flood). With the game's
-    records, their replay and programs joining its tables."""
+    a seat asked answers ``answer(view)``, each socket's moves paced (``paced``: a
+    game that asks a person hundreds of times) as the server allows a page
+    (:class:`PagePace`). With the game's records, their replay and programs joining
+    its tables."""
 
     def __init__(self, game: str, check: Callable[[dict[str, Any], str], None],
                  answer: Callable[[dict[str, Any]], dict[str, Any]],
-                 pace: float = 0.0) -> None:
+                 paced: bool = False) -> None:
         self.game = game
         self.check = check
         self.answer = answer
-        self.pace = pace
+        self.paced = paced
+        self.paces: weakref.WeakKeyDictionary[Any, PagePace] = weakref.WeakKeyDictionary()
 
     async def state(self, ws: Any, seen: list[dict[str, Any]],
                     timeout: float = 60) -> dict[str, Any]:
@@ -293,9 +320,9 @@ class Play:
                 return message  # type: ignore[no-any-return]
 
     async def send(self, ws: Any, move: dict[str, Any]) -> None:
-        """Send a move as a person's page does (at the pace)."""
-        if self.pace:
-            await asyncio.sleep(self.pace)
+        """Send a move as a person's page does (paced, if this play is)."""
+        if self.paced:
+            await self.paces.setdefault(ws, PagePace()).wait()
         await ws.send(json.dumps({"type": "move", "move": move}))
 
     async def play_out(self, ws: Any, seen: list[dict[str, Any]]) -> dict[str, Any]:

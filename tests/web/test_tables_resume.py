@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from table_server import (
+    PagePace,
     Person,
     asked,
     connect,
@@ -52,10 +53,6 @@ GAMES: dict[str, tuple[dict[str, str], Callable[[], Answer], int]] = {
                 "seat2": "bot:tsumogiri", "seat3": "bot:tsumogiri", **CLOCKS},
                lambda: riichi_answer, 4),
 }
-PAGE_PACE = 0.055
-"""Seconds a page waits before each move of a game played out: a page may send 20
-messages a second (a Riichi game asks a person a few hundred times; unpaced, its page
-was disconnected for flooding)."""
 TAKE_OVER = {"gomoku", "planowanie", "mahjong", "gohr"}
 """The games whose programs are started again at the position reached."""
 
@@ -87,12 +84,13 @@ async def play_out(person: Person, table: str, answer: Answer) -> tuple[dict[str
     game played out. (The page may show the table before that: the programs are being
     started again at the position reached.)"""
     async with person.socket(table) as ws:
+        pace = PagePace()  # (a Riichi game asks a person a few hundred times)
         first: dict[str, Any] | None = None
         state = await next_state(ws, 60)
         while state["table"]["status"] == "playing":
             if asked(state):
                 first = first or state
-                await asyncio.sleep(PAGE_PACE)
+                await pace.wait()
                 await ws.send(json.dumps({"type": "move", "move": answer(state["view"])}))
             state = await next_state(ws, 60)
         assert first is not None, "the person was never asked to move"
