@@ -117,8 +117,8 @@ def test_a_table_of_programs_is_played_in_a_worker_process(server: Server) -> No
 
 
 def test_the_programs_run_under_the_worker_not_the_server(server: Server) -> None:
-    wanda = log_in(server, "wanda")
-    table = wanda.open_table("gomoku", seat0="program:thinker", seat1="program:thinker",
+    wanda = log_in(server, "wanda")  # (the thinker's game lasts while the test looks)
+    table = wanda.open_table("gomoku", seat0="program:thinker", seat1="program:instant",
                              **GAME)
 
     def thinker() -> psutil.Process | None:
