@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.core.errors import BotFault
+from referee.core.interrupts import raise_if_asked
 from referee.core.journal import GameReplay, Journal
 from referee.core.outcome import Outcome
 from referee.core.record import GameRecord
@@ -108,6 +109,7 @@ def _play(engine: Engine, seats: MutableSequence[Seat], record: GameRecord,
     journal = Journal.active()
     replay = journal.next_game() if journal is not None else None
     while (seat := engine.to_play()) is not None:
+        raise_if_asked()  # (an interrupt whose raise a finalizer swallowed)
         if journal is not None and journal.resuming and replay is not None:
             if replay.moves:
                 _replay(engine, seat, replay, record)

@@ -53,6 +53,7 @@ import numpy as np
 from referee import __version__
 from referee.core.decisions import Decision, GameData
 from referee.core.errors import ConfigError
+from referee.core.interrupts import raise_if_asked
 from referee.core.record import GameRecord
 
 __all__ = ["DatasetSummary", "Filters", "write_dataset"]
@@ -241,6 +242,7 @@ def write_dataset(data: GameData, records: Iterable[tuple[str, GameRecord | Exce
     writer = _ShardWriter(temporary, data.name, rows_per_shard)
     try:
         for label, record in records:
+            raise_if_asked()  # (an interrupt whose raise a finalizer swallowed)
             if isinstance(record, Exception):
                 summary.skipped.append((label, str(record)))
                 continue

@@ -56,6 +56,7 @@ from referee.core.compressed import (
     discard_output,
     open_bytes,
 )
+from referee.core.interrupts import raise_if_asked
 from referee.core.text import parse_size
 
 __all__ = [
@@ -134,6 +135,7 @@ def _blocks(stream: BinaryIO, size: int) -> Iterator[tuple[list[bytes], int]]:
     pieces: list[bytes] = []  # the start of a line that goes on in the next read
     held = 0  # bytes in pieces
     while block := stream.read(size):
+        raise_if_asked()  # (an interrupt whose raise a finalizer swallowed)
         parts = block.split(b"\n")
         if len(parts) == 1:
             pieces.append(block)
