@@ -126,6 +126,24 @@ def test_a_stopped_game_goes_on_from_its_journal(tmp_path: Path) -> None:
     assert whole is not None and whole.applied() == 7
 
 
+def test_a_seat_taken_over_for_good_or_until_given_back_reads_back_so(
+        tmp_path: Path) -> None:
+    """A program taken on for a seat until its player takes it back, then given back, is
+    no longer there when read back; one taken on for good is, and says so."""
+    path = tmp_path / "game.jsonl"
+    journal = Journal.create(path, seed=1)
+    own, pinch = PlayerSpec("own", ["own"]), PlayerSpec("pinch", ["pinch"], builtin=True)
+    journal.took(0, own)
+    journal.took(1, own)
+    journal.released(0)
+    journal.took(2, pinch, for_good=True)
+    journal.close()
+    back = Journal.read(path)
+    assert back is not None
+    assert back.players == {1: own, 2: pinch} and back.for_good == {2}
+    back.close()
+
+
 def test_a_torn_last_line_is_left_out(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     journal = Journal.create(path, seed=3)

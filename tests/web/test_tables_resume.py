@@ -24,7 +24,7 @@ from table_server import (
     replay_ok,
     running_server,
 )
-from test_table_workers import log_in
+from test_table_workers import add_program, log_in
 from test_tables_gohr import Learner
 from test_tables_gomoku import free_point
 from test_tables_mahjong import answer as mahjong_answer
@@ -137,6 +137,71 @@ def test_a_person_s_table_goes_on_from_where_it_was_after_a_crash(
             time.sleep(0.05)
     assert "OK" in replay_ok(game, record_path(data, game, table))
 
+
+
+def test_a_program_that_played_for_its_person_plays_for_them_again_after_a_crash(
+        tmp_path: Path) -> None:
+    """"Let my program play for me", then a crash: the next server's program takes the
+    seat again at the position reached and plays on for the person, who is not asked
+    until they take the seat back. (Both programs keep to their colour's points, so
+    that nobody makes five: the game goes on while the test looks.)"""
+    data = tmp_path / "data"
+    form = {"size": "9", "rule": "freestyle", "renju_judge": "rif",
+            "seat1": "program:patterned", **CLOCKS}
+    with running_server(data) as first:
+        rita = first.person("rita")
+        add_program(first, "slowpoke", "rita", "--pattern", "--delay", "0.2")
+        add_program(first, "patterned", "rita", "--pattern")
+        table = rita.open_table("gomoku", seat0="me", **form)
+
+        async def hand_over() -> int:
+            async with rita.socket(table) as ws:
+                while not asked(await next_state(ws, 60)):
+                    pass
+                await ws.send(json.dumps({"type": "deputy", "program": "slowpoke"}))
+                while True:
+                    state = await next_state(ws, 60)
+                    assert state["table"]["status"] == "playing", state["table"]
+                    if state["table"]["seats"][0]["deputy"] and len(state["view"]["stones"]) >= 6:
+                        return len(state["view"]["stones"])
+
+        stones = asyncio.run(hand_over())
+        first.process.kill()  # (a crash: nothing is closed)
+        first.process.wait(10)
+    applied = journal_moves(journal_path(data, table))
+    assert applied >= stones
+
+    with running_server(data) as second:
+        rita = log_in(second, "rita")
+
+        async def take_back() -> dict[str, Any]:
+            async with rita.socket(table) as ws:
+                while True:  # the program plays on for rita: she is not asked
+                    state = await next_state(ws, 60)
+                    assert state["table"]["status"] == "playing", state["table"]
+                    assert not asked(state), "the person was asked while their program played"
+                    if state["table"]["seats"][0]["deputy"] and \
+                            len(state["view"]["stones"]) >= applied + 4:
+                        break
+                await ws.send(json.dumps({"type": "take-back"}))
+                while not asked(state := await next_state(ws, 60)):
+                    assert state["table"]["status"] == "playing", state["table"]
+                assert not state["table"]["seats"][0]["deputy"]
+                await ws.send(json.dumps({"type": "resign"}))
+                while state["table"]["status"] == "playing":
+                    state = await next_state(ws, 60)
+                return state
+
+        last = asyncio.run(take_back())
+        assert last["table"]["status"] == "finished"
+        record = GameRecord.read(record_path(data, "gomoku", table))
+        told = [note.text for note in record.notes if note.kind == "table"]
+        assert told.count("rita lets slowpoke play: slowpoke plays seat 1") == 1, told
+        assert f"the server stopped during the game: slowpoke plays seat 1 again for rita " \
+               f"from move {applied + 1}" in told, told
+        assert told[-1] == "rita plays seat 1 again", told
+        assert record.outcome is not None and record.outcome.value == "resigned"
+        assert record.offender == 0
 
 
 def test_a_table_with_a_program_joined_over_the_network_is_aborted_after_a_crash(

@@ -80,7 +80,8 @@ class Journal:
 
     def __init__(self, path: Path, seed: int, games: list[list[JournalMove]] | None = None,
                  notes: list[tuple[int, str]] | None = None,
-                 players: dict[int, PlayerSpec] | None = None) -> None:
+                 players: dict[int, PlayerSpec] | None = None,
+                 for_good: set[int] | None = None) -> None:
         self.path = path
         self.seed = seed
         self.earlier = games or []
@@ -89,6 +90,9 @@ class Journal:
         """The notes the stopped game had made (``seat``, text)."""
         self.players = players or {}
         """The programs that had taken seats over in the stopped game, by seat."""
+        self.for_good = for_good or set()
+        """The seats of :attr:`players` taken over for the rest of the game (their own
+        player gave up), not only until their owner takes them back."""
         self.resuming = any(self.earlier)
         """Whether actions of a stopped game are still to be applied again."""
         self.caught_up: CaughtUp | None = None
@@ -124,6 +128,7 @@ class Journal:
         games: list[list[JournalMove]] = []
         notes: list[tuple[int, str]] = []
         players: dict[int, PlayerSpec] = {}
+        for_good: set[int] = set()
         try:
             for entry in entries[1:]:
                 if entry["k"] == "move":
@@ -138,11 +143,16 @@ class Journal:
                     players[int(entry["s"])] = PlayerSpec(
                         str(entry["name"]), [str(word) for word in entry["command"]],
                         builtin=bool(entry["builtin"]))
+                    if entry.get("for_good"):
+                        for_good.add(int(entry["s"]))
+                elif entry["k"] == "released":
+                    players.pop(int(entry["s"]), None)
+                    for_good.discard(int(entry["s"]))
         except (KeyError, TypeError, ValueError, pickle.UnpicklingError, AttributeError,
                 ImportError, EOFError) as exc:
             log.warning("%s: not a journal this referee can read (%s)", path, exc)
             return None
-        journal = cls(path, int(entries[0]["seed"]), games, notes, players)
+        journal = cls(path, int(entries[0]["seed"]), games, notes, players, for_good)
         journal._file = open(path, "ab", buffering=0)  # noqa: SIM115 (closed by close)
         return journal
 
@@ -212,10 +222,18 @@ class Journal:
         """A note of the game's (who plays which seat) to be made again on resuming."""
         self._write({"k": "note", "s": seat, "text": text})
 
-    def took(self, seat: int, player: PlayerSpec) -> None:
-        """``player``'s program took ``seat`` over (it takes it again on resuming)."""
-        self._write({"k": "seat", "s": seat, "name": player.name,
-                     "command": list(player.command), "builtin": player.builtin})
+    def took(self, seat: int, player: PlayerSpec, for_good: bool = False) -> None:
+        """``player``'s program took ``seat`` over (it takes it again on resuming), for the
+        rest of the game if ``for_good`` (else until :meth:`released`)."""
+        entry: dict[str, Any] = {"k": "seat", "s": seat, "name": player.name,
+                                 "command": list(player.command), "builtin": player.builtin}
+        if for_good:
+            entry["for_good"] = True
+        self._write(entry)
+
+    def released(self, seat: int) -> None:
+        """The program that took ``seat`` over gave it back to its own player."""
+        self._write({"k": "released", "s": seat})
 
     def applied(self) -> int:
         """How many actions the stopped game had applied, all engines together."""

@@ -279,6 +279,36 @@ class LiveTable:
                 continue
             self._note(seat, f"the server stopped during the game: {spec.name} plays seat "
                              f"{seat + 1} again from move {moves + 1}")
+        if game is not None and game.take_over is not None and self.journal is not None:
+            faults += self._deputies_again(game.take_over, self.journal, moves)
+        return faults
+
+    def _deputies_again(self, take_over: Any, journal: Journal,
+                        moves: int) -> list[tuple[int, Any]]:
+        """The programs that played for people when the server stopped take their seats
+        again at the position reached: a person's own program until they take the seat
+        back, a pinch-hitter for the rest of the game. A program of theirs that cannot
+        start leaves the seat to the person; a pinch-hitter that cannot is a fault."""
+        faults: list[tuple[int, Any]] = []
+        for seat, person in self.persons.items():
+            spec = journal.players.get(seat)
+            if spec is None:
+                continue
+            for_good = seat in journal.for_good
+            try:
+                person.deputy = take_over(seat, spec, self.program_time)
+            except BotFault as fault:
+                if for_good:
+                    faults.append((seat, fault))
+                    continue
+                self._note(seat, f"the server stopped during the game: {spec.name} could not "
+                                 f"take seat {seat + 1} again ({fault.reason}): {person.name} "
+                                 "plays it")
+                journal.released(seat)
+                continue
+            person.gone = for_good
+            self._note(seat, f"the server stopped during the game: {spec.name} plays seat "
+                             f"{seat + 1} again for {person.name} from move {moves + 1}")
         return faults
 
     def _plan(self, seat: int, info: SeatInfo) -> SeatPlan:
@@ -408,10 +438,13 @@ class LiveTable:
                 raise
             return None
         self._note(seat, f"{why}: {spec.name} plays seat {seat + 1}")
-        if self.seats[seat].kind != "person":
-            self.playing[seat] = spec  # (resumed after a crash, it takes the seat again)
-            if self.journal is not None:
-                self.journal.took(seat, spec)
+        person = self.seats[seat].kind == "person"
+        if not person:
+            self.playing[seat] = spec
+        if self.journal is not None:
+            # resumed after a crash, it takes the seat again: a person's pinch-hitter for
+            # good, their own program until they take the seat back
+            self.journal.took(seat, spec, for_good=person and player is None)
         return deputy
 
     def dismiss(self, seat: int) -> None:
@@ -419,6 +452,8 @@ class LiveTable:
         game = self.game_run
         if game is not None and game.release is not None:
             game.release(seat)
+        if self.journal is not None:
+            self.journal.released(seat)
         self._note(seat, f"{self.seats[seat].name} plays seat {seat + 1} again")
 
     def pinch_hit(self) -> bool:
