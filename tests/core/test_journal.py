@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from referee.core import interrupts
 from referee.core.errors import JournalMismatch
 from referee.core.journal import Journal
 from referee.core.match import Decision, play_game
@@ -124,6 +125,25 @@ def test_a_stopped_game_goes_on_from_its_journal(tmp_path: Path) -> None:
     # The journal now holds the whole game (a second crash would replay it all).
     whole = Journal.read(path)
     assert whole is not None and whole.applied() == 7
+
+
+def test_the_game_loop_ends_on_an_interrupt_whose_raise_was_lost() -> None:
+    """Every game's loop checks between moves for an interrupt its signal's handler kept
+    (its raise lost in a finalizer: tests/tournament/test_lost_interrupts.py): the game
+    stops before the next move is asked for."""
+    seats: list[Any] = [Scripted("a", [1] * 5), Scripted("b", [1] * 5)]
+    played = record()
+
+    def watch(engine: Any) -> None:
+        if engine.total == 3:
+            interrupts.note()  # as the handler does, its raise then swallowed
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            play_game(Counting(), seats, played, watch=watch)
+    finally:
+        interrupts.clear()
+    assert len(played.moves) == 3 and [s.asked for s in seats] == [2, 1]
 
 
 def test_a_seat_taken_over_for_good_or_until_given_back_reads_back_so(

@@ -132,62 +132,6 @@ def test_a_run_ends_on_an_interrupt_whose_raise_was_lost(tmp_path: Path) -> None
         store.close()
 
 
-class Counting:
-    """A game engine of endless turns: seat 0, then 1, then 0...; every action legal."""
-
-    def __init__(self) -> None:
-        self.moves = 0
-
-    def to_play(self) -> int | None:
-        return self.moves % 2
-
-    def illegal_reason(self, seat: int, action: object) -> str | None:
-        return None
-
-    def apply(self, seat: int, action: object) -> None:
-        self.moves += 1
-
-    def notation(self, action: object) -> str:
-        return str(action)
-
-
-class NotingSeat:
-    """A seat that answers at once; its fifth answer notes an interrupt (its raise lost)."""
-
-    answered = 0
-
-    def __init__(self) -> None:
-        self.name = "noting"
-
-    def request(self, engine: Any) -> Any:
-        from referee.core.match import Decision
-
-        NotingSeat.answered += 1
-        if NotingSeat.answered == 5:
-            interrupts.note()
-        return Decision(NotingSeat.answered, 0.0)
-
-    def end_turn(self) -> None:
-        """Nothing to check."""
-
-    def observe(self, engine: Any, seat: int, action: Any) -> None:
-        """Nothing to learn."""
-
-
-def test_a_game_ends_on_an_interrupt_whose_raise_was_lost() -> None:
-    """The game loop (every game's, in every command) checks between moves: a game of
-    endless turns stops at the move after the one that noted it."""
-    from referee.core.match import play_game
-    from referee.core.record import PlayerInfo
-
-    NotingSeat.answered = 0
-    engine = Counting()
-    record = GameRecord(game="counting", players=[PlayerInfo("a"), PlayerInfo("b")])
-    with pytest.raises(KeyboardInterrupt):
-        play_game(cast(Any, engine), [NotingSeat(), NotingSeat()], record)
-    assert engine.moves == 5 and len(record.moves) == 5
-
-
 def test_a_dataset_ends_on_an_interrupt_whose_raise_was_lost(tmp_path: Path) -> None:
     """``referee dataset`` over endless sources stops on it, nothing written."""
     from referee.games.registry import game_data
